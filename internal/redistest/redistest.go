@@ -1,0 +1,150 @@
+// Package redistest gives tests and benchmarks a real redis-server to compare zlite with.
+//
+// [Addr] uses the server named by the REDIS_ADDR environment variable when it is set
+// (CI starts one), and otherwise starts redis-server from PATH on a free 127.0.0.1
+// port with persistence off, once per test binary, and stops it when [Stop] is called
+// (typically from TestMain). When neither is possible, [Require] skips the test with
+// the reason, so `go test ./...` passes on a machine without Redis.
+//
+// Tests that use the server must not assume they own it: each should use key names
+// of its own or call FLUSHALL itself before it starts (tests in one package run one at
+// a time unless they call t.Parallel).
+package redistest
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	once    sync.Once
+	addr    string
+	why     error
+	started *exec.Cmd
+	dir     string
+)
+
+// Addr returns the address of a reachable redis-server, starting one if needed.
+// It returns an error saying why when none can be had.
+func Addr() (string, error) {
+	once.Do(func() { addr, why = find() })
+	return addr, why
+}
+
+// Require returns the address of a reachable redis-server, or skips tb with a clear
+// reason when there is none. With ZLITE_REQUIRE_REDIS=1 in the environment (as in CI)
+// it fails tb instead of skipping, so a broken CI set-up cannot pass silently.
+func Require(tb testing.TB) string {
+	tb.Helper()
+	a, err := Addr()
+	if err != nil {
+		if os.Getenv("ZLITE_REQUIRE_REDIS") == "1" {
+			tb.Fatalf("redis-server required (ZLITE_REQUIRE_REDIS=1) but unavailable: %v", err)
+		}
+		tb.Skipf("skipping: no Redis reachable (%v); set REDIS_ADDR or install redis-server", err)
+	}
+	return a
+}
+
+// Stop stops the redis-server that [Addr] started, if any. It is safe to call when
+// none was started.
+func Stop() {
+	if started != nil && started.Process != nil {
+		_ = started.Process.Kill()
+		_ = started.Wait()
+		started = nil
+	}
+	if dir != "" {
+		_ = os.RemoveAll(dir)
+		dir = ""
+	}
+}
+
+func find() (string, error) {
+	if a := os.Getenv("REDIS_ADDR"); a != "" {
+		if err := ping(a, 2*time.Second); err != nil {
+			return "", fmt.Errorf("REDIS_ADDR=%s: %w", a, err)
+		}
+		return a, nil
+	}
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		return "", errors.New("redis-server is not in PATH and REDIS_ADDR is not set")
+	}
+	return Start(bin)
+}
+
+// Start runs the redis-server binary bin on a free loopback port with persistence
+// off and returns its address once it answers PING. The server is stopped by [Stop].
+func Start(bin string) (string, error) {
+	port, err := freePort()
+	if err != nil {
+		return "", err
+	}
+	d, err := os.MkdirTemp("", "zlite-redis-*")
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command(bin,
+		"--port", fmt.Sprint(port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", d,
+		"--protected-mode", "yes", "--loglevel", "warning")
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(d)
+		return "", fmt.Errorf("start %s: %w", bin, err)
+	}
+	a := fmt.Sprintf("127.0.0.1:%d", port)
+	if err := ping(a, 10*time.Second); err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		os.RemoveAll(d)
+		return "", fmt.Errorf("redis-server on %s did not answer: %w", a, err)
+	}
+	started, dir = cmd, d
+	return a, nil
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// ping sends PING until +PONG comes back or the deadline passes. This is a start-up
+// wait for an external process, not synchronisation between goroutines.
+func ping(a string, within time.Duration) error {
+	deadline := time.Now().Add(within)
+	var last error
+	for time.Now().Before(deadline) {
+		c, err := net.DialTimeout("tcp", a, time.Second)
+		if err == nil {
+			_ = c.SetDeadline(time.Now().Add(time.Second))
+			_, err = c.Write([]byte("PING\r\n"))
+			if err == nil {
+				var line string
+				line, err = bufio.NewReader(c).ReadString('\n')
+				if err == nil && !strings.HasPrefix(line, "+PONG") {
+					err = fmt.Errorf("unexpected reply %q", line)
+				}
+			}
+			c.Close()
+			if err == nil {
+				return nil
+			}
+		}
+		last = err
+		time.Sleep(20 * time.Millisecond)
+	}
+	return last
+}
