@@ -1,0 +1,32 @@
+package list
+
+import "errors"
+
+// Errors returned by [List.Set], [List.Pos] and [ValidatePos]. Their Error() texts are
+// Redis's replies word for word, so the command layer can send them unchanged.
+var (
+	// ErrIndexOutOfRange is LSET's reply to an index outside the list.
+	ErrIndexOutOfRange = errors.New("ERR index out of range")
+	// ErrRankZero is LPOS's reply to RANK 0.
+	ErrRankZero = errors.New("ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start from the end of the list")
+	// ErrNegativeCount is LPOS's reply to a negative COUNT.
+	ErrNegativeCount = errors.New("ERR COUNT can't be negative")
+	// ErrNegativeMaxLen is LPOS's reply to a negative MAXLEN.
+	ErrNegativeMaxLen = errors.New("ERR MAXLEN can't be negative")
+)
+
+// ValidatePos checks LPOS's RANK, COUNT and MAXLEN options in the order Redis checks
+// them, so the command layer can reject bad options before it looks the key up (Redis
+// replies with the error even when the key is missing). rank 0 is [ErrRankZero], a
+// negative count [ErrNegativeCount], a negative maxLen [ErrNegativeMaxLen].
+func ValidatePos(rank, count, maxLen int) error {
+	switch {
+	case rank == 0:
+		return ErrRankZero
+	case count < 0:
+		return ErrNegativeCount
+	case maxLen < 0:
+		return ErrNegativeMaxLen
+	}
+	return nil
+}
