@@ -1,101 +1,59 @@
 package zset
 
-import (
-	"slices"
-	"sort"
-)
-
-// engine stores the entries: a sorted slice plus a member index. It is the simple
-// implementation behind the public API.
+// engine is the storage behind Set: the B+tree of handles (tree.go), the slab of entries
+// (slab.go) and the member index (index.go).
 type engine struct {
-	ents  []Entry
-	index map[string]float64
+	root  *inner // nil while the tree is the single leaf leaf0
+	leaf0 *leaf
+	sl    slab
+	ix    index
+	n     int
 	mods  uint64 // incremented by every write, for iterators
 }
 
-func less(s1 float64, m1 string, s2 float64, m2 string) bool {
-	if s1 != s2 {
-		return s1 < s2
-	}
-	return m1 < m2
-}
+func (e *engine) length() int { return e.n }
 
-func (e *engine) length() int { return len(e.ents) }
-
+// lookup returns member m's score.
 func (e *engine) lookup(m string) (float64, bool) {
-	f, ok := e.index[m]
-	return f, ok
-}
-
-// rankOf returns the number of entries ordered before (score, m).
-func (e *engine) rankOf(m string, score float64) int {
-	return sort.Search(len(e.ents), func(i int) bool {
-		return !less(e.ents[i].Score, e.ents[i].Member, score, m)
-	})
-}
-
-func (e *engine) insert(m string, score float64) {
-	if e.index == nil {
-		e.index = make(map[string]float64)
+	h, ok := e.ix.find(&e.sl, m)
+	if !ok {
+		return 0, false
 	}
+	return e.sl.score(h), true
+}
+
+// insert adds member m, which must be absent.
+func (e *engine) insert(m string, score float64) {
 	e.mods++
-	i := e.rankOf(m, score)
-	e.ents = slices.Insert(e.ents, i, Entry{Member: m, Score: score})
-	e.index[m] = score
+	h := e.sl.alloc(m, score)
+	e.ix.insert(&e.sl, h, m)
+	e.treeInsert(h, score, m)
+	e.n++
 }
 
+// update changes present member m's score from old to score.
 func (e *engine) update(m string, old, score float64) {
-	e.delete(m, old)
-	e.insert(m, score)
+	e.mods++
+	h, _ := e.ix.find(&e.sl, m)
+	e.treeDelete(old, m)
+	e.sl.at(h).sc = score
+	e.treeInsert(h, score, m)
 }
 
+// delete removes present member m with the given score.
 func (e *engine) delete(m string, score float64) {
 	e.mods++
-	i := e.rankOf(m, score)
-	e.ents = slices.Delete(e.ents, i, i+1)
-	delete(e.index, m)
+	h, _ := e.ix.find(&e.sl, m)
+	e.treeDelete(score, m)
+	e.drop(h)
+	e.n--
+	e.compact()
 }
 
-func (e *engine) at(i int) Entry { return e.ents[i] }
-
-// countScoreBelow returns the number of entries with a score below f (at most f when
-// orEqual).
-func (e *engine) countScoreBelow(f float64, orEqual bool) int {
-	return sort.Search(len(e.ents), func(i int) bool {
-		if orEqual {
-			return e.ents[i].Score > f
-		}
-		return e.ents[i].Score >= f
-	})
-}
-
-// countLexBelow returns the number of entries with a member below m (at most m when
-// orEqual), assuming the members are sorted.
-func (e *engine) countLexBelow(m string, orEqual bool) int {
-	return sort.Search(len(e.ents), func(i int) bool {
-		if orEqual {
-			return e.ents[i].Member > m
-		}
-		return e.ents[i].Member >= m
-	})
-}
-
-// ascend calls fn for up to k entries from rank i upwards.
-func (e *engine) ascend(i, k int, fn func(Entry) bool) {
-	for ; k > 0 && i < len(e.ents); i, k = i+1, k-1 {
-		if !fn(e.ents[i]) {
-			return
-		}
-	}
-}
-
-// descend calls fn for up to k entries from rank i downwards.
-func (e *engine) descend(i, k int, fn func(Entry) bool) {
-	for ; k > 0 && i >= 0; i, k = i-1, k-1 {
-		if !fn(e.ents[i]) {
-			return
-		}
-	}
+// drop removes handle h from the index and frees its slot.
+func (e *engine) drop(h uint32) {
+	e.ix.remove(&e.sl, h, e.sl.member(h))
+	e.sl.release(h)
 }
 
 // deleteRange removes the entries at ranks [lo, hi).
@@ -104,19 +62,152 @@ func (e *engine) deleteRange(lo, hi int) {
 		return
 	}
 	e.mods++
-	for _, x := range e.ents[lo:hi] {
-		delete(e.index, x.Member)
+	for k := hi - lo; k > 0; {
+		k -= e.delRank(lo, k, e.drop)
 	}
-	e.ents = slices.Delete(e.ents, lo, hi)
+	e.n -= hi - lo
+	e.compact()
+}
+
+// compact releases storage after deletions: everything when the set is empty, and the
+// slab (by renumbering the handles in order) when less than a quarter of it is in use.
+// The renumbering is O(n) and happens only after the set has shrunk fourfold.
+func (e *engine) compact() {
+	if e.n == 0 {
+		*e = engine{mods: e.mods}
+		return
+	}
+	if c := e.sl.capacity(); c <= slabChunk || e.n*4 >= c {
+		return
+	}
+	old := e.sl
+	e.sl = slab{}
+	e.eachLeaf(func(l *leaf) {
+		for i, h := range l.hs[:l.n] {
+			l.hs[i] = e.sl.alloc(old.member(h), l.sc[i])
+		}
+	})
+	e.ix = index{}
+	e.ix.resize(&e.sl, indexSize(e.n))
+	for h := range e.sl.used {
+		e.ix.put(h, e.sl.member(h))
+	}
+	e.ix.n = e.n
+}
+
+// indexSize returns the table size for n members: a power of two at most 3/4 full.
+func indexSize(n int) int {
+	size := 8
+	for size*3 < n*4 {
+		size *= 2
+	}
+	return size
+}
+
+// at returns the entry at rank i, 0 <= i < n.
+func (e *engine) at(i int) Entry {
+	var c cursor
+	e.seek(&c, i)
+	return Entry{Member: e.sl.member(c.l.hs[c.i]), Score: c.l.sc[c.i]}
+}
+
+// countScoreBelow returns the number of entries with a score below f (at most f when
+// orEqual).
+func (e *engine) countScoreBelow(f float64, orEqual bool) int {
+	if orEqual {
+		return e.countBelow(func(sc float64, _ uint32) bool { return sc <= f })
+	}
+	return e.countBelow(func(sc float64, _ uint32) bool { return sc < f })
+}
+
+// countLexBelow returns the number of entries with a member below m (at most m when
+// orEqual), assuming the members are sorted.
+func (e *engine) countLexBelow(m string, orEqual bool) int {
+	if orEqual {
+		return e.countBelow(func(_ float64, h uint32) bool { return e.sl.member(h) <= m })
+	}
+	return e.countBelow(func(_ float64, h uint32) bool { return e.sl.member(h) < m })
+}
+
+// ascend calls fn for up to k entries from rank i upwards.
+func (e *engine) ascend(i, k int, fn func(Entry) bool) {
+	if i < 0 || i >= e.n || k <= 0 {
+		return
+	}
+	var c cursor
+	e.seek(&c, i)
+	for {
+		if !fn(Entry{Member: e.sl.member(c.l.hs[c.i]), Score: c.l.sc[c.i]}) {
+			return
+		}
+		if k--; k == 0 || !c.next() {
+			return
+		}
+	}
+}
+
+// descend calls fn for up to k entries from rank i downwards.
+func (e *engine) descend(i, k int, fn func(Entry) bool) {
+	if i < 0 || i >= e.n || k <= 0 {
+		return
+	}
+	var c cursor
+	e.seek(&c, i)
+	for {
+		if !fn(Entry{Member: e.sl.member(c.l.hs[c.i]), Score: c.l.sc[c.i]}) {
+			return
+		}
+		if k--; k == 0 || !c.prev() {
+			return
+		}
+	}
+}
+
+// walk yields entries from rank pos upwards (downwards when reverse) while in accepts
+// them. When the set changes between two steps (the loop body may change it), the walk
+// re-seeks to the neighbour of the last entry yielded, by key.
+func (e *engine) walk(reverse bool, pos int, in func(string, float64) bool, yield func(string, float64) bool) {
+	if pos < 0 || pos >= e.n {
+		return
+	}
+	var c cursor
+	e.seek(&c, pos)
+	mods := e.mods
+	for {
+		m, f := e.sl.member(c.l.hs[c.i]), c.l.sc[c.i]
+		if !in(m, f) || !yield(m, f) {
+			return
+		}
+		if e.mods == mods {
+			if reverse && !c.prev() || !reverse && !c.next() {
+				return
+			}
+			continue
+		}
+		mods = e.mods
+		pos = e.rankOf(m, f)
+		if reverse {
+			pos--
+		} else if g, ok := e.lookup(m); ok && g == f {
+			pos++
+		}
+		if pos < 0 || pos >= e.n {
+			return
+		}
+		e.seek(&c, pos)
+	}
 }
 
 func (e *engine) clone() engine {
-	c := engine{ents: slices.Clone(e.ents)}
-	if len(e.ents) > 0 {
-		c.index = make(map[string]float64, len(e.ents))
-		for _, x := range e.ents {
-			c.index[x.Member] = x.Score
-		}
+	c := *e
+	c.sl = e.sl.clone()
+	c.ix.tab = append([]uint32(nil), e.ix.tab...)
+	if e.root != nil {
+		c.root = cloneInner(e.root)
+	}
+	if e.leaf0 != nil {
+		l := *e.leaf0
+		c.leaf0 = &l
 	}
 	return c
 }

@@ -526,7 +526,7 @@ func (s *Set) ScoreRange(min, max ScoreBound) iter.Seq2[string, float64] {
 			return
 		}
 		lo, _ := s.scoreSpan(min, max)
-		s.walk(false, lo, func(m string, f float64) bool { return !aboveMax(f, max) }, yield)
+		s.e.walk(false, lo, func(m string, f float64) bool { return !aboveMax(f, max) }, yield)
 	}
 }
 
@@ -539,7 +539,7 @@ func (s *Set) RevScoreRange(max, min ScoreBound) iter.Seq2[string, float64] {
 			return
 		}
 		_, hi := s.scoreSpan(min, max)
-		s.walk(true, hi-1, func(m string, f float64) bool { return !belowMin(f, min) }, yield)
+		s.e.walk(true, hi-1, func(m string, f float64) bool { return !belowMin(f, min) }, yield)
 	}
 }
 
@@ -549,7 +549,7 @@ func (s *Set) RevScoreRange(max, min ScoreBound) iter.Seq2[string, float64] {
 func (s *Set) LexRange(min, max LexBound) iter.Seq2[string, float64] {
 	return func(yield func(string, float64) bool) {
 		lo, _ := s.lexSpan(min, max)
-		s.walk(false, lo, func(m string, f float64) bool { return !lexAboveMax(m, max) }, yield)
+		s.e.walk(false, lo, func(m string, f float64) bool { return !lexAboveMax(m, max) }, yield)
 	}
 }
 
@@ -559,46 +559,7 @@ func (s *Set) LexRange(min, max LexBound) iter.Seq2[string, float64] {
 func (s *Set) RevLexRange(max, min LexBound) iter.Seq2[string, float64] {
 	return func(yield func(string, float64) bool) {
 		_, hi := s.lexSpan(min, max)
-		s.walk(true, hi-1, func(m string, f float64) bool { return !lexBelowMin(m, min) }, yield)
-	}
-}
-
-// walk yields entries from rank pos upwards (or downwards when reverse) while in
-// accepts them. When the set changes between two steps, the walk re-seeks to the
-// neighbour of the last entry yielded.
-func (s *Set) walk(reverse bool, pos int, in func(string, float64) bool, yield func(string, float64) bool) {
-	if pos < 0 || pos >= s.e.length() {
-		return
-	}
-	mods := s.e.mods
-	var last Entry
-	for first := true; ; first = false {
-		if !first {
-			if s.e.mods != mods {
-				mods = s.e.mods
-				pos = s.e.rankOf(last.Member, last.Score)
-				if !reverse {
-					if pos < s.e.length() {
-						if e := s.e.at(pos); e.Member == last.Member && e.Score == last.Score {
-							pos++
-						}
-					}
-				} else {
-					pos--
-				}
-			} else if reverse {
-				pos--
-			} else {
-				pos++
-			}
-		}
-		if pos < 0 || pos >= s.e.length() {
-			return
-		}
-		last = s.e.at(pos)
-		if !in(last.Member, last.Score) || !yield(last.Member, last.Score) {
-			return
-		}
+		s.e.walk(true, hi-1, func(m string, f float64) bool { return !lexBelowMin(m, min) }, yield)
 	}
 }
 

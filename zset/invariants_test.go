@@ -1,0 +1,159 @@
+package zset
+
+import (
+	"fmt"
+	"math"
+)
+
+// check verifies every structural invariant of s and returns the first violation:
+// ordering, cached scores, subtree counts and smallest keys, uniform depth, node fill,
+// index ⇔ tree agreement and free-list sanity.
+func (s *Set) check() error {
+	e := &s.e
+	seen := make(map[uint32]bool, e.n)
+	var prevSet bool
+	var prevSc float64
+	var prevH uint32
+	visitLeaf := func(l *leaf, root bool) error {
+		if l.n < 0 || l.n > leafCap {
+			return fmt.Errorf("leaf size %d", l.n)
+		}
+		if !root && l.n < leafMin {
+			return fmt.Errorf("leaf underfull: %d < %d", l.n, leafMin)
+		}
+		for i, h := range l.hs[:l.n] {
+			if h >= e.sl.used {
+				return fmt.Errorf("handle %d beyond slab (%d)", h, e.sl.used)
+			}
+			if seen[h] {
+				return fmt.Errorf("handle %d twice in the tree", h)
+			}
+			seen[h] = true
+			if got := e.sl.score(h); math.Float64bits(got) != math.Float64bits(l.sc[i]) {
+				return fmt.Errorf("cached score %v != slab score %v", l.sc[i], got)
+			}
+			if math.IsNaN(l.sc[i]) {
+				return fmt.Errorf("NaN stored")
+			}
+			if prevSet && e.cmpKey(l.sc[i], e.sl.member(h), prevSc, prevH) <= 0 {
+				return fmt.Errorf("order: (%v,%q) after (%v,%q)", l.sc[i], e.sl.member(h), prevSc, e.sl.member(prevH))
+			}
+			prevSet, prevSc, prevH = true, l.sc[i], h
+		}
+		return nil
+	}
+	// walk returns the subtree size, its depth and its smallest key's handle.
+	var walk func(x *inner, root bool) (int, int, error)
+	walk = func(x *inner, root bool) (int, int, error) {
+		if x.n > innerCap || (root && x.n < 2) || (!root && x.n < innerMin) {
+			return 0, 0, fmt.Errorf("inner fill %d (root %v)", x.n, root)
+		}
+		total, depth := 0, -1
+		for i := range int(x.n) {
+			var size, d int
+			var minH uint32
+			var minSc float64
+			if x.leafKids {
+				if x.kids[i] != nil {
+					return 0, 0, fmt.Errorf("inner kid set in a leaf-parent")
+				}
+				l := x.leaves[i]
+				if err := visitLeaf(l, false); err != nil {
+					return 0, 0, err
+				}
+				size, d = int(l.n), 0
+				minH, minSc = l.hs[0], l.sc[0]
+			} else {
+				if x.leaves[i] != nil {
+					return 0, 0, fmt.Errorf("leaf set in an inner-parent")
+				}
+				var err error
+				if size, d, err = walk(x.kids[i], false); err != nil {
+					return 0, 0, err
+				}
+				minH, minSc = x.kids[i].hs[0], x.kids[i].sc[0]
+			}
+			if int(x.cnt[i]) != size {
+				return 0, 0, fmt.Errorf("count %d != subtree size %d", x.cnt[i], size)
+			}
+			if x.hs[i] != minH || math.Float64bits(x.sc[i]) != math.Float64bits(minSc) {
+				return 0, 0, fmt.Errorf("stale smallest key for child %d", i)
+			}
+			if depth >= 0 && d != depth {
+				return 0, 0, fmt.Errorf("uneven depth")
+			}
+			depth = d
+			total += size
+		}
+		for i := int(x.n); i < innerCap; i++ {
+			if x.kids[i] != nil || x.leaves[i] != nil {
+				return 0, 0, fmt.Errorf("stale child pointer past n")
+			}
+		}
+		return total, depth + 1, nil
+	}
+	total := 0
+	switch {
+	case e.root != nil:
+		if e.leaf0 != nil {
+			return fmt.Errorf("both root and leaf0 set")
+		}
+		var err error
+		if total, _, err = walk(e.root, true); err != nil {
+			return err
+		}
+	case e.leaf0 != nil:
+		if err := visitLeaf(e.leaf0, true); err != nil {
+			return err
+		}
+		total = int(e.leaf0.n)
+	}
+	if total != e.n {
+		return fmt.Errorf("tree holds %d, n = %d", total, e.n)
+	}
+	if e.n == 0 && (e.root != nil || len(e.sl.chunks) != 0 || len(e.ix.tab) != 0) {
+		return fmt.Errorf("empty set keeps storage")
+	}
+	// Slab: live + free = used, free slots are not in the tree.
+	free := 0
+	for f := e.sl.free; f != 0; {
+		h := f - 1
+		if seen[h] {
+			return fmt.Errorf("free handle %d in the tree", h)
+		}
+		if e.sl.member(h) != "" {
+			return fmt.Errorf("free slot keeps its member")
+		}
+		free++
+		if free > int(e.sl.used) {
+			return fmt.Errorf("free list cycle")
+		}
+		f = uint32(math.Float64bits(e.sl.score(h)))
+	}
+	if free != int(e.sl.nfree) || int(e.sl.used)-free != e.n {
+		return fmt.Errorf("slab: used %d, free %d (counted %d), n %d", e.sl.used, e.sl.nfree, free, e.n)
+	}
+	// Index ⇔ tree.
+	slots := 0
+	for _, v := range e.ix.tab {
+		if v == 0 {
+			continue
+		}
+		slots++
+		if !seen[v-1] {
+			return fmt.Errorf("index holds handle %d not in the tree", v-1)
+		}
+	}
+	if slots != e.n || e.ix.n != e.n {
+		return fmt.Errorf("index holds %d (n %d), set %d", slots, e.ix.n, e.n)
+	}
+	if len(e.ix.tab) > 0 && e.ix.n*4 > len(e.ix.tab)*3 {
+		return fmt.Errorf("index overfull")
+	}
+	for h := range seen {
+		if got, ok := e.ix.find(&e.sl, e.sl.member(h)); !ok || got != h {
+			return fmt.Errorf("index finds %d, %v for handle %d", got, ok, h)
+		}
+	}
+	return nil
+}
