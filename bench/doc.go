@@ -1,0 +1,33 @@
+// Package bench measures zlite against a real redis-server and against miniredis,
+// side by side, in one run on one machine.
+//
+// The same workloads run on every [System]: the zlite keyspace through its typed
+// methods and through Do, redis-server through go-redis with one round trip per
+// command and pipelined in batches of 100, and miniredis (an in-process Go server
+// reached through go-redis). Every system is filled with the same data, built the
+// same way (multi-member ZADD/RPUSH of 1,000 elements per command), warm-up is
+// excluded from the figures, and each figure is the median of several timed runs.
+//
+// Workloads:
+//
+//   - core commands on a sorted set or list of n elements: ZADD of a new member,
+//     ZADD updating a score, ZSCORE, ZREVRANK, ZRANGEBYSCORE LIMIT 0 1,
+//     ZRANGEBYSCORE LIMIT n/2 1 (a deep offset), ZPOPMAX, ZREM, LPUSH+RPOP and
+//     LRANGE 0 99. Commands that change the size of the data run in batches of at
+//     most n/10 commands, each followed by an untimed restore, so the data stays
+//     within 10% of n;
+//   - blocking hand-off: LPUSH→BRPOP and ZADD→BZPOPMIN with 1 producer/1 consumer
+//     and 4/4, closed loop (at most one item in flight per consumer), so latency is
+//     the hand-off cost rather than queueing delay;
+//   - memory: bytes per element of a sorted set and a list of n elements (Go heap
+//     in use after GC for the in-process systems, INFO used_memory for Redis).
+//
+// [Run] executes a [Config] and returns a [Report], which renders as a Markdown
+// table ([Report.Markdown]) and an SVG chart ([Report.SVG]); the zbench command
+// (bench/cmd/zbench) is a thin wrapper around them. The Go benchmarks in this
+// package (go test -bench . ./bench) name their sub-benchmarks op=…/n=…/impl=…
+// so that benchstat -col /impl compares implementations.
+//
+// Nothing in this package is safe for concurrent use unless stated otherwise:
+// a System is driven by one benchmark at a time.
+package bench

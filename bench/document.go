@@ -1,0 +1,52 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// machine describes where the report was produced.
+func (r *Report) machine() string {
+	cpu := ""
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "model name"); ok {
+				cpu = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), ":")) + ", "
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s/%s, %s%d CPUs, %s", runtime.GOOS, runtime.GOARCH, cpu, runtime.NumCPU(), runtime.Version())
+}
+
+// Document renders the report as a Markdown document: where and how it was
+// measured, notes, the table of [Report.Markdown] and how to read its ratios.
+func (r *Report) Document() string {
+	var b strings.Builder
+	c := r.Config
+	fmt.Fprintf(&b, "## zlite benchmark results\n\n")
+	fmt.Fprintf(&b, "Measured %s on %s; the run took %s.\n", r.Started.UTC().Format("2006-01-02 15:04 MST"), r.machine(), r.Elapsed.Round(time.Second))
+	fmt.Fprintf(&b, "Each figure is the median of %d runs of %s of timed work after an untimed warm-up; "+
+		"every system got the same data, built the same way, and the same command arguments.\n", c.Runs, c.Duration)
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "\n> %s\n", n)
+	}
+	b.WriteString("\n")
+	b.WriteString(r.Markdown())
+	b.WriteString(`
+How to read it: ops/s is commands per second from one client (LPUSH + RPOP counts
+as one), or hand-offs per second for the blocking rows (producers/consumers, closed
+loop, one item in flight per consumer). p50/p99 are the times from just before a push
+to the blocked consumer's return. "zlite vs X" is how many times better zlite's
+figure is than X's (faster, lower latency, smaller); the cases where zlite is worse
+are in bold. Against Redis with one round trip per command the ratio is mostly the
+network hop and protocol that zlite does not have; against Redis pipelined ×100 most
+of that cost is shared among 100 commands, so that ratio is closer to the cost of
+Redis's own data structures; miniredis is the in-process Go peer (it still speaks
+RESP over a loopback socket).
+`)
+	return b.String()
+}

@@ -1,0 +1,294 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+)
+
+// pipeBatch is the number of commands per pipeline in the pipelined Redis system.
+const pipeBatch = 100
+
+// goRedis is a System reached through go-redis: a real redis-server (one round trip
+// per command, or pipelined) or miniredis.
+type goRedis struct {
+	name   string
+	c      *redis.Client
+	pipe   int // commands per pipeline; 0 sends each command on its own round trip
+	mini   *miniredis.Miniredis
+	memory string // "used_memory" (INFO), "heap" (in-process) or "" (not measured)
+}
+
+// NewRedis returns the System for the redis-server at addr: one round trip per
+// command, or pipelined in batches of 100 when pipelined is true. Its Memory is
+// INFO memory's used_memory (reported only by the unpipelined system, since both
+// share the server).
+func NewRedis(addr string, pipelined bool) System {
+	s := &goRedis{name: "redis", c: newClient(addr), memory: "used_memory"}
+	if pipelined {
+		s.name, s.pipe, s.memory = "redis-pipe", pipeBatch, ""
+	}
+	return s
+}
+
+// NewMiniredis starts an in-process miniredis server and returns the System that
+// reaches it through go-redis, one round trip per command. Its Memory is the Go heap.
+func NewMiniredis() (System, error) {
+	m := miniredis.NewMiniRedis()
+	if err := m.Start(); err != nil {
+		return nil, fmt.Errorf("bench: start miniredis: %w", err)
+	}
+	return &goRedis{name: "miniredis", c: newClient(m.Addr()), mini: m, memory: "heap"}, nil
+}
+
+func newClient(addr string) *redis.Client {
+	return redis.NewClient(&redis.Options{Addr: addr, PoolSize: 32, MinIdleConns: 0})
+}
+
+func (s *goRedis) Name() string { return s.name }
+
+func (s *goRedis) Close() error {
+	err := s.c.Close()
+	if s.mini != nil {
+		s.mini.Close()
+	}
+	return err
+}
+
+// run issues k commands, on their own round trips or in pipelines, and calls check
+// (when not nil) on each reply in order.
+func (s *goRedis) run(ctx context.Context, k int, issue func(c redis.Cmdable, i int) redis.Cmder, check func(i int, c redis.Cmder) error) error {
+	if s.pipe == 0 {
+		for i := range k {
+			c := issue(s.c, i)
+			if err := c.Err(); err != nil {
+				return fmt.Errorf("bench: %s: %w", c.Name(), err)
+			}
+			if check != nil {
+				if err := check(i, c); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	cmds := make([]redis.Cmder, 0, s.pipe)
+	for lo := 0; lo < k; lo += s.pipe {
+		hi := min(lo+s.pipe, k)
+		p := s.c.Pipeline()
+		cmds = cmds[:0]
+		for i := lo; i < hi; i++ {
+			cmds = append(cmds, issue(p, i))
+		}
+		if _, err := p.Exec(ctx); err != nil {
+			return fmt.Errorf("bench: pipeline: %w", err)
+		}
+		if check != nil {
+			for j, c := range cmds {
+				if err := check(lo+j, c); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// bulk sends one command per chunk of fillBatch elements, pipelined.
+func (s *goRedis) bulk(ctx context.Context, n int, issue func(p redis.Pipeliner, lo, hi int)) error {
+	for lo := 0; lo < n; lo += 100 * fillBatch {
+		p := s.c.Pipeline()
+		for l := lo; l < min(lo+100*fillBatch, n); l += fillBatch {
+			issue(p, l, min(l+fillBatch, n))
+		}
+		if _, err := p.Exec(ctx); err != nil {
+			return fmt.Errorf("bench: bulk: %w", err)
+		}
+	}
+	return nil
+}
+
+func (s *goRedis) Del(ctx context.Context, keys ...string) error {
+	return s.c.Del(ctx, keys...).Err()
+}
+
+func toRedisZ(zs []Z) []redis.Z {
+	out := make([]redis.Z, len(zs))
+	for i, z := range zs {
+		out[i] = redis.Z{Score: z.Score, Member: z.Member}
+	}
+	return out
+}
+
+func (s *goRedis) ZAddBulk(ctx context.Context, key string, zs []Z) error {
+	return s.bulk(ctx, len(zs), func(p redis.Pipeliner, lo, hi int) {
+		p.ZAdd(ctx, key, toRedisZ(zs[lo:hi])...)
+	})
+}
+
+func (s *goRedis) ZRemBulk(ctx context.Context, key string, members []string) error {
+	return s.bulk(ctx, len(members), func(p redis.Pipeliner, lo, hi int) {
+		args := make([]any, hi-lo)
+		for i, m := range members[lo:hi] {
+			args[i] = m
+		}
+		p.ZRem(ctx, key, args...)
+	})
+}
+
+func (s *goRedis) RPushBulk(ctx context.Context, key string, values []string) error {
+	return s.bulk(ctx, len(values), func(p redis.Pipeliner, lo, hi int) {
+		args := make([]any, hi-lo)
+		for i, v := range values[lo:hi] {
+			args[i] = v
+		}
+		p.RPush(ctx, key, args...)
+	})
+}
+
+func (s *goRedis) ZAdd(ctx context.Context, key string, zs []Z) error {
+	return s.run(ctx, len(zs), func(c redis.Cmdable, i int) redis.Cmder {
+		return c.ZAdd(ctx, key, redis.Z{Score: zs[i].Score, Member: zs[i].Member})
+	}, nil)
+}
+
+func (s *goRedis) ZScore(ctx context.Context, key string, members []string) error {
+	return s.run(ctx, len(members), func(c redis.Cmdable, i int) redis.Cmder {
+		return c.ZScore(ctx, key, members[i])
+	}, nil)
+}
+
+func (s *goRedis) ZRevRank(ctx context.Context, key string, members []string) error {
+	return s.run(ctx, len(members), func(c redis.Cmdable, i int) redis.Cmder {
+		return c.ZRevRank(ctx, key, members[i])
+	}, nil)
+}
+
+func (s *goRedis) ZRangeByScore(ctx context.Context, key string, mins []float64, offset, count int) error {
+	return s.run(ctx, len(mins), func(c redis.Cmdable, i int) redis.Cmder {
+		return c.ZRangeByScore(ctx, key, &redis.ZRangeBy{
+			Min: formatBound(mins[i]), Max: "+inf", Offset: int64(offset), Count: int64(count),
+		})
+	}, func(i int, c redis.Cmder) error {
+		if len(c.(*redis.StringSliceCmd).Val()) == 0 {
+			return errEmpty
+		}
+		return nil
+	})
+}
+
+func (s *goRedis) ZPopMax(ctx context.Context, key string, k int) ([]Z, error) {
+	out := make([]Z, 0, k)
+	err := s.run(ctx, k, func(c redis.Cmdable, i int) redis.Cmder {
+		return c.ZPopMax(ctx, key)
+	}, func(i int, c redis.Cmder) error {
+		v := c.(*redis.ZSliceCmd).Val()
+		if len(v) != 1 {
+			return errEmpty
+		}
+		out = append(out, Z{Member: v[0].Member.(string), Score: v[0].Score})
+		return nil
+	})
+	return out, err
+}
+
+func (s *goRedis) ZRem(ctx context.Context, key string, members []string) error {
+	return s.run(ctx, len(members), func(c redis.Cmdable, i int) redis.Cmder {
+		return c.ZRem(ctx, key, members[i])
+	}, func(i int, c redis.Cmder) error {
+		if c.(*redis.IntCmd).Val() != 1 {
+			return missing("ZREM", members[i])
+		}
+		return nil
+	})
+}
+
+func (s *goRedis) LPushRPop(ctx context.Context, key string, values []string) error {
+	return s.run(ctx, 2*len(values), func(c redis.Cmdable, i int) redis.Cmder {
+		if i%2 == 0 {
+			return c.LPush(ctx, key, values[i/2])
+		}
+		return c.RPop(ctx, key)
+	}, nil)
+}
+
+func (s *goRedis) LRange(ctx context.Context, key string, k, start, stop int) error {
+	return s.run(ctx, k, func(c redis.Cmdable, i int) redis.Cmder {
+		return c.LRange(ctx, key, int64(start), int64(stop))
+	}, func(i int, c redis.Cmder) error {
+		if len(c.(*redis.StringSliceCmd).Val()) == 0 {
+			return errEmpty
+		}
+		return nil
+	})
+}
+
+func (s *goRedis) Blocking() bool { return s.pipe == 0 }
+
+func (s *goRedis) LPush(ctx context.Context, key, value string) error {
+	return s.c.LPush(ctx, key, value).Err()
+}
+
+func (s *goRedis) BRPop(ctx context.Context, key string, timeout time.Duration) (string, bool, error) {
+	v, err := s.c.BRPop(ctx, timeout, key).Result()
+	if errors.Is(err, redis.Nil) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return v[1], true, nil
+}
+
+func (s *goRedis) ZAddOne(ctx context.Context, key string, z Z) error {
+	return s.c.ZAdd(ctx, key, redis.Z{Score: z.Score, Member: z.Member}).Err()
+}
+
+func (s *goRedis) BZPopMin(ctx context.Context, key string, timeout time.Duration) (Z, bool, error) {
+	v, err := s.c.BZPopMin(ctx, timeout, key).Result()
+	if errors.Is(err, redis.Nil) {
+		return Z{}, false, nil
+	}
+	if err != nil {
+		return Z{}, false, err
+	}
+	return Z{Member: v.Member.(string), Score: v.Score}, true, nil
+}
+
+func (s *goRedis) Memory(ctx context.Context) (int64, bool, error) {
+	switch s.memory {
+	case "heap":
+		return heapInUse(), true, nil
+	case "used_memory":
+		info, err := s.c.Info(ctx, "memory").Result()
+		if err != nil {
+			return 0, false, err
+		}
+		for line := range strings.SplitSeq(info, "\n") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "used_memory:"); ok {
+				n, err := strconv.ParseInt(v, 10, 64)
+				return n, err == nil, err
+			}
+		}
+		return 0, false, errors.New("bench: INFO memory has no used_memory")
+	}
+	return 0, false, nil
+}
+
+// formatBound formats a score as a ZRANGEBYSCORE bound.
+func formatBound(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "+inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}

@@ -1,0 +1,156 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+)
+
+// Metric says what a row's figures measure.
+type Metric int
+
+// The metrics a row can report.
+const (
+	OpsPerSec    Metric = iota // commands (or hand-offs) per second; higher is better
+	LatencyP50                 // median latency in seconds; lower is better
+	LatencyP99                 // 99th-percentile latency in seconds; lower is better
+	BytesPerElem               // memory per element in bytes; lower is better
+)
+
+// HigherIsBetter reports whether a larger figure is the better one.
+func (m Metric) HigherIsBetter() bool { return m == OpsPerSec }
+
+func (m Metric) String() string {
+	return [...]string{"ops/s", "p50", "p99", "B/elem"}[m]
+}
+
+// Row is one line of the report: one workload at one size, one figure per system.
+type Row struct {
+	Group    string // "core", "blocking", "queues" or "memory"
+	Workload string // a human-readable name, e.g. "ZSCORE"
+	ID       string // the benchmark name of the workload, e.g. "zscore"
+	N        int    // elements in the data; 0 when size does not matter
+	Metric   Metric
+	Values   map[string]float64 // by System.Name; absent when not measured
+}
+
+// Report is the outcome of [Run].
+type Report struct {
+	Systems []string // system names, in column order
+	Rows    []Row
+	Notes   []string // remarks for the reader, such as why a system was left out
+	Started time.Time
+	Elapsed time.Duration
+	Config  Config
+}
+
+// Config says what [Run] measures.
+type Config struct {
+	Systems    []System      // the systems to compare, in column order
+	Sizes      []int         // data sizes for the core workloads
+	MemorySize int           // elements for the memory rows; 0 leaves them out
+	Duration   time.Duration // timed work per run of each figure
+	Runs       int           // runs per figure; the median is reported
+	Groups     []string      // subset of "core", "blocking", "memory", "queues"; nil means all
+	Progress   io.Writer     // progress lines; nil for none
+	Notes      []string      // carried into the report
+}
+
+// AllGroups lists the workload groups in the order they run.
+var AllGroups = []string{"core", "blocking", "queues", "memory"}
+
+func (c *Config) wants(group string) bool {
+	return c.Groups == nil || slices.Contains(c.Groups, group)
+}
+
+func (c *Config) progress(format string, args ...any) {
+	if c.Progress != nil {
+		fmt.Fprintf(c.Progress, format+"\n", args...)
+	}
+}
+
+// Run measures every workload of cfg on every system of cfg and returns the report.
+// Systems run one after the other on the same data and arguments; each figure is the
+// median of cfg.Runs runs of cfg.Duration of timed work, after an untimed warm-up.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if cfg.Runs <= 0 {
+		cfg.Runs = 1
+	}
+	if cfg.Duration <= 0 {
+		cfg.Duration = 100 * time.Millisecond
+	}
+	r := &Report{Started: time.Now(), Config: cfg, Notes: cfg.Notes}
+	for _, s := range cfg.Systems {
+		r.Systems = append(r.Systems, s.Name())
+	}
+	steps := []struct {
+		group string
+		fn    func(context.Context, *Config, *Report) error
+	}{
+		{"core", runCore},
+		{"blocking", runBlocking},
+		{"queues", runQueues},
+		{"memory", runMemory},
+	}
+	for _, st := range steps {
+		if !cfg.wants(st.group) {
+			continue
+		}
+		if err := st.fn(ctx, &cfg, r); err != nil {
+			return r, err
+		}
+	}
+	r.Elapsed = time.Since(r.Started)
+	return r, nil
+}
+
+func runCore(ctx context.Context, cfg *Config, r *Report) error {
+	for _, n := range cfg.Sizes {
+		d := newDataset(n)
+		for _, s := range cfg.Systems {
+			cfg.progress("filling n=%d on %s", n, s.Name())
+			if err := fill(ctx, s, keysFor(s), d); err != nil {
+				return fmt.Errorf("%s: fill: %w", s.Name(), err)
+			}
+		}
+		for _, op := range coreOps {
+			row := Row{Group: "core", Workload: op.title, ID: op.id, N: n, Metric: OpsPerSec, Values: map[string]float64{}}
+			for _, s := range cfg.Systems {
+				v, err := measureCore(ctx, cfg, op, s, d)
+				if err != nil {
+					return fmt.Errorf("%s n=%d %s: %w", op.id, n, s.Name(), err)
+				}
+				row.Values[s.Name()] = v
+				cfg.progress("%-20s n=%-8d %-10s %s", op.id, n, s.Name(), formatValue(OpsPerSec, v))
+			}
+			r.Rows = append(r.Rows, row)
+		}
+		for _, s := range cfg.Systems {
+			k := keysFor(s)
+			if err := s.Del(ctx, k.zset, k.list); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// measureCore returns the median commands per second of op on s over cfg.Runs runs.
+func measureCore(ctx context.Context, cfg *Config, op coreOp, s System, d *dataset) (float64, error) {
+	m := newMeter(op, d)
+	k := keysFor(s)
+	if _, err := m.measure(ctx, op, s, k, d, cfg.Duration/4); err != nil { // warm-up
+		return 0, err
+	}
+	runs := make([]float64, cfg.Runs)
+	for i := range runs {
+		v, err := m.measure(ctx, op, s, k, d, cfg.Duration)
+		if err != nil {
+			return 0, err
+		}
+		runs[i] = v
+	}
+	return median(runs), nil
+}

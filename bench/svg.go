@@ -1,0 +1,149 @@
+package bench
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"slices"
+	"strings"
+)
+
+var systemColors = map[string]string{
+	"zlite":      "#1d4ed8",
+	"zlite-do":   "#60a5fa",
+	"redis":      "#b91c1c",
+	"redis-pipe": "#f87171",
+	"miniredis":  "#15803d",
+}
+
+func colorOf(name string) string {
+	if c, ok := systemColors[name]; ok {
+		return c
+	}
+	return "#6b7280"
+}
+
+// SVG renders the report as a chart: one panel per kind of figure (throughput,
+// latency, memory), each with its own logarithmic axis, and for every workload a
+// group of bars, one per system, labelled with its value.
+func (r *Report) SVG() string {
+	const (
+		width  = 1100
+		labelW = 300
+		barW   = 640
+		barH   = 12
+		gap    = 2
+		pad    = 10
+	)
+	panels := []struct {
+		title   string
+		metrics []Metric
+	}{
+		{"Throughput (log scale; longer is better)", []Metric{OpsPerSec}},
+		{"Latency (log scale; shorter is better)", []Metric{LatencyP50, LatencyP99}},
+		{"Memory per element (log scale; shorter is better)", []Metric{BytesPerElem}},
+	}
+	var body strings.Builder
+	y := 60
+	// legend
+	x := pad
+	for _, s := range r.Systems {
+		fmt.Fprintf(&body, `<rect x="%d" y="%d" width="14" height="14" fill="%s"/>`+"\n", x, y-12, colorOf(s))
+		fmt.Fprintf(&body, `<text x="%d" y="%d">%s</text>`+"\n", x+20, y, esc(DisplayName(s)))
+		x += 40 + 8*len(DisplayName(s))
+	}
+	y += 20
+	for _, p := range panels {
+		var rows []Row
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, row := range r.Rows {
+			if !slices.Contains(p.metrics, row.Metric) {
+				continue
+			}
+			any := false
+			for _, s := range r.Systems {
+				if v, ok := row.Values[s]; ok && v > 0 {
+					lo, hi = math.Min(lo, v), math.Max(hi, v)
+					any = true
+				}
+			}
+			if any {
+				rows = append(rows, row)
+			}
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		dlo, dhi := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
+		if dhi <= dlo {
+			dhi = dlo + 1
+		}
+		xOf := func(v float64) float64 {
+			return labelW + (math.Log10(v)-dlo)/(dhi-dlo)*barW
+		}
+		y += 20
+		fmt.Fprintf(&body, `<text x="%d" y="%d" class="h">%s</text>`+"\n", pad, y, esc(p.title))
+		y += 22
+		axisY := y
+		top := y + 6
+		// the grid goes first so the bars are drawn over it: a line per decade
+		bottom := top + pad
+		for _, row := range rows {
+			for _, s := range r.Systems {
+				if _, ok := row.Values[s]; ok {
+					bottom += barH + gap
+				}
+			}
+			bottom += 2 * pad
+		}
+		for d := dlo; d <= dhi; d++ {
+			gx := labelW + (d-dlo)/(dhi-dlo)*barW
+			fmt.Fprintf(&body, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" class="g"/>`+"\n", gx, top, gx, bottom-pad)
+			fmt.Fprintf(&body, `<text x="%.1f" y="%d" text-anchor="middle" class="v">%s</text>`+"\n", gx, axisY, esc(formatValue(p.metrics[0], math.Pow(10, d))))
+		}
+		y = top + pad
+		for _, row := range rows {
+			n := 0
+			for _, s := range r.Systems {
+				if _, ok := row.Values[s]; ok {
+					n++
+				}
+			}
+			groupH := n*(barH+gap) - gap
+			label := row.Workload
+			if row.N > 0 {
+				label += " · n=" + sizeText(row.N)
+			}
+			if row.Metric == LatencyP50 || row.Metric == LatencyP99 {
+				label += " · " + row.Metric.String()
+			}
+			fmt.Fprintf(&body, `<text x="%d" y="%d" text-anchor="end">%s</text>`+"\n", labelW-8, y+groupH/2+4, esc(label))
+			for _, s := range r.Systems {
+				v, ok := row.Values[s]
+				if !ok {
+					continue
+				}
+				end := float64(labelW)
+				if v > 0 {
+					end = xOf(v)
+				}
+				fmt.Fprintf(&body, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s: %s</title></rect>`+"\n",
+					labelW, y, math.Max(end-labelW, 1), barH, colorOf(s), esc(DisplayName(s)), esc(formatValue(row.Metric, v)))
+				fmt.Fprintf(&body, `<text x="%.1f" y="%d" class="v">%s</text>`+"\n", math.Max(end, labelW+1)+4, y+barH-2, esc(formatValue(row.Metric, v)))
+				y += barH + gap
+			}
+			y += 2 * pad
+		}
+	}
+	height := y + pad
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", width, height, width, height)
+	b.WriteString(`<style>.h{font-size:15px;font-weight:bold}.t{font-size:18px;font-weight:bold}.v{font-size:10px;fill:#374151}.g{stroke:#d1d5db;stroke-width:1}</style>` + "\n")
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
+	fmt.Fprintf(&b, `<text x="%d" y="26" class="t">zlite vs Redis vs miniredis — %s</text>`+"\n", pad, esc(r.machine()))
+	b.WriteString(body.String())
+	b.WriteString("</svg>\n")
+	return b.String()
+}
+
+func esc(s string) string { return html.EscapeString(s) }
