@@ -1,0 +1,356 @@
+package zlite
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// The blocking commands. Each builds a waiter and runs it with DB.wait (which may
+// block) or, in a Tx, with Tx.once (which never blocks, as inside MULTI).
+
+// checkTimeout rejects negative typed timeouts as Redis rejects negative seconds.
+func checkTimeout(timeout time.Duration) error {
+	if timeout < 0 {
+		return ErrTimeoutNegative
+	}
+	return nil
+}
+
+func listPopWaiter(keys []string, left bool, timeout time.Duration) *waiter {
+	return &waiter{kind: waitList, keys: distinct(keys), left: left, timeout: timeout, reply: keyValueReply}
+}
+
+func keyValueReply(w *waiter) any { return []any{w.key, w.val} }
+
+// bpop runs BLPOP or BRPOP.
+func (db *DB) bpop(ctx context.Context, name string, timeout time.Duration, left bool, keys []string) (string, string, bool, error) {
+	if len(keys) == 0 {
+		return "", "", false, errArity(name)
+	}
+	if err := checkTimeout(timeout); err != nil {
+		return "", "", false, err
+	}
+	w := listPopWaiter(keys, left, timeout)
+	if err := db.wait(ctx, w); err != nil {
+		return "", "", false, err
+	}
+	return w.key, w.val, w.ok, w.err
+}
+
+// BLPop is BLPOP: it pops the head of the first non-empty list among keys, tried left
+// to right, or else waits until a push into one of them hands it an element, the
+// timeout expires (ok false; 0 waits forever) or ctx is done (ctx.Err()). Waiters
+// are served first come, first served, one element each. O(number of keys) to block,
+// O(1) to be served.
+func (db *DB) BLPop(ctx context.Context, timeout time.Duration, keys ...string) (key, value string, ok bool, err error) {
+	return db.bpop(ctx, "blpop", timeout, true, keys)
+}
+
+// BRPop is BRPOP: [DB.BLPop] popping the tail.
+func (db *DB) BRPop(ctx context.Context, timeout time.Duration, keys ...string) (key, value string, ok bool, err error) {
+	return db.bpop(ctx, "brpop", timeout, false, keys)
+}
+
+// BLMove is BLMOVE: [DB.LMove] that waits (as [DB.BLPop]) while src does not exist.
+// The push into dst serves dst's own waiters in turn. If dst holds a sorted set when
+// an element arrives, the caller gets [ErrWrongType] and the element stays in src.
+func (db *DB) BLMove(ctx context.Context, src, dst, srcPos, dstPos string, timeout time.Duration) (string, bool, error) {
+	sl, err := parsePosition(srcPos)
+	if err != nil {
+		return "", false, err
+	}
+	dl, err := parsePosition(dstPos)
+	if err != nil {
+		return "", false, err
+	}
+	return db.bmove(ctx, src, dst, sl, dl, timeout)
+}
+
+// BRPopLPush is BRPOPLPUSH: BLMOVE src dst RIGHT LEFT.
+func (db *DB) BRPopLPush(ctx context.Context, src, dst string, timeout time.Duration) (string, bool, error) {
+	return db.bmove(ctx, src, dst, false, true, timeout)
+}
+
+func (db *DB) bmove(ctx context.Context, src, dst string, srcLeft, dstLeft bool, timeout time.Duration) (string, bool, error) {
+	if err := checkTimeout(timeout); err != nil {
+		return "", false, err
+	}
+	w := &waiter{kind: waitMove, keys: []string{src}, left: srcLeft, dst: dst, dstL: dstLeft, timeout: timeout}
+	if err := db.wait(ctx, w); err != nil {
+		return "", false, err
+	}
+	return w.val, w.ok, w.err
+}
+
+// BLMPop is BLMPOP: [DB.LMPop] that waits (as [DB.BLPop]) while every key is missing;
+// values is nil on timeout.
+func (db *DB) BLMPop(ctx context.Context, timeout time.Duration, direction string, count int64, keys ...string) (key string, values []string, err error) {
+	w, err := lmpopWaiter(timeout, direction, count, keys)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := db.wait(ctx, w); err != nil {
+		return "", nil, err
+	}
+	return w.key, w.vals, w.err
+}
+
+func lmpopWaiter(timeout time.Duration, direction string, count int64, keys []string) (*waiter, error) {
+	left, err := parsePosition(direction)
+	if err != nil {
+		return nil, err
+	}
+	if len(keys) == 0 {
+		return nil, errNumKeys
+	}
+	if count < 1 {
+		return nil, errCountPositive
+	}
+	if err := checkTimeout(timeout); err != nil {
+		return nil, err
+	}
+	return &waiter{kind: waitList, keys: distinct(keys), left: left, count: clampInt(count), timeout: timeout, reply: mpopListReply}, nil
+}
+
+// bzpop runs BZPOPMIN or BZPOPMAX.
+func (db *DB) bzpop(ctx context.Context, name string, timeout time.Duration, min bool, keys []string) (string, Z, bool, error) {
+	if len(keys) == 0 {
+		return "", Z{}, false, errArity(name)
+	}
+	if err := checkTimeout(timeout); err != nil {
+		return "", Z{}, false, err
+	}
+	w := &waiter{kind: waitZSet, keys: distinct(keys), left: min, timeout: timeout}
+	if err := db.wait(ctx, w); err != nil {
+		return "", Z{}, false, err
+	}
+	return w.key, w.z, w.ok, w.err
+}
+
+// BZPopMin is BZPOPMIN: it pops the member with the lowest score from the first
+// non-empty sorted set among keys, or waits for one as [DB.BLPop] does. O(log n) once
+// served.
+func (db *DB) BZPopMin(ctx context.Context, timeout time.Duration, keys ...string) (key string, z Z, ok bool, err error) {
+	return db.bzpop(ctx, "bzpopmin", timeout, true, keys)
+}
+
+// BZPopMax is BZPOPMAX: [DB.BZPopMin] popping the highest score.
+func (db *DB) BZPopMax(ctx context.Context, timeout time.Duration, keys ...string) (key string, z Z, ok bool, err error) {
+	return db.bzpop(ctx, "bzpopmax", timeout, false, keys)
+}
+
+// BZMPop is BZMPOP: it pops up to count members ("MIN" or "MAX" order) from the first
+// non-empty sorted set among keys, or waits as [DB.BLPop] does; zs is nil on timeout.
+func (db *DB) BZMPop(ctx context.Context, timeout time.Duration, order string, count int64, keys ...string) (key string, zs []Z, err error) {
+	w, err := zmpopWaiter(timeout, order, count, keys)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := db.wait(ctx, w); err != nil {
+		return "", nil, err
+	}
+	return w.key, w.zs, w.err
+}
+
+// parseMinMax parses ZMPOP's MIN or MAX (case-insensitively); true means MIN.
+func parseMinMax(s string) (bool, error) {
+	switch {
+	case strings.EqualFold(s, "min"):
+		return true, nil
+	case strings.EqualFold(s, "max"):
+		return false, nil
+	}
+	return false, ErrSyntax
+}
+
+func zmpopWaiter(timeout time.Duration, order string, count int64, keys []string) (*waiter, error) {
+	min, err := parseMinMax(order)
+	if err != nil {
+		return nil, err
+	}
+	if len(keys) == 0 {
+		return nil, errNumKeys
+	}
+	if count < 1 {
+		return nil, errCountPositive
+	}
+	if err := checkTimeout(timeout); err != nil {
+		return nil, err
+	}
+	return &waiter{kind: waitZSet, keys: distinct(keys), left: min, count: clampInt(count), timeout: timeout, reply: zmpopReply}, nil
+}
+
+// zmpopReply is ZMPOP/BZMPOP's reply: [key, [[member, score], ...]].
+func zmpopReply(w *waiter) any {
+	r := make([]any, len(w.zs))
+	for i, z := range w.zs {
+		r[i] = []any{z.Member, formatScore(z.Score)}
+	}
+	return []any{w.key, r}
+}
+
+// The Tx forms: as inside MULTI, they never block; with nothing ready they return
+// at once as on a timeout (ok false or nil values).
+
+// BLPop is [DB.BLPop] without blocking.
+func (tx *Tx) BLPop(timeout time.Duration, keys ...string) (key, value string, ok bool, err error) {
+	return tx.bpop("blpop", timeout, true, keys)
+}
+
+// BRPop is [DB.BRPop] without blocking.
+func (tx *Tx) BRPop(timeout time.Duration, keys ...string) (key, value string, ok bool, err error) {
+	return tx.bpop("brpop", timeout, false, keys)
+}
+
+func (tx *Tx) bpop(name string, timeout time.Duration, left bool, keys []string) (string, string, bool, error) {
+	if len(keys) == 0 {
+		return "", "", false, errArity(name)
+	}
+	if err := checkTimeout(timeout); err != nil {
+		return "", "", false, err
+	}
+	w := waiter{kind: waitList, keys: keys, left: left}
+	err := tx.once(&w)
+	return w.key, w.val, w.ok, err
+}
+
+// BLMove is [DB.BLMove] without blocking.
+func (tx *Tx) BLMove(src, dst, srcPos, dstPos string, timeout time.Duration) (string, bool, error) {
+	if err := checkTimeout(timeout); err != nil {
+		return "", false, err
+	}
+	return tx.LMove(src, dst, srcPos, dstPos)
+}
+
+// BRPopLPush is [DB.BRPopLPush] without blocking.
+func (tx *Tx) BRPopLPush(src, dst string, timeout time.Duration) (string, bool, error) {
+	if err := checkTimeout(timeout); err != nil {
+		return "", false, err
+	}
+	return tx.RPopLPush(src, dst)
+}
+
+// BLMPop is [DB.BLMPop] without blocking.
+func (tx *Tx) BLMPop(timeout time.Duration, direction string, count int64, keys ...string) (string, []string, error) {
+	w, err := lmpopWaiter(timeout, direction, count, keys)
+	if err != nil {
+		return "", nil, err
+	}
+	err = tx.once(w)
+	return w.key, w.vals, err
+}
+
+// BZPopMin is [DB.BZPopMin] without blocking.
+func (tx *Tx) BZPopMin(timeout time.Duration, keys ...string) (key string, z Z, ok bool, err error) {
+	return tx.bzpop("bzpopmin", timeout, true, keys)
+}
+
+// BZPopMax is [DB.BZPopMax] without blocking.
+func (tx *Tx) BZPopMax(timeout time.Duration, keys ...string) (key string, z Z, ok bool, err error) {
+	return tx.bzpop("bzpopmax", timeout, false, keys)
+}
+
+func (tx *Tx) bzpop(name string, timeout time.Duration, min bool, keys []string) (string, Z, bool, error) {
+	if len(keys) == 0 {
+		return "", Z{}, false, errArity(name)
+	}
+	if err := checkTimeout(timeout); err != nil {
+		return "", Z{}, false, err
+	}
+	w := waiter{kind: waitZSet, keys: keys, left: min}
+	err := tx.once(&w)
+	return w.key, w.z, w.ok, err
+}
+
+// BZMPop is [DB.BZMPop] without blocking.
+func (tx *Tx) BZMPop(timeout time.Duration, order string, count int64, keys ...string) (string, []Z, error) {
+	w, err := zmpopWaiter(timeout, order, count, keys)
+	if err != nil {
+		return "", nil, err
+	}
+	err = tx.once(w)
+	return w.key, w.zs, err
+}
+
+func init() {
+	register(
+		&command{name: "blpop", arity: -3, block: parseBPop(true)},
+		&command{name: "brpop", arity: -3, block: parseBPop(false)},
+		&command{name: "blmove", arity: 6, block: func(a []string) (*waiter, error) {
+			sl, err := parsePosition(a[3])
+			if err != nil {
+				return nil, err
+			}
+			dl, err := parsePosition(a[4])
+			if err != nil {
+				return nil, err
+			}
+			t, err := parseTimeout(a[5])
+			if err != nil {
+				return nil, err
+			}
+			return &waiter{kind: waitMove, keys: a[1:2], left: sl, dst: a[2], dstL: dl, timeout: t, reply: valueReply}, nil
+		}},
+		&command{name: "brpoplpush", arity: 4, block: func(a []string) (*waiter, error) {
+			t, err := parseTimeout(a[3])
+			if err != nil {
+				return nil, err
+			}
+			return &waiter{kind: waitMove, keys: a[1:2], dst: a[2], dstL: true, timeout: t, reply: valueReply}, nil
+		}},
+		&command{name: "blmpop", arity: -5, block: func(a []string) (*waiter, error) {
+			keys, left, count, err := parseMPop(a, 2, parsePosition)
+			if err != nil {
+				return nil, err
+			}
+			t, err := parseTimeout(a[1])
+			if err != nil {
+				return nil, err
+			}
+			return &waiter{kind: waitList, keys: distinct(keys), left: left, count: count, timeout: t, reply: mpopListReply}, nil
+		}},
+		&command{name: "bzpopmin", arity: -3, block: parseBZPop(true)},
+		&command{name: "bzpopmax", arity: -3, block: parseBZPop(false)},
+		&command{name: "bzmpop", arity: -5, block: func(a []string) (*waiter, error) {
+			keys, min, count, err := parseMPop(a, 2, parseMinMax)
+			if err != nil {
+				return nil, err
+			}
+			t, err := parseTimeout(a[1])
+			if err != nil {
+				return nil, err
+			}
+			return &waiter{kind: waitZSet, keys: distinct(keys), left: min, count: count, timeout: t, reply: zmpopReply}, nil
+		}},
+	)
+}
+
+func valueReply(w *waiter) any { return w.val }
+
+// parseBPop parses BLPOP/BRPOP key [key ...] timeout.
+func parseBPop(left bool) func(a []string) (*waiter, error) {
+	return func(a []string) (*waiter, error) {
+		t, err := parseTimeout(a[len(a)-1])
+		if err != nil {
+			return nil, err
+		}
+		return listPopWaiter(a[1:len(a)-1], left, t), nil
+	}
+}
+
+// parseBZPop parses BZPOPMIN/BZPOPMAX key [key ...] timeout.
+func parseBZPop(min bool) func(a []string) (*waiter, error) {
+	return func(a []string) (*waiter, error) {
+		t, err := parseTimeout(a[len(a)-1])
+		if err != nil {
+			return nil, err
+		}
+		return &waiter{kind: waitZSet, keys: distinct(a[1 : len(a)-1]), left: min, timeout: t, reply: bzpopReply}, nil
+	}
+}
+
+// bzpopReply is BZPOPMIN/BZPOPMAX's reply: [key, member, score].
+func bzpopReply(w *waiter) any {
+	return []any{w.key, w.z.Member, formatScore(w.z.Score)}
+}

@@ -1,0 +1,341 @@
+package zlite
+
+import (
+	"context"
+	"time"
+
+	"github.com/zlite/zlite/list"
+	"github.com/zlite/zlite/zset"
+)
+
+// waitKind says what a blocked caller wants from a key.
+type waitKind uint8
+
+const (
+	waitList waitKind = iota // BLPOP, BRPOP, BLMPOP: pop from a list
+	waitMove                 // BLMOVE, BRPOPLPUSH: pop from a list, push onto dst
+	waitZSet                 // BZPOPMIN, BZPOPMAX, BZMPOP: pop from a sorted set
+)
+
+// waiter is one blocking pop: its request, its state in the keyspace's wait queues
+// and, once served, its result. Everything but ch is read and written under db.mu,
+// except that the caller reads the result after receiving from ch (the send happens
+// after the result is written, under the lock).
+type waiter struct {
+	kind  waitKind
+	keys  []string // distinct, in the order given
+	left  bool     // pop from the head of a list, or the minimum of a set
+	count int      // 0: one element; > 0: up to count (BLMPOP, BZMPOP)
+	dst   string   // waitMove: destination key
+	dstL  bool     // waitMove: push onto dst's head
+	// timeout is how long to wait; 0 waits until served or ctx is done.
+	timeout time.Duration
+	// reply shapes the result as Do replies it.
+	reply func(w *waiter) any
+
+	ch   chan struct{} // buffered; receives one value when served
+	done bool          // served or given up: no longer in any queue
+
+	ok   bool   // served with an element (or elements)
+	key  string // the key served from
+	val  string // single list element
+	vals []string
+	z    Z
+	zs   []Z
+	err  error // WRONGTYPE met while serving (nothing was consumed)
+}
+
+// waitQueue is the first-come-first-served list of callers blocked on one key.
+// Waiters that were served on another key, or gave up, stay in ws marked done (dead
+// counts them) until they reach the head or the queue is compacted.
+type waitQueue struct {
+	ws   []*waiter
+	dead int
+}
+
+// accepts reports whether w can be served from a value of v's type.
+func (w *waiter) accepts(v any) bool {
+	_, isSet := v.(*zset.Set)
+	return isSet == (w.kind == waitZSet)
+}
+
+// distinct returns keys without repetitions, keeping the first of each (Redis blocks
+// once per key).
+func distinct(keys []string) []string {
+	for i := 1; i < len(keys); i++ {
+		for j := range i {
+			if keys[i] == keys[j] {
+				out := make([]string, 0, len(keys))
+				seen := make(map[string]bool, len(keys))
+				for _, k := range keys {
+					if !seen[k] {
+						seen[k] = true
+						out = append(out, k)
+					}
+				}
+				return out
+			}
+		}
+	}
+	return keys
+}
+
+// try serves w at once from the first of its keys that holds a value, as the
+// non-blocking form of the command would, and reports whether it did (w.ok) or met
+// an error (w.err). It returns false when every key is missing: the caller must
+// block. Called under db.mu with a writable tx.
+func (db *DB) try(w *waiter) bool {
+	for _, k := range w.keys {
+		v := db.keys[k].val
+		if v == nil {
+			continue
+		}
+		if !w.accepts(v) {
+			w.err = ErrWrongType
+			return true
+		}
+		db.pop(w, k, v)
+		return true
+	}
+	return false
+}
+
+// pop performs w's operation on key, whose value v is non-empty and of w's type,
+// and records the result in w. A BLMOVE whose destination holds a sorted set gets
+// ErrWrongType and consumes nothing, as in Redis.
+func (db *DB) pop(w *waiter, key string, v any) {
+	tx := &db.wtx
+	switch w.kind {
+	case waitList:
+		l := v.(*list.List)
+		switch {
+		case w.count > 0 && w.left:
+			w.vals = l.PopFrontN(w.count)
+		case w.count > 0:
+			w.vals = l.PopBackN(w.count)
+		case w.left:
+			w.val, _ = l.PopFront()
+		default:
+			w.val, _ = l.PopBack()
+		}
+		tx.dropIfEmpty(key, l)
+	case waitMove:
+		l := v.(*list.List)
+		d, err := tx.listRead(w.dst)
+		if err != nil {
+			w.err = err
+			return
+		}
+		if d == nil {
+			d = tx.newList(w.dst)
+		}
+		w.val, _ = list.Move(l, d, w.left, w.dstL)
+		tx.dropIfEmpty(key, l)
+		tx.signal(w.dst)
+	case waitZSet:
+		s := v.(*zset.Set)
+		switch {
+		case w.count > 0 && w.left:
+			w.zs = s.PopMinN(w.count)
+		case w.count > 0:
+			w.zs = s.PopMaxN(w.count)
+		case w.left:
+			w.z, _ = s.PopMin()
+		default:
+			w.z, _ = s.PopMax()
+		}
+		tx.dropIfEmpty(key, s)
+	}
+	w.key = key
+	w.ok = true
+}
+
+// enqueue blocks w on each of its keys, behind the callers already there.
+func (db *DB) enqueue(w *waiter) {
+	for _, k := range w.keys {
+		q := db.waiters[k]
+		if q == nil {
+			q = &waitQueue{}
+			db.waiters[k] = q
+		}
+		q.ws = append(q.ws, w)
+	}
+	db.nblocked++
+}
+
+// unlink marks w done and takes it out of all its queues. Its entries stay in the
+// queues' slices, counted as dead; a queue with only dead entries is dropped, and
+// when compact is set (never while serveKey walks a queue) a mostly dead queue is
+// compacted, so callers that give up cannot make a queue grow without bound.
+func (db *DB) unlink(w *waiter, compact bool) {
+	w.done = true
+	db.nblocked--
+	for _, k := range w.keys {
+		q := db.waiters[k]
+		if q == nil {
+			continue
+		}
+		q.dead++
+		switch {
+		case q.dead == len(q.ws):
+			delete(db.waiters, k)
+		case compact && q.dead > 8 && 2*q.dead > len(q.ws):
+			live := q.ws[:0]
+			for _, x := range q.ws {
+				if !x.done {
+					live = append(live, x)
+				}
+			}
+			clear(q.ws[len(live):])
+			q.ws = live
+			q.dead = 0
+		}
+	}
+}
+
+// serveReady serves the callers blocked on the keys signalled since the last call,
+// in signal order. Serving a BLMOVE can signal its destination, which is appended
+// and served in the same loop, so chains of BLMOVEs complete within one write.
+func (db *DB) serveReady() {
+	for i := 0; i < len(db.ready); i++ {
+		key := db.ready[i]
+		delete(db.readySet, key)
+		if q := db.waiters[key]; q != nil {
+			db.serveKey(key, q)
+		}
+	}
+	clear(db.ready)
+	db.ready = db.ready[:0]
+}
+
+// serveKey hands elements of key to its waiters, first blocked first served, while
+// the key holds any. Waiters of the other type are skipped and stay blocked.
+// Each served waiter is removed from all its keys, so it is served exactly once.
+func (db *DB) serveKey(key string, q *waitQueue) {
+	for _, w := range q.ws {
+		v := db.keys[key].val
+		if v == nil {
+			break
+		}
+		if w.done || !w.accepts(v) {
+			continue
+		}
+		db.pop(w, key, v)
+		db.unlink(w, false)
+		w.ch <- struct{}{}
+	}
+	// Drop the dead entries at the head (the served ones, usually).
+	n := 0
+	for n < len(q.ws) && q.ws[n].done {
+		n++
+	}
+	if n > 0 && db.waiters[key] == q {
+		clear(q.ws[:n])
+		q.ws = q.ws[n:]
+		q.dead -= n
+	}
+}
+
+// wait runs the blocking command w: served at once if a key holds a value;
+// otherwise it blocks until an element is handed to it, its timeout expires
+// (w.ok false, nil error) or ctx is done (ctx.Err()).
+//
+// The hand-off happens under db.mu in serveKey, which writes the result, removes w
+// from every queue and then signals w.ch; the select only learns of it. When the
+// timer or ctx fires, wait re-locks and checks w.done: if serveKey got there first,
+// the element is already w's and is returned (an element is never lost); otherwise
+// w is still queued, so removing it under the lock guarantees that no later write
+// can serve it (an element is never delivered twice).
+func (db *DB) wait(ctx context.Context, w *waiter) error {
+	db.mu.Lock()
+	if db.try(w) {
+		db.unlock()
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		db.mu.Unlock()
+		return err
+	}
+	w.ch = make(chan struct{}, 1)
+	db.enqueue(w)
+	db.mu.Unlock()
+
+	var expired <-chan time.Time
+	if w.timeout > 0 {
+		t := time.NewTimer(w.timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+	cancelled := false
+	select {
+	case <-w.ch:
+		return nil
+	case <-ctx.Done():
+		cancelled = true
+	case <-expired:
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if w.done {
+		// Served between the select and the lock: the element has left the key and
+		// belongs to this caller, so it must be returned despite the timeout.
+		return nil
+	}
+	db.unlink(w, true)
+	if cancelled {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// blockReply runs w for Do and shapes the reply: null on timeout.
+func (db *DB) blockReply(ctx context.Context, w *waiter) (any, error) {
+	if err := db.wait(ctx, w); err != nil {
+		return nil, err
+	}
+	if w.err != nil {
+		return nil, w.err
+	}
+	if !w.ok {
+		return nil, nil
+	}
+	return w.reply(w), nil
+}
+
+// runBlockingOnce derives a blocking command's Tx form: parse, try once, and reply
+// null (as inside MULTI) when nothing is ready.
+func runBlockingOnce(parse func(args []string) (*waiter, error)) func(tx *Tx, args []string) (any, error) {
+	return func(tx *Tx, args []string) (any, error) {
+		w, err := parse(args)
+		if err != nil {
+			return nil, err
+		}
+		if !tx.writable {
+			return nil, ErrReadOnly
+		}
+		tx.db.try(w)
+		if w.err != nil {
+			return nil, w.err
+		}
+		if !w.ok {
+			return nil, nil
+		}
+		return w.reply(w), nil
+	}
+}
+
+// once runs w without blocking, for the Tx forms of the blocking commands.
+func (tx *Tx) once(w *waiter) error {
+	if !tx.writable {
+		return ErrReadOnly
+	}
+	tx.db.try(w)
+	return w.err
+}
+
+// blockedCount returns the number of callers currently blocked (for tests).
+func (db *DB) blockedCount() int {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return db.nblocked
+}

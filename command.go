@@ -1,0 +1,225 @@
+package zlite
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zlite/zlite/zset"
+)
+
+// command is one entry of the command table used by [DB.Do] and [Tx.Do].
+type command struct {
+	// name is the canonical lower-case name, as Redis prints it in arity errors.
+	name string
+	// arity follows Redis: n > 0 means exactly n words (the name included), n < 0
+	// means at least -n words.
+	arity int
+	// write is set for commands that may modify the keyspace (refused by View's Tx).
+	write bool
+	// run executes the command under the keyspace lock. args[0] is the name as typed.
+	// It returns a reply shaped like go-redis Do().Result(): int64, string, []any,
+	// nil for a null reply, or an error whose text is Redis's.
+	run func(tx *Tx, args []string) (any, error)
+	// block, for blocking commands only, parses args into a waiter (run is then
+	// derived from it: try once, never block).
+	block func(args []string) (*waiter, error)
+}
+
+// commands is the command table, keyed by lower-case name. Each file registers its
+// commands from an init function with register.
+var commands = map[string]*command{}
+
+// register adds commands to the table. It panics on a duplicate name, which is a
+// programming error caught by any test.
+func register(cmds ...*command) {
+	for _, c := range cmds {
+		if _, dup := commands[c.name]; dup {
+			panic("zlite: command registered twice: " + c.name)
+		}
+		if c.block != nil {
+			c.write = true
+			c.run = runBlockingOnce(c.block)
+		}
+		commands[c.name] = c
+	}
+}
+
+// lookup finds the command named by args[0], case-insensitively, and checks its
+// arity, returning Redis's error texts.
+func lookup(args []string) (*command, error) {
+	if len(args) == 0 {
+		return nil, errUnknownCommand([]string{""})
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		c, ok = commands[strings.ToLower(args[0])]
+		if !ok {
+			return nil, errUnknownCommand(args)
+		}
+	}
+	if (c.arity > 0 && len(args) != c.arity) || len(args) < -c.arity {
+		return nil, errArity(c.name)
+	}
+	return c, nil
+}
+
+// Do runs one Redis command given as words, for example
+// db.Do(ctx, "ZADD", "k", "1", "a"). Command names are case-insensitive.
+//
+// The reply is shaped like go-redis's Do(...).Result() with RESP2: int64 for
+// integers, string for bulk and status replies ("OK"), []any for arrays, nil for a
+// null reply; scores are strings formatted as Redis replies them. Errors carry
+// Redis's exact text (arity, unknown command, syntax, parsing, WRONGTYPE, ...); a
+// command that fails changes nothing.
+//
+// Blocking commands (BLPOP, BZPOPMIN, ...) wait as in Redis, taking their timeout in
+// seconds from args; they also return ctx.Err() when ctx is done first. Other
+// commands ignore ctx. Do costs a table lookup and argument parsing on top of the
+// typed method.
+func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
+	c, err := lookup(args)
+	if err != nil {
+		return nil, err
+	}
+	if c.block != nil {
+		w, err := c.block(args)
+		if err != nil {
+			return nil, err
+		}
+		return db.blockReply(ctx, w)
+	}
+	tx := db.lock()
+	defer db.unlock()
+	return c.run(tx, args)
+}
+
+// Do runs one Redis command inside a batch; see [DB.Do]. Blocking commands do not
+// block: as inside MULTI, they reply null when nothing is ready. In the Tx of
+// [DB.View], write commands fail with [ErrReadOnly].
+func (tx *Tx) Do(args ...string) (any, error) {
+	c, err := lookup(args)
+	if err != nil {
+		return nil, err
+	}
+	if c.write && !tx.writable {
+		return nil, ErrReadOnly
+	}
+	return c.run(tx, args)
+}
+
+// parseInt parses a 64-bit integer exactly as Redis's string2ll: an optional '-',
+// no '+', no leading zeros, no spaces. Errors are ErrNotInteger.
+func parseInt(s string) (int64, error) {
+	if len(s) == 0 || len(s) > 20 {
+		return 0, ErrNotInteger
+	}
+	if s == "0" {
+		return 0, nil
+	}
+	neg := s[0] == '-'
+	d := s
+	if neg {
+		d = s[1:]
+	}
+	if len(d) == 0 || d[0] < '1' || d[0] > '9' {
+		return 0, ErrNotInteger
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, ErrNotInteger
+	}
+	return n, nil
+}
+
+// parseIntErr is parseInt with a different error for the out-of-range case, as
+// Redis's getRangeLongFromObjectOrReply: values outside [lo, hi] give rangeErr.
+func parseRange(s string, lo, hi int64, rangeErr error) (int64, error) {
+	n, err := parseInt(s)
+	if err != nil {
+		return 0, err
+	}
+	if n < lo || n > hi {
+		return 0, rangeErr
+	}
+	return n, nil
+}
+
+// clampInt converts a parsed 64-bit integer to int for the engine packages.
+func clampInt(n int64) int {
+	return int(max(min(n, math.MaxInt), math.MinInt))
+}
+
+// parseTimeout parses a blocking command's timeout in seconds as Redis 7.0 does:
+// a long double, rounded up to whole milliseconds; 0 means forever. Values whose
+// milliseconds do not fit in 64 bits come out negative in Redis, so they are
+// ErrTimeoutNegative here too.
+func parseTimeout(s string) (time.Duration, error) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		ne, ok := err.(*strconv.NumError)
+		if !ok || ne.Err != strconv.ErrRange {
+			return 0, ErrTimeoutNotFloat
+		}
+		// Out of float64's range: huge values are representable as long double and
+		// overflow into negative milliseconds; tiny ones round to 0 (forever).
+	}
+	if math.IsNaN(f) || len(s) == 0 || s[0] == ' ' || strings.ContainsAny(s, "_") {
+		return 0, ErrTimeoutNotFloat
+	}
+	ms := math.Ceil(f * 1000)
+	if ms >= math.MaxInt64 || ms < 0 {
+		return 0, ErrTimeoutNegative
+	}
+	if ms == 0 {
+		return 0, nil
+	}
+	if ms >= float64(math.MaxInt64/int64(time.Millisecond)) {
+		return math.MaxInt64, nil
+	}
+	return time.Duration(ms) * time.Millisecond, nil
+}
+
+// parsePosition parses LEFT or RIGHT (case-insensitively); true means LEFT (the head).
+func parsePosition(s string) (left bool, err error) {
+	switch {
+	case strings.EqualFold(s, "left"):
+		return true, nil
+	case strings.EqualFold(s, "right"):
+		return false, nil
+	}
+	return false, ErrSyntax
+}
+
+// formatScore formats a score as Redis 7.2+ replies it.
+func formatScore(f float64) string {
+	return zset.FormatScore(f)
+}
+
+// entriesReply is the flat [member, score, ...] reply of WITHSCORES and ZPOPMIN.
+func entriesReply(zs []Z) []any {
+	r := make([]any, 0, 2*len(zs))
+	for _, z := range zs {
+		r = append(r, z.Member, formatScore(z.Score))
+	}
+	return r
+}
+
+// stringsReply is an array reply of bulk strings.
+func stringsReply(ss []string) []any {
+	r := make([]any, len(ss))
+	for i, s := range ss {
+		r[i] = s
+	}
+	return r
+}
+
+// boolInt is Redis's 0/1 integer reply.
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,59 @@
+// Package zlite implements an in-process keyspace of Redis sorted sets and lists,
+// with Redis's commands, replies, error texts and blocking pops, and no server.
+//
+//	db := zlite.New()
+//	db.ZAdd(ctx, "jobs", zlite.Z{Member: "a", Score: 1})
+//	key, z, ok, err := db.BZPopMin(ctx, time.Second, "jobs")
+//
+// A [DB] holds named keys, each a *zset.Set or a *list.List; a key that becomes
+// empty is deleted at once, as in Redis. Commands are available three ways: typed
+// methods named and ordered like go-redis's ([DB.LPush], [DB.BRPop], [DB.ZAdd], ...),
+// [DB.Do] taking a command as words and replying like go-redis's Do().Result(), and
+// the same two inside an atomic batch ([DB.Update], [Tx]).
+//
+// # Concurrency
+//
+// A DB is safe for concurrent use. One mutex serialises every command and every
+// Update batch, so each is atomic, as in single-threaded Redis. Blocked callers hold
+// no lock while they wait.
+//
+// # Blocking pops
+//
+// BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP, BZPOPMIN, BZPOPMAX and BZMPOP follow
+// Redis's serving rules. A blocking call first tries its keys left to right, like the
+// non-blocking command. If every key is missing it registers a waiter, with its own
+// buffered channel, in a first-come-first-served queue per key, and waits on that
+// channel, its timer and ctx.Done() in one select. A write that adds to a key with
+// waiters marks the key ready; when the command (or the whole Update batch) is
+// complete, and still under the lock, the ready keys are served in order: each
+// waiter in turn takes its element(s), is removed from the queues of all its keys and
+// is signalled, until the key is empty. One element wakes exactly one waiter; a
+// variadic push or a batch serves waiters from the final state; a BLMOVE's push into
+// its destination marks that key ready and serves its waiters in the same pass.
+// A BLMOVE whose destination holds a sorted set gets WRONGTYPE and consumes nothing.
+//
+// When the timer or ctx fires, the waiter re-locks and checks whether it was served
+// in the meantime. If it was, the element already left the key and is returned (it
+// is never lost); if not, it removes itself under the lock, so no later write can
+// serve it (it is never delivered twice). This is the design of
+// golang.org/x/sync/semaphore. A sync.Cond could not be used alone: it cannot be
+// combined with ctx.Done() or a timer in a select, and Broadcast wakes every waiter
+// to fight over one element. Each blocked call costs its own goroutine (the
+// caller's), one waiter, one channel and, with a timeout, one time.Timer; nothing
+// else runs in the background.
+//
+// Inside [DB.Update], blocking commands do not block: as inside MULTI, they return at
+// once as on a timeout when nothing is ready.
+//
+// # Differences from Redis
+//
+//   - Update has no rollback: writes made before fn returns an error stay, as in a
+//     Redis script that fails halfway.
+//   - KEYS and SCAN return keys in creation order, not hash order. A SCAN cursor is
+//     the creation number of the next key; every key present for the whole scan is
+//     returned exactly once.
+//   - Scores are formatted as Redis 7.2 and later reply them (shortest round-trip).
+//   - Typed methods take time.Duration timeouts exactly; go-redis rounds them to
+//     whole seconds for Redis.
+//   - There are no expirations, persistence, databases or keyspace notifications.
+package zlite

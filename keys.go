@@ -1,0 +1,305 @@
+package zlite
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/zlite/zlite/list"
+	"github.com/zlite/zlite/zset"
+)
+
+// Del is DEL: it deletes the given keys and returns how many existed. Callers blocked
+// on them stay blocked. O(1) per key.
+func (tx *Tx) Del(keys ...string) (int64, error) {
+	if !tx.writable {
+		return 0, ErrReadOnly
+	}
+	var n int64
+	for _, k := range keys {
+		if tx.db.del(k) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// Exists is EXISTS: how many of keys exist, a key named twice counting twice. O(1)
+// per key.
+func (tx *Tx) Exists(keys ...string) (int64, error) {
+	var n int64
+	for _, k := range keys {
+		if _, ok := tx.db.keys[k]; ok {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// typeName is TYPE's reply for a value.
+func typeName(v any) string {
+	switch v.(type) {
+	case *zset.Set:
+		return "zset"
+	case *list.List:
+		return "list"
+	}
+	return "none"
+}
+
+// Type is TYPE: "zset", "list", or "none" when key does not exist. O(1).
+func (tx *Tx) Type(key string) (string, error) {
+	return typeName(tx.value(key)), nil
+}
+
+// Keys is KEYS: every key matching the glob pattern (as Redis: * ? [a-z] [^a] \x),
+// in creation order. O(number of keys).
+func (tx *Tx) Keys(pattern string) ([]string, error) {
+	all := pattern == "*"
+	r := []string{}
+	for _, s := range tx.db.order {
+		if s.live && (all || globMatch(pattern, s.key)) {
+			r = append(r, s.key)
+		}
+	}
+	return r, nil
+}
+
+// Scan is SCAN cursor MATCH match COUNT count: it returns some keys and the cursor to
+// continue from, 0 when the iteration is complete. Start with cursor 0. match ""
+// matches every key, count ≤ 0 means 10. Every key that exists during the whole
+// iteration is returned exactly once; keys created or deleted meanwhile may or may
+// not be. The cursor is the creation number of the next key to visit: the cost is
+// O(log n + count).
+func (tx *Tx) Scan(cursor uint64, match string, count int64) ([]string, uint64, error) {
+	return tx.scan(cursor, match, count, "")
+}
+
+// ScanType is SCAN with TYPE keyType ("zset" or "list"; other names match nothing).
+func (tx *Tx) ScanType(cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
+	return tx.scan(cursor, match, count, keyType)
+}
+
+func (tx *Tx) scan(cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
+	db := tx.db
+	if count <= 0 {
+		count = 10
+	}
+	if match == "*" {
+		match = ""
+	}
+	r := []string{}
+	i := db.slotIndex(cursor)
+	visited := int64(0)
+	for ; i < len(db.order) && visited < count; i++ {
+		s := db.order[i]
+		if !s.live {
+			continue
+		}
+		visited++
+		if match != "" && !globMatch(match, s.key) {
+			continue
+		}
+		if keyType != "" && !strings.EqualFold(keyType, typeName(db.keys[s.key].val)) {
+			continue
+		}
+		r = append(r, s.key)
+	}
+	for i < len(db.order) && !db.order[i].live {
+		i++
+	}
+	if i == len(db.order) {
+		return r, 0, nil
+	}
+	return r, db.order[i].seq, nil
+}
+
+// DBSize is DBSIZE: the number of keys. O(1).
+func (tx *Tx) DBSize() (int64, error) {
+	return int64(len(tx.db.keys)), nil
+}
+
+// FlushAll is FLUSHALL: it deletes every key. Blocked callers stay blocked. O(1)
+// (the old keys are left to the garbage collector).
+func (tx *Tx) FlushAll() error {
+	if !tx.writable {
+		return ErrReadOnly
+	}
+	tx.db.flush()
+	return nil
+}
+
+// Rename is RENAME: it moves key's value to newKey, replacing any value there, and
+// serves callers blocked on newKey. [ErrNoSuchKey] when key does not exist. O(1).
+func (tx *Tx) Rename(key, newKey string) error {
+	if !tx.writable {
+		return ErrReadOnly
+	}
+	db := tx.db
+	e, ok := db.keys[key]
+	if !ok {
+		return ErrNoSuchKey
+	}
+	if key == newKey {
+		return nil
+	}
+	db.del(newKey)
+	db.add(newKey, e.val)
+	db.del(key)
+	tx.signal(newKey)
+	return nil
+}
+
+// Del is [Tx.Del] (DEL).
+func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.Del(keys...)
+}
+
+// Exists is [Tx.Exists] (EXISTS).
+func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.Exists(keys...)
+}
+
+// Type is [Tx.Type] (TYPE).
+func (db *DB) Type(ctx context.Context, key string) (string, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.Type(key)
+}
+
+// Keys is [Tx.Keys] (KEYS).
+func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.Keys(pattern)
+}
+
+// Scan is [Tx.Scan] (SCAN).
+func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64) ([]string, uint64, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.Scan(cursor, match, count)
+}
+
+// ScanType is [Tx.ScanType] (SCAN ... TYPE).
+func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.ScanType(cursor, match, count, keyType)
+}
+
+// DBSize is [Tx.DBSize] (DBSIZE).
+func (db *DB) DBSize(ctx context.Context) (int64, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.DBSize()
+}
+
+// FlushAll is [Tx.FlushAll] (FLUSHALL).
+func (db *DB) FlushAll(ctx context.Context) error {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.FlushAll()
+}
+
+// Rename is [Tx.Rename] (RENAME).
+func (db *DB) Rename(ctx context.Context, key, newKey string) error {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.Rename(key, newKey)
+}
+
+func init() {
+	register(
+		&command{name: "del", arity: -2, write: true, run: func(tx *Tx, a []string) (any, error) {
+			return intReply(tx.Del(a[1:]...))
+		}},
+		&command{name: "exists", arity: -2, run: func(tx *Tx, a []string) (any, error) {
+			return intReply(tx.Exists(a[1:]...))
+		}},
+		&command{name: "type", arity: 2, run: func(tx *Tx, a []string) (any, error) {
+			return tx.Type(a[1])
+		}},
+		&command{name: "keys", arity: 2, run: func(tx *Tx, a []string) (any, error) {
+			ks, _ := tx.Keys(a[1])
+			return stringsReply(ks), nil
+		}},
+		&command{name: "scan", arity: -2, run: cmdScan},
+		&command{name: "dbsize", arity: 1, run: func(tx *Tx, a []string) (any, error) {
+			return intReply(tx.DBSize())
+		}},
+		&command{name: "flushall", arity: -1, write: true, run: func(tx *Tx, a []string) (any, error) {
+			if len(a) > 2 || (len(a) == 2 && !strings.EqualFold(a[1], "sync") && !strings.EqualFold(a[1], "async")) {
+				return nil, ErrSyntax
+			}
+			return okReply(tx.FlushAll())
+		}},
+		&command{name: "rename", arity: 3, write: true, run: func(tx *Tx, a []string) (any, error) {
+			return okReply(tx.Rename(a[1], a[2]))
+		}},
+	)
+}
+
+// errInvalidCursor is SCAN's reply to a malformed cursor.
+var errInvalidCursor = errorString("ERR invalid cursor")
+
+// parseCursor parses a SCAN cursor as Redis's strtoul: optional sign (a '-' wraps
+// around), decimal digits, nothing else; the empty string is 0.
+func parseCursor(s string) (uint64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	neg := false
+	d := s
+	if d[0] == '+' || d[0] == '-' {
+		neg = d[0] == '-'
+		d = d[1:]
+	}
+	n, err := strconv.ParseUint(d, 10, 64)
+	if err != nil || d == "" || d[0] == '+' || d[0] == '-' {
+		return 0, errInvalidCursor
+	}
+	if neg {
+		n = -n
+	}
+	return n, nil
+}
+
+// cmdScan is SCAN cursor [MATCH pattern] [COUNT count] [TYPE type].
+func cmdScan(tx *Tx, a []string) (any, error) {
+	cursor, err := parseCursor(a[1])
+	if err != nil {
+		return nil, err
+	}
+	count := int64(10)
+	match, keyType := "", ""
+	for i := 2; i < len(a); i += 2 {
+		more := i+1 < len(a)
+		switch {
+		case strings.EqualFold(a[i], "count") && more:
+			n, err := parseInt(a[i+1])
+			if err != nil {
+				return nil, err
+			}
+			if n < 1 {
+				return nil, ErrSyntax
+			}
+			count = n
+		case strings.EqualFold(a[i], "match") && more:
+			match = a[i+1]
+		case strings.EqualFold(a[i], "type") && more:
+			keyType = a[i+1]
+			if keyType == "" {
+				keyType = "\x00" // matches no type name
+			}
+		default:
+			return nil, ErrSyntax
+		}
+	}
+	keys, next, _ := tx.scan(cursor, match, count, keyType)
+	return []any{strconv.FormatUint(next, 10), stringsReply(keys)}, nil
+}

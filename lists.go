@@ -1,0 +1,479 @@
+package zlite
+
+import (
+	"context"
+	"strings"
+
+	"github.com/zlite/zlite/list"
+)
+
+// LPosArgs are LPOS's options, as in go-redis: Rank 0 means the first match (RANK 1),
+// a negative Rank searches from the tail; MaxLen 0 compares every element.
+type LPosArgs struct {
+	Rank, MaxLen int64
+}
+
+// push implements LPUSH, RPUSH, LPUSHX and RPUSHX.
+func (tx *Tx) push(name, key string, left, xx bool, values []string) (int64, error) {
+	if len(values) == 0 {
+		return 0, errArity(name)
+	}
+	l, err := tx.listWrite(key)
+	if err != nil {
+		return 0, err
+	}
+	if l == nil {
+		if xx {
+			return 0, nil
+		}
+		l = tx.newList(key)
+	}
+	if left {
+		l.PushFront(values...)
+	} else {
+		l.PushBack(values...)
+	}
+	tx.signal(key)
+	return int64(l.Len()), nil
+}
+
+// LPush is LPUSH: it inserts values at the head of the list at key, one after the
+// other (LPUSH k a b c leaves c b a), creating the key if needed, and returns the new
+// length. Callers blocked on key are served after the push. The complexity is O(1)
+// per value.
+func (tx *Tx) LPush(key string, values ...string) (int64, error) {
+	return tx.push("lpush", key, true, false, values)
+}
+
+// RPush is RPUSH: it appends values to the list at key, creating it if needed, and
+// returns the new length. The complexity is O(1) per value.
+func (tx *Tx) RPush(key string, values ...string) (int64, error) {
+	return tx.push("rpush", key, false, false, values)
+}
+
+// LPushX is LPUSHX: LPUSH only if key already holds a list; it returns 0 otherwise.
+func (tx *Tx) LPushX(key string, values ...string) (int64, error) {
+	return tx.push("lpushx", key, true, true, values)
+}
+
+// RPushX is RPUSHX: RPUSH only if key already holds a list; it returns 0 otherwise.
+func (tx *Tx) RPushX(key string, values ...string) (int64, error) {
+	return tx.push("rpushx", key, false, true, values)
+}
+
+// pop implements LPOP and RPOP without a count.
+func (tx *Tx) pop(key string, left bool) (string, bool, error) {
+	l, err := tx.listWrite(key)
+	if l == nil || err != nil {
+		return "", false, err
+	}
+	var v string
+	if left {
+		v, _ = l.PopFront()
+	} else {
+		v, _ = l.PopBack()
+	}
+	tx.dropIfEmpty(key, l)
+	return v, true, nil
+}
+
+// popCount implements LPOP and RPOP with a count: nil for a missing key, an empty
+// slice for count 0, ErrNotPositive for a negative count.
+func (tx *Tx) popCount(key string, left bool, count int64) ([]string, error) {
+	if count < 0 {
+		return nil, ErrNotPositive
+	}
+	l, err := tx.listWrite(key)
+	if l == nil || err != nil {
+		return nil, err
+	}
+	var vs []string
+	if left {
+		vs = l.PopFrontN(clampInt(count))
+	} else {
+		vs = l.PopBackN(clampInt(count))
+	}
+	tx.dropIfEmpty(key, l)
+	if vs == nil {
+		vs = []string{}
+	}
+	return vs, nil
+}
+
+// LPop is LPOP: it removes and returns the first element of the list at key, or
+// ("", false) when the key does not exist. The complexity is O(1).
+func (tx *Tx) LPop(key string) (string, bool, error) { return tx.pop(key, true) }
+
+// RPop is RPOP: it removes and returns the last element of the list at key, or
+// ("", false) when the key does not exist. The complexity is O(1).
+func (tx *Tx) RPop(key string) (string, bool, error) { return tx.pop(key, false) }
+
+// LPopCount is LPOP key count: it removes and returns up to count elements from the
+// head; nil when the key does not exist, empty for count 0, [ErrNotPositive] for a
+// negative count. The complexity is O(count).
+func (tx *Tx) LPopCount(key string, count int) ([]string, error) {
+	return tx.popCount(key, true, int64(count))
+}
+
+// RPopCount is RPOP key count: LPopCount from the tail (the last element first).
+func (tx *Tx) RPopCount(key string, count int) ([]string, error) {
+	return tx.popCount(key, false, int64(count))
+}
+
+// LLen is LLEN: the length of the list at key, 0 if it does not exist. O(1).
+func (tx *Tx) LLen(key string) (int64, error) {
+	l, err := tx.listRead(key)
+	if l == nil || err != nil {
+		return 0, err
+	}
+	return int64(l.Len()), nil
+}
+
+// LIndex is LINDEX: the element at index (negative counts from the tail), or
+// ("", false) when out of range or the key does not exist. The complexity is that of
+// [list.List.Index].
+func (tx *Tx) LIndex(key string, index int64) (string, bool, error) {
+	l, err := tx.listRead(key)
+	if l == nil || err != nil {
+		return "", false, err
+	}
+	v, ok := l.Index(clampInt(index))
+	return v, ok, nil
+}
+
+// LSet is LSET: it replaces the element at index. Errors: [ErrNoSuchKey] when the key
+// does not exist, list.ErrIndexOutOfRange.
+func (tx *Tx) LSet(key string, index int64, value string) error {
+	l, err := tx.listWrite(key)
+	if err != nil {
+		return err
+	}
+	if l == nil {
+		return ErrNoSuchKey
+	}
+	return l.Set(clampInt(index), value)
+}
+
+// LRange is LRANGE: the elements from start to stop inclusive, negative indexes
+// counting from the tail, clamped as Redis does; empty when the key does not exist.
+// The complexity is O(start + number of elements returned) at worst.
+func (tx *Tx) LRange(key string, start, stop int64) ([]string, error) {
+	l, err := tx.listRead(key)
+	if err != nil {
+		return nil, err
+	}
+	if l == nil {
+		return []string{}, nil
+	}
+	r := l.Range(clampInt(start), clampInt(stop))
+	if r == nil {
+		r = []string{}
+	}
+	return r, nil
+}
+
+// LInsert is LINSERT: op is "BEFORE" or "AFTER" (any case, else [ErrSyntax]). It
+// inserts value next to the first occurrence of pivot and returns the new length,
+// -1 when pivot is absent, 0 when the key does not exist. O(n).
+func (tx *Tx) LInsert(key, op, pivot, value string) (int64, error) {
+	var before bool
+	switch {
+	case strings.EqualFold(op, "before"):
+		before = true
+	case strings.EqualFold(op, "after"):
+	default:
+		return 0, ErrSyntax
+	}
+	l, err := tx.listWrite(key)
+	if l == nil || err != nil {
+		return 0, err
+	}
+	return int64(l.Insert(before, pivot, value)), nil
+}
+
+// LInsertBefore is LINSERT key BEFORE pivot value.
+func (tx *Tx) LInsertBefore(key, pivot, value string) (int64, error) {
+	return tx.LInsert(key, "BEFORE", pivot, value)
+}
+
+// LInsertAfter is LINSERT key AFTER pivot value.
+func (tx *Tx) LInsertAfter(key, pivot, value string) (int64, error) {
+	return tx.LInsert(key, "AFTER", pivot, value)
+}
+
+// LRem is LREM: it removes up to |count| occurrences of value (all when count is 0),
+// from the head when count > 0 and from the tail when count < 0, and returns how
+// many it removed. O(n).
+func (tx *Tx) LRem(key string, count int64, value string) (int64, error) {
+	l, err := tx.listWrite(key)
+	if l == nil || err != nil {
+		return 0, err
+	}
+	n := l.Remove(clampInt(count), value)
+	tx.dropIfEmpty(key, l)
+	return int64(n), nil
+}
+
+// LTrim is LTRIM: it keeps only the elements from start to stop inclusive (indexes
+// as LRANGE), deleting the key when nothing is left. O(number removed).
+func (tx *Tx) LTrim(key string, start, stop int64) error {
+	l, err := tx.listWrite(key)
+	if l == nil || err != nil {
+		return err
+	}
+	l.Trim(clampInt(start), clampInt(stop))
+	tx.dropIfEmpty(key, l)
+	return nil
+}
+
+// lpos validates LPOS's options and runs it; count 0 means all matches.
+func (tx *Tx) lpos(key, value string, rank, count, maxLen int64) ([]int, error) {
+	if err := list.ValidatePos(clampInt(rank), clampInt(count), clampInt(maxLen)); err != nil {
+		return nil, err
+	}
+	l, err := tx.listRead(key)
+	if l == nil || err != nil {
+		return nil, err
+	}
+	return l.Pos(value, clampInt(rank), clampInt(count), clampInt(maxLen))
+}
+
+// LPos is LPOS without COUNT: the index (from the head) of the a.Rank-th match of
+// value, or (0, false) when there is none. O(n) at worst.
+func (tx *Tx) LPos(key, value string, a LPosArgs) (int64, bool, error) {
+	rank := a.Rank
+	if rank == 0 {
+		rank = 1
+	}
+	idx, err := tx.lpos(key, value, rank, 1, a.MaxLen)
+	if err != nil || len(idx) == 0 {
+		return 0, false, err
+	}
+	return int64(idx[0]), true, nil
+}
+
+// LPosCount is LPOS with COUNT: the indexes of up to count matches (all when count is
+// 0), starting from the a.Rank-th. O(n) at worst.
+func (tx *Tx) LPosCount(key, value string, count int64, a LPosArgs) ([]int64, error) {
+	rank := a.Rank
+	if rank == 0 {
+		rank = 1
+	}
+	idx, err := tx.lpos(key, value, rank, count, a.MaxLen)
+	if err != nil {
+		return nil, err
+	}
+	r := make([]int64, len(idx))
+	for i, x := range idx {
+		r[i] = int64(x)
+	}
+	return r, nil
+}
+
+// move implements LMOVE and RPOPLPUSH.
+func (tx *Tx) move(src, dst string, srcLeft, dstLeft bool) (string, bool, error) {
+	if !tx.writable {
+		return "", false, ErrReadOnly
+	}
+	w := waiter{kind: waitMove, keys: []string{src}, left: srcLeft, dst: dst, dstL: dstLeft}
+	tx.db.try(&w)
+	return w.val, w.ok, w.err
+}
+
+// LMove is LMOVE: it pops an element from src (srcPos "LEFT" = head, "RIGHT" = tail)
+// and pushes it onto dst (dstPos), atomically, returning it; ("", false) when src
+// does not exist. src and dst may be the same list (a rotation). Callers blocked on
+// dst are served after the push. O(1).
+func (tx *Tx) LMove(src, dst, srcPos, dstPos string) (string, bool, error) {
+	sl, err := parsePosition(srcPos)
+	if err != nil {
+		return "", false, err
+	}
+	dl, err := parsePosition(dstPos)
+	if err != nil {
+		return "", false, err
+	}
+	return tx.move(src, dst, sl, dl)
+}
+
+// RPopLPush is RPOPLPUSH: LMOVE src dst RIGHT LEFT.
+func (tx *Tx) RPopLPush(src, dst string) (string, bool, error) {
+	return tx.move(src, dst, false, true)
+}
+
+// LMPop is LMPOP: it pops up to count elements from the first non-empty list among
+// keys, from the head when direction is "LEFT" or the tail when "RIGHT", and returns
+// that key and the elements; values is nil when every key is missing. Errors as
+// Redis for count < 1 or a bad direction. O(count) plus one lookup per key tried.
+func (tx *Tx) LMPop(direction string, count int64, keys ...string) (key string, values []string, err error) {
+	left, err := parsePosition(direction)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(keys) == 0 {
+		return "", nil, errNumKeys
+	}
+	if count < 1 {
+		return "", nil, errCountPositive
+	}
+	if !tx.writable {
+		return "", nil, ErrReadOnly
+	}
+	w := waiter{kind: waitList, keys: keys, left: left, count: clampInt(count)}
+	tx.db.try(&w)
+	return w.key, w.vals, w.err
+}
+
+// The typed DB methods: each runs the Tx method of the same name under the keyspace
+// lock (serving blocked callers after writes). ctx is accepted for go-redis parity
+// and not used by non-blocking commands.
+
+// LPush is [Tx.LPush] (LPUSH).
+func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LPush(key, values...)
+}
+
+// RPush is [Tx.RPush] (RPUSH).
+func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.RPush(key, values...)
+}
+
+// LPushX is [Tx.LPushX] (LPUSHX).
+func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LPushX(key, values...)
+}
+
+// RPushX is [Tx.RPushX] (RPUSHX).
+func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.RPushX(key, values...)
+}
+
+// LPop is [Tx.LPop] (LPOP).
+func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LPop(key)
+}
+
+// RPop is [Tx.RPop] (RPOP).
+func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.RPop(key)
+}
+
+// LPopCount is [Tx.LPopCount] (LPOP key count).
+func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LPopCount(key, count)
+}
+
+// RPopCount is [Tx.RPopCount] (RPOP key count).
+func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.RPopCount(key, count)
+}
+
+// LLen is [Tx.LLen] (LLEN).
+func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LLen(key)
+}
+
+// LIndex is [Tx.LIndex] (LINDEX).
+func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LIndex(key, index)
+}
+
+// LSet is [Tx.LSet] (LSET).
+func (db *DB) LSet(ctx context.Context, key string, index int64, value string) error {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LSet(key, index, value)
+}
+
+// LRange is [Tx.LRange] (LRANGE).
+func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LRange(key, start, stop)
+}
+
+// LInsert is [Tx.LInsert] (LINSERT).
+func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LInsert(key, op, pivot, value)
+}
+
+// LInsertBefore is [Tx.LInsertBefore] (LINSERT BEFORE).
+func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int64, error) {
+	return db.LInsert(ctx, key, "BEFORE", pivot, value)
+}
+
+// LInsertAfter is [Tx.LInsertAfter] (LINSERT AFTER).
+func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64, error) {
+	return db.LInsert(ctx, key, "AFTER", pivot, value)
+}
+
+// LRem is [Tx.LRem] (LREM).
+func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (int64, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LRem(key, count, value)
+}
+
+// LTrim is [Tx.LTrim] (LTRIM).
+func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LTrim(key, start, stop)
+}
+
+// LPos is [Tx.LPos] (LPOS).
+func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, bool, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LPos(key, value, a)
+}
+
+// LPosCount is [Tx.LPosCount] (LPOS ... COUNT).
+func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a LPosArgs) ([]int64, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LPosCount(key, value, count, a)
+}
+
+// LMove is [Tx.LMove] (LMOVE).
+func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (string, bool, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LMove(src, dst, srcPos, dstPos)
+}
+
+// RPopLPush is [Tx.RPopLPush] (RPOPLPUSH).
+func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.RPopLPush(src, dst)
+}
+
+// LMPop is [Tx.LMPop] (LMPOP).
+func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...string) (string, []string, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LMPop(direction, count, keys...)
+}
