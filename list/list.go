@@ -1,215 +1,597 @@
 package list
 
-import "iter"
+import (
+	"iter"
+	"math"
+	"unsafe"
+)
 
-// List is a Redis list: a sequence of strings with cheap pushes and pops at both ends.
-// The zero value is an empty list ready to use.
+// List is a Redis list: a sequence of strings with O(1) amortised pushes and pops at
+// both ends and O(log n) access by index, stored in packed pages (see the package
+// documentation). The zero value is an empty list ready to use.
 //
 // A List is not safe for concurrent use and holds no lock: the caller (the keyspace)
-// serialises access.
+// serialises access. Strings passed in are copied; strings returned are fresh copies
+// that stay valid whatever happens to the list afterwards.
 type List struct {
-	items []string
+	arr   []page // pages live in arr[a:b]; see page.go
+	a, b  int
+	n     int    // items in the list
+	spare []byte // a page buffer kept for reuse (a queue's drained front page)
+	mods  uint   // bumped by every change, so iterators notice changes
 }
 
 // New returns an empty list.
 func New() *List { return &List{} }
 
-// Len returns the number of items (LLEN). The complexity is O(1).
-func (l *List) Len() int { return len(l.items) }
+// Len returns the number of items, as LLEN does. The complexity is O(1).
+func (l *List) Len() int { return l.n }
 
-// PushFront inserts values at the head one after the other, as LPUSH does:
-// PushFront("a", "b", "c") leaves the list starting c, b, a.
+// PushFront inserts values at the head one after the other, as LPUSH does, so
+// PushFront("a", "b", "c") leaves the list starting c, b, a. The complexity is O(1)
+// amortised per value, plus the copy of its bytes.
 func (l *List) PushFront(values ...string) {
 	for _, v := range values {
-		l.items = append([]string{v}, l.items...)
+		l.pushFront(v)
 	}
+	l.mods++
 }
 
-// PushBack appends values at the tail in order (RPUSH).
-func (l *List) PushBack(values ...string) { l.items = append(l.items, values...) }
+// PushBack appends values at the tail in order, as RPUSH does. The complexity is O(1)
+// amortised per value, plus the copy of its bytes.
+func (l *List) PushBack(values ...string) {
+	for _, v := range values {
+		l.pushBack(v)
+	}
+	l.mods++
+}
 
-// PopFront removes and returns the head (LPOP); false when the list is empty.
+func (l *List) pushBack(s string) {
+	need := encSize(len(s))
+	if l.a < l.b {
+		p := &l.arr[l.b-1]
+		if len(p.buf)-p.hi >= need || l.roomBack(p, need) {
+			putItem(p.buf[p.hi:], s)
+			p.hi += need
+			p.n++
+			l.n++
+			return
+		}
+	}
+	start := 0
+	if l.a < l.b {
+		last := &l.arr[l.b-1]
+		start = last.start + last.n
+	}
+	buf := l.newBuf(need)
+	putItem(buf, s)
+	l.insertSlot(l.b, page{buf: buf, hi: need, n: 1, start: start})
+	l.n++
+}
+
+func (l *List) pushFront(s string) {
+	need := encSize(len(s))
+	if l.a < l.b {
+		p := &l.arr[l.a]
+		if p.lo >= need || l.roomFront(p, need) {
+			p.lo -= need
+			putItem(p.buf[p.lo:], s)
+			p.n++
+			p.start--
+			l.n++
+			return
+		}
+	}
+	start := 0
+	if l.a < l.b {
+		start = l.arr[l.a].start - 1
+	}
+	buf := l.newBuf(need)
+	c := len(buf)
+	putItem(buf[c-need:], s)
+	l.insertSlot(l.a, page{buf: buf, lo: c - need, hi: c, n: 1, start: start})
+	l.n++
+}
+
+// PopFront removes and returns the head, as LPOP does; it returns "", false when the
+// list is empty. The complexity is O(1) amortised; the returned string is the one
+// allocation.
 func (l *List) PopFront() (string, bool) {
-	if len(l.items) == 0 {
+	if l.n == 0 {
 		return "", false
 	}
-	v := l.items[0]
-	l.items = l.items[1:]
+	b := l.popFront()
+	v := string(b)
+	l.fixFrontIfNeeded()
+	l.mods++
 	return v, true
 }
 
-// PopBack removes and returns the tail (RPOP); false when the list is empty.
+// PopBack removes and returns the tail, as RPOP does; it returns "", false when the
+// list is empty. The complexity is O(1) amortised; the returned string is the one
+// allocation.
 func (l *List) PopBack() (string, bool) {
-	if len(l.items) == 0 {
+	if l.n == 0 {
 		return "", false
 	}
-	v := l.items[len(l.items)-1]
-	l.items = l.items[:len(l.items)-1]
+	b := l.popBack()
+	v := string(b)
+	l.fixBackIfNeeded()
+	l.mods++
 	return v, true
 }
 
-// PopFrontN removes and returns up to count items from the head (LPOP key count).
+// popFront unlinks the head and returns its bytes, valid until the next change.
+// The list must not be empty; the caller then calls fixFrontIfNeeded.
+func (l *List) popFront() []byte {
+	p := &l.arr[l.a]
+	ds, de, next := fwd(p.buf, p.lo)
+	p.lo = next
+	p.n--
+	p.start++
+	l.n--
+	return p.buf[ds:de]
+}
+
+func (l *List) popBack() []byte {
+	p := &l.arr[l.b-1]
+	ds, de, prev := bwd(p.buf, p.hi)
+	p.hi = prev
+	p.n--
+	l.n--
+	return p.buf[ds:de]
+}
+
+func (l *List) fixFrontIfNeeded() {
+	p := &l.arr[l.a]
+	if p.n == 0 || l.b-l.a > 1 && p.used()+l.arr[l.a+1].used() <= pageSize/2 {
+		l.fixFront()
+	}
+}
+
+func (l *List) fixBackIfNeeded() {
+	p := &l.arr[l.b-1]
+	if p.n == 0 || l.b-l.a > 1 && p.used()+l.arr[l.b-2].used() <= pageSize/2 {
+		l.fixBack()
+	}
+}
+
+// PopFrontN removes and returns up to count items from the head, in order, as
+// LPOP key count does (the caller decides between a nil and an empty reply). It returns
+// an empty slice when count ≤ 0 or the list is empty. The returned strings share one
+// allocation. The complexity is O(count).
 func (l *List) PopFrontN(count int) []string {
-	var out []string
-	for range count {
-		v, ok := l.PopFront()
-		if !ok {
-			break
-		}
-		out = append(out, v)
-	}
-	return out
+	return l.popN(count, true)
 }
 
-// PopBackN removes and returns up to count items from the tail (RPOP key count).
+// PopBackN removes and returns up to count items from the tail, tail first, as
+// RPOP key count does. It returns an empty slice when count ≤ 0 or the list is empty.
+// The returned strings share one allocation. The complexity is O(count).
 func (l *List) PopBackN(count int) []string {
-	var out []string
-	for range count {
-		v, ok := l.PopBack()
-		if !ok {
-			break
-		}
-		out = append(out, v)
+	return l.popN(count, false)
+}
+
+func (l *List) popN(count int, front bool) []string {
+	m := min(max(count, 0), l.n)
+	if m == 0 {
+		return []string{}
 	}
+	// First pass: the total size, so that one allocation holds every string.
+	total, k, o := 0, l.a, 0
+	if front {
+		o = l.arr[k].lo
+	} else {
+		k = l.b - 1
+		o = l.arr[k].hi
+	}
+	for range m {
+		p := &l.arr[k]
+		var ds, de int
+		if front {
+			if o == p.hi {
+				k++
+				p = &l.arr[k]
+				o = p.lo
+			}
+			ds, de, o = fwd(p.buf, o)
+		} else {
+			if o == p.lo {
+				k--
+				p = &l.arr[k]
+				o = p.hi
+			}
+			ds, de, o = bwd(p.buf, o)
+		}
+		total += de - ds
+	}
+	blob := make([]byte, total)
+	out := make([]string, m)
+	off := 0
+	for i := range out {
+		var b []byte
+		if front {
+			b = l.popFront()
+		} else {
+			b = l.popBack()
+		}
+		out[i] = blobString(blob, off, copy(blob[off:], b))
+		off += len(b)
+		if front {
+			l.fixFrontIfNeeded()
+		} else {
+			l.fixBackIfNeeded()
+		}
+	}
+	l.mods++
 	return out
 }
 
+// blobString returns blob[off:off+n] as a string without copying. blob is written
+// once, before any string is taken from it, and never again, so the strings are
+// immutable as the language requires.
+func blobString(blob []byte, off, n int) string {
+	if n == 0 {
+		return ""
+	}
+	return unsafe.String(&blob[off], n)
+}
+
+// abs converts a Redis index (negative counts from the tail) to 0..Len-1.
 func (l *List) abs(i int) (int, bool) {
 	if i < 0 {
-		i += len(l.items)
+		i += l.n
 	}
-	return i, i >= 0 && i < len(l.items)
+	return i, i >= 0 && i < l.n
 }
 
-// Index returns the item at i (LINDEX); negative i counts from the tail.
+// Index returns the item at index i, as LINDEX does: 0 is the head, -1 the tail. It
+// returns "", false when i is out of range. The complexity is O(log pages) to find the
+// page plus O(items per page) to walk to the item (at most a few hundred for small
+// items).
 func (l *List) Index(i int) (string, bool) {
 	i, ok := l.abs(i)
 	if !ok {
 		return "", false
 	}
-	return l.items[i], true
+	k, j := l.locate(i)
+	p := &l.arr[k]
+	ds, de, _ := fwd(p.buf, p.offset(j))
+	return string(p.buf[ds:de]), true
 }
 
-// Set replaces the item at i (LSET).
+// Set replaces the item at index i (negative counts from the tail) with v, as LSET
+// does. It returns [ErrIndexOutOfRange] and changes nothing when i is out of range.
+// The complexity is that of [List.Index], plus O(pageSize) to move bytes when v's size
+// differs, plus O(pages) when the page must be split or merged.
 func (l *List) Set(i int, v string) error {
 	i, ok := l.abs(i)
 	if !ok {
 		return ErrIndexOutOfRange
 	}
-	l.items[i] = v
+	k, j := l.locate(i)
+	p := &l.arr[k]
+	o := p.offset(j)
+	_, _, next := fwd(p.buf, o)
+	need := encSize(len(v))
+	if need == next-o {
+		putItem(p.buf[o:], v)
+	} else {
+		enc := make([]byte, need)
+		putItem(enc, v)
+		l.splice(k, o, next, enc, 0)
+	}
+	l.mods++
 	return nil
 }
 
+// clamp applies LRANGE's and LTRIM's rules to start and stop: negative values count
+// from the tail, start is raised to 0, stop lowered to Len-1; ok is false when the
+// range is empty.
 func (l *List) clamp(start, stop int) (int, int, bool) {
-	n := len(l.items)
+	n := l.n
 	if start < 0 {
 		start += n
 	}
 	if stop < 0 {
 		stop += n
 	}
-	if start < 0 {
-		start = 0
-	}
+	start = max(start, 0)
 	if start > stop || start >= n {
 		return 0, 0, false
 	}
-	if stop >= n {
-		stop = n - 1
-	}
-	return start, stop, true
+	return start, min(stop, n-1), true
 }
 
-// Range returns the items from start to stop inclusive (LRANGE).
+// Range returns the items from start to stop inclusive, as LRANGE does: negative
+// indexes count from the tail, and out-of-range bounds are clamped, so Range(0, -1)
+// is the whole list. It returns an empty slice when the range is empty. The returned
+// strings share one allocation. The complexity is O(log pages + items per page) to
+// find start, plus O(stop-start).
 func (l *List) Range(start, stop int) []string {
 	start, stop, ok := l.clamp(start, stop)
 	if !ok {
 		return []string{}
 	}
-	return append([]string{}, l.items[start:stop+1]...)
+	m := stop - start + 1
+	k0, j := l.locate(start)
+	o0 := l.arr[k0].offset(j)
+	total := 0
+	for k, o, i := k0, o0, 0; i < m; i++ {
+		p := &l.arr[k]
+		if o == p.hi {
+			k++
+			p = &l.arr[k]
+			o = p.lo
+		}
+		var ds, de int
+		ds, de, o = fwd(p.buf, o)
+		total += de - ds
+	}
+	blob := make([]byte, total)
+	out := make([]string, m)
+	off := 0
+	for k, o, i := k0, o0, 0; i < m; i++ {
+		p := &l.arr[k]
+		if o == p.hi {
+			k++
+			p = &l.arr[k]
+			o = p.lo
+		}
+		var ds, de int
+		ds, de, o = fwd(p.buf, o)
+		out[i] = blobString(blob, off, copy(blob[off:], p.buf[ds:de]))
+		off += de - ds
+	}
+	return out
 }
 
-// Insert inserts value before or after the first pivot (LINSERT).
+// Insert inserts value just before (or after) the first item equal to pivot, as
+// LINSERT does, and returns the new length; it returns -1 and changes nothing when
+// pivot is absent. The complexity is O(n) to find pivot, plus O(pageSize + pages) to
+// insert.
 func (l *List) Insert(before bool, pivot, value string) int {
-	for i, v := range l.items {
-		if v == pivot {
-			if !before {
-				i++
+	for k := l.a; k < l.b; k++ {
+		p := &l.arr[k]
+		for o := p.lo; o < p.hi; {
+			ds, de, next := fwd(p.buf, o)
+			if string(p.buf[ds:de]) == pivot {
+				at := next
+				if before {
+					at = o
+				}
+				enc := make([]byte, encSize(len(value)))
+				putItem(enc, value)
+				l.splice(k, at, at, enc, 1)
+				l.mods++
+				return l.n
 			}
-			l.items = append(l.items[:i], append([]string{value}, l.items[i:]...)...)
-			return len(l.items)
+			o = next
 		}
 	}
 	return -1
 }
 
-// Remove removes occurrences of value (LREM).
+// Remove removes items equal to value, as LREM does, and returns how many it removed:
+// with count > 0 the first count of them from the head, with count < 0 the first
+// -count from the tail, with count 0 all of them. The complexity is O(n).
 func (l *List) Remove(count int, value string) int {
+	if l.n == 0 {
+		return 0
+	}
+	limit := count
+	if count < 0 {
+		limit = -count
+		if count == math.MinInt {
+			limit = 0 // -count overflows; Redis removes all matches then.
+		}
+	}
 	removed := 0
 	if count >= 0 {
-		out := l.items[:0]
-		for _, v := range l.items {
-			if v == value && (count == 0 || removed < count) {
-				removed++
-				continue
-			}
-			out = append(out, v)
+		for k := l.a; k < l.b && (limit == 0 || removed < limit); k++ {
+			removed += l.removeFwd(&l.arr[k], value, limit, removed)
 		}
-		l.items = out
-		return removed
+	} else {
+		for k := l.b - 1; k >= l.a && (limit == 0 || removed < limit); k-- {
+			removed += l.removeBwd(&l.arr[k], value, limit, removed)
+		}
 	}
-	for i := len(l.items) - 1; i >= 0 && removed < -count; i-- {
-		if l.items[i] == value {
-			l.items = append(l.items[:i], l.items[i+1:]...)
-			removed++
-		}
+	if removed > 0 {
+		l.n -= removed
+		l.normalize()
+		l.mods++
 	}
 	return removed
 }
 
-// Trim keeps only start..stop (LTRIM).
-func (l *List) Trim(start, stop int) {
-	start, stop, ok := l.clamp(start, stop)
-	if !ok {
-		l.items = nil
-		return
+// removeFwd deletes from p, head first, items equal to value until done reaches limit
+// (0: no limit), compacting the page in place, and returns how many it deleted.
+func (l *List) removeFwd(p *page, value string, limit, done int) int {
+	w, r, del := p.lo, p.lo, 0
+	for r < p.hi {
+		if limit > 0 && done+del == limit {
+			w += copy(p.buf[w:], p.buf[r:p.hi])
+			break
+		}
+		ds, de, next := fwd(p.buf, r)
+		if string(p.buf[ds:de]) == value {
+			del++
+		} else {
+			if w != r {
+				copy(p.buf[w:], p.buf[r:next])
+			}
+			w += next - r
+		}
+		r = next
 	}
-	l.items = append([]string{}, l.items[start:stop+1]...)
+	p.hi = w
+	p.n -= del
+	return del
 }
 
-// Pos returns the indexes of value (LPOS).
+// removeBwd is removeFwd's mirror image, tail first, compacting towards p.hi.
+func (l *List) removeBwd(p *page, value string, limit, done int) int {
+	w, r, del := p.hi, p.hi, 0
+	for r > p.lo {
+		if limit > 0 && done+del == limit {
+			w -= r - p.lo
+			copy(p.buf[w:], p.buf[p.lo:r])
+			break
+		}
+		ds, de, prev := bwd(p.buf, r)
+		if string(p.buf[ds:de]) == value {
+			del++
+		} else {
+			if w != r {
+				copy(p.buf[w-(r-prev):], p.buf[prev:r])
+			}
+			w -= r - prev
+		}
+		r = prev
+	}
+	p.lo = w
+	p.n -= del
+	return del
+}
+
+// Trim keeps only the items from start to stop inclusive, as LTRIM does, with
+// LRANGE's clamping; an empty range empties the list. The complexity is O(pages
+// dropped + items per page).
+func (l *List) Trim(start, stop int) {
+	if l.n == 0 {
+		return
+	}
+	start, stop, ok := l.clamp(start, stop)
+	if !ok {
+		l.clear()
+		return
+	}
+	back := l.n - 1 - stop
+	if start > 0 {
+		l.dropFront(start)
+	}
+	if back > 0 {
+		l.dropBack(back)
+	}
+	l.mods++
+}
+
+// clear empties the list, keeping at most one small buffer.
+func (l *List) clear() {
+	for k := l.a; k < l.b; k++ {
+		l.arr[k] = page{}
+	}
+	l.arr, l.a, l.b, l.n = nil, 0, 0, 0
+	l.mods++
+}
+
+// dropFront deletes the first m items (0 < m < l.n) without copying them out.
+func (l *List) dropFront(m int) {
+	l.n -= m
+	for {
+		p := &l.arr[l.a]
+		if p.n > m {
+			for range m {
+				_, _, p.lo = fwd(p.buf, p.lo)
+			}
+			p.n -= m
+			p.start += m
+			break
+		}
+		m -= p.n
+		buf := p.buf
+		l.removeSlot(l.a)
+		l.release(buf)
+		if m == 0 {
+			break
+		}
+	}
+	l.fixFrontIfNeeded()
+}
+
+// dropBack deletes the last m items (0 < m < l.n) without copying them out.
+func (l *List) dropBack(m int) {
+	l.n -= m
+	for {
+		p := &l.arr[l.b-1]
+		if p.n > m {
+			for range m {
+				_, _, p.hi = bwd(p.buf, p.hi)
+			}
+			p.n -= m
+			break
+		}
+		m -= p.n
+		buf := p.buf
+		l.removeSlot(l.b - 1)
+		l.release(buf)
+		if m == 0 {
+			break
+		}
+	}
+	l.fixBackIfNeeded()
+}
+
+// Pos returns the indexes (counted from the head) of items equal to value, as LPOS
+// does. rank ≥ 1 skips the first rank-1 matches from the head; rank ≤ -1 searches
+// from the tail and skips the first -rank-1 matches there. count is the most indexes
+// to return (0: all of them); maxLen the most items to compare (0: no limit). Without
+// the COUNT option, call it with count 1. It returns nil when nothing matches, and
+// the [ValidatePos] errors for bad options. The complexity is O(n), O(maxLen) with a
+// limit.
 func (l *List) Pos(value string, rank, count, maxLen int) ([]int, error) {
 	if err := ValidatePos(rank, count, maxLen); err != nil {
 		return nil, err
 	}
 	var out []int
-	n := len(l.items)
-	skip := rank
+	skip := rank - 1
 	if rank < 0 {
-		skip = -rank
+		skip = -rank - 1
 	}
-	skip--
-	for k := 0; k < n && (maxLen == 0 || k < maxLen); k++ {
-		i := k
-		if rank < 0 {
-			i = n - 1 - k
-		}
-		if l.items[i] != value {
-			continue
-		}
+	seen := 0
+	found := func(i int) bool {
 		if skip > 0 {
 			skip--
-			continue
+			return false
 		}
 		out = append(out, i)
-		if count != 0 && len(out) == count {
-			break
+		return count > 0 && len(out) == count
+	}
+	if rank > 0 {
+		for k := l.a; k < l.b; k++ {
+			p := &l.arr[k]
+			for o := p.lo; o < p.hi; seen++ {
+				if maxLen > 0 && seen == maxLen {
+					return out, nil
+				}
+				ds, de, next := fwd(p.buf, o)
+				if string(p.buf[ds:de]) == value && found(seen) {
+					return out, nil
+				}
+				o = next
+			}
+		}
+		return out, nil
+	}
+	for k := l.b - 1; k >= l.a; k-- {
+		p := &l.arr[k]
+		for o := p.hi; o > p.lo; seen++ {
+			if maxLen > 0 && seen == maxLen {
+				return out, nil
+			}
+			ds, de, prev := bwd(p.buf, o)
+			if string(p.buf[ds:de]) == value && found(l.n-1-seen) {
+				return out, nil
+			}
+			o = prev
 		}
 	}
 	return out, nil
 }
 
-// Move pops from src and pushes onto dst (LMOVE).
+// Move pops an item from src (its head if srcFront, else its tail) and pushes it onto
+// dst (its head if dstFront, else its tail), as LMOVE and RPOPLPUSH do, and returns
+// it. When src and dst are the same list this rotates it. It returns "", false and
+// changes nothing when src is empty. The complexity is O(1) amortised.
 func Move(src, dst *List, srcFront, dstFront bool) (string, bool) {
 	var v string
 	var ok bool
@@ -222,30 +604,55 @@ func Move(src, dst *List, srcFront, dstFront bool) (string, bool) {
 		return "", false
 	}
 	if dstFront {
-		dst.PushFront(v)
+		dst.pushFront(v)
 	} else {
-		dst.PushBack(v)
+		dst.pushBack(v)
 	}
+	dst.mods++
 	return v, true
 }
 
-// All iterates head to tail.
+// All returns an iterator over the indexes and items from head to tail. Each item is
+// a fresh string. If the list changes during the iteration (from the loop body), the
+// iteration goes on with the item now at the next index, until that index is past the
+// end. The complexity is O(1) amortised per item.
 func (l *List) All() iter.Seq2[int, string] {
 	return func(yield func(int, string) bool) {
-		for i, v := range l.items {
-			if !yield(i, v) {
-				return
+		for i := 0; i < l.n; {
+			k, j := l.locate(i)
+			p := &l.arr[k]
+			mods := l.mods
+			for o := p.offset(j); o < p.hi && mods == l.mods; i++ {
+				ds, de, next := fwd(p.buf, o)
+				if !yield(i, string(p.buf[ds:de])) {
+					return
+				}
+				o = next
 			}
 		}
 	}
 }
 
-// Backward iterates tail to head.
+// Backward returns an iterator over the indexes and items from tail to head. Each
+// item is a fresh string. If the list changes during the iteration, the iteration goes
+// on with the item now at the previous index (or the tail, if the list got shorter),
+// until the index is below 0. The complexity is O(1) amortised per item.
 func (l *List) Backward() iter.Seq2[int, string] {
 	return func(yield func(int, string) bool) {
-		for i := len(l.items) - 1; i >= 0; i-- {
-			if !yield(i, l.items[i]) {
+		for i := l.n - 1; i >= 0; {
+			i = min(i, l.n-1)
+			if i < 0 {
 				return
+			}
+			k, j := l.locate(i)
+			p := &l.arr[k]
+			mods := l.mods
+			for o := p.offset(j + 1); o > p.lo && mods == l.mods; i-- {
+				ds, de, prev := bwd(p.buf, o)
+				if !yield(i, string(p.buf[ds:de])) {
+					return
+				}
+				o = prev
 			}
 		}
 	}

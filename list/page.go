@@ -1,0 +1,478 @@
+package list
+
+// Storage layout.
+//
+// A List is a sequence of pages. A page is one pointer-free []byte holding whole items
+// back to back in buf[lo:hi]; each item is encoded as
+//
+//	uvarint(len) | bytes | reversed uvarint(len)
+//
+// so it can be decoded walking forwards (from lo) or backwards (from hi). A 16-byte
+// item takes 18 bytes. Free space sits on both sides of the live bytes: pushes at the
+// front write below lo, pushes at the back above hi, and pops just move lo or hi.
+//
+// Pages live in l.arr[l.a:l.b], a slice with free slots at both ends, so that adding or
+// dropping a page at either end is O(1) amortised. Each page records the absolute
+// position of its first item (start); only differences between starts matter, so a
+// push or pop at the front changes only the first page's start, and a page holding
+// index i is found by binary search on start.
+//
+// Invariants (checked by l.check in the tests after every step):
+//   - pages are never empty; an empty list has no pages;
+//   - a page's live bytes fit in pageSize, unless it holds a single larger item;
+//   - two neighbouring pages together hold more than pageSize/2 bytes (otherwise they
+//     are merged), so pages are on average more than a quarter full;
+//   - starts are consecutive: next.start == p.start + p.n;
+//   - the page slice is at least a quarter used once it is larger than minSlots.
+
+// pageSize is the size in bytes of a full page buffer. See doc.go for the benchmark
+// that chose it; the tests vary it to exercise splits and merges.
+var pageSize = 4096
+
+const (
+	minPageCap = 64 // buffer size of a list's first page; doubled as it fills
+	minSlots   = 8  // page slots below which the page slice is not shrunk
+)
+
+type page struct {
+	buf   []byte // len(buf) is the page's capacity
+	lo    int    // live bytes are buf[lo:hi]
+	hi    int
+	n     int // items in the page, ≥ 1
+	start int // position of the first item, relative to an arbitrary origin
+}
+
+func (p *page) used() int { return p.hi - p.lo }
+
+// uvlen returns the length of x's uvarint encoding.
+func uvlen(x int) int {
+	k := 1
+	for x >= 0x80 {
+		x >>= 7
+		k++
+	}
+	return k
+}
+
+// encSize returns the encoded size of an item of length n.
+func encSize(n int) int { return n + 2*uvlen(n) }
+
+// putItem encodes s at the start of dst, which must hold encSize(len(s)) bytes, and
+// returns the number of bytes written.
+func putItem(dst []byte, s string) int {
+	x := uint(len(s))
+	k := 0
+	for x >= 0x80 {
+		dst[k] = byte(x) | 0x80
+		x >>= 7
+		k++
+	}
+	dst[k] = byte(x)
+	k++
+	e := k + copy(dst[k:], s)
+	for i := range k {
+		dst[e+i] = dst[k-1-i]
+	}
+	return e + k
+}
+
+// fwd decodes the item starting at o: its bytes are buf[ds:de] and the next item
+// starts at next.
+func fwd(buf []byte, o int) (ds, de, next int) {
+	if b := buf[o]; b < 0x80 {
+		ds = o + 1
+		de = ds + int(b)
+		return ds, de, de + 1
+	}
+	x, shift, k := 0, 0, o
+	for {
+		b := buf[k]
+		k++
+		x |= int(b&0x7f) << shift
+		if b < 0x80 {
+			break
+		}
+		shift += 7
+	}
+	w := k - o
+	return k, k + x, k + x + w
+}
+
+// bwd decodes the item ending at e: its bytes are buf[ds:de] and it starts at prev.
+func bwd(buf []byte, e int) (ds, de, prev int) {
+	if b := buf[e-1]; b < 0x80 {
+		de = e - 1
+		ds = de - int(b)
+		return ds, de, ds - 1
+	}
+	x, shift, k := 0, 0, e
+	for {
+		k--
+		b := buf[k]
+		x |= int(b&0x7f) << shift
+		if b < 0x80 {
+			break
+		}
+		shift += 7
+	}
+	w := e - k
+	return k - x, k, k - x - w
+}
+
+// offset returns the byte offset of item j (0 ≤ j < p.n) of p, walking from the
+// nearer end. The complexity is O(p.n).
+func (p *page) offset(j int) int {
+	if j <= p.n/2 {
+		o := p.lo
+		for ; j > 0; j-- {
+			_, _, o = fwd(p.buf, o)
+		}
+		return o
+	}
+	o := p.hi
+	for j = p.n - j; j > 0; j-- {
+		_, _, o = bwd(p.buf, o)
+	}
+	return o
+}
+
+// bufCap returns the buffer size for a page that must hold need bytes: the next power
+// of two from minPageCap up to pageSize, or need itself for a larger single item.
+func bufCap(need int) int {
+	if need > pageSize {
+		return need
+	}
+	c := minPageCap
+	for c < need {
+		c *= 2
+	}
+	return min(c, pageSize)
+}
+
+// newBuf returns a buffer for a new page holding need bytes: a full-size one when the
+// list already has pages (it is growing), a small one for a list's first page.
+func (l *List) newBuf(need int) []byte {
+	if need > pageSize {
+		return make([]byte, need)
+	}
+	if l.spare != nil && (len(l.spare) == pageSize || l.a == l.b && len(l.spare) >= need) {
+		b := l.spare
+		l.spare = nil
+		return b
+	}
+	if l.a < l.b {
+		return make([]byte, pageSize)
+	}
+	return make([]byte, bufCap(need))
+}
+
+// release keeps a dropped page's buffer for reuse when it is a full-size one (or when
+// the list is now empty and the buffer is small), and lets the GC have it otherwise.
+func (l *List) release(buf []byte) {
+	if len(buf) == pageSize || l.a == l.b && len(buf) < pageSize && l.spare == nil {
+		l.spare = buf
+	}
+}
+
+// roomBack makes room for need more bytes after p.hi, by sliding the live bytes down
+// when that moves no more than it frees, or by growing a buffer smaller than pageSize.
+// It reports false when p cannot take them.
+func (l *List) roomBack(p *page, need int) bool {
+	used := p.used()
+	if used+need <= min(len(p.buf), pageSize) && p.lo >= used {
+		copy(p.buf, p.buf[p.lo:p.hi])
+		p.lo, p.hi = 0, used
+		return true
+	}
+	if len(p.buf) < pageSize && used+need <= pageSize {
+		nb := make([]byte, bufCap(max(2*len(p.buf), used+need)))
+		copy(nb, p.buf[p.lo:p.hi])
+		p.buf, p.lo, p.hi = nb, 0, used
+		return true
+	}
+	return false
+}
+
+// roomFront is roomBack's mirror image: room for need more bytes before p.lo.
+func (l *List) roomFront(p *page, need int) bool {
+	used := p.used()
+	if used+need <= min(len(p.buf), pageSize) && len(p.buf)-p.hi >= used {
+		c := len(p.buf)
+		copy(p.buf[c-used:], p.buf[p.lo:p.hi])
+		p.lo, p.hi = c-used, c
+		return true
+	}
+	if len(p.buf) < pageSize && used+need <= pageSize {
+		nb := make([]byte, bufCap(max(2*len(p.buf), used+need)))
+		c := len(nb)
+		copy(nb[c-used:], p.buf[p.lo:p.hi])
+		p.buf, p.lo, p.hi = nb, c-used, c
+		return true
+	}
+	return false
+}
+
+// insertSlot inserts pg into the page slice before absolute slot j and returns the
+// slot it now occupies. Pages at either end are added in O(1) amortised time.
+func (l *List) insertSlot(j int, pg page) int {
+	if (j == l.b && l.b == len(l.arr)) || (j == l.a && l.a == 0) || (l.a == 0 && l.b == len(l.arr)) {
+		j = l.recenter(j, l.b-l.a+1)
+	}
+	if l.a > 0 && (l.b == len(l.arr) || j-l.a < l.b-j) {
+		copy(l.arr[l.a-1:j-1], l.arr[l.a:j])
+		l.a--
+		j--
+	} else {
+		copy(l.arr[j+1:l.b+1], l.arr[j:l.b])
+		l.b++
+	}
+	l.arr[j] = pg
+	return j
+}
+
+// recenter moves the live pages to the middle of a slice with room for at least
+// 2×want slots and returns slot j's new index.
+func (l *List) recenter(j, want int) int {
+	count := l.b - l.a
+	size := max(minSlots, 2*want)
+	arr := make([]page, size)
+	off := (size - count) / 2
+	copy(arr[off:], l.arr[l.a:l.b])
+	j += off - l.a
+	l.arr, l.a, l.b = arr, off, off+count
+	return j
+}
+
+// removeSlot removes the page at absolute slot j, shifting the shorter side.
+func (l *List) removeSlot(j int) {
+	if j-l.a < l.b-1-j {
+		copy(l.arr[l.a+1:j+1], l.arr[l.a:j])
+		l.arr[l.a] = page{}
+		l.a++
+	} else {
+		copy(l.arr[j:l.b-1], l.arr[j+1:l.b])
+		l.arr[l.b-1] = page{}
+		l.b--
+	}
+	l.shrinkSlots()
+}
+
+// shrinkSlots halves the page slice once it is less than a quarter used, so a list
+// that drains gives its memory back.
+func (l *List) shrinkSlots() {
+	count := l.b - l.a
+	if count == 0 {
+		// Keep a small slice, so that a queue that keeps emptying does not reallocate it.
+		if len(l.arr) > minSlots {
+			l.arr = nil
+		}
+		l.a, l.b = len(l.arr)/2, len(l.arr)/2
+		return
+	}
+	if len(l.arr) > minSlots && count < len(l.arr)/4 {
+		l.recenter(l.a, count)
+	}
+}
+
+// join moves the items of page y (which follows x) into x, reusing whichever buffer
+// has room, and empties y. Its buffer, if unused, is released.
+func (l *List) join(x, y *page) {
+	ux, uy := x.used(), y.used()
+	switch {
+	case len(x.buf)-x.hi >= uy:
+		copy(x.buf[x.hi:], y.buf[y.lo:y.hi])
+		x.hi += uy
+		l.release(y.buf)
+	case y.lo >= ux:
+		copy(y.buf[y.lo-ux:], x.buf[x.lo:x.hi])
+		l.release(x.buf)
+		x.buf, x.lo, x.hi = y.buf, y.lo-ux, y.hi
+	case len(x.buf) >= ux+uy:
+		copy(x.buf, x.buf[x.lo:x.hi])
+		copy(x.buf[ux:], y.buf[y.lo:y.hi])
+		x.lo, x.hi = 0, ux+uy
+		l.release(y.buf)
+	default:
+		nb := l.newBuf(ux + uy)
+		copy(nb, x.buf[x.lo:x.hi])
+		copy(nb[ux:], y.buf[y.lo:y.hi])
+		l.release(x.buf)
+		l.release(y.buf)
+		x.buf, x.lo, x.hi = nb, 0, ux+uy
+	}
+	x.n += y.n
+	*y = page{}
+}
+
+// mergeable reports whether neighbouring pages are small enough to be merged.
+func mergeable(x, y *page) bool { return x.used()+y.used() <= pageSize/2 }
+
+// fixFront restores the invariants at the front after items left the first page.
+func (l *List) fixFront() {
+	p := &l.arr[l.a]
+	if p.n == 0 {
+		buf := p.buf
+		l.removeSlot(l.a)
+		l.release(buf)
+		return
+	}
+	if l.b-l.a >= 2 && mergeable(p, &l.arr[l.a+1]) {
+		l.join(p, &l.arr[l.a+1])
+		l.removeSlot(l.a + 1)
+	}
+}
+
+// fixBack restores the invariants at the back after items left the last page.
+func (l *List) fixBack() {
+	p := &l.arr[l.b-1]
+	if p.n == 0 {
+		buf := p.buf
+		l.removeSlot(l.b - 1)
+		l.release(buf)
+		return
+	}
+	if l.b-l.a >= 2 && mergeable(&l.arr[l.b-2], p) {
+		l.join(&l.arr[l.b-2], p)
+		l.removeSlot(l.b - 1)
+	}
+}
+
+// normalize drops empty pages, merges small neighbours and renumbers the starts of
+// every page, after an operation in the middle of the list. The complexity is
+// O(pages), plus O(pageSize) per merge.
+func (l *List) normalize() {
+	if l.a == l.b {
+		return
+	}
+	origin := l.arr[l.a].start
+	w := l.a
+	for r := l.a; r < l.b; r++ {
+		p := l.arr[r]
+		l.arr[r] = page{}
+		switch {
+		case p.n == 0:
+			l.release(p.buf)
+		case w > l.a && mergeable(&l.arr[w-1], &p):
+			l.join(&l.arr[w-1], &p)
+		default:
+			l.arr[w] = p
+			w++
+		}
+	}
+	l.b = w
+	s := origin
+	for k := l.a; k < l.b; k++ {
+		l.arr[k].start = s
+		s += l.arr[k].n
+	}
+	l.shrinkSlots()
+}
+
+// locate returns the absolute slot of the page holding item i (0 ≤ i < l.n) and the
+// position of the item within that page. The complexity is O(log pages).
+func (l *List) locate(i int) (k, j int) {
+	abs := l.arr[l.a].start + i
+	if last := &l.arr[l.b-1]; abs >= last.start {
+		return l.b - 1, abs - last.start
+	}
+	lo, hi := l.a, l.b-1 // answer in [lo, hi): arr[lo].start ≤ abs < arr[hi].start
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if l.arr[m].start <= abs {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo, abs - l.arr[lo].start
+}
+
+// splice replaces the whole items buf[from:to] of the page at slot k with the encoded
+// items ins, dn being the change in the page's item count, then restores the
+// invariants. It is the slow path of every operation in the middle of the list.
+func (l *List) splice(k, from, to int, ins []byte, dn int) {
+	p := &l.arr[k]
+	delta := len(ins) - (to - from)
+	newUsed := p.used() + delta
+	switch {
+	case newUsed > pageSize && p.n+dn > 1, len(p.buf) > pageSize && len(p.buf) != newUsed:
+		// Too big for one page, or a big single item's buffer no longer needed.
+		l.rebuild(k, from, to, ins, dn)
+		l.n += dn
+		l.normalize()
+		return
+	case delta <= 0 && from-p.lo <= p.hi-to:
+		// Shrinking, fewer bytes before the gap: slide the head up.
+		copy(p.buf[from-delta:], ins)
+		copy(p.buf[p.lo-delta:], p.buf[p.lo:from])
+		p.lo -= delta
+	case delta <= 0 || len(p.buf)-p.hi >= delta:
+		// Shrinking, or growing with room at the end: slide the tail.
+		copy(p.buf[to+delta:], p.buf[to:p.hi])
+		copy(p.buf[from:], ins)
+		p.hi += delta
+	case p.lo >= delta:
+		// Growing with room at the start: slide the head down.
+		copy(p.buf[p.lo-delta:], p.buf[p.lo:from])
+		p.lo -= delta
+		copy(p.buf[from-delta:], ins)
+	default:
+		l.rebuild(k, from, to, ins, dn)
+		l.n += dn
+		l.normalize()
+		return
+	}
+	p.n += dn
+	l.n += dn
+	if dn != 0 || delta < 0 {
+		l.normalize()
+	}
+}
+
+// rebuild writes the new contents of page k (its items with buf[from:to] replaced by
+// ins) into fresh storage, splitting it into several pages when it no longer fits.
+// Starts are left for normalize to renumber.
+func (l *List) rebuild(k, from, to int, ins []byte, dn int) {
+	p := &l.arr[k]
+	total := p.used() - (to - from) + len(ins)
+	tmp := make([]byte, 0, total)
+	tmp = append(tmp, p.buf[p.lo:from]...)
+	tmp = append(tmp, ins...)
+	tmp = append(tmp, p.buf[to:p.hi]...)
+	n := p.n + dn
+	if total <= pageSize || n == 1 {
+		if len(p.buf) < total || len(p.buf) > max(pageSize, total) {
+			old := p.buf
+			p.buf = make([]byte, bufCap(total))
+			l.release(old)
+		}
+		copy(p.buf, tmp)
+		p.lo, p.hi, p.n = 0, total, n
+		return
+	}
+	// Split into chunks of about equal size, none above pageSize unless it is a single
+	// larger item; normalize merges any small leftovers.
+	chunks := (total + pageSize - 1) / pageSize
+	target := (total + chunks - 1) / chunks
+	old := p.buf
+	var pages []page
+	for o := 0; o < total; {
+		c, cn := o, 0
+		for c < total {
+			_, _, next := fwd(tmp, c)
+			if cn > 0 && (next-o > pageSize || c-o >= target) {
+				break
+			}
+			c, cn = next, cn+1
+		}
+		buf := make([]byte, bufCap(c-o))
+		copy(buf, tmp[o:c])
+		pages = append(pages, page{buf: buf, hi: c - o, n: cn})
+		o = c
+	}
+	l.release(old)
+	l.arr[k] = pages[0]
+	for _, pg := range pages[1:] {
+		k = l.insertSlot(k+1, pg)
+	}
+}
