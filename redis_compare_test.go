@@ -178,3 +178,6 @@ func TestCompareFramework(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) { compare(t, tt.cmds...) })
 	}
 }
+
+// redisZ builds a go-redis sorted-set member.
+func redisZ(score float64, member string) redis.Z { return redis.Z{Score: score, Member: member} }
