@@ -1,0 +1,183 @@
+package queues
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/zlite/zlite/zset"
+)
+
+// Z is a sorted-set member with its score, as returned by [Backend.BZPopMin] and the
+// [Tx] range methods.
+type Z = zset.Entry
+
+// Backend is the small set of Redis commands the queue types are written against. Two
+// implementations exist: [Embedded] over the in-process keyspace of package zlite, and
+// redisq.Backend over a real Redis through go-redis (package
+// github.com/zlite/zlite/queues/redisq).
+//
+// Every method is safe for concurrent use. Blocking methods share one contract:
+//
+//   - timeout 0 blocks until an element arrives or ctx is done; timeout > 0 gives up
+//     after about that long and returns ok == false with a nil error;
+//   - when ctx is done before an element was taken, they return ctx.Err();
+//   - an element that was taken is always returned (ok == true, err == nil), even when
+//     ctx became done meanwhile: a blocking pop never loses an element to a
+//     cancellation, so callers must process or hand back whatever they receive.
+type Backend interface {
+	// Eval runs the compound step s atomically (Redis: EVALSHA of s's Lua source;
+	// embedded: s's Go function inside one keyspace transaction). Its reply has the
+	// shapes of a Redis script reply as go-redis returns it: nil, int64, string, or
+	// []any of those.
+	Eval(ctx context.Context, s *Script, keys []string, args ...string) (any, error)
+
+	// LPush prepends values to the list at key (LPUSH) and returns its new length.
+	LPush(ctx context.Context, key string, values ...string) (int64, error)
+	// LLen returns the length of the list at key (LLEN), 0 when absent.
+	LLen(ctx context.Context, key string) (int64, error)
+	// ZCard returns the number of members of the sorted set at key (ZCARD).
+	ZCard(ctx context.Context, key string) (int64, error)
+
+	// BRPop pops the last element of the first non-empty list among keys, blocking
+	// while all are empty (BRPOP).
+	BRPop(ctx context.Context, timeout time.Duration, keys ...string) (key, value string, ok bool, err error)
+	// BZPopMin pops the lowest-scored member of the first non-empty sorted set among
+	// keys, blocking while all are empty (BZPOPMIN).
+	BZPopMin(ctx context.Context, timeout time.Duration, keys ...string) (key string, z Z, ok bool, err error)
+	// BLMove pops an element from one end of src and pushes it onto one end of dst
+	// atomically, blocking while src is empty (BLMOVE). srcPos and dstPos are "LEFT"
+	// or "RIGHT".
+	BLMove(ctx context.Context, src, dst, srcPos, dstPos string, timeout time.Duration) (string, bool, error)
+}
+
+// Tx is what the Go half of a [Script] may do: the keyspace commands of one atomic
+// step on the embedded engine, named as in go-redis, without ctx. Scores and ranges
+// follow Redis exactly; min and max of ZRangeByScore are Redis's bounds ("-inf",
+// "(5", "+inf").
+type Tx interface {
+	ZAdd(key string, score float64, member string) (int64, error)
+	ZIncrBy(key string, increment float64, member string) (float64, error)
+	ZRem(key string, members ...string) (int64, error)
+	ZScore(key, member string) (float64, bool, error)
+	ZRank(key, member string) (int64, bool, error)
+	ZCard(key string) (int64, error)
+	ZRangeWithScores(key string, start, stop int64) ([]Z, error)
+	ZRangeByScoreWithScores(key, min, max string, offset, count int64) ([]Z, error)
+	ZPopMin(key string) (Z, bool, error)
+	LPush(key string, values ...string) (int64, error)
+	RPush(key string, values ...string) (int64, error)
+	RPop(key string) (string, bool, error)
+	LRem(key string, count int64, value string) (int64, error)
+	LLen(key string) (int64, error)
+	LRange(key string, start, stop int64) ([]string, error)
+}
+
+// Script is one compound step of a queue, written twice: as Lua for Redis and as an
+// equivalent Go function for the embedded engine. Both receive the same keys and
+// string arguments (Lua's KEYS and ARGV) and must return the same reply: nil, int64,
+// string or []any of those (a Lua false becomes nil, a Lua number an int64).
+//
+// A Script validates before it writes, as Redis does not roll a script back.
+type Script struct {
+	src string
+	fn  func(tx Tx, keys, args []string) (any, error)
+}
+
+// NewScript returns a Script from its Lua source and its Go equivalent.
+func NewScript(lua string, fn func(tx Tx, keys, args []string) (any, error)) *Script {
+	return &Script{src: lua, fn: fn}
+}
+
+// Lua returns the script's Lua source.
+func (s *Script) Lua() string { return s.src }
+
+// Run runs the Go half of the script on tx.
+func (s *Script) Run(tx Tx, keys, args []string) (any, error) { return s.fn(tx, keys, args) }
+
+// Clock tells the time. The delayed queue, the scheduler, the call queue and the
+// reliable queue read it for every due time, enqueue time and lease, so that tests
+// can control time; the default is [time.Now].
+type Clock interface {
+	Now() time.Time
+}
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+func clockOr(c Clock) Clock {
+	if c == nil {
+		return systemClock{}
+	}
+	return c
+}
+
+// micros returns t as Unix microseconds: exact in a float64 score until the year 2255.
+func micros(t time.Time) int64 { return t.UnixMicro() }
+
+// seqWidth is the width of the hexadecimal arrival sequence that prefixes members, so
+// that byte order among equal scores is arrival order.
+const seqWidth = 16
+
+func seqPrefix(n int64) string { return fmt.Sprintf("%016x", n) }
+
+// key returns the Redis key of part of queue name. Every key of one queue shares the
+// hash tag {name}, so a Redis Cluster keeps them in one slot and accepts the scripts.
+func key(name, part string) string { return "{" + name + "}:" + part }
+
+func checkName(kind, name string) {
+	if name == "" {
+		panic("queues: New" + kind + " with an empty name")
+	}
+}
+
+func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+func fmtInt(n int64) string     { return strconv.FormatInt(n, 10) }
+
+func parseScore(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
+
+// Reply decoding helpers shared by every queue.
+
+func replyArray(v any) ([]any, error) {
+	switch a := v.(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		return a, nil
+	}
+	return nil, fmt.Errorf("queues: unexpected script reply %T", v)
+}
+
+func replyString(v any) string {
+	switch s := v.(type) {
+	case string:
+		return s
+	case int64:
+		return strconv.FormatInt(s, 10)
+	}
+	return ""
+}
+
+func replyInt(v any) int64 {
+	switch n := v.(type) {
+	case int64:
+		return n
+	case string:
+		i, _ := strconv.ParseInt(n, 10, 64)
+		return i
+	}
+	return 0
+}
+
+func replyFloat(v any) float64 {
+	switch n := v.(type) {
+	case int64:
+		return float64(n)
+	case string:
+		f, _ := strconv.ParseFloat(n, 64)
+		return f
+	}
+	return 0
+}

@@ -1,0 +1,324 @@
+package queues
+
+import (
+	"context"
+	"math"
+	"time"
+)
+
+// CallQueue is a call-centre queue (seed 002): calls wait with a priority (VIP
+// callers first), operators take the highest priority and, within it, the earliest
+// call; callers see their position, may hang up from the middle, and supervisors list
+// the calls waiting longer than an SLA.
+//
+// The seed packs priority and time into one float score (priority·10¹⁰ + 10¹⁰ −
+// seconds), which loses the sub-second order and needs a full scan for stale calls.
+// Here each call lives in three sorted sets changed together by one atomic step:
+// "{name}:calls" (score −priority, member arrival sequence + id: exact FIFO within a
+// priority at any rate), "{name}:since" (score enqueue time in µs, same member: stale
+// calls in O(log n + k)) and "{name}:ids" (score sequence, member id: lookup by id).
+// A token list "{name}:ready" holds as many tokens as there are calls, so that an
+// operator blocks on BRPOP of a token and then takes a call with the atomic dequeue
+// step; every step resets the token count to the number of calls, so a consumer that
+// died between the two steps loses nothing.
+//
+// CallQueue is safe for concurrent use; each call is dequeued at most once.
+type CallQueue struct {
+	b                          Backend
+	clock                      Clock
+	calls, since, ids, meta, r string
+}
+
+// Call is a waiting or dequeued call.
+type Call struct {
+	ID       string
+	Priority float64
+	Since    time.Time // when it was enqueued
+}
+
+// NewCallQueue returns the call queue called name on b, reading the time from clock
+// (nil: the system clock). It panics if name is empty.
+func NewCallQueue(b Backend, name string, clock Clock) *CallQueue {
+	checkName("CallQueue", name)
+	return &CallQueue{b: b, clock: clockOr(clock),
+		calls: key(name, "calls"), since: key(name, "since"), ids: key(name, "ids"),
+		meta: key(name, "meta"), r: key(name, "ready")}
+}
+
+func (q *CallQueue) keys() []string { return []string{q.calls, q.since, q.ids, q.meta, q.r} }
+
+const luaSyncTokens = `
+local function sync(set, tokens)
+  local n = redis.call('ZCARD', set)
+  local t = redis.call('LLEN', tokens)
+  while t > n do redis.call('RPOP', tokens); t = t - 1 end
+  while t < n do redis.call('LPUSH', tokens, '1'); t = t + 1 end
+end
+`
+
+// syncTokens is luaSyncTokens for the embedded engine.
+func syncTokens(tx Tx, set, tokens string) error {
+	n, err := tx.ZCard(set)
+	if err != nil {
+		return err
+	}
+	t, err := tx.LLen(tokens)
+	if err != nil {
+		return err
+	}
+	for ; t > n; t-- {
+		if _, _, err := tx.RPop(tokens); err != nil {
+			return err
+		}
+	}
+	for ; t < n; t++ {
+		if _, err := tx.LPush(tokens, "1"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var callEnqueue = NewScript(luaSeq+luaSyncTokens+`
+if redis.call('ZSCORE', KEYS[3], ARGV[1]) then return 0 end
+local s = seq(KEYS[4])
+redis.call('ZADD', KEYS[1], ARGV[2], s .. ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[3], s .. ARGV[1])
+redis.call('ZADD', KEYS[3], tonumber('0x' .. s), ARGV[1])
+sync(KEYS[1], KEYS[5])
+return 1
+`, func(tx Tx, keys, args []string) (any, error) {
+	if _, ok, err := tx.ZScore(keys[2], args[0]); err != nil || ok {
+		return int64(0), err
+	}
+	s, err := nextSeq(tx, keys[3])
+	if err != nil {
+		return nil, err
+	}
+	prio, _ := parseScore(args[1])
+	at, _ := parseScore(args[2])
+	m := s + args[0]
+	if _, err := tx.ZAdd(keys[0], prio, m); err != nil {
+		return nil, err
+	}
+	if _, err := tx.ZAdd(keys[1], at, m); err != nil {
+		return nil, err
+	}
+	if _, err := tx.ZAdd(keys[2], seqNumber(s), args[0]); err != nil {
+		return nil, err
+	}
+	return int64(1), syncTokens(tx, keys[0], keys[4])
+})
+
+// Enqueue queues the call id with priority (higher first) at the clock's time. It
+// returns [ErrEmptyID], [ErrBadPriority] for a NaN or infinite priority, and
+// [ErrDuplicate] when id is already waiting. The complexity is O(log n).
+func (q *CallQueue) Enqueue(ctx context.Context, id string, priority float64) error {
+	if id == "" {
+		return ErrEmptyID
+	}
+	if math.IsNaN(priority) || math.IsInf(priority, 0) {
+		return ErrBadPriority
+	}
+	r, err := q.b.Eval(ctx, callEnqueue, q.keys(), id, fmtFloat(-priority), fmtInt(micros(q.clock.Now())))
+	if err != nil {
+		return err
+	}
+	if replyInt(r) == 0 {
+		return ErrDuplicate
+	}
+	return nil
+}
+
+var callDequeue = NewScript(luaSyncTokens+`
+local r = redis.call('ZPOPMIN', KEYS[1])
+if #r == 0 then sync(KEYS[1], KEYS[5]); return false end
+local id = string.sub(r[1], 17)
+local since = redis.call('ZSCORE', KEYS[2], r[1])
+redis.call('ZREM', KEYS[2], r[1])
+redis.call('ZREM', KEYS[3], id)
+sync(KEYS[1], KEYS[5])
+return {id, r[2], since}
+`, func(tx Tx, keys, args []string) (any, error) {
+	z, ok, err := tx.ZPopMin(keys[0])
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, syncTokens(tx, keys[0], keys[4])
+	}
+	id := stripSeq(z.Member)
+	since, _, err := tx.ZScore(keys[1], z.Member)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tx.ZRem(keys[1], z.Member); err != nil {
+		return nil, err
+	}
+	if _, err := tx.ZRem(keys[2], id); err != nil {
+		return nil, err
+	}
+	return []any{id, fmtFloat(z.Score), fmtFloat(since)}, syncTokens(tx, keys[0], keys[4])
+})
+
+func (q *CallQueue) decodeCall(r any) (Call, bool, error) {
+	if r == nil {
+		return Call{}, false, nil
+	}
+	a, err := replyArray(r)
+	if err != nil || len(a) != 3 {
+		return Call{}, false, err
+	}
+	return Call{ID: replyString(a[0]), Priority: -replyFloat(a[1]) + 0,
+		Since: time.UnixMicro(int64(replyFloat(a[2])))}, true, nil
+}
+
+// TryDequeue removes and returns the next call (ZPOPMIN): the highest priority,
+// earliest first, or ok == false when none waits. The complexity is O(log n).
+func (q *CallQueue) TryDequeue(ctx context.Context) (Call, bool, error) {
+	r, err := q.b.Eval(ctx, callDequeue, q.keys())
+	if err != nil {
+		return Call{}, false, err
+	}
+	return q.decodeCall(r)
+}
+
+// Dequeue is [CallQueue.TryDequeue] for an operator waiting for the next call: it
+// waits up to timeout (0: until ctx is done) by BRPOP on the token list. Timeout and
+// cancellation behave as in [FIFO.Pop]: a call it has taken is returned even if ctx
+// ended meanwhile. The complexity is O(log n).
+func (q *CallQueue) Dequeue(ctx context.Context, timeout time.Duration) (Call, bool, error) {
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	for {
+		c, ok, err := q.TryDequeue(context.WithoutCancel(ctx))
+		if ok || err != nil {
+			return c, ok, err
+		}
+		wait := time.Duration(0)
+		if timeout > 0 {
+			if wait = time.Until(deadline); wait <= 0 {
+				return Call{}, false, nil
+			}
+		}
+		if _, _, ok, err := q.b.BRPop(ctx, wait, q.r); err != nil || !ok {
+			return Call{}, false, err
+		}
+	}
+}
+
+var callCancel = NewScript(luaSyncTokens+`
+local s = redis.call('ZSCORE', KEYS[3], ARGV[1])
+if not s then return 0 end
+local m = string.format('%016x', tonumber(s)) .. ARGV[1]
+redis.call('ZREM', KEYS[1], m)
+redis.call('ZREM', KEYS[2], m)
+redis.call('ZREM', KEYS[3], ARGV[1])
+sync(KEYS[1], KEYS[5])
+return 1
+`, func(tx Tx, keys, args []string) (any, error) {
+	s, ok, err := tx.ZScore(keys[2], args[0])
+	if err != nil || !ok {
+		return int64(0), err
+	}
+	m := seqPrefix(int64(s)) + args[0]
+	for _, km := range [][2]string{{keys[0], m}, {keys[1], m}, {keys[2], args[0]}} {
+		if _, err := tx.ZRem(km[0], km[1]); err != nil {
+			return nil, err
+		}
+	}
+	return int64(1), syncTokens(tx, keys[0], keys[4])
+})
+
+// Cancel removes the call id from the middle of the queue (the caller hung up) and
+// reports whether it was waiting. The complexity is O(log n).
+func (q *CallQueue) Cancel(ctx context.Context, id string) (bool, error) {
+	if id == "" {
+		return false, ErrEmptyID
+	}
+	r, err := q.b.Eval(ctx, callCancel, q.keys(), id)
+	return replyInt(r) == 1, err
+}
+
+var callPosition = NewScript(`
+local s = redis.call('ZSCORE', KEYS[3], ARGV[1])
+if not s then return false end
+return redis.call('ZRANK', KEYS[1], string.format('%016x', tonumber(s)) .. ARGV[1]) + 1
+`, func(tx Tx, keys, args []string) (any, error) {
+	s, ok, err := tx.ZScore(keys[2], args[0])
+	if err != nil || !ok {
+		return nil, err
+	}
+	r, ok, err := tx.ZRank(keys[0], seqPrefix(int64(s))+args[0])
+	if err != nil || !ok {
+		return nil, err
+	}
+	return r + 1, nil
+})
+
+// Position returns the 1-based place of the call id in serving order ("you are 5th
+// in the queue"), or ok == false when it is not waiting. The complexity is O(log n).
+func (q *CallQueue) Position(ctx context.Context, id string) (int, bool, error) {
+	if id == "" {
+		return 0, false, ErrEmptyID
+	}
+	r, err := q.b.Eval(ctx, callPosition, q.keys(), id)
+	if err != nil || r == nil {
+		return 0, false, err
+	}
+	return int(replyInt(r)), true, nil
+}
+
+var callStale = NewScript(`
+local r = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'WITHSCORES')
+local out = {}
+for i = 1, #r, 2 do
+  out[#out+1] = string.sub(r[i], 17)
+  out[#out+1] = redis.call('ZSCORE', KEYS[1], r[i])
+  out[#out+1] = r[i+1]
+end
+return out
+`, func(tx Tx, keys, args []string) (any, error) {
+	r, err := tx.ZRangeByScoreWithScores(keys[1], "-inf", args[0], 0, -1)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, 0, 3*len(r))
+	for _, z := range r {
+		p, _, err := tx.ZScore(keys[0], z.Member)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, stripSeq(z.Member), fmtFloat(p), fmtFloat(z.Score))
+	}
+	return out, nil
+})
+
+// Stale returns the calls waiting longer than maxWait, longest-waiting first
+// (ZRANGEBYSCORE on the enqueue-time index). It returns [ErrBadDuration] when
+// maxWait < 0. The complexity is O(log n + k log n) for k calls returned.
+func (q *CallQueue) Stale(ctx context.Context, maxWait time.Duration) ([]Call, error) {
+	if maxWait < 0 {
+		return nil, ErrBadDuration
+	}
+	cutoff := micros(q.clock.Now().Add(-maxWait))
+	r, err := q.b.Eval(ctx, callStale, q.keys(), "("+fmtInt(cutoff))
+	if err != nil {
+		return nil, err
+	}
+	a, err := replyArray(r)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Call, 0, len(a)/3)
+	for i := 0; i+2 < len(a); i += 3 {
+		c, _, _ := q.decodeCall(a[i : i+3])
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Len returns the number of waiting calls (ZCARD). The complexity is O(1).
+func (q *CallQueue) Len(ctx context.Context) (int64, error) { return q.b.ZCard(ctx, q.calls) }

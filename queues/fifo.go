@@ -1,0 +1,45 @@
+package queues
+
+import (
+	"context"
+	"time"
+)
+
+// FIFO is a first-in first-out work queue on one list: producers LPUSH, consumers
+// BRPOP (seed 003, "Redis implements FIFO queue").
+//
+// A FIFO is safe for concurrent use by any number of producers and consumers, in one
+// process or (on Redis) many; every element is delivered to exactly one consumer.
+type FIFO struct {
+	b   Backend
+	key string
+}
+
+// NewFIFO returns the FIFO queue called name on b. Its list is the key "{name}:items".
+// It panics if name is empty.
+func NewFIFO(b Backend, name string) *FIFO {
+	checkName("FIFO", name)
+	return &FIFO{b: b, key: key(name, "items")}
+}
+
+// Push appends values to the queue in order (LPUSH). Pushing nothing does nothing.
+// The complexity is O(1) per value.
+func (q *FIFO) Push(ctx context.Context, values ...string) error {
+	if len(values) == 0 {
+		return nil
+	}
+	_, err := q.b.LPush(ctx, q.key, values...)
+	return err
+}
+
+// Pop removes and returns the oldest element (BRPOP), waiting up to timeout (0: until
+// ctx is done) for one to arrive. It returns ok == false when the timeout passed with
+// the queue empty, and ctx.Err() when ctx ended first; an element already taken is
+// returned even if ctx ended meanwhile. The complexity is O(1).
+func (q *FIFO) Pop(ctx context.Context, timeout time.Duration) (string, bool, error) {
+	_, v, ok, err := q.b.BRPop(ctx, timeout, q.key)
+	return v, ok, err
+}
+
+// Len returns the number of queued elements (LLEN). The complexity is O(1).
+func (q *FIFO) Len(ctx context.Context) (int64, error) { return q.b.LLen(ctx, q.key) }

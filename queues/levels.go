@@ -1,0 +1,78 @@
+package queues
+
+import (
+	"context"
+	"time"
+)
+
+// Levels is a priority queue with a few named levels, one list each, served strictly
+// in the order the levels were given by a single multi-key BRPOP ("BRPOP high medium
+// low"): an element of a lower level is delivered only when every higher level is
+// empty, and each level is FIFO (seed 003, "Redis Implementation Priority queue").
+//
+// Levels is safe for concurrent use; every element is delivered to exactly one
+// consumer.
+type Levels struct {
+	b      Backend
+	levels []string
+	keys   []string
+	index  map[string]int
+}
+
+// NewLevels returns the level queue called name on b with levels from highest to
+// lowest priority. Level l is the list "{name}:level:l". It panics if name is empty,
+// no level is given, or a level repeats.
+func NewLevels(b Backend, name string, levels ...string) *Levels {
+	checkName("Levels", name)
+	if len(levels) == 0 {
+		panic("queues: NewLevels without levels")
+	}
+	q := &Levels{b: b, levels: levels, index: make(map[string]int, len(levels))}
+	for i, l := range levels {
+		if _, dup := q.index[l]; dup {
+			panic("queues: NewLevels with level " + l + " twice")
+		}
+		q.index[l] = i
+		q.keys = append(q.keys, key(name, "level:"+l))
+	}
+	return q
+}
+
+// Push appends values to level in order (LPUSH). It returns [ErrUnknownLevel] for a
+// level not given to [NewLevels]. The complexity is O(1) per value.
+func (q *Levels) Push(ctx context.Context, level string, values ...string) error {
+	i, ok := q.index[level]
+	if !ok {
+		return ErrUnknownLevel
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	_, err := q.b.LPush(ctx, q.keys[i], values...)
+	return err
+}
+
+// Pop removes and returns the oldest element of the highest non-empty level (BRPOP
+// over all levels), waiting up to timeout (0: until ctx is done). Timeout and
+// cancellation behave as in [FIFO.Pop]. The complexity is O(number of levels).
+func (q *Levels) Pop(ctx context.Context, timeout time.Duration) (level, value string, ok bool, err error) {
+	k, v, ok, err := q.b.BRPop(ctx, timeout, q.keys...)
+	if !ok || err != nil {
+		return "", "", ok, err
+	}
+	for i, kk := range q.keys {
+		if kk == k {
+			return q.levels[i], v, true, nil
+		}
+	}
+	return "", v, true, nil
+}
+
+// Len returns the number of elements queued at level (LLEN), or [ErrUnknownLevel].
+func (q *Levels) Len(ctx context.Context, level string) (int64, error) {
+	i, ok := q.index[level]
+	if !ok {
+		return 0, ErrUnknownLevel
+	}
+	return q.b.LLen(ctx, q.keys[i])
+}

@@ -1,0 +1,235 @@
+package queues
+
+import (
+	"context"
+	"time"
+)
+
+// Reliable is an at-least-once work queue: what every production user of BRPOP
+// needs, beyond the seeds. Pop moves an element from the list "{name}:ready" into the
+// list "{name}:processing" (BLMOVE, atomic) and gives it a lease in the sorted set
+// "{name}:leases" (score: deadline in Unix microseconds). [Reliable.Ack] removes a
+// finished element; [Reliable.Nack] puts it back at the head of the queue; and
+// [Reliable.Reap], run periodically, puts back every element whose lease expired, so
+// a worker that dies mid-job loses nothing.
+//
+// Delivery is at least once: an element is delivered again only after its lease
+// expired (or after a Nack), so a worker that is merely slow may see its job run
+// twice; size the lease to the work, or call [Reliable.Extend]. Reap also gives a
+// lease to any element found in processing without one (a worker that died between
+// BLMOVE and the lease), so such an element returns after one more lease period.
+// Each element carries a unique id (the arrival sequence), so equal payloads are
+// distinct deliveries.
+//
+// Reliable is safe for concurrent use.
+type Reliable struct {
+	b                               Backend
+	clock                           Clock
+	lease                           time.Duration
+	ready, processing, leases, meta string
+}
+
+// Delivery is an element handed to a worker by [Reliable.Pop].
+type Delivery struct {
+	ID      string // unique per pushed element
+	Payload string
+}
+
+func (d Delivery) elem() string { return d.ID + d.Payload }
+
+// NewReliable returns the reliable queue called name on b, with leases of length
+// lease (≤ 0: 30 s), reading the time from clock (nil: the system clock). It panics
+// if name is empty.
+func NewReliable(b Backend, name string, lease time.Duration, clock Clock) *Reliable {
+	checkName("Reliable", name)
+	if lease <= 0 {
+		lease = 30 * time.Second
+	}
+	return &Reliable{b: b, clock: clockOr(clock), lease: lease,
+		ready: key(name, "ready"), processing: key(name, "processing"), leases: key(name, "leases"), meta: key(name, "meta")}
+}
+
+func (q *Reliable) keys() []string { return []string{q.ready, q.processing, q.leases, q.meta} }
+
+var reliablePush = NewScript(luaSeq+`
+local s = seq(KEYS[4])
+redis.call('LPUSH', KEYS[1], s .. ARGV[1])
+return s
+`, func(tx Tx, keys, args []string) (any, error) {
+	s, err := nextSeq(tx, keys[3])
+	if err != nil {
+		return nil, err
+	}
+	_, err = tx.LPush(keys[0], s+args[0])
+	return s, err
+})
+
+// Push appends payload to the queue and returns the id of the new element. The
+// complexity is O(1).
+func (q *Reliable) Push(ctx context.Context, payload string) (string, error) {
+	r, err := q.b.Eval(ctx, reliablePush, q.keys(), payload)
+	return replyString(r), err
+}
+
+var reliableLease = NewScript(`
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+return 1
+`, func(tx Tx, keys, args []string) (any, error) {
+	deadline, _ := parseScore(args[1])
+	_, err := tx.ZAdd(keys[2], deadline, args[0])
+	return int64(1), err
+})
+
+// Pop moves the oldest element into processing with a lease (BLMOVE, then ZADD),
+// waiting up to timeout (0: until ctx is done). Timeout and cancellation behave as in
+// [FIFO.Pop]: an element taken is leased and returned even if ctx ended meanwhile.
+// The complexity is O(log n).
+func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bool, error) {
+	e, ok, err := q.b.BLMove(ctx, q.ready, q.processing, "RIGHT", "LEFT", timeout)
+	if !ok || err != nil {
+		return Delivery{}, ok, err
+	}
+	d := Delivery{ID: e[:min(seqWidth, len(e))], Payload: stripSeq(e)}
+	deadline := micros(q.clock.Now().Add(q.lease))
+	_, err = q.b.Eval(context.WithoutCancel(ctx), reliableLease, q.keys(), e, fmtInt(deadline))
+	return d, true, err
+}
+
+var reliableAck = NewScript(`
+local n = redis.call('LREM', KEYS[2], 1, ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return n
+`, func(tx Tx, keys, args []string) (any, error) {
+	n, err := tx.LRem(keys[1], 1, args[0])
+	if err != nil {
+		return nil, err
+	}
+	_, err = tx.ZRem(keys[2], args[0])
+	return n, err
+})
+
+// Ack marks d done, removing it from processing, and reports whether it was there
+// (false when its lease had expired and Reap had put it back). The complexity is O(p)
+// for p elements in processing.
+func (q *Reliable) Ack(ctx context.Context, d Delivery) (bool, error) {
+	r, err := q.b.Eval(ctx, reliableAck, q.keys(), d.elem())
+	return replyInt(r) > 0, err
+}
+
+var reliableNack = NewScript(`
+if redis.call('LREM', KEYS[2], 1, ARGV[1]) == 0 then return 0 end
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('RPUSH', KEYS[1], ARGV[1])
+return 1
+`, func(tx Tx, keys, args []string) (any, error) {
+	n, err := tx.LRem(keys[1], 1, args[0])
+	if err != nil || n == 0 {
+		return int64(0), err
+	}
+	if _, err := tx.ZRem(keys[2], args[0]); err != nil {
+		return nil, err
+	}
+	_, err = tx.RPush(keys[0], args[0])
+	return int64(1), err
+})
+
+// Nack gives d up: it leaves processing and becomes the next element to be popped.
+// It reports whether d was in processing. The complexity is O(p) for p elements in
+// processing.
+func (q *Reliable) Nack(ctx context.Context, d Delivery) (bool, error) {
+	r, err := q.b.Eval(ctx, reliableNack, q.keys(), d.elem())
+	return replyInt(r) > 0, err
+}
+
+var reliableExtend = NewScript(`
+if not redis.call('ZSCORE', KEYS[3], ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+return 1
+`, func(tx Tx, keys, args []string) (any, error) {
+	if _, ok, err := tx.ZScore(keys[2], args[0]); err != nil || !ok {
+		return int64(0), err
+	}
+	deadline, _ := parseScore(args[1])
+	_, err := tx.ZAdd(keys[2], deadline, args[0])
+	return int64(1), err
+})
+
+// Extend renews d's lease for another lease period from now, and reports whether d
+// still held a lease. The complexity is O(log n).
+func (q *Reliable) Extend(ctx context.Context, d Delivery) (bool, error) {
+	deadline := micros(q.clock.Now().Add(q.lease))
+	r, err := q.b.Eval(ctx, reliableExtend, q.keys(), d.elem(), fmtInt(deadline))
+	return replyInt(r) > 0, err
+}
+
+var reliableReap = NewScript(`
+local n = 0
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])) do
+  redis.call('ZREM', KEYS[3], m)
+  if redis.call('LREM', KEYS[2], 1, m) > 0 then
+    redis.call('RPUSH', KEYS[1], m)
+    n = n + 1
+  end
+end
+for _, m in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
+  if not redis.call('ZSCORE', KEYS[3], m) then redis.call('ZADD', KEYS[3], ARGV[2], m) end
+end
+return n
+`, func(tx Tx, keys, args []string) (any, error) {
+	expired, err := tx.ZRangeByScoreWithScores(keys[2], "-inf", args[0], 0, -1)
+	if err != nil {
+		return nil, err
+	}
+	var n int64
+	for _, z := range expired {
+		if _, err := tx.ZRem(keys[2], z.Member); err != nil {
+			return nil, err
+		}
+		k, err := tx.LRem(keys[1], 1, z.Member)
+		if err != nil {
+			return nil, err
+		}
+		if k > 0 {
+			if _, err := tx.RPush(keys[0], z.Member); err != nil {
+				return nil, err
+			}
+			n++
+		}
+	}
+	inFlight, err := tx.LRange(keys[1], 0, -1)
+	if err != nil {
+		return nil, err
+	}
+	deadline, _ := parseScore(args[1])
+	for _, m := range inFlight {
+		_, ok, err := tx.ZScore(keys[2], m)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			if _, err := tx.ZAdd(keys[2], deadline, m); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return n, nil
+})
+
+// Reap puts every element whose lease has expired back at the head of the queue and
+// returns how many it put back; elements in processing without a lease get one. Run
+// it periodically (say every lease/2). The complexity is O(p log n) for p elements in
+// processing.
+func (q *Reliable) Reap(ctx context.Context) (int, error) {
+	now := q.clock.Now()
+	r, err := q.b.Eval(ctx, reliableReap, q.keys(), fmtInt(micros(now)), fmtInt(micros(now.Add(q.lease))))
+	return int(replyInt(r)), err
+}
+
+// Len returns the number of elements waiting (LLEN ready) and in processing.
+func (q *Reliable) Len(ctx context.Context) (ready, processing int64, err error) {
+	if ready, err = q.b.LLen(ctx, q.ready); err != nil {
+		return 0, 0, err
+	}
+	processing, err = q.b.LLen(ctx, q.processing)
+	return ready, processing, err
+}
