@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -30,6 +31,9 @@ var blockingShapes = [][2]int{{1, 1}, {4, 4}}
 const stallTimeout = 5 * time.Second
 
 const stopPrefix = "stop:"
+
+// minSamples is the fewest hand-offs a figure is computed from.
+const minSamples = 20
 
 func runBlocking(ctx context.Context, cfg *Config, r *Report) error {
 	for _, op := range blockingOps {
@@ -101,7 +105,10 @@ func handoff(ctx context.Context, s System, op blockingOp, producers, consumers 
 	}
 	stop := make(chan struct{})
 	errs := make(chan error, producers+consumers)
-	lat := make([][]time.Duration, consumers)
+	type sample struct{ at, lat time.Duration }
+	samples := make([][]sample, consumers)
+	var counted atomic.Int64
+	enough := make(chan struct{})
 
 	var pw, cw sync.WaitGroup
 	for p := range producers {
@@ -140,8 +147,11 @@ func handoff(ctx context.Context, s System, op blockingOp, producers, consumers 
 					errs <- fmt.Errorf("bench: popped %q: %w", v, err)
 					return
 				}
-				if now >= from && now < to {
-					lat[c] = append(lat[c], now-time.Duration(t))
+				if now >= from {
+					samples[c] = append(samples[c], sample{now, now - time.Duration(t)})
+					if counted.Add(1) == minSamples {
+						close(enough)
+					}
 				}
 				tokens <- struct{}{}
 			}
@@ -154,6 +164,14 @@ func handoff(ctx context.Context, s System, op blockingOp, producers, consumers 
 	case <-ctx.Done():
 	}
 	timer.Stop()
+	guard := time.NewTimer(stallTimeout)
+	select {
+	case <-enough:
+	case <-guard.C:
+	case <-ctx.Done():
+	}
+	guard.Stop()
+	end := time.Since(base)
 	close(stop)
 	pw.Wait()
 	var err error
@@ -176,13 +194,20 @@ func handoff(ctx context.Context, s System, op blockingOp, producers, consumers 
 	if err := s.Del(ctx, key); err != nil {
 		return handoffResult{}, err
 	}
-	all := slices.Concat(lat...)
-	if len(all) == 0 {
-		return handoffResult{}, errors.New("bench: no hand-off completed in the timed window")
+	var all []time.Duration
+	for _, ss := range samples {
+		for _, x := range ss {
+			if x.at < end {
+				all = append(all, x.lat)
+			}
+		}
+	}
+	if len(all) < minSamples {
+		return handoffResult{}, fmt.Errorf("bench: %d hand-offs in %v; want at least %d", len(all), stallTimeout, minSamples)
 	}
 	slices.Sort(all)
 	return handoffResult{
-		perSec: float64(len(all)) / dur.Seconds(),
+		perSec: float64(len(all)) / (end - from).Seconds(),
 		p50:    percentile(all, 0.50).Seconds(),
 		p99:    percentile(all, 0.99).Seconds(),
 	}, nil

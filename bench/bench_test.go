@@ -1,0 +1,268 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/zlite/zlite/internal/redistest"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	redistest.Stop()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// inProcess lists the systems that need no server.
+var inProcess = []string{"zlite", "zlite-do", "miniredis"}
+
+// tinyConfig runs every workload group on tiny data, quickly.
+func tinyConfig(systems []System) Config {
+	return Config{
+		Systems:    systems,
+		Sizes:      []int{100, 200},
+		MemorySize: 2000,
+		Duration:   4 * time.Millisecond,
+		Runs:       2,
+	}
+}
+
+func openSystems(t *testing.T, names []string) []System {
+	t.Helper()
+	var known []string
+	for _, n := range names {
+		if slices.Contains(SystemNames, n) {
+			known = append(known, n)
+		}
+	}
+	systems, notes, closeAll, err := Open(known)
+	if err != nil {
+		t.Fatalf("Open(%v): %v", known, err)
+	}
+	t.Cleanup(closeAll)
+	if len(notes) != 0 {
+		t.Fatalf("Open(%v) notes %q; want none", known, notes)
+	}
+	return systems
+}
+
+func TestRunInProcess(t *testing.T) {
+	checkRun(t, openSystems(t, inProcess))
+}
+
+func TestRunRedis(t *testing.T) {
+	redistest.Require(t)
+	checkRun(t, openSystems(t, slices.Concat(inProcess, []string{"redis", "redis-pipe"})))
+}
+
+// checkRun runs the tiny configuration on systems and checks the report's shape and
+// figures, its Markdown table and its SVG chart.
+func checkRun(t *testing.T, systems []System) {
+	cfg := tinyConfig(systems)
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	names := make([]string, len(systems))
+	for i, s := range systems {
+		names[i] = s.Name()
+	}
+	if !slices.Equal(rep.Systems, names) {
+		t.Fatalf("report systems %v; want %v", rep.Systems, names)
+	}
+
+	// Expected rows: every core op at every size, three rows per blocking workload
+	// and shape, and two memory rows.
+	type rowKey struct {
+		id     string
+		n      int
+		metric Metric
+	}
+	var want []rowKey
+	for _, n := range cfg.Sizes {
+		for _, op := range coreOps {
+			want = append(want, rowKey{op.id, n, OpsPerSec})
+		}
+	}
+	for _, op := range blockingOps {
+		for _, sh := range blockingShapes {
+			for _, m := range []Metric{OpsPerSec, LatencyP50, LatencyP99} {
+				want = append(want, rowKey{fmt.Sprintf("%s-%dx%d", op.id, sh[0], sh[1]), 0, m})
+			}
+		}
+	}
+	want = append(want, rowKey{"memory-zset", cfg.MemorySize, BytesPerElem}, rowKey{"memory-list", cfg.MemorySize, BytesPerElem})
+	var got []rowKey
+	for _, r := range rep.Rows {
+		if r.Group != "queues" {
+			got = append(got, rowKey{r.ID, r.N, r.Metric})
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("rows %v;\nwant %v", got, want)
+	}
+
+	for _, r := range rep.Rows {
+		for _, s := range systems {
+			v, ok := r.Values[s.Name()]
+			expect := true
+			switch r.Group {
+			case "blocking":
+				expect = s.Blocking()
+			case "memory":
+				_, expect, _ = s.Memory(context.Background())
+			}
+			if ok != expect {
+				t.Errorf("%s n=%d %v %s: measured %v; want %v", r.ID, r.N, r.Metric, s.Name(), ok, expect)
+			}
+			// Memory is a difference of two heap readings: positive, but loose.
+			if ok && (!(v > 0) || math.IsInf(v, 0)) {
+				t.Errorf("%s n=%d %v %s = %v; want a positive finite figure", r.ID, r.N, r.Metric, s.Name(), v)
+			}
+		}
+	}
+
+	checkMarkdown(t, rep)
+	checkSVG(t, rep)
+}
+
+func checkMarkdown(t *testing.T, rep *Report) {
+	t.Helper()
+	md := rep.Markdown()
+	lines := strings.Split(strings.TrimSuffix(md, "\n"), "\n")
+	if len(lines) != len(rep.Rows)+2 {
+		t.Fatalf("Markdown has %d lines; want %d (header, rule, %d rows)", len(lines), len(rep.Rows)+2, len(rep.Rows))
+	}
+	header := cells(lines[0])
+	wantHeader := []string{"Workload", "n", "Metric"}
+	for _, s := range rep.Systems {
+		wantHeader = append(wantHeader, DisplayName(s))
+	}
+	hasRef := slices.Contains(rep.Systems, Reference)
+	for _, s := range rep.Systems {
+		if hasRef && !strings.HasPrefix(s, "zlite") {
+			wantHeader = append(wantHeader, "zlite vs "+DisplayName(s))
+		}
+	}
+	if !slices.Equal(header, wantHeader) {
+		t.Fatalf("Markdown header %q; want %q", header, wantHeader)
+	}
+	for i, line := range lines[1:] {
+		if c := cells(line); len(c) != len(header) {
+			t.Errorf("Markdown line %d %q has %d cells; want %d", i+2, line, len(c), len(header))
+		}
+	}
+	// Each figure cell parses back to the measured value, within rounding.
+	for i, row := range rep.Rows {
+		c := cells(lines[i+2])
+		for j, s := range rep.Systems {
+			v, ok := row.Values[s]
+			if !ok {
+				if c[3+j] != "—" {
+					t.Errorf("row %d %s cell %q; want —", i, s, c[3+j])
+				}
+				continue
+			}
+			parsed, err := parseValue(c[3+j])
+			if err != nil || math.Abs(parsed-v) > 0.06*v {
+				t.Errorf("row %d %s cell %q parses to %v, %v; want ≈ %v", i, s, c[3+j], parsed, err, v)
+			}
+		}
+	}
+}
+
+// parseValue inverts formatValue.
+func parseValue(s string) (float64, error) {
+	units := []struct {
+		suffix string
+		scale  float64
+	}{
+		{"M/s", 1e6}, {"k/s", 1e3}, {"/s", 1}, {"ms", 1e-3}, {"µs", 1e-6}, {"ns", 1e-9}, {"s", 1}, {" B", 1},
+	}
+	for _, u := range units {
+		if num, ok := strings.CutSuffix(s, u.suffix); ok {
+			f, err := strconv.ParseFloat(num, 64)
+			return f * u.scale, err
+		}
+	}
+	return 0, fmt.Errorf("no unit in %q", s)
+}
+
+func cells(line string) []string {
+	parts := strings.Split(strings.Trim(line, "|"), "|")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
+}
+
+func checkSVG(t *testing.T, rep *Report) {
+	t.Helper()
+	svg := rep.SVG()
+	dec := xml.NewDecoder(bytes.NewReader([]byte(svg)))
+	bars := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if err.Error() != "EOF" {
+				t.Fatalf("SVG is not well-formed XML: %v", err)
+			}
+			break
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "rect" {
+			bars++
+		}
+	}
+	want := 1 + len(rep.Systems) // background and legend
+	for _, r := range rep.Rows {
+		want += len(r.Values)
+	}
+	if bars != want {
+		t.Errorf("SVG has %d rects; want %d (background, legend, one bar per figure)", bars, want)
+	}
+}
+
+func TestRatio(t *testing.T) {
+	tests := []struct {
+		m          Metric
+		ref, other float64
+		want       float64
+		text       string
+	}{
+		{OpsPerSec, 200, 100, 2, "2.0× faster"},
+		{OpsPerSec, 100, 400, 0.25, "**4.0× slower**"},
+		{LatencyP50, 1e-6, 3e-5, 30, "30× faster"},
+		{LatencyP99, 2e-5, 1e-5, 0.5, "**2.0× slower**"},
+		{BytesPerElem, 50, 100, 2, "2.0× smaller"},
+		{BytesPerElem, 150, 100, 100.0 / 150, "**1.5× larger**"},
+	}
+	for _, tt := range tests {
+		got, ok := Ratio(tt.m, tt.ref, tt.other)
+		if !ok || math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("Ratio(%v, %v, %v) = %v, %v; want %v, true", tt.m, tt.ref, tt.other, got, ok, tt.want)
+		}
+		if text := RatioText(tt.m, got); text != tt.text {
+			t.Errorf("RatioText(%v, %v) = %q; want %q", tt.m, got, text, tt.text)
+		}
+	}
+	if _, ok := Ratio(OpsPerSec, 0, 1); ok {
+		t.Errorf("Ratio with a zero figure reported ok")
+	}
+}
