@@ -26,7 +26,7 @@ func (e *engine) lookup(m string) (float64, bool) {
 func (e *engine) insert(m string, score float64) {
 	e.mods++
 	h := e.sl.alloc(m, score)
-	e.ix.insert(&e.sl, h, m)
+	e.ix.insert(h, m)
 	e.treeInsert(h, score, m)
 	e.n++
 }
@@ -52,7 +52,7 @@ func (e *engine) delete(m string, score float64) {
 
 // drop removes handle h from the index and frees its slot.
 func (e *engine) drop(h uint32) {
-	e.ix.remove(&e.sl, h, e.sl.member(h))
+	e.ix.remove(h, e.sl.member(h))
 	e.sl.release(h)
 }
 
@@ -87,12 +87,10 @@ func (e *engine) compact() {
 			l.hs[i] = e.sl.alloc(old.member(h), l.sc[i])
 		}
 	})
-	e.ix = index{}
-	e.ix.resize(&e.sl, indexSize(e.n))
+	e.ix = index{tab: make([]uint64, indexSize(e.n)), n: e.n}
 	for h := range e.sl.used {
-		e.ix.put(h, e.sl.member(h))
+		e.ix.put(hashOf(e.sl.member(h))<<32 | uint64(h+1))
 	}
-	e.ix.n = e.n
 }
 
 // indexSize returns the table size for n members: a power of two at most 3/4 full.
@@ -201,7 +199,7 @@ func (e *engine) walk(reverse bool, pos int, in func(string, float64) bool, yiel
 func (e *engine) clone() engine {
 	c := *e
 	c.sl = e.sl.clone()
-	c.ix.tab = append([]uint32(nil), e.ix.tab...)
+	c.ix.tab = append([]uint64(nil), e.ix.tab...)
 	if e.root != nil {
 		c.root = cloneInner(e.root)
 	}

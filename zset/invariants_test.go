@@ -140,8 +140,12 @@ func (s *Set) check() error {
 			continue
 		}
 		slots++
-		if !seen[v-1] {
-			return fmt.Errorf("index holds handle %d not in the tree", v-1)
+		h := uint32(v) - 1
+		if !seen[h] {
+			return fmt.Errorf("index holds handle %d not in the tree", h)
+		}
+		if v>>32 != hashOf(e.sl.member(h)) {
+			return fmt.Errorf("index slot for handle %d has a wrong hash", h)
 		}
 	}
 	if slots != e.n || e.ix.n != e.n {
