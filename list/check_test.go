@@ -23,8 +23,8 @@ func (l *List) check() error {
 	total := 0
 	for k := l.a; k < l.b; k++ {
 		p := &l.arr[k]
-		if p.n < 1 {
-			return fmt.Errorf("page %d is empty", k-l.a)
+		if p.n < 1 && (l.n == 0 || k != l.a && k != l.b-1) {
+			return fmt.Errorf("page %d of %d is empty (list length %d)", k-l.a, count, l.n)
 		}
 		if p.lo < 0 || p.lo > p.hi || p.hi > len(p.buf) {
 			return fmt.Errorf("page %d: lo=%d hi=%d cap=%d", k-l.a, p.lo, p.hi, len(p.buf))
@@ -56,7 +56,7 @@ func (l *List) check() error {
 			if p.start != q.start+q.n {
 				return fmt.Errorf("page %d: start %d; want %d", k-l.a, p.start, q.start+q.n)
 			}
-			if mergeable(q, p) {
+			if q.n > 0 && p.n > 0 && mergeable(q, p) {
 				return fmt.Errorf("pages %d and %d hold %d+%d bytes: should be merged", k-1-l.a, k-l.a, q.used(), p.used())
 			}
 		}

@@ -49,13 +49,15 @@ func (l *List) PushBack(values ...string) {
 func (l *List) pushBack(s string) {
 	need := encSize(len(s))
 	if l.a < l.b {
-		p := &l.arr[l.b-1]
-		if len(p.buf)-p.hi >= need || l.roomBack(p, need) {
-			putItem(p.buf[p.hi:], s)
-			p.hi += need
-			p.n++
-			l.n++
+		// Into the last page; a kept empty page (see fixFront) only when the page before
+		// it is full enough, so that neighbours stay more than half a page together.
+		k := l.b - 1
+		if l.arr[k].n == 0 && (l.tryBack(k-1, s, need) || l.tryBack(k, s, need)) ||
+			l.arr[k].n > 0 && l.tryBack(k, s, need) {
 			return
+		}
+		if l.arr[k].n == 0 {
+			l.dropEmpty(k) // too small for this item
 		}
 	}
 	start := 0
@@ -69,17 +71,33 @@ func (l *List) pushBack(s string) {
 	l.n++
 }
 
+// tryBack appends s (of encoded size need) to the page at slot k if it has room or
+// can make some, and reports whether it did.
+func (l *List) tryBack(k int, s string, need int) bool {
+	p := &l.arr[k]
+	if len(p.buf)-p.hi < need && !l.roomBack(p, need) {
+		return false
+	}
+	putItem(p.buf[p.hi:], s)
+	p.hi += need
+	p.n++
+	l.n++
+	if k < l.b-1 {
+		l.arr[l.b-1].start++ // the kept empty page after it
+	}
+	return true
+}
+
 func (l *List) pushFront(s string) {
 	need := encSize(len(s))
 	if l.a < l.b {
-		p := &l.arr[l.a]
-		if p.lo >= need || l.roomFront(p, need) {
-			p.lo -= need
-			putItem(p.buf[p.lo:], s)
-			p.n++
-			p.start--
-			l.n++
+		k := l.a
+		if l.arr[k].n == 0 && (l.tryFront(k+1, s, need) || l.tryFront(k, s, need)) ||
+			l.arr[k].n > 0 && l.tryFront(k, s, need) {
 			return
+		}
+		if l.arr[k].n == 0 {
+			l.dropEmpty(k)
 		}
 	}
 	start := 0
@@ -91,6 +109,23 @@ func (l *List) pushFront(s string) {
 	putItem(buf[c-need:], s)
 	l.insertSlot(l.a, page{buf: buf, lo: c - need, hi: c, n: 1, start: start})
 	l.n++
+}
+
+// tryFront is tryBack's mirror image: it prepends s to the page at slot k.
+func (l *List) tryFront(k int, s string, need int) bool {
+	p := &l.arr[k]
+	if p.lo < need && !l.roomFront(p, need) {
+		return false
+	}
+	p.lo -= need
+	putItem(p.buf[p.lo:], s)
+	p.n++
+	p.start--
+	l.n++
+	if k > l.a {
+		l.arr[l.a].start-- // the kept empty page before it
+	}
+	return true
 }
 
 // PopFront removes and returns the head, as LPOP does; it returns "", false when the
@@ -124,7 +159,12 @@ func (l *List) PopBack() (string, bool) {
 // popFront unlinks the head and returns its bytes, valid until the next change.
 // The list must not be empty; the caller then calls fixFrontIfNeeded.
 func (l *List) popFront() []byte {
-	p := &l.arr[l.a]
+	k := l.a
+	if l.arr[k].n == 0 {
+		l.arr[k].start++ // the kept empty front page (see fixFront) moves along
+		k++
+	}
+	p := &l.arr[k]
 	ds, de, next := fwd(p.buf, p.lo)
 	p.lo = next
 	p.n--
@@ -134,7 +174,12 @@ func (l *List) popFront() []byte {
 }
 
 func (l *List) popBack() []byte {
-	p := &l.arr[l.b-1]
+	k := l.b - 1
+	if l.arr[k].n == 0 {
+		l.arr[k].start--
+		k--
+	}
+	p := &l.arr[k]
 	ds, de, prev := bwd(p.buf, p.hi)
 	p.hi = prev
 	p.n--
@@ -142,18 +187,34 @@ func (l *List) popBack() []byte {
 	return p.buf[ds:de]
 }
 
+// fixFrontIfNeeded calls fixFront unless, as after most pops, there is nothing to do.
 func (l *List) fixFrontIfNeeded() {
-	p := &l.arr[l.a]
-	if p.n == 0 || l.b-l.a > 1 && p.used()+l.arr[l.a+1].used() <= pageSize/2 {
-		l.fixFront()
+	if l.n > 0 {
+		k := l.a
+		if l.arr[k].n == 0 && len(l.arr[k].buf) <= pageSize {
+			k++
+		}
+		p := &l.arr[k]
+		if p.n > 0 && (k+1 == l.b || l.arr[k+1].n == 0 || p.used()+l.arr[k+1].used() > pageSize/2) {
+			return
+		}
 	}
+	l.fixFront()
 }
 
+// fixBackIfNeeded is fixFrontIfNeeded's mirror image.
 func (l *List) fixBackIfNeeded() {
-	p := &l.arr[l.b-1]
-	if p.n == 0 || l.b-l.a > 1 && p.used()+l.arr[l.b-2].used() <= pageSize/2 {
-		l.fixBack()
+	if l.n > 0 {
+		k := l.b - 1
+		if l.arr[k].n == 0 && len(l.arr[k].buf) <= pageSize {
+			k--
+		}
+		p := &l.arr[k]
+		if p.n > 0 && (k == l.a || l.arr[k-1].n == 0 || p.used()+l.arr[k-1].used() > pageSize/2) {
+			return
+		}
 	}
+	l.fixBack()
 }
 
 // PopFrontN removes and returns up to count items from the head, in order, as
@@ -475,12 +536,17 @@ func (l *List) Trim(start, stop int) {
 	l.mods++
 }
 
-// clear empties the list, keeping at most one small buffer.
+// clear empties the list. It keeps one small buffer and a small page slice, so a
+// queue that keeps emptying does not reallocate them, and gives back everything else.
 func (l *List) clear() {
 	for k := l.a; k < l.b; k++ {
+		if buf := l.arr[k].buf; l.spare == nil && len(buf) <= pageSize {
+			l.spare = buf
+		}
 		l.arr[k] = page{}
 	}
-	l.arr, l.a, l.b, l.n = nil, 0, 0, 0
+	l.a, l.b, l.n = 0, 0, 0
+	l.shrinkSlots()
 	l.mods++
 }
 

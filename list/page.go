@@ -18,10 +18,11 @@ package list
 // index i is found by binary search on start.
 //
 // Invariants (checked by l.check in the tests after every step):
-//   - pages are never empty; an empty list has no pages;
+//   - pages are never empty, except that fixFront and fixBack keep one emptied page
+//     at each end of a non-empty list; an empty list has no pages;
 //   - a page's live bytes fit in pageSize, unless it holds a single larger item;
-//   - two neighbouring pages together hold more than pageSize/2 bytes (otherwise they
-//     are merged), so pages are on average more than a quarter full;
+//   - two neighbouring non-empty pages together hold more than pageSize/2 bytes
+//     (otherwise they are merged), so pages are on average more than a quarter full;
 //   - starts are consecutive: next.start == p.start + p.n;
 //   - the page slice is at least a quarter used once it is larger than minSlots.
 
@@ -307,33 +308,55 @@ func (l *List) join(x, y *page) {
 // mergeable reports whether neighbouring pages are small enough to be merged.
 func mergeable(x, y *page) bool { return x.used()+y.used() <= pageSize/2 }
 
-// fixFront restores the invariants at the front after items left the first page.
+// fixFront restores the invariants at the front after items left it.
+//
+// A page emptied at the front is kept (with its free space below hi, ready for
+// PushFront) while the list has other items, so that a stack oscillating across a page
+// boundary does not allocate and free a page slot on every push and pop. At most one
+// such empty page is kept at each end; normalize drops them.
 func (l *List) fixFront() {
-	p := &l.arr[l.a]
-	if p.n == 0 {
-		buf := p.buf
-		l.removeSlot(l.a)
-		l.release(buf)
+	if l.n == 0 {
+		l.clear()
 		return
 	}
-	if l.b-l.a >= 2 && mergeable(p, &l.arr[l.a+1]) {
-		l.join(p, &l.arr[l.a+1])
-		l.removeSlot(l.a + 1)
+	for p := &l.arr[l.a]; p.n == 0 && (l.arr[l.a+1].n == 0 || len(p.buf) > pageSize); p = &l.arr[l.a] {
+		l.dropEmpty(l.a)
+	}
+	k := l.a
+	if p := &l.arr[k]; p.n == 0 {
+		p.lo, p.hi = len(p.buf), len(p.buf)
+		k++
+	}
+	if k+1 < l.b && l.arr[k+1].n > 0 && mergeable(&l.arr[k], &l.arr[k+1]) {
+		l.join(&l.arr[k], &l.arr[k+1])
+		l.removeSlot(k + 1)
 	}
 }
 
-// fixBack restores the invariants at the back after items left the last page.
+// dropEmpty removes the empty page at slot k.
+func (l *List) dropEmpty(k int) {
+	buf := l.arr[k].buf
+	l.removeSlot(k)
+	l.release(buf)
+}
+
+// fixBack is fixFront's mirror image.
 func (l *List) fixBack() {
-	p := &l.arr[l.b-1]
-	if p.n == 0 {
-		buf := p.buf
-		l.removeSlot(l.b - 1)
-		l.release(buf)
+	if l.n == 0 {
+		l.clear()
 		return
 	}
-	if l.b-l.a >= 2 && mergeable(&l.arr[l.b-2], p) {
-		l.join(&l.arr[l.b-2], p)
-		l.removeSlot(l.b - 1)
+	for p := &l.arr[l.b-1]; p.n == 0 && (l.arr[l.b-2].n == 0 || len(p.buf) > pageSize); p = &l.arr[l.b-1] {
+		l.dropEmpty(l.b - 1)
+	}
+	k := l.b - 1
+	if p := &l.arr[k]; p.n == 0 {
+		p.lo, p.hi = 0, 0
+		k--
+	}
+	if k > l.a && l.arr[k-1].n > 0 && mergeable(&l.arr[k-1], &l.arr[k]) {
+		l.join(&l.arr[k-1], &l.arr[k])
+		l.removeSlot(k)
 	}
 }
 
