@@ -266,3 +266,93 @@ func TestRatio(t *testing.T) {
 		t.Errorf("Ratio with a zero figure reported ok")
 	}
 }
+
+// benchSizes returns the data sizes of the Go benchmarks: 1e3, 1e5 and 1e6, or the
+// comma-separated list in ZLITE_BENCH_SIZES.
+func benchSizes(b *testing.B) []int {
+	env := os.Getenv("ZLITE_BENCH_SIZES")
+	if env == "" {
+		return []int{1e3, 1e5, 1e6}
+	}
+	var out []int
+	for f := range strings.SplitSeq(env, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 10 {
+			b.Fatalf("ZLITE_BENCH_SIZES: %q is not a size of at least 10", f)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// openOne opens the named system for the benchmark b, skipping b when it cannot be
+// had (no Redis). The system is closed when owner, b's parent, ends.
+func openOne(b, owner *testing.B, name string) System {
+	systems, notes, closeAll, err := Open([]string{name})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(notes) != 0 {
+		closeAll()
+		b.Skipf("skipping %s: %v", name, notes)
+	}
+	owner.Cleanup(func() {
+		for _, s := range systems {
+			s.Close()
+		}
+	})
+	return systems[0]
+}
+
+// BenchmarkCore runs the core workloads. One iteration is a batch of 100 commands
+// (a pipeline of 100 for redis-pipe, 100 calls or round trips for the others), so
+// ns/op is per 100 commands for every impl; ns/cmd is per command. Commands that
+// change the data's size are followed, timer stopped, by the restore of the data.
+//
+//	go test ./bench -run '^$' -bench Core -count 6 | tee new.txt; benchstat -col /impl new.txt
+func BenchmarkCore(b *testing.B) {
+	const batch = 100
+	ctx := context.Background()
+	outer := b
+	for _, n := range benchSizes(b) {
+		d := newDataset(n)
+		for _, name := range SystemNames {
+			var s System
+			var k *keys
+			for _, op := range coreOps {
+				b.Run(fmt.Sprintf("op=%s/n=%d/impl=%s", op.id, n, name), func(b *testing.B) {
+					if s == nil { // filled once per size and system, by the first op that runs
+						s = openOne(b, outer, name)
+						k = keysFor(s)
+						if err := fill(ctx, s, k, d); err != nil {
+							b.Fatal(err)
+						}
+						outer.Cleanup(func() { s.Del(ctx, k.zset, k.list) })
+					}
+					m := newMeter(op, d)
+					size := min(batch, m.max)
+					pos := 0
+					b.ReportAllocs()
+					for b.Loop() {
+						if pos+size > m.limit {
+							pos = 0
+						}
+						restore, err := op.run(ctx, s, k, d, pos, size)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if restore != nil {
+							b.StopTimer()
+							if err := restore(); err != nil {
+								b.Fatal(err)
+							}
+							b.StartTimer()
+						}
+						pos += size
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*size), "ns/cmd")
+				})
+			}
+		}
+	}
+}
