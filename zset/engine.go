@@ -22,6 +22,9 @@ func (e *engine) lookup(m string) (float64, bool) {
 	return e.sl.score(h), true
 }
 
+// find returns member m's handle.
+func (e *engine) find(m string) (uint32, bool) { return e.ix.find(&e.sl, m) }
+
 // insert adds member m, which must be absent.
 func (e *engine) insert(m string, score float64) {
 	e.mods++
@@ -31,23 +34,37 @@ func (e *engine) insert(m string, score float64) {
 	e.n++
 }
 
-// update changes present member m's score from old to score.
-func (e *engine) update(m string, old, score float64) {
+// update changes the score of the entry with handle h.
+func (e *engine) update(h uint32, score float64) {
 	e.mods++
-	h, _ := e.ix.find(&e.sl, m)
-	e.treeDelete(old, m)
-	e.sl.at(h).sc = score
-	e.treeInsert(h, score, m)
+	p := e.sl.at(h)
+	e.treeDelete(p.sc, p.m)
+	p.sc = score
+	e.treeInsert(h, score, p.m)
 }
 
-// delete removes present member m with the given score.
-func (e *engine) delete(m string, score float64) {
+// delete removes the entry with handle h.
+func (e *engine) delete(h uint32) {
 	e.mods++
-	h, _ := e.ix.find(&e.sl, m)
-	e.treeDelete(score, m)
+	p := e.sl.at(h)
+	e.treeDelete(p.sc, p.m)
 	e.drop(h)
 	e.n--
 	e.compact()
+}
+
+// pop removes and returns the entry at rank r.
+func (e *engine) pop(r int) Entry {
+	e.mods++
+	var out Entry
+	e.delRank(r, 1, func(h uint32) {
+		p := e.sl.at(h)
+		out = Entry{Member: p.m, Score: p.sc}
+		e.drop(h)
+	})
+	e.n--
+	e.compact()
+	return out
 }
 
 // drop removes handle h from the index and frees its slot.
@@ -157,6 +174,54 @@ func (e *engine) descend(i, k int, fn func(Entry) bool) {
 		}
 		if k--; k == 0 || !c.prev() {
 			return
+		}
+	}
+}
+
+// rangeUp returns up to count entries (all when count < 0) from rank start upwards while
+// in accepts them; c is positioned at start.
+func (e *engine) rangeUp(c *cursor, start, count int, in func(sc float64, h uint32) bool) []Entry {
+	if start < 0 || start >= e.n || count == 0 {
+		return nil
+	}
+	avail := e.n - start
+	if count > 0 {
+		avail = min(avail, count)
+	}
+	out := make([]Entry, 0, min(avail, 1024))
+	for {
+		h, sc := c.l.hs[c.i], c.l.sc[c.i]
+		if !in(sc, h) {
+			return out
+		}
+		out = append(out, Entry{Member: e.sl.member(h), Score: sc})
+		if len(out) == count || !c.next() {
+			return out
+		}
+	}
+}
+
+// rangeDown returns up to count entries (all when count < 0) from rank start downwards
+// while in accepts them.
+func (e *engine) rangeDown(start, count int, in func(sc float64, h uint32) bool) []Entry {
+	if start < 0 || start >= e.n || count == 0 {
+		return nil
+	}
+	var c cursor
+	e.seek(&c, start)
+	avail := start + 1
+	if count > 0 {
+		avail = min(avail, count)
+	}
+	out := make([]Entry, 0, min(avail, 1024))
+	for {
+		h, sc := c.l.hs[c.i], c.l.sc[c.i]
+		if !in(sc, h) {
+			return out
+		}
+		out = append(out, Entry{Member: e.sl.member(h), Score: sc})
+		if len(out) == count || !c.prev() {
+			return out
 		}
 	}
 }

@@ -615,3 +615,47 @@ func (e *engine) eachLeaf(fn func(*leaf)) {
 	}
 	walk(e.root)
 }
+
+// seekBelow positions c at the first entry for which below is false and returns its rank
+// (n when there is none; c is then not on an entry).
+func (e *engine) seekBelow(c *cursor, below func(sc float64, h uint32) bool) int {
+	c.depth = 0
+	x := e.root
+	if x == nil {
+		if e.leaf0 == nil {
+			return 0
+		}
+		c.l = e.leaf0
+		c.i = leafCountBelow(c.l, below)
+		return c.i
+	}
+	t := 0
+	for {
+		lo, hi := 1, int(x.n)
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			if below(x.sc[mid], x.hs[mid]) {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		i := lo - 1
+		for _, cnt := range x.cnt[:i] {
+			t += int(cnt)
+		}
+		c.path[c.depth] = frame{x, i}
+		c.depth++
+		if x.leafKids {
+			c.l = x.leaves[i]
+			c.i = leafCountBelow(c.l, below)
+			t += c.i
+			if c.i == int(c.l.n) {
+				c.i--
+				c.next()
+			}
+			return t
+		}
+		x = x.kids[i]
+	}
+}

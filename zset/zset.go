@@ -72,7 +72,7 @@ func (s *Set) Add(opt AddOptions, entries ...Entry) (int, error) {
 // add applies one validated ZADD element and reports whether the member was added or
 // had its score changed.
 func (s *Set) add(opt AddOptions, member string, score float64) (added, changed bool) {
-	cur, ok := s.e.lookup(member)
+	h, ok := s.e.find(member)
 	if !ok {
 		if opt.XX {
 			return false, false
@@ -80,10 +80,11 @@ func (s *Set) add(opt AddOptions, member string, score float64) (added, changed 
 		s.e.insert(member, score)
 		return true, false
 	}
+	cur := s.e.sl.score(h)
 	if opt.NX || (opt.GT && score <= cur) || (opt.LT && score >= cur) || score == cur {
 		return false, false
 	}
-	s.e.update(member, cur, score)
+	s.e.update(h, score)
 	return false, true
 }
 
@@ -99,7 +100,7 @@ func (s *Set) AddIncr(opt AddOptions, member string, delta float64) (float64, bo
 	if math.IsNaN(delta) {
 		return 0, false, ErrNotFloat
 	}
-	cur, ok := s.e.lookup(member)
+	h, ok := s.e.find(member)
 	if !ok {
 		if opt.XX {
 			return 0, false, nil
@@ -110,6 +111,7 @@ func (s *Set) AddIncr(opt AddOptions, member string, delta float64) (float64, bo
 	if opt.NX {
 		return 0, false, nil
 	}
+	cur := s.e.sl.score(h)
 	score := cur + delta
 	if math.IsNaN(score) {
 		return 0, false, ErrNaNResult
@@ -118,7 +120,7 @@ func (s *Set) AddIncr(opt AddOptions, member string, delta float64) (float64, bo
 		return 0, false, nil
 	}
 	if score != cur {
-		s.e.update(member, cur, score)
+		s.e.update(h, score)
 	}
 	return score, true, nil
 }
@@ -137,8 +139,8 @@ func (s *Set) Incr(member string, delta float64) (float64, error) {
 func (s *Set) Remove(members ...string) int {
 	n := 0
 	for _, m := range members {
-		if cur, ok := s.e.lookup(m); ok {
-			s.e.delete(m, cur)
+		if h, ok := s.e.find(m); ok {
+			s.e.delete(h)
 			n++
 		}
 	}
@@ -165,11 +167,11 @@ func (s *Set) MScore(members ...string) ([]float64, []bool) {
 // Rank is ZRANK: it returns member's 0-based position in ascending order and whether it is
 // present. The complexity is O(log n).
 func (s *Set) Rank(member string) (int, bool) {
-	cur, ok := s.e.lookup(member)
+	h, ok := s.e.find(member)
 	if !ok {
 		return 0, false
 	}
-	return s.e.rankOf(member, cur), true
+	return s.e.rankOf(member, s.e.sl.score(h)), true
 }
 
 // RevRank is ZREVRANK: it returns member's 0-based position in descending order and whether
@@ -339,43 +341,57 @@ func (s *Set) RevRange(start, stop int) []Entry {
 // (count < 0: all). An offset < 0 returns nothing (Redis 7.2+). Pass (0, -1) for no LIMIT.
 // The offset is skipped in O(log n), so the complexity is O(log n + k).
 func (s *Set) RangeByScore(min, max ScoreBound, offset, count int) []Entry {
-	lo, hi := s.scoreSpan(min, max)
-	lo, hi = limitSpan(lo, hi, offset, count)
-	return s.collect(lo, hi, false)
+	if offset < 0 || math.IsNaN(min.Value) || math.IsNaN(max.Value) {
+		return nil
+	}
+	var c cursor
+	var lo int
+	if min.Exclusive {
+		lo = s.e.seekBelow(&c, func(sc float64, _ uint32) bool { return sc <= min.Value })
+	} else {
+		lo = s.e.seekBelow(&c, func(sc float64, _ uint32) bool { return sc < min.Value })
+	}
+	if offset > 0 && lo+offset < s.e.n {
+		s.e.seek(&c, lo+offset)
+	}
+	return s.e.rangeUp(&c, lo+offset, count, func(sc float64, _ uint32) bool { return !aboveMax(sc, max) })
 }
 
 // RevRangeByScore is ZREVRANGEBYSCORE max min LIMIT offset count: like
 // [Set.RangeByScore] in descending order (equal scores by descending member).
 // The complexity is O(log n + k).
 func (s *Set) RevRangeByScore(max, min ScoreBound, offset, count int) []Entry {
-	lo, hi := s.scoreSpan(min, max)
-	lo, hi = revLimitSpan(lo, hi, offset, count)
-	return s.collect(lo, hi, true)
+	if offset < 0 || math.IsNaN(min.Value) || math.IsNaN(max.Value) {
+		return nil
+	}
+	hi := s.e.countScoreBelow(max.Value, !max.Exclusive)
+	return s.e.rangeDown(hi-1-offset, count, func(sc float64, _ uint32) bool { return !belowMin(sc, min) })
 }
 
-// revLimitSpan applies LIMIT to the descending walk of ranks [lo, hi) and returns the
-// ascending ranks of the selected entries.
-func revLimitSpan(lo, hi, offset, count int) (int, int) {
-	n := hi - lo
-	a, b := limitSpan(0, n, offset, count)
-	return hi - b, hi - a
-}
 
 // RangeByLex is ZRANGEBYLEX min max LIMIT offset count: the entries whose member lies
 // within [min, max] in ascending order, with LIMIT as in [Set.RangeByScore]. Like Redis,
 // it assumes all members have the same score. The complexity is O(log n + k).
 func (s *Set) RangeByLex(min, max LexBound, offset, count int) []Entry {
-	lo, hi := s.lexSpan(min, max)
-	lo, hi = limitSpan(lo, hi, offset, count)
-	return s.collect(lo, hi, false)
+	if offset < 0 {
+		return nil
+	}
+	var c cursor
+	lo := s.e.seekBelow(&c, func(_ float64, h uint32) bool { return lexBelowMin(s.e.sl.member(h), min) })
+	if offset > 0 && lo+offset < s.e.n {
+		s.e.seek(&c, lo+offset)
+	}
+	return s.e.rangeUp(&c, lo+offset, count, func(_ float64, h uint32) bool { return !lexAboveMax(s.e.sl.member(h), max) })
 }
 
 // RevRangeByLex is ZREVRANGEBYLEX max min LIMIT offset count: like [Set.RangeByLex] in
 // descending order. The complexity is O(log n + k).
 func (s *Set) RevRangeByLex(max, min LexBound, offset, count int) []Entry {
-	lo, hi := s.lexSpan(min, max)
-	lo, hi = revLimitSpan(lo, hi, offset, count)
-	return s.collect(lo, hi, true)
+	if offset < 0 {
+		return nil
+	}
+	hi := s.lexRank(max, !max.Exclusive)
+	return s.e.rangeDown(hi-1-offset, count, func(_ float64, h uint32) bool { return !lexBelowMin(s.e.sl.member(h), min) })
 }
 
 // PopMin is ZPOPMIN: it removes and returns the entry with the lowest score, or false when
@@ -384,9 +400,7 @@ func (s *Set) PopMin() (Entry, bool) {
 	if s.e.length() == 0 {
 		return Entry{}, false
 	}
-	e := s.e.at(0)
-	s.e.deleteRange(0, 1)
-	return e, true
+	return s.e.pop(0), true
 }
 
 // PopMax is ZPOPMAX: it removes and returns the entry with the highest score, or false
@@ -396,9 +410,7 @@ func (s *Set) PopMax() (Entry, bool) {
 	if n == 0 {
 		return Entry{}, false
 	}
-	e := s.e.at(n - 1)
-	s.e.deleteRange(n-1, n)
-	return e, true
+	return s.e.pop(n - 1), true
 }
 
 // PopMinN is ZPOPMIN key count: it removes and returns up to count entries with the lowest
