@@ -1,0 +1,5 @@
+//go:build race
+
+package queues_test
+
+const raceEnabled = true
