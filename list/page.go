@@ -217,7 +217,11 @@ func (l *List) roomFront(p *page, need int) bool {
 // slot it now occupies. Pages at either end are added in O(1) amortised time.
 func (l *List) insertSlot(j int, pg page) int {
 	if (j == l.b && l.b == len(l.arr)) || (j == l.a && l.a == 0) || (l.a == 0 && l.b == len(l.arr)) {
-		j = l.recenter(j, l.b-l.a+1)
+		size := 2 * (l.b - l.a + 1)
+		if size <= len(l.arr) {
+			size = len(l.arr) // half empty: recentre in place
+		}
+		j = l.recenter(j, max(minSlots, size))
 	}
 	if l.a > 0 && (l.b == len(l.arr) || j-l.a < l.b-j) {
 		copy(l.arr[l.a-1:j-1], l.arr[l.a:j])
@@ -231,16 +235,22 @@ func (l *List) insertSlot(j int, pg page) int {
 	return j
 }
 
-// recenter moves the live pages to the middle of a slice with room for at least
-// 2×want slots and returns slot j's new index.
-func (l *List) recenter(j, want int) int {
+// recenter moves the live pages to the middle of a page slice of size slots (the
+// current one, when size is its length) and returns slot j's new index.
+func (l *List) recenter(j, size int) int {
 	count := l.b - l.a
-	size := max(minSlots, 2*want)
-	arr := make([]page, size)
 	off := (size - count) / 2
-	copy(arr[off:], l.arr[l.a:l.b])
+	if size == len(l.arr) {
+		copy(l.arr[off:], l.arr[l.a:l.b])
+		clear(l.arr[:off])
+		clear(l.arr[off+count:])
+	} else {
+		arr := make([]page, size)
+		copy(arr[off:], l.arr[l.a:l.b])
+		l.arr = arr
+	}
 	j += off - l.a
-	l.arr, l.a, l.b = arr, off, off+count
+	l.a, l.b = off, off+count
 	return j
 }
 
@@ -271,7 +281,7 @@ func (l *List) shrinkSlots() {
 		return
 	}
 	if len(l.arr) > minSlots && count < len(l.arr)/4 {
-		l.recenter(l.a, count)
+		l.recenter(l.a, max(minSlots, 2*count))
 	}
 }
 
