@@ -1,0 +1,213 @@
+package queues_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/zlite/zlite/queues"
+)
+
+// BenchmarkQueues measures, per queue type and backend:
+//
+//   - op=pushpop: one enqueue then one dequeue on one goroutine (throughput);
+//   - op=handoff: a producer pushing while a consumer goroutine pops (pipelined
+//     hand-off rate, ns per element);
+//   - op=latency: from "element available" (push returned) to "consumer has it", one
+//     element at a time, as p50/p99 metrics;
+//   - op=lateness (queue=delayed): how long after its due time a delayed job reaches
+//     a consumer sleeping in Pop, as p50/p99 metrics.
+//
+// Run: go test -run '^$' -bench . -benchtime 2000x ./queues/
+func BenchmarkQueues(b *testing.B) {
+	for _, bk := range backends {
+		for _, wq := range workQueues {
+			b.Run("op=pushpop/queue="+wq.name+"/impl="+bk.name, func(b *testing.B) {
+				q := wq.make(bk.new(b), qname(b))
+				ctx := context.Background()
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					i++
+					if err := q.push(ctx, strconv.Itoa(i)); err != nil {
+						b.Fatal(err)
+					}
+					if _, ok, err := q.pop(ctx); !ok || err != nil {
+						b.Fatal(ok, err)
+					}
+				}
+			})
+		}
+		b.Run("op=pushpop/queue=waitlist/impl="+bk.name, func(b *testing.B) {
+			w := queues.NewWaitlist(bk.new(b), qname(b))
+			ctx := context.Background()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				if err := w.Add(ctx, strconv.Itoa(i), 2); err != nil {
+					b.Fatal(err)
+				}
+				if _, ok, err := w.Seat(ctx, 4, queues.Fits); !ok || err != nil {
+					b.Fatal(ok, err)
+				}
+			}
+		})
+		b.Run("op=pushpop/queue=scheduler/impl="+bk.name, func(b *testing.B) {
+			s := queues.NewScheduler(bk.new(b), qname(b), 0, nil)
+			work := s.Queue("q")
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "f"}, time.Time{}); err != nil {
+					b.Fatal(err)
+				}
+				if moved, err := s.Step(ctx); len(moved) != 1 || err != nil {
+					b.Fatal(moved, err)
+				}
+				if _, ok, err := work.Pop(ctx, 0); !ok || err != nil {
+					b.Fatal(ok, err)
+				}
+			}
+		})
+		for _, wq := range workQueues {
+			b.Run("op=handoff/queue="+wq.name+"/impl="+bk.name, func(b *testing.B) {
+				benchHandoff(b, wq.make(bk.new(b), qname(b)))
+			})
+		}
+		for _, wq := range workQueues {
+			if wq.name == "delayed" {
+				continue // its latency is op=lateness
+			}
+			b.Run("op=latency/queue="+wq.name+"/impl="+bk.name, func(b *testing.B) {
+				benchLatency(b, wq.make(bk.new(b), qname(b)))
+			})
+		}
+		b.Run("op=lateness/queue=delayed/impl="+bk.name, func(b *testing.B) {
+			benchLateness(b, queues.NewDelayed(bk.new(b), qname(b), nil))
+		})
+	}
+}
+
+// benchHandoff pushes b.N elements while one consumer goroutine pops them; the time
+// is until the consumer has the last one.
+func benchHandoff(b *testing.B, q workQueue) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	done := make(chan error, 1)
+	n := b.N
+	b.ResetTimer()
+	go func() {
+		for range n {
+			if _, ok, err := q.pop(ctx); !ok || err != nil {
+				done <- fmt.Errorf("pop: %v %v", ok, err)
+				return
+			}
+		}
+		done <- nil
+	}()
+	for i := range n {
+		if err := q.push(ctx, strconv.Itoa(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := <-done; err != nil {
+		b.Fatal(err)
+	}
+}
+
+// benchLatency hands one element at a time to a consumer blocked in pop and records
+// the time from the end of the push to the consumer's receipt.
+func benchLatency(b *testing.B, q workQueue) {
+	ctx := context.Background()
+	got := make(chan time.Time)
+	errc := make(chan error, 1)
+	stop := make(chan struct{})
+	go func() {
+		for {
+			v, ok, err := q.pop(ctx)
+			if err != nil || !ok {
+				errc <- fmt.Errorf("pop: %v %v", ok, err)
+				return
+			}
+			if v == "stop" {
+				close(stop)
+				return
+			}
+			got <- time.Now()
+		}
+	}()
+	var lat []time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := q.push(ctx, "x"); err != nil {
+			b.Fatal(err)
+		}
+		t0 := time.Now()
+		select {
+		case t1 := <-got:
+			lat = append(lat, t1.Sub(t0))
+		case err := <-errc:
+			b.Fatal(err)
+		}
+	}
+	if err := q.push(ctx, "stop"); err != nil {
+		b.Fatal(err)
+	}
+	<-stop
+	reportPercentiles(b, lat, "ns")
+}
+
+// benchLateness schedules one job at a time 2 ms ahead for a consumer sleeping in Pop
+// and records how late after its due time the consumer got it.
+func benchLateness(b *testing.B, q *queues.Delayed) {
+	ctx := context.Background()
+	got := make(chan time.Duration)
+	errc := make(chan error, 1)
+	go func() {
+		for {
+			j, ok, err := q.Pop(ctx, 0)
+			now := time.Now()
+			if err != nil || !ok {
+				errc <- fmt.Errorf("pop: %v %v", ok, err)
+				return
+			}
+			if j.Payload == "stop" {
+				close(got)
+				return
+			}
+			got <- now.Sub(j.Due)
+		}
+	}()
+	var lat []time.Duration
+	for b.Loop() {
+		if err := q.Schedule(ctx, "x", time.Now().Add(2*time.Millisecond)); err != nil {
+			b.Fatal(err)
+		}
+		select {
+		case d := <-got:
+			lat = append(lat, d)
+		case err := <-errc:
+			b.Fatal(err)
+		}
+	}
+	if err := q.Schedule(ctx, "stop", time.Time{}); err != nil {
+		b.Fatal(err)
+	}
+	for range got {
+	}
+	reportPercentiles(b, lat, "ns")
+}
+
+func reportPercentiles(b *testing.B, d []time.Duration, unit string) {
+	if len(d) == 0 {
+		return
+	}
+	slices.Sort(d)
+	at := func(p float64) float64 { return float64(d[min(len(d)-1, int(p*float64(len(d))))].Nanoseconds()) }
+	b.ReportMetric(at(0.50), "p50-"+unit)
+	b.ReportMetric(at(0.99), "p99-"+unit)
+}
