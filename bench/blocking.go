@@ -50,7 +50,11 @@ func runBlocking(ctx context.Context, cfg *Config, r *Report) error {
 				}
 				var tput, p50, p99 []float64
 				for range cfg.Runs {
-					h, err := handoff(ctx, s, op, sh[0], sh[1], cfg.Duration/4, cfg.Duration)
+					ch, err := systemChannel(ctx, s, op)
+					if err != nil {
+						return fmt.Errorf("%s %s: %w", id, s.Name(), err)
+					}
+					h, err := handoff(ctx, ch, sh[0], sh[1], cfg.Duration/4, cfg.Duration)
 					if err != nil {
 						return fmt.Errorf("%s %s: %w", id, s.Name(), err)
 					}
@@ -70,33 +74,65 @@ func runBlocking(ctx context.Context, cfg *Config, r *Report) error {
 
 type handoffResult struct {
 	perSec   float64 // hand-offs per second
-	p50, p99 float64 // seconds from just before the push to the pop's return
+	p50, p99 float64 // seconds from the push (or the due time) to the pop's return
 }
 
-// handoff runs producers and consumers on one key for warm+dur. The loop is closed:
-// at most one item per consumer is in flight (a producer takes a token before it
-// pushes, a consumer gives one back after it pops), so consumers are mostly blocked
-// when an item arrives and the latency is the hand-off, not queueing. Figures cover
-// the pops that returned in [warm, warm+dur).
-func handoff(ctx context.Context, s System, op blockingOp, producers, consumers int, warm, dur time.Duration) (handoffResult, error) {
+// channel is what handoff drives: a blocking hand-off between producers and consumers.
+type channel struct {
+	// push sends v, due at due (now, except for delayed queues).
+	push func(v string, due time.Time) error
+	// pop waits up to stallTimeout for a value; ok is false when none came. done, when
+	// not nil, finishes the delivery (an acknowledgement) after the pop was timed.
+	pop func() (v string, done func() error, ok bool, err error)
+	// close ends whatever the channel runs in the background and deletes its keys.
+	close func() error
+	// delay is how far in the future pushes are due.
+	delay time.Duration
+}
+
+// systemChannel returns the LPUSH→BRPOP or ZADD→BZPOPMIN channel of op on s.
+func systemChannel(ctx context.Context, s System, op blockingOp) (*channel, error) {
 	key := "bench:" + s.Name() + ":" + op.id
 	if err := s.Del(ctx, key); err != nil {
-		return handoffResult{}, err
+		return nil, err
 	}
-	push := func(v string, score float64) error {
-		if op.zset {
+	c := &channel{close: func() error { return s.Del(ctx, key) }}
+	if op.zset {
+		c.push = func(v string, due time.Time) error {
+			score := float64(due.UnixNano())
+			if strings.HasPrefix(v, stopPrefix) {
+				score = 1e300
+			}
 			return s.ZAddOne(ctx, key, Z{Member: v, Score: score})
 		}
-		return s.LPush(ctx, key, v)
-	}
-	pop := func() (string, bool, error) {
-		if op.zset {
+		c.pop = func() (string, func() error, bool, error) {
 			z, ok, err := s.BZPopMin(ctx, key, stallTimeout)
-			return z.Member, ok, err
+			return z.Member, nil, ok, err
 		}
-		return s.BRPop(ctx, key, stallTimeout)
+		return c, nil
 	}
+	c.push = func(v string, _ time.Time) error { return s.LPush(ctx, key, v) }
+	c.pop = func() (string, func() error, bool, error) {
+		v, ok, err := s.BRPop(ctx, key, stallTimeout)
+		return v, nil, ok, err
+	}
+	return c, nil
+}
 
+// handoff runs producers and consumers on ch for warm+dur. The loop is closed: at
+// most one item per consumer is in flight (a producer takes a token before it
+// pushes, a consumer gives one back after it pops), so consumers are mostly blocked
+// when an item arrives and the latency is the hand-off, not queueing. Each value
+// carries its due time (the push time plus ch.delay) and the latency is the pop's
+// return minus it. Figures cover the pops that returned in [warm, end), where end is
+// warm+dur or, on a system too slow to complete minSamples hand-offs by then, the
+// moment it has. handoff closes ch.
+func handoff(ctx context.Context, ch *channel, producers, consumers int, warm, dur time.Duration) (res handoffResult, err error) {
+	defer func() {
+		if e := ch.close(); err == nil {
+			err = e
+		}
+	}()
 	base := time.Now()
 	from, to := warm, warm+dur
 	tokens := make(chan struct{}, consumers)
@@ -119,8 +155,8 @@ func handoff(ctx context.Context, s System, op blockingOp, producers, consumers 
 					return
 				case <-tokens:
 				}
-				t := time.Since(base)
-				if err := push(fmt.Sprintf("%d:%d:%d", p, seq, t), float64(t)); err != nil {
+				due := time.Since(base) + ch.delay
+				if err := ch.push(fmt.Sprintf("%d:%d:%d", p, seq, due), base.Add(due)); err != nil {
 					errs <- err
 					return
 				}
@@ -130,9 +166,13 @@ func handoff(ctx context.Context, s System, op blockingOp, producers, consumers 
 	for c := range consumers {
 		cw.Go(func() {
 			for {
-				v, ok, err := pop()
+				v, done, ok, err := ch.pop()
+				now := time.Since(base)
 				if err == nil && !ok {
 					err = errors.New("bench: a pushed item never reached a blocked consumer")
+				}
+				if err == nil && done != nil {
+					err = done()
 				}
 				if err != nil {
 					errs <- err
@@ -141,7 +181,6 @@ func handoff(ctx context.Context, s System, op blockingOp, producers, consumers 
 				if strings.HasPrefix(v, stopPrefix) {
 					return
 				}
-				now := time.Since(base)
 				t, err := strconv.ParseInt(v[strings.LastIndexByte(v, ':')+1:], 10, 64)
 				if err != nil {
 					errs <- fmt.Errorf("bench: popped %q: %w", v, err)
@@ -174,9 +213,8 @@ func handoff(ctx context.Context, s System, op blockingOp, producers, consumers 
 	end := time.Since(base)
 	close(stop)
 	pw.Wait()
-	var err error
 	for i := range consumers {
-		if e := push(fmt.Sprintf("%s%d", stopPrefix, i), 1e300); e != nil {
+		if e := ch.push(fmt.Sprintf("%s%d", stopPrefix, i), time.Now()); e != nil {
 			err = e
 		}
 	}
@@ -189,9 +227,6 @@ func handoff(ctx context.Context, s System, op blockingOp, producers, consumers 
 		err = ctx.Err()
 	}
 	if err != nil {
-		return handoffResult{}, err
-	}
-	if err := s.Del(ctx, key); err != nil {
 		return handoffResult{}, err
 	}
 	var all []time.Duration

@@ -11,6 +11,9 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/redisq"
 )
 
 // pipeBatch is the number of commands per pipeline in the pipelined Redis system.
@@ -21,7 +24,8 @@ const pipeBatch = 100
 type goRedis struct {
 	name   string
 	c      *redis.Client
-	pipe   int // commands per pipeline; 0 sends each command on its own round trip
+	queues queues.Backend // nil for the pipelined system
+	pipe   int            // commands per pipeline; 0 sends each command on its own round trip
 	mini   *miniredis.Miniredis
 	memory string // "used_memory" (INFO), "heap" (in-process) or "" (not measured)
 }
@@ -34,6 +38,8 @@ func NewRedis(addr string, pipelined bool) System {
 	s := &goRedis{name: "redis", c: newClient(addr), memory: "used_memory"}
 	if pipelined {
 		s.name, s.pipe, s.memory = "redis-pipe", pipeBatch, ""
+	} else {
+		s.queues = redisq.New(s.c, nil)
 	}
 	return s
 }
@@ -45,7 +51,8 @@ func NewMiniredis() (System, error) {
 	if err := m.Start(); err != nil {
 		return nil, fmt.Errorf("bench: start miniredis: %w", err)
 	}
-	return &goRedis{name: "miniredis", c: newClient(m.Addr()), mini: m, memory: "heap"}, nil
+	c := newClient(m.Addr())
+	return &goRedis{name: "miniredis", c: c, mini: m, memory: "heap", queues: redisq.New(c, nil)}, nil
 }
 
 func newClient(addr string) *redis.Client {
@@ -53,6 +60,8 @@ func newClient(addr string) *redis.Client {
 }
 
 func (s *goRedis) Name() string { return s.name }
+
+func (s *goRedis) QueueBackend() queues.Backend { return s.queues }
 
 func (s *goRedis) Close() error {
 	err := s.c.Close()

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/zlite/zlite/queues"
 )
 
 // Z is a sorted-set member and its score.
@@ -62,6 +64,10 @@ type System interface {
 	ZAddOne(ctx context.Context, key string, z Z) error
 	// BZPopMin sends BZPOPMIN key timeout; false when it timed out.
 	BZPopMin(ctx context.Context, key string, timeout time.Duration) (Z, bool, error)
+
+	// QueueBackend returns the backend the queue types of package queues run on, or
+	// nil when the system does not run them (it would duplicate another system).
+	QueueBackend() queues.Backend
 
 	// Memory returns the memory the system uses now, in bytes, and the name of the
 	// measure (for example "Go heap" or "used_memory"); ok is false when the system
