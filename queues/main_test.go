@@ -37,6 +37,7 @@ type backend struct {
 
 // backends lists every implementation: the contract tests run against each.
 var backends = []backend{
+	{"embedded", newEmbedded},
 	{"redis", newRedis},
 }
 

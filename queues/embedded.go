@@ -1,0 +1,133 @@
+package queues
+
+import (
+	"context"
+	"time"
+
+	"github.com/zlite/zlite"
+)
+
+// Embedded is a [Backend] on the in-process keyspace of package zlite: no server,
+// no network. Scripts run their Go half inside one [zlite.DB.Update], so each is
+// atomic; blocking pops are the keyspace's own, which hand an element to the first
+// waiter under the lock of the write that made it available and wait with exact
+// timers. It is safe for concurrent use.
+type Embedded struct {
+	db *zlite.DB
+}
+
+var _ Backend = (*Embedded)(nil)
+
+// NewEmbedded returns a Backend on db. Several queues (and other users) may share
+// one db; their keys do not collide as long as their names differ.
+func NewEmbedded(db *zlite.DB) *Embedded { return &Embedded{db: db} }
+
+// Eval runs s's Go half in one db.Update.
+func (e *Embedded) Eval(ctx context.Context, s *Script, keys []string, args ...string) (any, error) {
+	var r any
+	err := e.db.Update(func(tx *zlite.Tx) error {
+		var err error
+		r, err = s.Run(embeddedTx{tx}, keys, args)
+		return err
+	})
+	return r, err
+}
+
+// LPush is LPUSH.
+func (e *Embedded) LPush(ctx context.Context, key string, values ...string) (int64, error) {
+	return e.db.LPush(ctx, key, values...)
+}
+
+// LLen is LLEN.
+func (e *Embedded) LLen(ctx context.Context, key string) (int64, error) { return e.db.LLen(ctx, key) }
+
+// ZCard is ZCARD.
+func (e *Embedded) ZCard(ctx context.Context, key string) (int64, error) { return e.db.ZCard(ctx, key) }
+
+// The blocking methods check ctx first: the keyspace would serve a ready element even
+// to a done context, and the Backend contract says a done ctx takes nothing.
+
+// BRPop is BRPOP with an exact timeout.
+func (e *Embedded) BRPop(ctx context.Context, timeout time.Duration, keys ...string) (string, string, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return "", "", false, err
+	}
+	return e.db.BRPop(ctx, timeout, keys...)
+}
+
+// BZPopMin is BZPOPMIN with an exact timeout.
+func (e *Embedded) BZPopMin(ctx context.Context, timeout time.Duration, keys ...string) (string, Z, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return "", Z{}, false, err
+	}
+	return e.db.BZPopMin(ctx, timeout, keys...)
+}
+
+// BLMove is BLMOVE with an exact timeout.
+func (e *Embedded) BLMove(ctx context.Context, src, dst, srcPos, dstPos string, timeout time.Duration) (string, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return "", false, err
+	}
+	return e.db.BLMove(ctx, src, dst, srcPos, dstPos, timeout)
+}
+
+// embeddedTx adapts a keyspace transaction to [Tx].
+type embeddedTx struct{ tx *zlite.Tx }
+
+func (t embeddedTx) ZAdd(key string, score float64, member string) (int64, error) {
+	return t.tx.ZAdd(key, zlite.Z{Member: member, Score: score})
+}
+
+func (t embeddedTx) ZIncrBy(key string, increment float64, member string) (float64, error) {
+	return t.tx.ZIncrBy(key, increment, member)
+}
+
+func (t embeddedTx) ZRem(key string, members ...string) (int64, error) {
+	return t.tx.ZRem(key, members...)
+}
+
+func (t embeddedTx) ZScore(key, member string) (float64, bool, error) {
+	return t.tx.ZScore(key, member)
+}
+
+func (t embeddedTx) ZRank(key, member string) (int64, bool, error) {
+	return t.tx.ZRank(key, member)
+}
+
+func (t embeddedTx) ZCard(key string) (int64, error) { return t.tx.ZCard(key) }
+
+func (t embeddedTx) ZRangeWithScores(key string, start, stop int64) ([]Z, error) {
+	return t.tx.ZRangeWithScores(key, start, stop)
+}
+
+func (t embeddedTx) ZRangeByScoreWithScores(key, min, max string, offset, count int64) ([]Z, error) {
+	return t.tx.ZRangeByScoreWithScores(key, &zlite.ZRangeBy{Min: min, Max: max, Offset: offset, Count: count})
+}
+
+func (t embeddedTx) ZPopMin(key string) (Z, bool, error) {
+	zs, err := t.tx.ZPopMin(key)
+	if err != nil || len(zs) == 0 {
+		return Z{}, false, err
+	}
+	return zs[0], true, nil
+}
+
+func (t embeddedTx) LPush(key string, values ...string) (int64, error) {
+	return t.tx.LPush(key, values...)
+}
+
+func (t embeddedTx) RPush(key string, values ...string) (int64, error) {
+	return t.tx.RPush(key, values...)
+}
+
+func (t embeddedTx) RPop(key string) (string, bool, error) { return t.tx.RPop(key) }
+
+func (t embeddedTx) LRem(key string, count int64, value string) (int64, error) {
+	return t.tx.LRem(key, count, value)
+}
+
+func (t embeddedTx) LLen(key string) (int64, error) { return t.tx.LLen(key) }
+
+func (t embeddedTx) LRange(key string, start, stop int64) ([]string, error) {
+	return t.tx.LRange(key, start, stop)
+}
