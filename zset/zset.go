@@ -368,7 +368,6 @@ func (s *Set) RevRangeByScore(max, min ScoreBound, offset, count int) []Entry {
 	return s.e.rangeDown(hi-1-offset, count, func(sc float64, _ uint32) bool { return !belowMin(sc, min) })
 }
 
-
 // RangeByLex is ZRANGEBYLEX min max LIMIT offset count: the entries whose member lies
 // within [min, max] in ascending order, with LIMIT as in [Set.RangeByScore]. Like Redis,
 // it assumes all members have the same score. The complexity is O(log n + k).
