@@ -38,6 +38,9 @@ import (
 // The complexity is O(len(s)); it does not allocate unless s is hexadecimal without a
 // binary exponent ("0x10"), or out of range.
 func ParseScore(s string) (float64, error) {
+	if f, ok := parseSmallInt(s); ok {
+		return f, nil
+	}
 	if s == "" || isCSpace(s[0]) {
 		return 0, ErrNotFloat
 	}
@@ -77,6 +80,10 @@ func ParseScoreBound(s string) (ScoreBound, error) {
 	if s == "" {
 		return b, nil // strtod converts nothing and stops at the terminating NUL: 0
 	}
+	if f, ok := parseSmallInt(s); ok {
+		b.Value = f
+		return b, nil
+	}
 	t := strings.TrimLeft(s, cSpaces)
 	n, kind, _ := scanFloat(t)
 	if n == 0 || n != len(t) || kind == floatNaN {
@@ -114,6 +121,31 @@ func ParseLexBound(s string) (LexBound, error) {
 		return LexBound{Member: s[1:]}, nil
 	}
 	return LexBound{}, ErrLexRange
+}
+
+// parseSmallInt is the fast path for the common integral scores: an optional sign and 1
+// to 15 decimal digits, whose value a float64 holds exactly.
+func parseSmallInt(s string) (float64, bool) {
+	digits := s
+	if digits != "" && (digits[0] == '-' || digits[0] == '+') {
+		digits = digits[1:]
+	}
+	if digits == "" || len(digits) > 15 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	f := float64(n)
+	if s[0] == '-' {
+		f = -f // -0 too
+	}
+	return f, true
 }
 
 // cSpaces are the bytes for which C's isspace is true in the "C" locale.
