@@ -1,0 +1,201 @@
+package queues_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/zlite/zlite"
+	"github.com/zlite/zlite/queues"
+)
+
+// A FIFO work queue: LPUSH to produce, BRPOP to consume.
+func ExampleFIFO() {
+	ctx := context.Background()
+	q := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "mail")
+	q.Push(ctx, "welcome@example.com", "reset@example.com")
+	for {
+		v, ok, _ := q.Pop(ctx, 10*time.Millisecond)
+		if !ok {
+			break
+		}
+		fmt.Println(v)
+	}
+	// Output:
+	// welcome@example.com
+	// reset@example.com
+}
+
+// The seed's transcript: three elements each on lists a and b, then "BRPOP a b"
+// drains a before b.
+func ExampleLevels() {
+	ctx := context.Background()
+	q := queues.NewLevels(queues.NewEmbedded(zlite.New()), "seed", "a", "b")
+	for _, level := range []string{"a", "b"} {
+		for _, v := range []string{"1", "2", "3"} {
+			q.Push(ctx, level, v) // lpush <level> <v>
+		}
+	}
+	for range 6 {
+		level, v, _, _ := q.Pop(ctx, time.Second) // brpop a b
+		fmt.Printf("1) %q 2) %q\n", level, v)
+	}
+	// Output:
+	// 1) "a" 2) "1"
+	// 1) "a" 2) "2"
+	// 1) "a" 2) "3"
+	// 1) "b" 2) "1"
+	// 1) "b" 2) "2"
+	// 1) "b" 2) "3"
+}
+
+// Priorities from 0 to 99999 on one sorted set; equal priorities leave in order.
+func ExamplePriority() {
+	ctx := context.Background()
+	q := queues.NewPriority(queues.NewEmbedded(zlite.New()), "tasks", queues.HighestFirst)
+	q.Push(ctx, "compile", 7)
+	q.Push(ctx, "backup", 1)
+	q.Push(ctx, "page on-call", 99999)
+	q.Push(ctx, "test", 7)
+	for range 4 {
+		v, p, _, _ := q.Pop(ctx, time.Second)
+		fmt.Println(p, v)
+	}
+	// Output:
+	// 99999 page on-call
+	// 7 compile
+	// 7 test
+	// 1 backup
+}
+
+// The seed's waitlist: Bob and Karen are waiting, you arrive, and a two-seat table
+// frees up.
+func ExampleWaitlist() {
+	ctx := context.Background()
+	w := queues.NewWaitlist(queues.NewEmbedded(zlite.New()), "restaurant")
+	w.Add(ctx, "Bob", 4)
+	w.Add(ctx, "Karen", 2)
+	w.Add(ctx, "You", 2)
+	pos, _, _ := w.Position(ctx, "You")
+	fmt.Println("you are number", pos)
+	p, _, _ := w.Seat(ctx, 2, queues.Exact)
+	fmt.Println("seated:", p.Name)
+	p, _, _ = w.Seat(ctx, 6, queues.Fits)
+	fmt.Println("seated:", p.Name)
+	list, _ := w.List(ctx)
+	fmt.Println("waiting:", list)
+	// Output:
+	// you are number 3
+	// seated: Karen
+	// seated: Bob
+	// waiting: [{You 2}]
+}
+
+// fixedClock is a clock that reads a fixed time, for deterministic examples.
+type fixedClock struct{ t *time.Time }
+
+func (c fixedClock) Now() time.Time { return *c.t }
+
+// The seed's call centre: VIP callers first, positions, hang-ups and SLA reports.
+func ExampleCallQueue() {
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	q := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "support", fixedClock{&now})
+	q.Enqueue(ctx, "+1-555-0100", 1)
+	now = now.Add(20 * time.Second)
+	q.Enqueue(ctx, "+1-555-0101", 1)
+	q.Enqueue(ctx, "+1-555-0199", 10) // VIP
+	q.Enqueue(ctx, "+1-555-0102", 1)
+	now = now.Add(20 * time.Second)
+
+	pos, _, _ := q.Position(ctx, "+1-555-0101")
+	fmt.Println("0101 is number", pos)
+	q.Cancel(ctx, "+1-555-0102") // hung up
+	stale, _ := q.Stale(ctx, 30*time.Second)
+	for _, c := range stale {
+		fmt.Println("waiting over 30s:", c.ID)
+	}
+	for {
+		c, ok, _ := q.TryDequeue(ctx)
+		if !ok {
+			break
+		}
+		fmt.Println("operator takes", c.ID)
+	}
+	// Output:
+	// 0101 is number 3
+	// waiting over 30s: +1-555-0100
+	// operator takes +1-555-0199
+	// operator takes +1-555-0100
+	// operator takes +1-555-0101
+}
+
+// A delayed queue: jobs become available at their due time.
+func ExampleDelayed() {
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	q := queues.NewDelayed(queues.NewEmbedded(zlite.New()), "reminders", fixedClock{&now})
+	q.Schedule(ctx, "send reminder", now.Add(time.Hour))
+	q.Schedule(ctx, "retry payment", now.Add(-time.Minute)) // in the past: due now
+
+	j, _, _ := q.TryPop(ctx)
+	fmt.Println(j.Payload)
+	_, ok, _ := q.TryPop(ctx)
+	fmt.Println("anything else due?", ok)
+	now = now.Add(time.Hour)
+	j, _, _ = q.Pop(ctx, time.Second)
+	fmt.Println(j.Payload, "due at", j.Due.UTC().Format(time.Kitchen))
+	// Output:
+	// retry payment
+	// anything else due? false
+	// send reminder due at 10:00AM
+}
+
+// "Redis in Action" 6.4: future jobs are moved to their work queue when due.
+func ExampleScheduler() {
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	s := queues.NewScheduler(queues.NewEmbedded(zlite.New()), "cron", 100, fixedClock{&now})
+	s.AddFutureJob(ctx, queues.FutureJob{Queue: "email", Func: "send_digest", Args: json.RawMessage(`["ann"]`)}, now.Add(time.Minute))
+	err := s.AddFutureJob(ctx, queues.FutureJob{Func: "orphan"}, now)
+	fmt.Println(err)
+
+	moved, _ := s.Step(ctx)
+	fmt.Println("moved", len(moved))
+	now = now.Add(time.Minute)
+	moved, _ = s.Step(ctx)
+	fmt.Println("moved", len(moved), moved[0].Func)
+	v, _, _ := s.Queue("email").Pop(ctx, time.Second)
+	fmt.Println(v)
+	// Output:
+	// queues: job names no target queue
+	// moved 0
+	// moved 1 send_digest
+	// {"queue":"email","func":"send_digest","args":["ann"]}
+}
+
+// A reliable queue: a job is acknowledged when done; a job whose worker died comes
+// back when its lease expires.
+func ExampleReliable() {
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	q := queues.NewReliable(queues.NewEmbedded(zlite.New()), "work", time.Minute, fixedClock{&now})
+	q.Push(ctx, "resize image 1")
+	q.Push(ctx, "resize image 2")
+
+	d, _, _ := q.Pop(ctx, time.Second)
+	q.Ack(ctx, d) // done
+	fmt.Println("done:", d.Payload)
+
+	d, _, _ = q.Pop(ctx, time.Second) // this worker dies mid-job
+	now = now.Add(2 * time.Minute)
+	n, _ := q.Reap(ctx)
+	fmt.Println("put back:", n)
+	d, _, _ = q.Pop(ctx, time.Second)
+	fmt.Println("redelivered:", d.Payload)
+	// Output:
+	// done: resize image 1
+	// put back: 1
+	// redelivered: resize image 2
+}
