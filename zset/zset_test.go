@@ -676,9 +676,9 @@ func TestZeroValue(t *testing.T) {
 // TestLargeAndDrain grows a set through several tree levels, drains it in different ways
 // and checks that storage is released.
 func TestLargeAndDrain(t *testing.T) {
-	n := 200_000
+	n := 100_000
 	if raceEnabled {
-		n = 30_000
+		n = 20_000
 	}
 	r := rand.New(rand.NewPCG(9, 9))
 	s := New()
