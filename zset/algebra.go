@@ -37,23 +37,21 @@ func Union(sets []*Set, weights []float64, agg Aggregate) *Set {
 	if len(in) > 0 {
 		largest = in[len(in)-1].len
 	}
-	acc := make(map[string]float64, largest)
+	index := make(map[string]int, largest) // member → its position in entries
+	entries := make([]Entry, 0, largest)
 	for _, x := range in {
 		if x.len == 0 {
 			continue
 		}
 		for m, score := range x.s.All() {
 			v := weigh(x.w, score)
-			if cur, ok := acc[m]; ok {
-				acc[m] = aggregate(cur, v, agg)
+			if i, ok := index[m]; ok {
+				entries[i].Score = aggregate(entries[i].Score, v, agg)
 			} else {
-				acc[m] = v
+				index[m] = len(entries)
+				entries = append(entries, Entry{Member: m, Score: v})
 			}
 		}
-	}
-	entries := make([]Entry, 0, len(acc))
-	for m, score := range acc {
-		entries = append(entries, Entry{Member: m, Score: score})
 	}
 	return fromEntries(entries)
 }
