@@ -32,7 +32,7 @@ var pageSize = 4096
 
 const (
 	minPageCap = 64 // buffer size of a list's first page; doubled as it fills
-	minSlots   = 8  // page slots below which the page slice is not shrunk
+	minSlots   = 4  // page slots below which the page slice is not shrunk
 )
 
 type page struct {
