@@ -297,8 +297,9 @@ func FormatScore(f float64) string {
 	return string(AppendScore(buf[:0], f))
 }
 
-// AppendScore appends [FormatScore] of f to dst and returns the extended buffer. It does
-// not allocate when dst has room for 24 bytes.
+// AppendScore appends [FormatScore] of f to dst and returns the extended buffer, for
+// building replies without allocating: the text is at most 25 bytes long. The complexity
+// is O(1).
 func AppendScore(dst []byte, f float64) []byte {
 	switch {
 	case math.IsNaN(f):
