@@ -466,6 +466,9 @@ func TestFormatScoreRoundTrip(t *testing.T) {
 	for range n {
 		f := randomScore(rng)
 		s := FormatScore(f)
+		if len(s) > 25 {
+			t.Fatalf("FormatScore(%v) = %q, longer than the documented 25 bytes", f, s)
+		}
 		back, err := ParseScore(s)
 		if err != nil || !sameBits(back, f) {
 			t.Fatalf("ParseScore(FormatScore(%v) = %q) = %v, %v", f, s, back, err)
