@@ -67,6 +67,11 @@ func ParseScore(s string) (float64, error) {
 // its first NUL byte ("1\x00x" is 1); and an empty number is 0 ("" is the bound 0 and "("
 // the exclusive bound 0).
 //
+// These are the rules of Redis 7.0.15, the reference that CI runs. Redis 8 parses bounds
+// with fast_float instead of strtod (8.0-m01's zslParseRange), which no longer skips
+// leading white space nor reads hexadecimal; this package keeps 7.0's rules until the
+// reference moves.
+//
 // The complexity is O(len(s)).
 func ParseScoreBound(s string) (ScoreBound, error) {
 	if i := strings.IndexByte(s, 0); i >= 0 {
