@@ -68,7 +68,7 @@ func Union(sets []*Set, weights []float64, agg Aggregate) *Set {
 // and Min and Max ignore it (it compares false).
 //
 // The complexity is O(N × K + M log M) for N members in the smallest of K sets and M in
-// the result; each lookup is O(1).
+// the result; each lookup is an expected O(1).
 func Inter(sets []*Set, weights []float64, agg Aggregate) *Set {
 	in := bySize(sets, weights)
 	if len(in) == 0 || in[0].len == 0 {
