@@ -41,6 +41,7 @@ func tinyConfig(systems []System) Config {
 		MemorySize: 2000,
 		Duration:   4 * time.Millisecond,
 		Runs:       2,
+		MinSamples: 3,
 	}
 }
 
@@ -108,12 +109,16 @@ func checkRun(t *testing.T, systems []System) {
 			}
 		}
 	}
+	for _, op := range queueOps {
+		want = append(want, rowKey{"queue-" + op.id, 0, OpsPerSec})
+		if op.channel != nil {
+			want = append(want, rowKey{"queue-" + op.id + "-handoff", 0, LatencyP50}, rowKey{"queue-" + op.id + "-handoff", 0, LatencyP99})
+		}
+	}
 	want = append(want, rowKey{"memory-zset", cfg.MemorySize, BytesPerElem}, rowKey{"memory-list", cfg.MemorySize, BytesPerElem})
 	var got []rowKey
 	for _, r := range rep.Rows {
-		if r.Group != "queues" {
-			got = append(got, rowKey{r.ID, r.N, r.Metric})
-		}
+		got = append(got, rowKey{r.ID, r.N, r.Metric})
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("rows %v;\nwant %v", got, want)
@@ -126,6 +131,8 @@ func checkRun(t *testing.T, systems []System) {
 			switch r.Group {
 			case "blocking":
 				expect = s.Blocking()
+			case "queues":
+				expect = s.QueueBackend() != nil
 			case "memory":
 				_, expect, _ = s.Memory(context.Background())
 			}
@@ -247,11 +254,14 @@ func TestRatio(t *testing.T) {
 		text       string
 	}{
 		{OpsPerSec, 200, 100, 2, "2.0× faster"},
+		{OpsPerSec, 103, 100, 1.03, "1.03× faster"},
 		{OpsPerSec, 100, 400, 0.25, "**4.0× slower**"},
+		{OpsPerSec, 100, 150, 100.0 / 150, "**1.50× slower**"},
 		{LatencyP50, 1e-6, 3e-5, 30, "30× faster"},
 		{LatencyP99, 2e-5, 1e-5, 0.5, "**2.0× slower**"},
 		{BytesPerElem, 50, 100, 2, "2.0× smaller"},
-		{BytesPerElem, 150, 100, 100.0 / 150, "**1.5× larger**"},
+		{BytesPerElem, 100, 101, 1.01, "1.01× smaller"},
+		{BytesPerElem, 150, 100, 100.0 / 150, "**1.50× larger**"},
 	}
 	for _, tt := range tests {
 		got, ok := Ratio(tt.m, tt.ref, tt.other)
@@ -260,6 +270,20 @@ func TestRatio(t *testing.T) {
 		}
 		if text := RatioText(tt.m, got); text != tt.text {
 			t.Errorf("RatioText(%v, %v) = %q; want %q", tt.m, got, text, tt.text)
+		}
+	}
+	ticks := []struct {
+		m    Metric
+		d    int
+		want string
+	}{
+		{OpsPerSec, 0, "1/s"}, {OpsPerSec, 4, "10k/s"}, {OpsPerSec, 8, "100M/s"},
+		{LatencyP50, -7, "100ns"}, {LatencyP99, -6, "1µs"}, {LatencyP50, -2, "10ms"},
+		{BytesPerElem, 1, "10 B"}, {BytesPerElem, 3, "1 kB"},
+	}
+	for _, tt := range ticks {
+		if got := tickText(tt.m, tt.d); got != tt.want {
+			t.Errorf("tickText(%v, %d) = %q; want %q", tt.m, tt.d, got, tt.want)
 		}
 	}
 	if _, ok := Ratio(OpsPerSec, 0, 1); ok {

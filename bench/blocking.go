@@ -32,8 +32,8 @@ const stallTimeout = 5 * time.Second
 
 const stopPrefix = "stop:"
 
-// minSamples is the fewest hand-offs a figure is computed from.
-const minSamples = 20
+// defaultMinSamples is the fewest hand-offs a figure is computed from, by default.
+const defaultMinSamples = 20
 
 func runBlocking(ctx context.Context, cfg *Config, r *Report) error {
 	for _, op := range blockingOps {
@@ -54,7 +54,7 @@ func runBlocking(ctx context.Context, cfg *Config, r *Report) error {
 					if err != nil {
 						return fmt.Errorf("%s %s: %w", id, s.Name(), err)
 					}
-					h, err := handoff(ctx, ch, sh[0], sh[1], cfg.Duration/4, cfg.Duration)
+					h, err := handoff(ctx, ch, sh[0], sh[1], cfg.MinSamples, cfg.Duration/4, cfg.Duration)
 					if err != nil {
 						return fmt.Errorf("%s %s: %w", id, s.Name(), err)
 					}
@@ -127,7 +127,7 @@ func systemChannel(ctx context.Context, s System, op blockingOp) (*channel, erro
 // return minus it. Figures cover the pops that returned in [warm, end), where end is
 // warm+dur or, on a system too slow to complete minSamples hand-offs by then, the
 // moment it has. handoff closes ch.
-func handoff(ctx context.Context, ch *channel, producers, consumers int, warm, dur time.Duration) (res handoffResult, err error) {
+func handoff(ctx context.Context, ch *channel, producers, consumers, minSamples int, warm, dur time.Duration) (res handoffResult, err error) {
 	defer func() {
 		if e := ch.close(); err == nil {
 			err = e
@@ -188,7 +188,7 @@ func handoff(ctx context.Context, ch *channel, producers, consumers int, warm, d
 				}
 				if now >= from {
 					samples[c] = append(samples[c], sample{now, now - time.Duration(t)})
-					if counted.Add(1) == minSamples {
+					if counted.Add(1) == int64(minSamples) {
 						close(enough)
 					}
 				}

@@ -10,7 +10,7 @@ import (
 )
 
 // SystemNames lists every system [Open] knows, in column order.
-var SystemNames = []string{"redis", "redis-pipe", "miniredis"}
+var SystemNames = []string{"zlite", "zlite-do", "redis", "redis-pipe", "miniredis"}
 
 // Open returns the named systems, in the order of [SystemNames]. The Redis systems
 // use the server at REDIS_ADDR when it is set, and otherwise start redis-server
@@ -34,6 +34,10 @@ func Open(names []string) (systems []System, notes []string, closeAll func(), er
 			continue
 		}
 		switch name {
+		case "zlite":
+			systems = append(systems, NewZlite())
+		case "zlite-do":
+			systems = append(systems, NewZliteDo())
 		case "redis", "redis-pipe":
 			addr, err := redistest.Addr()
 			if err != nil {

@@ -268,7 +268,7 @@ func runQueues(ctx context.Context, cfg *Config, r *Report) error {
 					}
 					return errors.Join(err, cleanup())
 				}
-				h, err := handoff(ctx, ch, 1, 1, cfg.Duration/4, cfg.Duration)
+				h, err := handoff(ctx, ch, 1, 1, cfg.MinSamples, cfg.Duration/4, cfg.Duration)
 				if err != nil {
 					return fmt.Errorf("queue %s hand-off %s: %w", op.id, s.Name(), err)
 				}

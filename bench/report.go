@@ -72,10 +72,13 @@ func RatioText(m Metric, ratio float64) string {
 }
 
 func sig(x float64) string {
-	if x >= 10 {
+	switch {
+	case x >= 10:
 		return fmt.Sprintf("%.0f", x)
+	case x >= 2:
+		return fmt.Sprintf("%.1f", x)
 	}
-	return fmt.Sprintf("%.1f", x)
+	return fmt.Sprintf("%.2f", x)
 }
 
 // formatValue renders a figure with its unit.

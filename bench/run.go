@@ -53,6 +53,7 @@ type Config struct {
 	MemorySize int           // elements for the memory rows; 0 leaves them out
 	Duration   time.Duration // timed work per run of each figure
 	Runs       int           // runs per figure; the median is reported
+	MinSamples int           // fewest hand-offs behind a latency figure; 0 means 20
 	Groups     []string      // subset of "core", "blocking", "memory", "queues"; nil means all
 	Progress   io.Writer     // progress lines; nil for none
 	Notes      []string      // carried into the report
@@ -77,6 +78,9 @@ func (c *Config) progress(format string, args ...any) {
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Runs <= 0 {
 		cfg.Runs = 1
+	}
+	if cfg.MinSamples <= 0 {
+		cfg.MinSamples = defaultMinSamples
 	}
 	if cfg.Duration <= 0 {
 		cfg.Duration = 100 * time.Millisecond

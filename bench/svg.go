@@ -31,9 +31,9 @@ func (r *Report) SVG() string {
 		width  = 1100
 		labelW = 300
 		barW   = 640
-		barH   = 12
-		gap    = 2
-		pad    = 10
+		barH   = 9
+		gap    = 1
+		pad    = 6
 	)
 	panels := []struct {
 		title   string
@@ -75,6 +75,9 @@ func (r *Report) SVG() string {
 			continue
 		}
 		dlo, dhi := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
+		if math.Log10(lo)-dlo < 0.3 { // leave the shortest bar a visible length
+			dlo--
+		}
 		if dhi <= dlo {
 			dhi = dlo + 1
 		}
@@ -99,7 +102,7 @@ func (r *Report) SVG() string {
 		for d := dlo; d <= dhi; d++ {
 			gx := labelW + (d-dlo)/(dhi-dlo)*barW
 			fmt.Fprintf(&body, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" class="g"/>`+"\n", gx, top, gx, bottom-pad)
-			fmt.Fprintf(&body, `<text x="%.1f" y="%d" text-anchor="middle" class="v">%s</text>`+"\n", gx, axisY, esc(formatValue(p.metrics[0], math.Pow(10, d))))
+			fmt.Fprintf(&body, `<text x="%.1f" y="%d" text-anchor="middle" class="v">%s</text>`+"\n", gx, axisY, esc(tickText(p.metrics[0], int(d))))
 		}
 		y = top + pad
 		for _, row := range rows {
@@ -129,7 +132,7 @@ func (r *Report) SVG() string {
 				}
 				fmt.Fprintf(&body, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s: %s</title></rect>`+"\n",
 					labelW, y, math.Max(end-labelW, 1), barH, colorOf(s), esc(DisplayName(s)), esc(formatValue(row.Metric, v)))
-				fmt.Fprintf(&body, `<text x="%.1f" y="%d" class="v">%s</text>`+"\n", math.Max(end, labelW+1)+4, y+barH-2, esc(formatValue(row.Metric, v)))
+				fmt.Fprintf(&body, `<text x="%.1f" y="%d" class="v">%s</text>`+"\n", math.Max(end, labelW+1)+4, y+barH-1, esc(formatValue(row.Metric, v)))
 				y += barH + gap
 			}
 			y += 2 * pad
@@ -137,8 +140,8 @@ func (r *Report) SVG() string {
 	}
 	height := y + pad
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", width, height, width, height)
-	b.WriteString(`<style>.h{font-size:15px;font-weight:bold}.t{font-size:18px;font-weight:bold}.v{font-size:10px;fill:#374151}.g{stroke:#d1d5db;stroke-width:1}</style>` + "\n")
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`+"\n", width, height, width, height)
+	b.WriteString(`<style>.h{font-size:15px;font-weight:bold}.t{font-size:18px;font-weight:bold}.v{font-size:9px;fill:#374151}.g{stroke:#d1d5db;stroke-width:1}</style>` + "\n")
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
 	fmt.Fprintf(&b, `<text x="%d" y="26" class="t">zlite vs Redis vs miniredis — %s</text>`+"\n", pad, esc(r.machine()))
 	b.WriteString(body.String())
@@ -147,3 +150,22 @@ func (r *Report) SVG() string {
 }
 
 func esc(s string) string { return html.EscapeString(s) }
+
+// tickText labels the axis line at 10^d.
+func tickText(m Metric, d int) string {
+	var units []string
+	base := 0 // the decade of units[0]
+	switch m {
+	case OpsPerSec:
+		units = []string{"/s", "k/s", "M/s", "G/s"}
+	case LatencyP50, LatencyP99:
+		units, base = []string{"ns", "µs", "ms", "s"}, -9
+	default:
+		units = []string{" B", " kB", " MB", " GB"}
+	}
+	i := (d - base) / 3
+	if d < base || i >= len(units) {
+		return formatValue(m, math.Pow(10, float64(d)))
+	}
+	return fmt.Sprintf("%d%s", int(math.Pow(10, float64((d-base)%3))), units[i])
+}
