@@ -38,9 +38,11 @@ func (e *engine) insert(m string, score float64) {
 func (e *engine) update(h uint32, score float64) {
 	e.mods++
 	p := e.sl.at(h)
-	e.treeDelete(p.sc, p.m)
+	old := p.sc
 	p.sc = score
-	e.treeInsert(h, score, p.m)
+	if !e.treeRescore(old, p.m, score, true) {
+		e.treeInsert(h, score, p.m)
+	}
 }
 
 // delete removes the entry with handle h.

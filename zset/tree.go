@@ -281,14 +281,32 @@ func (e *engine) ins(x *inner, h uint32, score float64, m string) *inner {
 
 // treeDelete removes the entry with key (score, m), which must be present.
 func (e *engine) treeDelete(score float64, m string) {
+	e.treeRescore(score, m, score, false)
+}
+
+// treeRescore finds the entry with key (old, m), which must be present. When rescore is
+// set and the key (score, m) belongs at the same place (strictly inside its leaf), it
+// changes the cached score in place and returns true; otherwise it removes the entry and
+// returns false.
+func (e *engine) treeRescore(old float64, m string, score float64, rescore bool) bool {
 	if e.root == nil {
-		l := e.leaf0
-		pos := e.leafLower(l, score, m)
-		leafRemove(l, pos, 1)
-		return
+		return e.leafRescore(e.leaf0, old, m, score, rescore)
 	}
-	e.del(e.root, score, m)
+	done := e.del(e.root, old, m, score, rescore)
 	e.shrinkRoot()
+	return done
+}
+
+// leafRescore is treeRescore within leaf l.
+func (e *engine) leafRescore(l *leaf, old float64, m string, score float64, rescore bool) bool {
+	pos := e.leafLower(l, old, m)
+	if rescore && pos > 0 && pos+1 < int(l.n) &&
+		e.cmpKey(score, m, l.sc[pos-1], l.hs[pos-1]) > 0 && e.cmpKey(score, m, l.sc[pos+1], l.hs[pos+1]) < 0 {
+		l.sc[pos] = score
+		return true
+	}
+	leafRemove(l, pos, 1)
+	return false
 }
 
 func leafRemove(l *leaf, pos, k int) {
@@ -298,16 +316,20 @@ func leafRemove(l *leaf, pos, k int) {
 	l.n -= int32(k)
 }
 
-func (e *engine) del(x *inner, score float64, m string) {
-	i := e.childFor(x, score, m)
+func (e *engine) del(x *inner, old float64, m string, score float64, rescore bool) bool {
+	i := e.childFor(x, old, m)
+	var done bool
 	if x.leafKids {
-		l := x.leaves[i]
-		leafRemove(l, e.leafLower(l, score, m), 1)
+		done = e.leafRescore(x.leaves[i], old, m, score, rescore)
 	} else {
-		e.del(x.kids[i], score, m)
+		done = e.del(x.kids[i], old, m, score, rescore)
+	}
+	if done {
+		return true // the entry was not first in its leaf: no smallest key changed
 	}
 	x.cnt[i]--
 	e.fixChild(x, i)
+	return false
 }
 
 // delRank removes up to k entries from rank r onwards, within the leaf holding rank r,
