@@ -380,3 +380,113 @@ func BenchmarkCore(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHandoff measures one push and its delivery to a consumer blocked in BRPOP
+// or BZPOPMIN, then told by a Go channel: one producer, one consumer.
+func BenchmarkHandoff(b *testing.B) {
+	ctx := context.Background()
+	for _, op := range blockingOps {
+		for _, name := range SystemNames {
+			b.Run(fmt.Sprintf("op=%s/impl=%s", op.id, name), func(b *testing.B) {
+				s := openOne(b, b, name)
+				if !s.Blocking() {
+					b.Skipf("%s has no blocking commands", name)
+				}
+				ch, err := systemChannel(ctx, s, op)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer ch.close()
+				got := make(chan error)
+				go func() {
+					for {
+						v, _, ok, err := ch.pop()
+						if err == nil && !ok {
+							err = errEmpty
+						}
+						if err == nil && strings.HasPrefix(v, stopPrefix) {
+							close(got)
+							return
+						}
+						got <- err
+					}
+				}()
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if err := ch.push(fmt.Sprintf("0:%d:0", i), time.Now()); err != nil {
+						b.Fatal(err)
+					}
+					if err := <-got; err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+				if err := ch.push(stopPrefix+"0", time.Now()); err != nil {
+					b.Fatal(err)
+				}
+				for range got { // wait for the consumer to stop
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkQueue measures one enqueue+dequeue pair of each queue type from a single
+// client.
+func BenchmarkQueue(b *testing.B) {
+	ctx := context.Background()
+	for _, op := range queueOps {
+		for _, name := range SystemNames {
+			b.Run(fmt.Sprintf("op=queue-%s/impl=%s", op.id, name), func(b *testing.B) {
+				s := openOne(b, b, name)
+				qb := s.QueueBackend()
+				if qb == nil {
+					b.Skipf("%s runs no queues", name)
+				}
+				q, cleanup := newQueue(ctx, op, s, qb)
+				defer cleanup()
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if err := op.pair(ctx, q, i); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkMemory builds a sorted set and a list of n elements per iteration and
+// reports the memory each element adds (B/elem), as the memory rows of [Run] do.
+func BenchmarkMemory(b *testing.B) {
+	ctx := context.Background()
+	n := benchSizes(b)
+	for _, kind := range []string{"zset", "list"} {
+		size := n[len(n)-1]
+		for _, name := range SystemNames {
+			b.Run(fmt.Sprintf("op=memory-%s/n=%d/impl=%s", kind, size, name), func(b *testing.B) {
+				s := openOne(b, b, name)
+				if _, ok, _ := s.Memory(ctx); !ok {
+					b.Skipf("%s shares its memory figure with another system", name)
+				}
+				cfg := &Config{Systems: []System{s}, MemorySize: size, Groups: []string{"memory"}}
+				var per float64
+				for b.Loop() {
+					r := &Report{}
+					if err := runMemory(ctx, cfg, r); err != nil {
+						b.Fatal(err)
+					}
+					for _, row := range r.Rows {
+						if row.ID == "memory-"+kind {
+							per = row.Values[name]
+						}
+					}
+				}
+				b.ReportMetric(per, "B/elem")
+			})
+		}
+	}
+}

@@ -19,6 +19,11 @@
 //   - blocking hand-off: LPUSH→BRPOP and ZADD→BZPOPMIN with 1 producer/1 consumer
 //     and 4/4, closed loop (at most one item in flight per consumer), so latency is
 //     the hand-off cost rather than queueing delay;
+//   - queues: every queue type of package queues (on the embedded backend for
+//     zlite, on go-redis for Redis and miniredis): a single client's enqueue+dequeue
+//     pairs per second, and the latency from a push to a blocked consumer's pop
+//     (for the delayed queue and the scheduler: the lateness of the pop after the
+//     job's due time), closed loop as above;
 //   - memory: bytes per element of a sorted set and a list of n elements (Go heap
 //     in use after GC for the in-process systems, INFO used_memory for Redis).
 //

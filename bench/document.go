@@ -38,9 +38,15 @@ func (r *Report) Document() string {
 	b.WriteString(r.Markdown())
 	b.WriteString(`
 How to read it: ops/s is commands per second from one client (LPUSH + RPOP counts
-as one), or hand-offs per second for the blocking rows (producers/consumers, closed
-loop, one item in flight per consumer). p50/p99 are the times from just before a push
-to the blocked consumer's return. "zlite vs X" is how many times better zlite's
+as one; a queue row's ops are whole enqueue+dequeue pairs), or hand-offs per second
+for the blocking rows (producers/consumers, closed loop, one item in flight per
+consumer). p50/p99 are the times from just before a push to the blocked consumer's
+return; for the delayed queue and the scheduler, from the job's due time (2 ms after
+it was scheduled) to the consumer's return. On Redis the wait for a due time is a
+BRPOP timeout, which the server notices only on its periodic timer (hz 10 by
+default), so those rows show that timer's resolution. B/elem is the memory
+added per element (Go heap in use after GC for zlite and miniredis, used_memory
+for Redis), including the 15-byte member strings. "zlite vs X" is how many times better zlite's
 figure is than X's (faster, lower latency, smaller); the cases where zlite is worse
 are in bold. Against Redis with one round trip per command the ratio is mostly the
 network hop and protocol that zlite does not have; against Redis pipelined ×100 most

@@ -38,8 +38,8 @@ func run() error {
 	var (
 		sizes    = flag.String("sizes", "1000,100000", "comma-separated data sizes for the core workloads (e.g. 1000,100000,1000000)")
 		memSize  = flag.Int("memsize", 1000000, "elements in the memory rows (0 leaves them out)")
-		duration = flag.Duration("duration", 100*time.Millisecond, "timed work per run of each figure")
-		runs     = flag.Int("runs", 3, "runs per figure; the median is reported")
+		duration = flag.Duration("duration", 60*time.Millisecond, "timed work per run of each figure")
+		runs     = flag.Int("runs", 5, "runs per figure; the median is reported")
 		systems  = flag.String("systems", strings.Join(bench.SystemNames, ","), "comma-separated systems to compare")
 		groups   = flag.String("groups", strings.Join(bench.AllGroups, ","), "comma-separated workload groups")
 		out      = flag.String("out", "bench-results.md", "file for the Markdown table (empty: none)")
