@@ -67,6 +67,17 @@ var workQueues = []struct {
 	{"delayed", func(b queues.Backend, name string) workQueue {
 		q := queues.NewDelayed(b, name, nil)
 		return workQueue{
+			push: func(ctx context.Context, v string) error { return q.Schedule(ctx, v, time.Time{}) },
+			pop: func(ctx context.Context) (string, bool, error) {
+				j, ok, err := q.Pop(ctx, 0)
+				return j.Payload, ok, err
+			},
+		}
+	}},
+	{"delayed-future", func(b queues.Backend, name string) workQueue {
+		// Due within the next 3 ms: consumers sleep until due times and are re-armed.
+		q := queues.NewDelayed(b, name, nil)
+		return workQueue{
 			push: func(ctx context.Context, v string) error {
 				return q.Schedule(ctx, v, time.Now().Add(time.Duration(rand.IntN(3000))*time.Microsecond))
 			},

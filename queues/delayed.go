@@ -18,9 +18,11 @@ import (
 // token when the new job becomes the earliest, and a consumer that took a job pushes
 // one while jobs remain, handing the watch to the next sleeper; so consumers sleep
 // exactly until the next due time or until an earlier job arrives, with no polling.
-// On the embedded engine the wake-up is a timer at the due time; on Redis it is
-// BRPOP's timeout, which a server checks about every 1/hz seconds (100 ms by default)
-// when idle, and which the go-redis backend sends in rounds of its slice.
+// On the embedded engine the wake-up is the keyspace's timer at the due time. On
+// Redis it is BRPOP's timeout, which a server checks only about every 1/hz seconds
+// (100 ms by default); so a consumer whose next due time is nearer than that
+// resolution sleeps on a client-side timer instead and then looks again (an earlier
+// job scheduled during that short sleep waits for its end).
 //
 // Delayed is safe for concurrent use; two consumers never get the same job.
 type Delayed struct {
@@ -188,10 +190,31 @@ func waitDue[T any](ctx context.Context, b Backend, wakeList string, clock Clock
 				wait = left
 			}
 		}
+		if wait > 0 && wait < resolution(b) {
+			// The backend would time out late: sleep here, then look again.
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return v, false, ctx.Err()
+			}
+			continue
+		}
 		if _, _, _, err := b.BRPop(ctx, wait, wakeList); err != nil {
 			return v, false, err
 		}
 	}
+}
+
+// resolution returns how late b's blocking timeouts may fire: a Backend may say so
+// with a method TimeoutResolution() time.Duration (redisq does: Redis checks
+// timeouts of blocked clients about every 1/hz seconds). Zero means exact.
+func resolution(b Backend) time.Duration {
+	if r, ok := b.(interface{ TimeoutResolution() time.Duration }); ok {
+		return r.TimeoutResolution()
+	}
+	return 0
 }
 
 // Len returns the number of scheduled jobs, due or not (ZCARD). The complexity is O(1).

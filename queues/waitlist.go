@@ -104,7 +104,10 @@ else
   while true do
     local r = redis.call('ZRANGEBYSCORE', KEYS[1], min, ARGV[1], 'WITHSCORES', 'LIMIT', 0, 1)
     if #r == 0 then break end
-    if best == nil or r[1] < best then best, seats = r[1], r[2] end
+    -- Compare arrival numbers, not strings: Lua compares strings by the server's locale.
+    if best == nil or tonumber(string.sub(r[1], 1, 16), 16) < tonumber(string.sub(best, 1, 16), 16) then
+      best, seats = r[1], r[2]
+    end
     min = '(' .. r[2]
   end
 end

@@ -37,12 +37,17 @@ type Options struct {
 	// Slice is the longest server-side timeout of one blocking round; cancellation is
 	// noticed between rounds. Zero means 250 ms.
 	Slice time.Duration
+	// TimeoutResolution is how late Redis may time out a blocked client: it checks
+	// about every 1/hz seconds. Zero means 100 ms (hz 10, Redis's default). Delayed
+	// queues and schedulers wait shorter than this on a client-side timer.
+	TimeoutResolution time.Duration
 }
 
 // Backend is a [queues.Backend] on a go-redis client. It is safe for concurrent use.
 type Backend struct {
 	c       redis.UniversalClient
 	slice   time.Duration
+	res     time.Duration
 	scripts sync.Map // *queues.Script → *redis.Script
 }
 
@@ -50,12 +55,19 @@ var _ queues.Backend = (*Backend)(nil)
 
 // New returns a Backend that sends its commands through c.
 func New(c redis.UniversalClient, opt *Options) *Backend {
-	b := &Backend{c: c, slice: 250 * time.Millisecond}
+	b := &Backend{c: c, slice: 250 * time.Millisecond, res: 100 * time.Millisecond}
 	if opt != nil && opt.Slice > 0 {
 		b.slice = opt.Slice
 	}
+	if opt != nil && opt.TimeoutResolution > 0 {
+		b.res = opt.TimeoutResolution
+	}
 	return b
 }
+
+// TimeoutResolution returns Options.TimeoutResolution: how late a blocking timeout
+// may fire on the server.
+func (b *Backend) TimeoutResolution() time.Duration { return b.res }
 
 // Eval runs s by EVALSHA (loading it on a NOSCRIPT reply). A nil script reply is
 // returned as (nil, nil).
