@@ -158,6 +158,10 @@ func clampInt(n int64) int {
 // ErrTimeoutNegative here too.
 func parseTimeout(s string) (time.Duration, error) {
 	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && isHexMantissa(s) {
+		// strtold accepts a hexadecimal float without a binary exponent; Go does not.
+		f, err = strconv.ParseFloat(s+"p0", 64)
+	}
 	if err != nil {
 		ne, ok := err.(*strconv.NumError)
 		if !ok || ne.Err != strconv.ErrRange {
@@ -180,6 +184,26 @@ func parseTimeout(s string) (time.Duration, error) {
 		return math.MaxInt64, nil
 	}
 	return time.Duration(ms) * time.Millisecond, nil
+}
+
+// isHexMantissa reports whether s is [sign]0x followed by hex digits and at most one
+// '.', with no exponent.
+func isHexMantissa(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	if len(s) < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
+		return false
+	}
+	dot := false
+	for _, c := range s[2:] {
+		switch {
+		case c == '.' && !dot:
+			dot = true
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // parsePosition parses LEFT or RIGHT (case-insensitively); true means LEFT (the head).

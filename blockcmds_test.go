@@ -1,0 +1,93 @@
+package zlite
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestBlockingCompare checks the blocking commands' replies and errors against
+// Redis where they do not wait (data ready, errors) or wait briefly (timeouts of
+// 10 ms on both sides).
+func TestBlockingCompare(t *testing.T) {
+	tests := []struct {
+		name string
+		cmds [][]string
+	}{
+		{"blpop brpop", [][]string{
+			cmd("RPUSH", "b", "1", "2", "3"), cmd("BLPOP", "a", "b", "0"), cmd("BRPOP", "a", "b", "0"),
+			cmd("BLPOP", "b", "b", "1"), cmd("EXISTS", "b"), cmd("BLPOP", "a", "0.01"), cmd("BRPOP", "a", "b", "0.01"),
+			cmd("BLPOP", "a", "-1"), cmd("BLPOP", "a", "x"), cmd("BLPOP", "a", "inf"), cmd("BLPOP", "a", "-inf"),
+			cmd("BLPOP", "a", "nan"), cmd("BLPOP", "a", "1e300"), cmd("BLPOP", "a", ""), cmd("BLPOP", "a", " 1"),
+			cmd("BLPOP", "a", "1 "),
+			cmd("BLPOP", "a", "0x1p-7"), cmd("BLPOP", "a", "1e400"),
+			cmd("ZADD", "z", "1", "m"), cmd("RPUSH", "l", "x"), cmd("BLPOP", "missing", "z", "l", "0"),
+			cmd("BRPOP", "missing", "l", "z", "0"), cmd("BLPOP"), cmd("BLPOP", "a"),
+		}},
+		{"blmove brpoplpush", [][]string{
+			cmd("RPUSH", "s", "a", "b", "c"), cmd("BLMOVE", "s", "d", "LEFT", "RIGHT", "0"),
+			cmd("BLMOVE", "s", "d", "right", "left", "0"), cmd("LRANGE", "d", "0", "-1"),
+			cmd("BLMOVE", "missing", "d", "LEFT", "LEFT", "0.01"), cmd("BLMOVE", "s", "d", "UP", "LEFT", "x"),
+			cmd("BLMOVE", "s", "d", "LEFT", "LEFT", "x"), cmd("BLMOVE", "s", "d", "LEFT", "LEFT", "-1"),
+			cmd("ZADD", "z", "1", "m"), cmd("BLMOVE", "s", "z", "LEFT", "LEFT", "0"), cmd("BLMOVE", "z", "d", "LEFT", "LEFT", "0"),
+			cmd("BRPOPLPUSH", "s", "d", "0"), cmd("BRPOPLPUSH", "s", "d", "0.01"), cmd("BRPOPLPUSH", "s", "d", "x"),
+			cmd("BRPOPLPUSH", "d", "z", "0"), cmd("BRPOPLPUSH", "d", "d", "0"), cmd("LRANGE", "d", "0", "-1"),
+		}},
+		{"blmpop", [][]string{
+			cmd("RPUSH", "b", "1", "2", "3", "4"), cmd("BLMPOP", "0", "2", "a", "b", "LEFT"),
+			cmd("BLMPOP", "0", "2", "a", "b", "RIGHT", "COUNT", "2"), cmd("BLMPOP", "0.01", "1", "a", "LEFT"),
+			cmd("BLMPOP", "x", "0", "a", "LEFT"), cmd("BLMPOP", "x", "1", "a", "LEFT"), cmd("BLMPOP", "-1", "1", "a", "LEFT"),
+			cmd("BLMPOP", "0", "1", "a", "UP"), cmd("BLMPOP", "0", "2", "a", "LEFT"), cmd("BLMPOP", "0", "1", "a", "LEFT", "COUNT", "0"),
+			cmd("BLMPOP", "0", "1", "a", "LEFT", "BAR"), cmd("ZADD", "z", "1", "m"), cmd("BLMPOP", "0", "2", "z", "b", "LEFT"),
+			cmd("BLMPOP", "0", "1", "b", "LEFT", "COUNT", "9"), cmd("BLMPOP", "0", "1", "a"),
+		}},
+		{"bzpopmin bzpopmax", [][]string{
+			cmd("ZADD", "z", "1", "a", "2", "b", "3", "c"), cmd("BZPOPMIN", "x", "z", "0"), cmd("BZPOPMAX", "x", "z", "0"),
+			cmd("BZPOPMIN", "x", "0.01"), cmd("BZPOPMAX", "z", "-1"), cmd("BZPOPMAX", "z", "x"), cmd("RPUSH", "l", "x"),
+			cmd("BZPOPMIN", "l", "z", "0"), cmd("BZPOPMIN", "z", "l", "0"), cmd("EXISTS", "z"), cmd("BZPOPMIN", "z"),
+			cmd("ZADD", "f", "1.5", "a", "-2.25", "b"), cmd("BZPOPMIN", "f", "0"), cmd("BZPOPMAX", "f", "0"),
+		}},
+		{"bzmpop", [][]string{
+			cmd("ZADD", "z", "1", "a", "2", "b", "3", "c"), cmd("BZMPOP", "0", "2", "x", "z", "MIN"),
+			cmd("BZMPOP", "0", "1", "z", "max", "COUNT", "5"), cmd("EXISTS", "z"), cmd("BZMPOP", "0.01", "1", "z", "MIN"),
+			cmd("BZMPOP", "x", "0", "z", "MIN"), cmd("BZMPOP", "x", "1", "z", "MIN"), cmd("BZMPOP", "0", "1", "z", "LEFT"),
+			cmd("BZMPOP", "0", "1", "z", "MIN", "COUNT", "-1"), cmd("BZMPOP", "0", "1", "z", "MIN", "COUNT", "1", "COUNT", "1"),
+			cmd("RPUSH", "l", "x"), cmd("BZMPOP", "0", "1", "l", "MIN"), cmd("BZMPOP", "0", "1", "z"),
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { compare(t, tt.cmds...) })
+	}
+}
+
+// TestParseTimeout covers timeouts that would block a differential test for long:
+// the expected values follow Redis 7.0's getTimeoutFromObjectOrReply (long double
+// seconds, ceil to milliseconds, 0 = forever).
+func TestParseTimeout(t *testing.T) {
+	tests := []struct {
+		in   string
+		want time.Duration
+		err  error
+	}{
+		{"0", 0, nil},
+		{"1", time.Second, nil},
+		{"0.0001", time.Millisecond, nil},
+		{"-0.0001", 0, nil},
+		{"1e-400", 0, nil},
+		{"0x10", 16 * time.Second, nil},
+		{"+2.5", 2500 * time.Millisecond, nil},
+		{"-1", 0, ErrTimeoutNegative},
+		{"inf", 0, ErrTimeoutNegative},
+		{"1e400", 0, ErrTimeoutNegative},
+		{"nan", 0, ErrTimeoutNotFloat},
+		{"", 0, ErrTimeoutNotFloat},
+		{"1_0", 0, ErrTimeoutNotFloat},
+		{"0x", 0, ErrTimeoutNotFloat},
+	}
+	for _, tt := range tests {
+		got, err := parseTimeout(tt.in)
+		if got != tt.want || !errors.Is(err, tt.err) {
+			t.Errorf("parseTimeout(%q) = %v, %v; want %v, %v", tt.in, got, err, tt.want, tt.err)
+		}
+	}
+}
