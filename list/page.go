@@ -56,11 +56,23 @@ func uvlen(x int) int {
 }
 
 // encSize returns the encoded size of an item of length n.
-func encSize(n int) int { return n + 2*uvlen(n) }
+func encSize(n int) int {
+	if n < 0x80 {
+		return n + 2
+	}
+	return n + 2*uvlen(n)
+}
 
 // putItem encodes s at the start of dst, which must hold encSize(len(s)) bytes, and
 // returns the number of bytes written.
 func putItem(dst []byte, s string) int {
+	if n := len(s); n < 0x80 {
+		_ = dst[n+1]
+		dst[0] = byte(n)
+		copy(dst[1:], s)
+		dst[n+1] = byte(n)
+		return n + 2
+	}
 	x := uint(len(s))
 	k := 0
 	for x >= 0x80 {
