@@ -469,8 +469,26 @@ func (l *List) splice(k, from, to int, ins []byte, dn int) {
 	}
 	p.n += dn
 	l.n += dn
-	if dn != 0 || delta < 0 {
+	if dn != 0 {
+		l.shift(k, dn)
+	}
+	if delta < 0 && (k > l.a && l.arr[k-1].n > 0 && mergeable(&l.arr[k-1], p) ||
+		k+1 < l.b && l.arr[k+1].n > 0 && mergeable(p, &l.arr[k+1])) {
 		l.normalize()
+	}
+}
+
+// shift renumbers starts after page k gained dn items: the pages up to k move dn
+// down, or those after it dn up, whichever side is shorter.
+func (l *List) shift(k, dn int) {
+	if k-l.a < l.b-1-k {
+		for j := l.a; j <= k; j++ {
+			l.arr[j].start -= dn
+		}
+		return
+	}
+	for j := k + 1; j < l.b; j++ {
+		l.arr[j].start += dn
 	}
 }
 
