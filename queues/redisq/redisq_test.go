@@ -1,0 +1,127 @@
+package redisq_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/zlite/zlite/internal/redistest"
+	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/redisq"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	redistest.Stop()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// client returns a client whose connections all carry a name unique to the test, so
+// that CLIENT LIST can tell when one of them is blocked.
+func client(t *testing.T) (*redis.Client, string) {
+	addr := redistest.Require(t)
+	name := fmt.Sprintf("redisq-%d", time.Now().UnixNano())
+	c := redis.NewClient(&redis.Options{Addr: addr, OnConnect: func(ctx context.Context, cn *redis.Conn) error {
+		return cn.ClientSetName(ctx, name).Err()
+	}})
+	t.Cleanup(func() { c.Close() })
+	return c, name
+}
+
+// waitBlocked returns once a connection named name is blocked in cmd on the server.
+// It polls the server (each poll is a round trip), as a start-up wait would.
+func waitBlocked(t *testing.T, c *redis.Client, name, cmd string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		list, err := c.ClientList(context.Background()).Result()
+		require.NoError(t, err)
+		for _, line := range strings.Split(list, "\n") {
+			if strings.Contains(line, " name="+name+" ") && strings.Contains(line, " cmd="+cmd) &&
+				strings.Contains(line, " flags=b ") {
+				return
+			}
+		}
+	}
+	t.Fatalf("no connection named %s blocked in %s", name, cmd)
+}
+
+// TestTakenAfterCancelIsReturned: an element Redis hands to a blocking round that
+// was on the wire when ctx was cancelled is returned, not lost.
+func TestTakenAfterCancelIsReturned(t *testing.T) {
+	c, name := client(t)
+	b := redisq.New(c, &redisq.Options{Slice: 5 * time.Second})
+	key := "{" + name + "}:items"
+	ctx, cancel := context.WithCancel(context.Background())
+	type result struct {
+		v   string
+		ok  bool
+		err error
+	}
+	done := make(chan result)
+	go func() {
+		_, v, ok, err := b.BRPop(ctx, 0, key)
+		done <- result{v, ok, err}
+	}()
+	waitBlocked(t, c, name, "brpop")
+	cancel()
+	_, err := c.LPush(context.Background(), key, "x").Result()
+	require.NoError(t, err)
+	require.Equal(t, result{"x", true, nil}, <-done)
+}
+
+// TestCancelBetweenRounds: a cancelled blocking call returns ctx.Err() after its
+// current round and takes nothing.
+func TestCancelBetweenRounds(t *testing.T) {
+	c, name := client(t)
+	b := redisq.New(c, &redisq.Options{Slice: 20 * time.Millisecond})
+	key := "{" + name + "}:items"
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		_, _, _, err := b.BZPopMin(ctx, 0, key)
+		done <- err
+	}()
+	waitBlocked(t, c, name, "bzpopmin")
+	cancel()
+	require.ErrorIs(t, <-done, context.Canceled)
+	_, err := c.ZAdd(context.Background(), key, redis.Z{Score: 1, Member: "m"}).Result()
+	require.NoError(t, err)
+	n, err := c.ZCard(context.Background(), key).Result()
+	require.NoError(t, err)
+	require.EqualValues(t, 1, n)
+}
+
+// TestTimeoutAcrossRounds: a timeout longer than a round ends the call with ok false.
+func TestTimeoutAcrossRounds(t *testing.T) {
+	c, name := client(t)
+	b := redisq.New(c, &redisq.Options{Slice: 20 * time.Millisecond})
+	_, ok, err := b.BLMove(context.Background(), "{"+name+"}:a", "{"+name+"}:b", "RIGHT", "LEFT", 70*time.Millisecond)
+	require.NoError(t, err)
+	require.False(t, ok)
+	require.Equal(t, 100*time.Millisecond, redisq.New(c, nil).TimeoutResolution())
+}
+
+// TestScriptError: a script error reaches the caller with Redis's text.
+func TestScriptError(t *testing.T) {
+	c, name := client(t)
+	b := redisq.New(c, nil)
+	ctx := context.Background()
+	q := queues.NewFIFO(b, name)
+	require.NoError(t, q.Push(ctx, "x"))
+	s := queues.NewScript(`return redis.call('ZADD', KEYS[1], 1, 'm')`, nil)
+	_, err := b.Eval(ctx, s, []string{"{" + name + "}:items"})
+	require.ErrorContains(t, err, "WRONGTYPE")
+}
