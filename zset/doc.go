@@ -39,9 +39,10 @@
 //     on equal scores. A full leaf first shares entries with a sibling that has room and
 //     splits only when both are full, so random inserts leave leaves about 85% full
 //     instead of 70%.
-//   - Inner nodes hold up to 31 children with each child's subtree size and smallest
-//     key (1000 bytes plus the allocation header: the 1 KiB class). The sizes make Rank,
-//     At, Count, LexCount, LIMIT offsets and RemRangeBy* O(log n) plus the output.
+//   - Inner nodes hold up to 63 children with each child's subtree size and smallest
+//     key (2024 bytes plus the allocation header: the 2 KiB class), so 1e6 members need
+//     three inner levels. The sizes make Rank, At, Count, LexCount, LIMIT offsets and
+//     RemRangeBy* O(log n) plus the output.
 //   - The member index is an open-addressing hash table of 64-bit slots (handle and
 //     32-bit hash), linear probing with backward-shift deletion, at most 3/4 full. No
 //     pointers; probing reads a member only when the hashes match.
@@ -72,7 +73,8 @@
 //     mixed scores both return some consistent cut of the order, not necessarily the
 //     same one.
 //   - RandMember with a positive count returns distinct members in random order, also
-//     when the count covers the whole set (Redis then returns the set in its order).
+//     when the count covers the whole set (Redis then returns the whole set in a fixed
+//     order).
 //   - Redis 7.0 turns a -0 score into 0 in small (listpack-encoded) sets; zset keeps -0
 //     as Redis's large sets do.
 //   - A LIMIT offset below zero returns nothing, as Redis 7.2+ does.

@@ -8,7 +8,7 @@ package zset
 const (
 	leafCap  = 84 // 8 + 84*12 = 1016 bytes: the 1024-byte size class
 	leafMin  = leafCap / 4
-	innerCap = 31 // 8 + 31*32 = 1000 bytes + 8-byte header: the 1024-byte size class
+	innerCap = 63 // 8 + 63*32 = 2024 bytes + 8-byte header: the 2048-byte size class
 	innerMin = innerCap / 4
 	maxDepth = 24
 )
