@@ -2,6 +2,7 @@ package queues
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -85,7 +86,8 @@ type Script struct {
 	fn  func(tx Tx, keys, args []string) (any, error)
 }
 
-// NewScript returns a Script from its Lua source and its Go equivalent.
+// NewScript returns a Script from its Lua source and its Go equivalent (nil for a
+// script that only ever runs on Redis).
 func NewScript(lua string, fn func(tx Tx, keys, args []string) (any, error)) *Script {
 	return &Script{src: lua, fn: fn}
 }
@@ -93,8 +95,17 @@ func NewScript(lua string, fn func(tx Tx, keys, args []string) (any, error)) *Sc
 // Lua returns the script's Lua source.
 func (s *Script) Lua() string { return s.src }
 
-// Run runs the Go half of the script on tx.
-func (s *Script) Run(tx Tx, keys, args []string) (any, error) { return s.fn(tx, keys, args) }
+// ErrNoGoScript: a [Script] without a Go half was run on the embedded engine.
+var ErrNoGoScript = errors.New("queues: script has no Go implementation")
+
+// Run runs the Go half of the script on tx, or returns [ErrNoGoScript] when it has
+// none (a script made for Redis only).
+func (s *Script) Run(tx Tx, keys, args []string) (any, error) {
+	if s.fn == nil {
+		return nil, ErrNoGoScript
+	}
+	return s.fn(tx, keys, args)
+}
 
 // Clock tells the time. The delayed queue, the scheduler, the call queue and the
 // reliable queue read it for every due time, enqueue time and lease, so that tests
