@@ -29,6 +29,9 @@ func (r *Report) Document() string {
 	c := r.Config
 	fmt.Fprintf(&b, "## zlite benchmark results\n\n")
 	fmt.Fprintf(&b, "Measured %s on %s; the run took %s.\n", r.Started.UTC().Format("2006-01-02 15:04 MST"), r.machine(), r.Elapsed.Round(time.Second))
+	if r.Load != "" {
+		fmt.Fprintf(&b, "Load average (1, 5, 15 min) when it started: %s; other work on the machine slows every system, not only one.\n", r.Load)
+	}
 	fmt.Fprintf(&b, "Each figure is the median of %d runs of %s of timed work after an untimed warm-up; "+
 		"every system got the same data, built the same way, and the same command arguments.\n", c.Runs, c.Duration)
 	for _, n := range r.Notes {
@@ -42,9 +45,7 @@ as one; a queue row's ops are whole enqueue+dequeue pairs), or hand-offs per sec
 for the blocking rows (producers/consumers, closed loop, one item in flight per
 consumer). p50/p99 are the times from just before a push to the blocked consumer's
 return; for the delayed queue and the scheduler, from the job's due time (2 ms after
-it was scheduled) to the consumer's return. On Redis the wait for a due time is a
-BRPOP timeout, which the server notices only on its periodic timer (hz 10 by
-default), so those rows show that timer's resolution. B/elem is the memory
+it was scheduled) to the consumer's return, that is how late the job is delivered. B/elem is the memory
 added per element (Go heap in use after GC for zlite and miniredis, used_memory
 for Redis), including the 15-byte member strings. "zlite vs X" is how many times better zlite's
 figure is than X's (faster, lower latency, smaller); the cases where zlite is worse
@@ -55,4 +56,17 @@ Redis's own data structures; miniredis is the in-process Go peer (it still speak
 RESP over a loopback socket).
 `)
 	return b.String()
+}
+
+// loadAverage returns the 1, 5 and 15 minute load averages, or "" where unknown.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], ", ")
 }

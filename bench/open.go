@@ -41,7 +41,7 @@ func Open(names []string) (systems []System, notes []string, closeAll func(), er
 		case "redis", "redis-pipe":
 			addr, err := redistest.Addr()
 			if err != nil {
-				notes = append(notes, fmt.Sprintf("Redis columns left out: %v.", err))
+				notes = append(notes, fmt.Sprintf("Redis columns left out: %v (set REDIS_ADDR or install redis-server to include them).", err))
 				continue
 			}
 			systems = append(systems, NewRedis(addr, name == "redis-pipe"))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -301,6 +302,7 @@ func newQueue(ctx context.Context, op queueOp, s System, b queues.Backend) (any,
 // over cfg.Runs runs, after a warm-up.
 func measureQueuePairs(ctx context.Context, cfg *Config, op queueOp, s System, b queues.Backend) (float64, error) {
 	q, cleanup := newQueue(ctx, op, s, b)
+	runtime.GC() // no system pays for the garbage of the one measured before it
 	i := 0
 	run := func(dur time.Duration) (float64, error) {
 		var spent time.Duration

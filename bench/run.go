@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"time"
 )
@@ -43,6 +44,7 @@ type Report struct {
 	Notes   []string // remarks for the reader, such as why a system was left out
 	Started time.Time
 	Elapsed time.Duration
+	Load    string // load averages when the run started, "" where unknown
 	Config  Config
 }
 
@@ -85,7 +87,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Duration <= 0 {
 		cfg.Duration = 100 * time.Millisecond
 	}
-	r := &Report{Started: time.Now(), Config: cfg, Notes: cfg.Notes}
+	r := &Report{Started: time.Now(), Config: cfg, Notes: cfg.Notes, Load: loadAverage()}
 	for _, s := range cfg.Systems {
 		r.Systems = append(r.Systems, s.Name())
 	}
@@ -145,6 +147,7 @@ func runCore(ctx context.Context, cfg *Config, r *Report) error {
 func measureCore(ctx context.Context, cfg *Config, op coreOp, s System, d *dataset) (float64, error) {
 	m := newMeter(op, d)
 	k := keysFor(s)
+	runtime.GC() // no system pays for the garbage of the one measured before it
 	if _, err := m.measure(ctx, op, s, k, d, cfg.Duration/4); err != nil { // warm-up
 		return 0, err
 	}
