@@ -147,8 +147,9 @@ func runCore(ctx context.Context, cfg *Config, r *Report) error {
 func measureCore(ctx context.Context, cfg *Config, op coreOp, s System, d *dataset) (float64, error) {
 	m := newMeter(op, d)
 	k := keysFor(s)
-	runtime.GC()                                                           // no system pays for the garbage of the one measured before it
-	if _, err := m.measure(ctx, op, s, k, d, cfg.Duration/4); err != nil { // warm-up
+	runtime.GC() // no system pays for the garbage of the one measured before it
+	// Warm-up, untimed.
+	if _, err := m.measure(ctx, op, s, k, d, cfg.Duration/4); err != nil {
 		return 0, err
 	}
 	runs := make([]float64, cfg.Runs)
