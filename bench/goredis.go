@@ -56,7 +56,7 @@ func NewMiniredis() (System, error) {
 }
 
 func newClient(addr string) *redis.Client {
-	return redis.NewClient(&redis.Options{Addr: addr, PoolSize: 32, MinIdleConns: 0})
+	return redis.NewClient(&redis.Options{Addr: addr, PoolSize: 32})
 }
 
 func (s *goRedis) Name() string { return s.name }

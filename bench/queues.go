@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/zlite/zlite/queues"
@@ -230,8 +231,8 @@ var queueOps = []queueOp{
 		}},
 }
 
-// queueRun numbers the queues of one run, so that no two measurements share keys.
-var queueRun int
+// queueRun numbers the queues of a process, so that no two measurements share keys.
+var queueRun atomic.Int64
 
 func runQueues(ctx context.Context, cfg *Config, r *Report) error {
 	for _, op := range queueOps {
@@ -289,8 +290,7 @@ func runQueues(ctx context.Context, cfg *Config, r *Report) error {
 
 // newQueue returns a fresh queue of op's type on b and the function deleting its keys.
 func newQueue(ctx context.Context, op queueOp, s System, b queues.Backend) (any, func() error) {
-	queueRun++
-	name := fmt.Sprintf("bench:%s:%s:%d", s.Name(), op.id, queueRun)
+	name := fmt.Sprintf("bench:%s:%s:%d", s.Name(), op.id, queueRun.Add(1))
 	keys := make([]string, len(queueParts))
 	for i, p := range queueParts {
 		keys[i] = "{" + name + "}:" + p
