@@ -108,8 +108,11 @@ func (s *Script) Run(tx Tx, keys, args []string) (any, error) {
 }
 
 // Clock tells the time. The delayed queue, the scheduler, the call queue and the
-// reliable queue read it for every due time, enqueue time and lease, so that tests
-// can control time; the default is [time.Now].
+// reliable queue read it for every due time, enqueue time and lease deadline, so that
+// tests can move time by hand; the default is [time.Now]. Waiting is done by the
+// backend's timers (and, for short waits on Redis, a [time.Timer]) for the interval
+// the clock gives, so tests of waiting itself run in a [testing/synctest] bubble on
+// the embedded backend, where time.Now and every timer share a fake clock.
 type Clock interface {
 	Now() time.Time
 }

@@ -83,7 +83,9 @@ return 1
 // Pop moves the oldest element into processing with a lease (BLMOVE, then ZADD),
 // waiting up to timeout (0: until ctx is done). Timeout and cancellation behave as in
 // [FIFO.Pop]: an element taken is leased and returned even if ctx ended meanwhile.
-// The complexity is O(log n).
+// If the lease cannot be written, Pop returns the delivery (ok == true) with the
+// error; the element is then in processing without a lease, and [Reliable.Reap]
+// leases it. The complexity is O(log n).
 func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bool, error) {
 	e, ok, err := q.b.BLMove(ctx, q.ready, q.processing, "RIGHT", "LEFT", timeout)
 	if !ok || err != nil {
