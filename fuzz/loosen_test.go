@@ -24,7 +24,7 @@ type loosening struct {
 	norm func(args []string, v val) val
 	// floats makes string leaves compare as doubles when their bytes differ.
 	floats bool
-	// zeroSign, with floats, also lets -0 match 0.
+	// zeroSign lets the score -0 match 0.
 	zeroSign bool
 	// check, when set, replaces the comparison: it returns "" when the keyspace's
 	// reply zl is acceptable given Redis's reply rd and the keyspace's reply to the
@@ -66,7 +66,6 @@ var loosenings = []loosening{
 			"skiplist. -0 and 0 compare equal as scores (ordering, ranges, GT/LT are unaffected), so a " +
 			"score string -0 matches 0. Reported in /work/divergences.md for a decision.",
 		applies:  func(args []string, _ bool) bool { return scoreReplies[name(args)] },
-		floats:   true,
 		zeroSign: true,
 	},
 	{
