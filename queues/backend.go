@@ -135,7 +135,14 @@ func micros(t time.Time) int64 { return t.UnixMicro() }
 // that byte order among equal scores is arrival order.
 const seqWidth = 16
 
-func seqPrefix(n int64) string { return fmt.Sprintf("%016x", n) }
+func seqPrefix(n int64) string {
+	const hex = "0123456789abcdef"
+	var b [seqWidth]byte
+	for i, u := seqWidth-1, uint64(n); i >= 0; i, u = i-1, u>>4 {
+		b[i] = hex[u&15]
+	}
+	return string(b[:])
+}
 
 // key returns the Redis key of part of queue name. Every key of one queue shares the
 // hash tag {name}, so a Redis Cluster keeps them in one slot and accepts the scripts.

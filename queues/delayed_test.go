@@ -131,6 +131,9 @@ func TestScheduler(t *testing.T) {
 		n, err := s.Queue("reports").Len(ctx)
 		require.NoError(t, err)
 		require.EqualValues(t, 1, n)
+		n, err = s.Len(ctx) // "later", due in an hour
+		require.NoError(t, err)
+		require.EqualValues(t, 1, n)
 	})
 }
 

@@ -184,3 +184,6 @@ func (s *Scheduler) Run(ctx context.Context, report func([]FutureJob)) error {
 		}
 	}
 }
+
+// Len returns the number of future jobs not yet moved (ZCARD). The complexity is O(1).
+func (s *Scheduler) Len(ctx context.Context) (int64, error) { return s.b.ZCard(ctx, s.jobs) }
