@@ -10,7 +10,7 @@ import (
 // index ⇔ tree agreement and free-list sanity.
 func (s *Set) check() error {
 	e := &s.e
-	seen := make(map[uint32]bool, e.n)
+	seen := make([]bool, e.sl.used)
 	var prevSet bool
 	var prevSc float64
 	var prevH uint32
@@ -154,8 +154,11 @@ func (s *Set) check() error {
 	if len(e.ix.tab) > 0 && e.ix.n*4 > len(e.ix.tab)*3 {
 		return fmt.Errorf("index overfull")
 	}
-	for h := range seen {
-		if got, ok := e.ix.find(&e.sl, e.sl.member(h)); !ok || got != h {
+	for h, in := range seen {
+		if !in {
+			continue
+		}
+		if got, ok := e.ix.find(&e.sl, e.sl.member(uint32(h))); !ok || got != uint32(h) {
 			return fmt.Errorf("index finds %d, %v for handle %d", got, ok, h)
 		}
 	}

@@ -230,7 +230,7 @@ func TestModel(t *testing.T) {
 		grow    bool // mostly skip the operations that remove many entries
 	}
 	phases := []phase{{40, false, false}, {400, true, false}, {3000, false, false}, {200, false, false},
-		{20000, false, true}, {20000, false, false}, {60, true, false}, {1500, false, false}}
+		{6000, false, true}, {6000, false, false}, {60, true, false}, {1500, false, false}}
 	per := ops / len(phases)
 	s := &Set{}
 	m := newModel()
@@ -244,6 +244,18 @@ func TestModel(t *testing.T) {
 			m = newModel()
 		}
 		pool := makePool(r, ph.pool)
+		if ph.grow {
+			// One large ZADD so that even a short run builds a three-level tree.
+			bulk := make([]Entry, 0, 6000)
+			for i := range cap(bulk) {
+				bulk = append(bulk, Entry{fmt.Sprintf("bulk%05d", i), float64(r.IntN(1000))})
+			}
+			got, err := s.Add(AddOptions{}, bulk...)
+			want, _ := m.add(AddOptions{}, bulk)
+			if got != want || err != nil {
+				t.Fatalf("bulk Add = %d, %v; want %d", got, err, want)
+			}
+		}
 		mem := func() string { return pool[r.IntN(len(pool))] }
 		score := func() float64 {
 			if ph.lexOnly {
@@ -281,7 +293,7 @@ func TestModel(t *testing.T) {
 			step++
 			desc := ""
 			op := r.IntN(30)
-			if ph.grow && (op >= 8 && op <= 10 || op >= 21 && op <= 25 || op == 29) && r.IntN(10) > 0 {
+			if ph.grow && (op >= 8 && op <= 10 || op >= 21 && op <= 25 || op == 29) && r.IntN(50) > 0 {
 				op = 0
 			}
 			fail := func(format string, args ...any) {
