@@ -73,6 +73,11 @@ func putItem(dst []byte, s string) int {
 		dst[n+1] = byte(n)
 		return n + 2
 	}
+	return putLong(dst, s)
+}
+
+// putLong is putItem for items of 128 bytes or more.
+func putLong(dst []byte, s string) int {
 	x := uint(len(s))
 	k := 0
 	for x >= 0x80 {
@@ -92,44 +97,30 @@ func putItem(dst []byte, s string) int {
 // fwd decodes the item starting at o: its bytes are buf[ds:de] and the next item
 // starts at next.
 func fwd(buf []byte, o int) (ds, de, next int) {
-	if b := buf[o]; b < 0x80 {
-		ds = o + 1
-		de = ds + int(b)
-		return ds, de, de + 1
-	}
-	x, shift, k := 0, 0, o
-	for {
-		b := buf[k]
+	x, k := 0, o
+	for shift := 0; ; shift += 7 {
+		c := buf[k]
 		k++
-		x |= int(b&0x7f) << shift
-		if b < 0x80 {
+		x |= int(c&0x7f) << shift
+		if c < 0x80 {
 			break
 		}
-		shift += 7
 	}
-	w := k - o
-	return k, k + x, k + x + w
+	return k, k + x, k + x + k - o
 }
 
 // bwd decodes the item ending at e: its bytes are buf[ds:de] and it starts at prev.
 func bwd(buf []byte, e int) (ds, de, prev int) {
-	if b := buf[e-1]; b < 0x80 {
-		de = e - 1
-		ds = de - int(b)
-		return ds, de, ds - 1
-	}
-	x, shift, k := 0, 0, e
-	for {
+	x, k := 0, e
+	for shift := 0; ; shift += 7 {
 		k--
-		b := buf[k]
-		x |= int(b&0x7f) << shift
-		if b < 0x80 {
+		c := buf[k]
+		x |= int(c&0x7f) << shift
+		if c < 0x80 {
 			break
 		}
-		shift += 7
 	}
-	w := e - k
-	return k - x, k, k - x - w
+	return k - x, k, k - x - (e - k)
 }
 
 // offset returns the byte offset of item j (0 ≤ j < p.n) of p, walking from the
