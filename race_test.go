@@ -1,0 +1,6 @@
+//go:build race
+
+package zlite
+
+// raceEnabled scales the stress tests down under the race detector.
+const raceEnabled = true
