@@ -45,32 +45,59 @@ func runBlocking(ctx context.Context, cfg *Config, r *Report) error {
 			for i, m := range []Metric{OpsPerSec, LatencyP50, LatencyP99} {
 				rows[i] = Row{Group: "blocking", Workload: title, ID: id, Metric: m, Values: map[string]float64{}}
 			}
+			var systems []System
 			for _, s := range cfg.Systems {
-				if !s.Blocking() {
-					continue
+				if s.Blocking() {
+					systems = append(systems, s)
 				}
-				var tput, p50, p99 []float64
-				for range cfg.Runs {
-					ch, err := systemChannel(ctx, s, op)
-					if err != nil {
-						return fmt.Errorf("%s %s: %w", id, s.Name(), err)
-					}
-					h, err := handoff(ctx, ch, sh[0], sh[1], cfg.MinSamples, cfg.Duration/4, cfg.Duration)
-					if err != nil {
-						return fmt.Errorf("%s %s: %w", id, s.Name(), err)
-					}
-					tput, p50, p99 = append(tput, h.perSec), append(p50, h.p50), append(p99, h.p99)
+			}
+			res := map[string][]handoffResult{}
+			err := interleaved(cfg, systems, func(s System) error {
+				ch, err := systemChannel(ctx, s, op)
+				if err != nil {
+					return err
 				}
-				rows[0].Values[s.Name()] = median(tput)
-				rows[1].Values[s.Name()] = median(p50)
-				rows[2].Values[s.Name()] = median(p99)
-				cfg.progress("%-20s %-10s %s, p50 %s, p99 %s", id, s.Name(), formatValue(OpsPerSec, median(tput)),
-					formatValue(LatencyP50, median(p50)), formatValue(LatencyP99, median(p99)))
+				h, err := handoff(ctx, ch, sh[0], sh[1], cfg.MinSamples, cfg.Duration/4, cfg.Duration)
+				res[s.Name()] = append(res[s.Name()], h)
+				return err
+			})
+			if err != nil {
+				return fmt.Errorf("%s %w", id, err)
+			}
+			for _, s := range systems {
+				hs := res[s.Name()]
+				rows[0].Values[s.Name()] = median(pick(hs, func(h handoffResult) float64 { return h.perSec }))
+				rows[1].Values[s.Name()] = median(pick(hs, func(h handoffResult) float64 { return h.p50 }))
+				rows[2].Values[s.Name()] = median(pick(hs, func(h handoffResult) float64 { return h.p99 }))
+				cfg.progress("%-20s %-10s %s, p50 %s, p99 %s", id, s.Name(), formatValue(OpsPerSec, rows[0].Values[s.Name()]),
+					formatValue(LatencyP50, rows[1].Values[s.Name()]), formatValue(LatencyP99, rows[2].Values[s.Name()]))
 			}
 			r.Rows = append(r.Rows, rows[:]...)
 		}
 	}
 	return nil
+}
+
+// interleaved runs f cfg.Runs times on every system, the systems taking turns
+// within each round, so that a burst of other work on the machine is spread over
+// the systems rather than hitting one of them.
+func interleaved(cfg *Config, systems []System, f func(s System) error) error {
+	for range cfg.Runs {
+		for _, s := range systems {
+			if err := f(s); err != nil {
+				return fmt.Errorf("%s: %w", s.Name(), err)
+			}
+		}
+	}
+	return nil
+}
+
+func pick[T any](xs []T, f func(T) float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
 }
 
 type handoffResult struct {

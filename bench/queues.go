@@ -244,23 +244,41 @@ func runQueues(ctx context.Context, cfg *Config, r *Report) error {
 		p50 := Row{Group: "queues", Workload: op.title + " " + what, ID: "queue-" + op.id + "-handoff", Metric: LatencyP50, Values: map[string]float64{}}
 		p99 := p50
 		p99.Metric, p99.Values = LatencyP99, map[string]float64{}
+		var systems []System
+		pairs := map[string]func(time.Duration) (float64, error){}
+		var cleanups []func() error
 		for _, s := range cfg.Systems {
-			b := s.QueueBackend()
-			if b == nil {
-				continue
+			if b := s.QueueBackend(); b != nil {
+				systems = append(systems, s)
+				run, cleanup := queuePairs(ctx, op, s, b)
+				pairs[s.Name()] = run
+				cleanups = append(cleanups, cleanup)
+				if _, err := run(cfg.Duration / 4); err != nil { // warm-up, untimed
+					return fmt.Errorf("queue %s %s: %w", op.id, s.Name(), err)
+				}
 			}
-			v, err := measureQueuePairs(ctx, cfg, op, s, b)
-			if err != nil {
-				return fmt.Errorf("queue %s %s: %w", op.id, s.Name(), err)
-			}
-			tput.Values[s.Name()] = v
-			cfg.progress("%-20s %-10s %s", "queue-"+op.id, s.Name(), formatValue(OpsPerSec, v))
-			if op.channel == nil {
-				continue
-			}
-			var l50, l99 []float64
-			for range cfg.Runs {
-				q, cleanup := newQueue(ctx, op, s, b)
+		}
+		res := map[string][]float64{}
+		err := interleaved(cfg, systems, func(s System) error {
+			runtime.GC() // no system pays for the garbage of the one measured before it
+			v, err := pairs[s.Name()](cfg.Duration)
+			res[s.Name()] = append(res[s.Name()], v)
+			return err
+		})
+		for _, c := range cleanups {
+			err = errors.Join(err, c())
+		}
+		if err != nil {
+			return fmt.Errorf("queue %s %w", op.id, err)
+		}
+		for _, s := range systems {
+			tput.Values[s.Name()] = median(res[s.Name()])
+			cfg.progress("%-20s %-10s %s", "queue-"+op.id, s.Name(), formatValue(OpsPerSec, tput.Values[s.Name()]))
+		}
+		if op.channel != nil {
+			lat := map[string][]handoffResult{}
+			err := interleaved(cfg, systems, func(s System) error {
+				q, cleanup := newQueue(ctx, op, s, s.QueueBackend())
 				ch := op.channel(ctx, q)
 				inner := ch.close
 				ch.close = func() error {
@@ -271,14 +289,19 @@ func runQueues(ctx context.Context, cfg *Config, r *Report) error {
 					return errors.Join(err, cleanup())
 				}
 				h, err := handoff(ctx, ch, 1, 1, cfg.MinSamples, cfg.Duration/4, cfg.Duration)
-				if err != nil {
-					return fmt.Errorf("queue %s hand-off %s: %w", op.id, s.Name(), err)
-				}
-				l50, l99 = append(l50, h.p50), append(l99, h.p99)
+				lat[s.Name()] = append(lat[s.Name()], h)
+				return err
+			})
+			if err != nil {
+				return fmt.Errorf("queue %s hand-off %w", op.id, err)
 			}
-			p50.Values[s.Name()], p99.Values[s.Name()] = median(l50), median(l99)
-			cfg.progress("%-20s %-10s p50 %s, p99 %s", "queue-"+op.id+"-handoff", s.Name(),
-				formatValue(LatencyP50, median(l50)), formatValue(LatencyP99, median(l99)))
+			for _, s := range systems {
+				hs := lat[s.Name()]
+				p50.Values[s.Name()] = median(pick(hs, func(h handoffResult) float64 { return h.p50 }))
+				p99.Values[s.Name()] = median(pick(hs, func(h handoffResult) float64 { return h.p99 }))
+				cfg.progress("%-20s %-10s p50 %s, p99 %s", "queue-"+op.id+"-handoff", s.Name(),
+					formatValue(LatencyP50, p50.Values[s.Name()]), formatValue(LatencyP99, p99.Values[s.Name()]))
+			}
 		}
 		r.Rows = append(r.Rows, tput)
 		if op.channel != nil {
@@ -298,13 +321,13 @@ func newQueue(ctx context.Context, op queueOp, s System, b queues.Backend) (any,
 	return op.make(b, name), func() error { return s.Del(ctx, keys...) }
 }
 
-// measureQueuePairs returns the median enqueue+dequeue pairs per second of op on b
-// over cfg.Runs runs, after a warm-up.
-func measureQueuePairs(ctx context.Context, cfg *Config, op queueOp, s System, b queues.Backend) (float64, error) {
+// queuePairs returns a function that runs enqueue+dequeue pairs of op on a fresh
+// queue on b for at least dur of work and returns pairs per second, and the function
+// deleting the queue's keys.
+func queuePairs(ctx context.Context, op queueOp, s System, b queues.Backend) (func(time.Duration) (float64, error), func() error) {
 	q, cleanup := newQueue(ctx, op, s, b)
-	runtime.GC() // no system pays for the garbage of the one measured before it
 	i := 0
-	run := func(dur time.Duration) (float64, error) {
+	return func(dur time.Duration) (float64, error) {
 		var spent time.Duration
 		ops, k := 0, 1
 		for spent < dur {
@@ -323,17 +346,5 @@ func measureQueuePairs(ctx context.Context, cfg *Config, op queueOp, s System, b
 			}
 		}
 		return float64(ops) / spent.Seconds(), nil
-	}
-	if _, err := run(cfg.Duration / 4); err != nil {
-		return 0, errors.Join(err, cleanup())
-	}
-	runs := make([]float64, cfg.Runs)
-	for j := range runs {
-		v, err := run(cfg.Duration)
-		if err != nil {
-			return 0, errors.Join(err, cleanup())
-		}
-		runs[j] = v
-	}
-	return median(runs), cleanup()
+	}, cleanup
 }

@@ -122,14 +122,9 @@ func runCore(ctx context.Context, cfg *Config, r *Report) error {
 			}
 		}
 		for _, op := range coreOps {
-			row := Row{Group: "core", Workload: op.title, ID: op.id, N: n, Metric: OpsPerSec, Values: map[string]float64{}}
-			for _, s := range cfg.Systems {
-				v, err := measureCore(ctx, cfg, op, s, d)
-				if err != nil {
-					return fmt.Errorf("%s n=%d %s: %w", op.id, n, s.Name(), err)
-				}
-				row.Values[s.Name()] = v
-				cfg.progress("%-20s n=%-8d %-10s %s", op.id, n, s.Name(), formatValue(OpsPerSec, v))
+			row, err := measureCore(ctx, cfg, op, d)
+			if err != nil {
+				return fmt.Errorf("%s n=%d: %w", op.id, n, err)
 			}
 			r.Rows = append(r.Rows, row)
 		}
@@ -143,22 +138,34 @@ func runCore(ctx context.Context, cfg *Config, r *Report) error {
 	return nil
 }
 
-// measureCore returns the median commands per second of op on s over cfg.Runs runs.
-func measureCore(ctx context.Context, cfg *Config, op coreOp, s System, d *dataset) (float64, error) {
-	m := newMeter(op, d)
-	k := keysFor(s)
-	runtime.GC() // no system pays for the garbage of the one measured before it
-	// Warm-up, untimed.
-	if _, err := m.measure(ctx, op, s, k, d, cfg.Duration/4); err != nil {
-		return 0, err
-	}
-	runs := make([]float64, cfg.Runs)
-	for i := range runs {
-		v, err := m.measure(ctx, op, s, k, d, cfg.Duration)
-		if err != nil {
-			return 0, err
+// measureCore measures op on every system: an untimed warm-up on each, then
+// cfg.Runs rounds in which every system runs once in turn, so that a burst of other
+// work on the machine is spread over the systems rather than hitting one of them.
+// Each figure is the median of a system's runs.
+func measureCore(ctx context.Context, cfg *Config, op coreOp, d *dataset) (Row, error) {
+	row := Row{Group: "core", Workload: op.title, ID: op.id, N: d.n, Metric: OpsPerSec, Values: map[string]float64{}}
+	meters := make([]*meter, len(cfg.Systems))
+	runs := make([][]float64, len(cfg.Systems))
+	for round := -1; round < cfg.Runs; round++ {
+		for i, s := range cfg.Systems {
+			dur := cfg.Duration
+			if round < 0 {
+				meters[i] = newMeter(op, d)
+				dur /= 4 // warm-up, untimed
+			}
+			runtime.GC() // no system pays for the garbage of the one measured before it
+			v, err := meters[i].measure(ctx, op, s, keysFor(s), d, dur)
+			if err != nil {
+				return row, fmt.Errorf("%s: %w", s.Name(), err)
+			}
+			if round >= 0 {
+				runs[i] = append(runs[i], v)
+			}
 		}
-		runs[i] = v
 	}
-	return median(runs), nil
+	for i, s := range cfg.Systems {
+		row.Values[s.Name()] = median(runs[i])
+		cfg.progress("%-20s n=%-8d %-10s %s", op.id, d.n, s.Name(), formatValue(OpsPerSec, row.Values[s.Name()]))
+	}
+	return row, nil
 }
