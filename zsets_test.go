@@ -643,7 +643,7 @@ func TestZReadOnlyView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if zs, _ := db.ZRangeWithScores(ctx, "k", 0, -1); !slices.Equal(zs, []Z{{"a", 1}, {"b", 2}}) {
+	if zs, _ := db.ZRangeWithScores(ctx, "k", 0, -1); !slices.Equal(zs, []Z{{Member: "a", Score: 1}, {Member: "b", Score: 2}}) {
 		t.Errorf("View changed k to %v", zs)
 	}
 }
