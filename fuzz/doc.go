@@ -13,6 +13,8 @@
 //     one table, loosenings in loosen_test.go.
 //   - TestDifferentialBlocking runs blocking pops from several clients on a fixed
 //     schedule on both sides and compares who was served what.
+//   - FuzzLeaderboard and Example_leaderboard (example_test.go) show how to fuzz one's
+//     own score-ordering code on an embedded zlite, with no server.
 //
 // TestDifferential is seeded: it prints its seed, and ZLITE_SEED=n reruns the same
 // transcript. Tests that need Redis use the server named by REDIS_ADDR or start
