@@ -28,7 +28,7 @@ func init() {
 			return intReply(tx.ZLexCount(a[1], a[2], a[3]))
 		}},
 		&command{name: "zscore", arity: 3, run: func(tx *Tx, a []string) (any, error) {
-			return scoreReply(tx.ZScore(a[1], a[2]))
+			return zScoreReply(tx.ZScore(a[1], a[2]))
 		}},
 		&command{name: "zmscore", arity: -3, run: cmdZMScore},
 		&command{name: "zrank", arity: -3, run: cmdZRank(false)},
@@ -62,9 +62,9 @@ func init() {
 	)
 }
 
-// scoreReply turns a typed (score, ok, err) into a Do reply: the formatted score, or
+// zScoreReply turns a typed (score, ok, err) into a Do reply: the formatted score, or
 // nil when absent.
-func scoreReply(f float64, ok bool, err error) (any, error) {
+func zScoreReply(f float64, ok bool, err error) (any, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ options:
 		return nil, err
 	}
 	if incr {
-		return scoreReply(score, ok, nil)
+		return zScoreReply(score, ok, nil)
 	}
 	return n, nil
 }
@@ -139,7 +139,7 @@ func cmdZIncrBy(tx *Tx, a []string) (any, error) {
 		return nil, err
 	}
 	score, err := tx.ZIncrBy(a[1], f, a[3])
-	return scoreReply(score, err == nil, err)
+	return zScoreReply(score, err == nil, err)
 }
 
 // cmdZMScore is ZMSCORE key member [member ...].
@@ -381,8 +381,8 @@ func cmdZAlgebra(name string, op setOp, store, card bool) func(tx *Tx, a []strin
 		case card:
 			return int64(zset.InterCard(sets, clampInt(limit))), nil
 		case store:
-			return tx.storeSet(a[1], combine(op, sets, weights, agg)), nil
+			return tx.storeSet(a[1], zCombine(op, sets, weights, agg)), nil
 		}
-		return zsReply(entries(combine(op, sets, weights, agg)), withScores), nil
+		return zsReply(zEntries(zCombine(op, sets, weights, agg)), withScores), nil
 	}
 }

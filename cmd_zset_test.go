@@ -26,8 +26,8 @@ func runCompare(t *testing.T, cases []zcase) {
 // seed3 creates the sorted set k = {a:1, b:2, c:3} and the list l.
 var seed3 = [][]string{cmd("ZADD", "k", "1", "a", "2", "b", "3", "c"), cmd("RPUSH", "l", "x")}
 
-// with prefixes the seed commands to cmds.
-func with(seed [][]string, cmds ...[]string) [][]string {
+// zWith prefixes the seed commands to cmds.
+func zWith(seed [][]string, cmds ...[]string) [][]string {
 	return append(append([][]string{}, seed...), cmds...)
 }
 
@@ -87,24 +87,24 @@ func TestZIncrByRemCompare(t *testing.T) {
 		{"zincrby errors", [][]string{cmd("RPUSH", "l", "x"), cmd("ZINCRBY", "k", "x", "a"), cmd("ZINCRBY", "k", "nan", "a"),
 			cmd("ZINCRBY", "l", "1", "a"), cmd("ZINCRBY", "l", "x", "a"), cmd("ZINCRBY", "k", "1"),
 			cmd("ZINCRBY", "k", "1", "a", "b"), cmd("EXISTS", "k")}},
-		{"zrem", with(seed3, cmd("ZREM", "k", "a", "x", "a"), cmd("ZREM", "k", "x"), cmd("ZREM", "nokey", "a"),
+		{"zrem", zWith(seed3, cmd("ZREM", "k", "a", "x", "a"), cmd("ZREM", "k", "x"), cmd("ZREM", "nokey", "a"),
 			cmd("ZREM", "k", "b", "c"), cmd("EXISTS", "k"), cmd("ZREM", "l", "a"), cmd("ZREM", "k"))},
 	})
 }
 
 func TestZCountCompare(t *testing.T) {
 	runCompare(t, []zcase{
-		{"zcard", with(seed3, cmd("ZCARD", "k"), cmd("ZCARD", "nokey"), cmd("ZCARD", "l"), cmd("ZCARD"), cmd("ZCARD", "k", "x"))},
-		{"zcount", with(seed3, cmd("ZCOUNT", "k", "-inf", "+inf"), cmd("ZCOUNT", "k", "(1", "3"), cmd("ZCOUNT", "k", "(1", "(3"),
+		{"zcard", zWith(seed3, cmd("ZCARD", "k"), cmd("ZCARD", "nokey"), cmd("ZCARD", "l"), cmd("ZCARD"), cmd("ZCARD", "k", "x"))},
+		{"zcount", zWith(seed3, cmd("ZCOUNT", "k", "-inf", "+inf"), cmd("ZCOUNT", "k", "(1", "3"), cmd("ZCOUNT", "k", "(1", "(3"),
 			cmd("ZCOUNT", "k", "2", "2"), cmd("ZCOUNT", "k", "3", "1"), cmd("ZCOUNT", "k", "(2", "(2"),
 			cmd("ZCOUNT", "k", "-inf", "inf"), cmd("ZCOUNT", "k", "1.5", "+inf"), cmd("ZCOUNT", "nokey", "0", "1"))},
-		{"zcount errors", with(seed3, cmd("ZCOUNT", "k", "x", "1"), cmd("ZCOUNT", "k", "1", "(x"), cmd("ZCOUNT", "k", "[1", "2"),
+		{"zcount errors", zWith(seed3, cmd("ZCOUNT", "k", "x", "1"), cmd("ZCOUNT", "k", "1", "(x"), cmd("ZCOUNT", "k", "[1", "2"),
 			cmd("ZCOUNT", "k", "nan", "1"), cmd("ZCOUNT", "l", "0", "1"), cmd("ZCOUNT", "l", "x", "1"),
 			cmd("ZCOUNT", "nokey", "x", "1"), cmd("ZCOUNT", "k", "1"))},
-		{"zlexcount", with(lexSeed, cmd("ZLEXCOUNT", "k", "-", "+"), cmd("ZLEXCOUNT", "k", "[b", "[d"), cmd("ZLEXCOUNT", "k", "(b", "(d"),
+		{"zlexcount", zWith(lexSeed, cmd("ZLEXCOUNT", "k", "-", "+"), cmd("ZLEXCOUNT", "k", "[b", "[d"), cmd("ZLEXCOUNT", "k", "(b", "(d"),
 			cmd("ZLEXCOUNT", "k", "+", "-"), cmd("ZLEXCOUNT", "k", "[d", "[b"), cmd("ZLEXCOUNT", "k", "(a", "+"),
 			cmd("ZLEXCOUNT", "k", "[aa", "[cc"), cmd("ZLEXCOUNT", "nokey", "-", "+"))},
-		{"zlexcount errors", with(lexSeed, cmd("ZLEXCOUNT", "k", "a", "[b"), cmd("ZLEXCOUNT", "k", "[a", "b"),
+		{"zlexcount errors", zWith(lexSeed, cmd("ZLEXCOUNT", "k", "a", "[b"), cmd("ZLEXCOUNT", "k", "[a", "b"),
 			cmd("ZLEXCOUNT", "k", "", "+"), cmd("ZLEXCOUNT", "l", "-", "+"), cmd("ZLEXCOUNT", "l", "a", "+"),
 			cmd("ZLEXCOUNT", "nokey", "a", "+"), cmd("ZLEXCOUNT", "k", "-"))},
 	})
@@ -112,12 +112,12 @@ func TestZCountCompare(t *testing.T) {
 
 func TestZScoreRankCompare(t *testing.T) {
 	runCompare(t, []zcase{
-		{"zscore", with(seed3, cmd("ZADD", "k", "1.1", "d", "-0.25", "e"), cmd("ZSCORE", "k", "a"), cmd("ZSCORE", "k", "d"),
+		{"zscore", zWith(seed3, cmd("ZADD", "k", "1.1", "d", "-0.25", "e"), cmd("ZSCORE", "k", "a"), cmd("ZSCORE", "k", "d"),
 			cmd("ZSCORE", "k", "e"), cmd("ZSCORE", "k", "x"), cmd("ZSCORE", "nokey", "a"), cmd("ZSCORE", "l", "a"),
 			cmd("ZSCORE", "k"), cmd("ZSCORE", "k", "a", "b"))},
-		{"zmscore", with(seed3, cmd("ZMSCORE", "k", "a", "x", "c", "a"), cmd("ZMSCORE", "nokey", "a", "b"),
+		{"zmscore", zWith(seed3, cmd("ZMSCORE", "k", "a", "x", "c", "a"), cmd("ZMSCORE", "nokey", "a", "b"),
 			cmd("ZMSCORE", "l", "a"), cmd("ZMSCORE", "k"))},
-		{"zrank", with(seed3, cmd("ZRANK", "k", "a"), cmd("ZRANK", "k", "c"), cmd("ZRANK", "k", "x"), cmd("ZRANK", "nokey", "a"),
+		{"zrank", zWith(seed3, cmd("ZRANK", "k", "a"), cmd("ZRANK", "k", "c"), cmd("ZRANK", "k", "x"), cmd("ZRANK", "nokey", "a"),
 			cmd("ZREVRANK", "k", "a"), cmd("ZREVRANK", "k", "c"), cmd("ZREVRANK", "k", "x"), cmd("ZREVRANK", "nokey", "a"),
 			cmd("ZRANK", "l", "a"), cmd("ZREVRANK", "l", "a"), cmd("ZRANK", "k"), cmd("ZREVRANK", "k"))},
 	})
@@ -126,23 +126,23 @@ func TestZScoreRankCompare(t *testing.T) {
 func TestZRangeCompare(t *testing.T) {
 	five := [][]string{cmd("ZADD", "k", "1", "a", "2", "b", "3", "c", "4", "d", "5", "e"), cmd("RPUSH", "l", "x")}
 	runCompare(t, []zcase{
-		{"by rank", with(five, cmd("ZRANGE", "k", "0", "-1"), cmd("ZRANGE", "k", "1", "2"), cmd("ZRANGE", "k", "-2", "-1"),
+		{"by rank", zWith(five, cmd("ZRANGE", "k", "0", "-1"), cmd("ZRANGE", "k", "1", "2"), cmd("ZRANGE", "k", "-2", "-1"),
 			cmd("ZRANGE", "k", "5", "10"), cmd("ZRANGE", "k", "2", "1"), cmd("ZRANGE", "k", "-100", "100"),
 			cmd("ZRANGE", "k", "0", "-1", "WITHSCORES"), cmd("ZRANGE", "k", "0", "1", "REV"),
 			cmd("ZRANGE", "k", "-2", "-1", "rev", "withscores"), cmd("ZRANGE", "k", "0", "-6"), cmd("ZRANGE", "k", "0", "-5"),
 			cmd("ZRANGE", "k", "0", "-1", "LIMIT", "0", "-1"), cmd("ZRANGE", "k", "0", "-1", "LIMIT", "3", "-1"),
 			cmd("ZRANGE", "k", "-9223372036854775808", "9223372036854775807"), cmd("ZRANGE", "nokey", "0", "-1"))},
-		{"by score", with(five, cmd("ZRANGE", "k", "(1", "3", "BYSCORE"), cmd("ZRANGE", "k", "-inf", "+inf", "BYSCORE", "WITHSCORES"),
+		{"by score", zWith(five, cmd("ZRANGE", "k", "(1", "3", "BYSCORE"), cmd("ZRANGE", "k", "-inf", "+inf", "BYSCORE", "WITHSCORES"),
 			cmd("ZRANGE", "k", "4", "(2", "BYSCORE", "REV"), cmd("ZRANGE", "k", "-inf", "+inf", "BYSCORE", "LIMIT", "1", "2"),
 			cmd("ZRANGE", "k", "-inf", "+inf", "BYSCORE", "LIMIT", "-1", "2"), cmd("ZRANGE", "k", "-inf", "+inf", "BYSCORE", "LIMIT", "0", "0"),
 			cmd("ZRANGE", "k", "-inf", "+inf", "BYSCORE", "LIMIT", "1", "-5"), cmd("ZRANGE", "k", "-inf", "+inf", "BYSCORE", "LIMIT", "10", "1"),
 			cmd("ZRANGE", "k", "+inf", "-inf", "BYSCORE", "REV", "LIMIT", "1", "2", "WITHSCORES"),
 			cmd("ZRANGE", "k", "-inf", "+inf", "LIMIT", "1", "2", "BYSCORE", "REV"), cmd("ZRANGE", "k", "3", "1", "BYSCORE"),
 			cmd("ZRANGE", "k", "(5", "+inf", "BYSCORE"), cmd("ZRANGE", "nokey", "0", "1", "BYSCORE"))},
-		{"by lex", with(lexSeed, cmd("ZRANGE", "k", "-", "+", "BYLEX"), cmd("ZRANGE", "k", "[b", "(e", "BYLEX"),
+		{"by lex", zWith(lexSeed, cmd("ZRANGE", "k", "-", "+", "BYLEX"), cmd("ZRANGE", "k", "[b", "(e", "BYLEX"),
 			cmd("ZRANGE", "k", "(e", "[b", "BYLEX", "REV"), cmd("ZRANGE", "k", "-", "+", "BYLEX", "LIMIT", "2", "3"),
 			cmd("ZRANGE", "k", "+", "-", "BYLEX", "REV", "LIMIT", "1", "2"), cmd("ZRANGE", "k", "+", "-", "BYLEX"))},
-		{"errors", with(five, cmd("ZRANGE", "k", "0", "-1", "LIMIT", "0", "1"), cmd("ZRANGE", "k", "a", "b", "LIMIT", "0", "1"),
+		{"errors", zWith(five, cmd("ZRANGE", "k", "0", "-1", "LIMIT", "0", "1"), cmd("ZRANGE", "k", "a", "b", "LIMIT", "0", "1"),
 			cmd("ZRANGE", "k", "-", "+", "BYLEX", "WITHSCORES"), cmd("ZRANGE", "k", "0", "1", "BYSCORE", "BYLEX"),
 			cmd("ZRANGE", "k", "0", "1", "BYSCORE", "BYSCORE"), cmd("ZRANGE", "k", "0", "1", "REV", "REV"),
 			cmd("ZRANGE", "k", "x", "1"), cmd("ZRANGE", "k", "0", "1.5"), cmd("ZRANGE", "k", "x", "1", "BYSCORE"),
@@ -150,17 +150,17 @@ func TestZRangeCompare(t *testing.T) {
 			cmd("ZRANGE", "k", "0", "1", "BYSCORE", "LIMIT", "x", "1"), cmd("ZRANGE", "k", "0", "1", "BYSCORE", "LIMIT", "1", "x"),
 			cmd("ZRANGE", "k", "0", "1", "FOO"), cmd("ZRANGE", "k", "0"), cmd("ZRANGE", "l", "0", "-1"), cmd("ZRANGE", "l", "x", "1"),
 			cmd("ZRANGE", "l", "0", "1", "FOO"), cmd("ZRANGE", "k", "0", "-1", "LIMIT", "0", "1", "BYLEX", "WITHSCORES"))},
-		{"zrevrange", with(five, cmd("ZREVRANGE", "k", "0", "-1"), cmd("ZREVRANGE", "k", "1", "2", "WITHSCORES"),
+		{"zrevrange", zWith(five, cmd("ZREVRANGE", "k", "0", "-1"), cmd("ZREVRANGE", "k", "1", "2", "WITHSCORES"),
 			cmd("ZREVRANGE", "k", "0", "1", "REV"), cmd("ZREVRANGE", "k", "0", "1", "BYSCORE"),
 			cmd("ZREVRANGE", "k", "0", "1", "LIMIT", "0", "1"), cmd("ZREVRANGE", "k", "x", "1"), cmd("ZREVRANGE", "l", "0", "1"),
 			cmd("ZREVRANGE", "nokey", "0", "1"), cmd("ZREVRANGE", "k", "0"))},
-		{"zrangebyscore", with(five, cmd("ZRANGEBYSCORE", "k", "(1", "3"), cmd("ZRANGEBYSCORE", "k", "-inf", "+inf", "WITHSCORES"),
+		{"zrangebyscore", zWith(five, cmd("ZRANGEBYSCORE", "k", "(1", "3"), cmd("ZRANGEBYSCORE", "k", "-inf", "+inf", "WITHSCORES"),
 			cmd("ZRANGEBYSCORE", "k", "-inf", "+inf", "LIMIT", "1", "2"), cmd("ZRANGEBYSCORE", "k", "-inf", "+inf", "WITHSCORES", "LIMIT", "4", "-1"),
 			cmd("ZRANGEBYSCORE", "k", "0", "10", "REV"), cmd("ZRANGEBYSCORE", "k", "0", "10", "BYLEX"),
 			cmd("ZRANGEBYSCORE", "k", "x", "10"), cmd("ZRANGEBYSCORE", "l", "0", "1"), cmd("ZRANGEBYSCORE", "nokey", "0", "1"),
 			cmd("ZREVRANGEBYSCORE", "k", "3", "1"), cmd("ZREVRANGEBYSCORE", "k", "+inf", "-inf", "WITHSCORES", "LIMIT", "1", "3"),
 			cmd("ZREVRANGEBYSCORE", "k", "(3", "(1"), cmd("ZREVRANGEBYSCORE", "k", "1", "3"), cmd("ZREVRANGEBYSCORE", "k", "1", "x"))},
-		{"zrangebylex", with(lexSeed, cmd("ZRANGEBYLEX", "k", "-", "+"), cmd("ZRANGEBYLEX", "k", "[b", "[d", "LIMIT", "1", "1"),
+		{"zrangebylex", zWith(lexSeed, cmd("ZRANGEBYLEX", "k", "-", "+"), cmd("ZRANGEBYLEX", "k", "[b", "[d", "LIMIT", "1", "1"),
 			cmd("ZRANGEBYLEX", "k", "-", "+", "WITHSCORES"), cmd("ZRANGEBYLEX", "k", "b", "+"), cmd("ZRANGEBYLEX", "l", "-", "+"),
 			cmd("ZREVRANGEBYLEX", "k", "+", "-"), cmd("ZREVRANGEBYLEX", "k", "(f", "[b", "LIMIT", "1", "2"),
 			cmd("ZREVRANGEBYLEX", "k", "-", "+"), cmd("ZREVRANGEBYLEX", "k", "+", "-", "REV"))},
@@ -169,15 +169,15 @@ func TestZRangeCompare(t *testing.T) {
 
 func TestZRangeStoreCompare(t *testing.T) {
 	runCompare(t, []zcase{
-		{"store", with(seed3, cmd("ZRANGESTORE", "d", "k", "0", "1"), cmd("ZRANGE", "d", "0", "-1", "WITHSCORES"),
+		{"store", zWith(seed3, cmd("ZRANGESTORE", "d", "k", "0", "1"), cmd("ZRANGE", "d", "0", "-1", "WITHSCORES"),
 			cmd("ZRANGESTORE", "d", "k", "(1", "+inf", "BYSCORE", "REV", "LIMIT", "0", "1"), cmd("ZRANGE", "d", "0", "-1", "WITHSCORES"),
 			cmd("ZRANGESTORE", "d", "k", "[a", "[b", "BYLEX"), cmd("ZRANGE", "d", "0", "-1", "WITHSCORES"),
 			cmd("ZRANGESTORE", "k", "k", "1", "-1"), cmd("ZRANGE", "k", "0", "-1", "WITHSCORES"))},
-		{"empty result deletes dst", with(seed3, cmd("ZADD", "d", "1", "x"), cmd("ZRANGESTORE", "d", "k", "5", "10"),
+		{"empty result deletes dst", zWith(seed3, cmd("ZADD", "d", "1", "x"), cmd("ZRANGESTORE", "d", "k", "5", "10"),
 			cmd("EXISTS", "d"), cmd("ZADD", "d", "1", "x"), cmd("ZRANGESTORE", "d", "nokey", "0", "-1"), cmd("EXISTS", "d"))},
-		{"dst of another type is replaced", with(seed3, cmd("ZRANGESTORE", "l", "k", "0", "0"), cmd("TYPE", "l"),
+		{"dst of another type is replaced", zWith(seed3, cmd("ZRANGESTORE", "l", "k", "0", "0"), cmd("TYPE", "l"),
 			cmd("ZRANGE", "l", "0", "-1", "WITHSCORES"))},
-		{"errors", with(seed3, cmd("ZADD", "d", "1", "x"), cmd("ZRANGESTORE", "d", "l", "0", "-1"), cmd("ZRANGESTORE", "d", "k", "0", "-1", "WITHSCORES"),
+		{"errors", zWith(seed3, cmd("ZADD", "d", "1", "x"), cmd("ZRANGESTORE", "d", "l", "0", "-1"), cmd("ZRANGESTORE", "d", "k", "0", "-1", "WITHSCORES"),
 			cmd("ZRANGESTORE", "d", "k", "0", "-1", "LIMIT", "0", "1"), cmd("ZRANGESTORE", "d", "k", "x", "1"),
 			cmd("ZRANGESTORE", "d", "k", "-", "+", "BYLEX", "WITHSCORES"), cmd("ZRANGESTORE", "d", "k", "0"),
 			cmd("ZRANGE", "d", "0", "-1", "WITHSCORES"))},
@@ -186,17 +186,17 @@ func TestZRangeStoreCompare(t *testing.T) {
 
 func TestZPopCompare(t *testing.T) {
 	runCompare(t, []zcase{
-		{"zpopmin zpopmax", with(seed3, cmd("ZADD", "k", "4", "d", "5", "e"), cmd("ZPOPMIN", "k"), cmd("ZPOPMAX", "k"),
+		{"zpopmin zpopmax", zWith(seed3, cmd("ZADD", "k", "4", "d", "5", "e"), cmd("ZPOPMIN", "k"), cmd("ZPOPMAX", "k"),
 			cmd("ZPOPMIN", "k", "2"), cmd("ZPOPMAX", "k", "0"), cmd("ZPOPMAX", "k", "10"), cmd("EXISTS", "k"),
 			cmd("ZPOPMIN", "k"), cmd("ZPOPMIN", "k", "3"), cmd("ZPOPMAX", "nokey"))},
-		{"errors", with(seed3, cmd("ZPOPMIN", "k", "-1"), cmd("ZPOPMIN", "k", "x"), cmd("ZPOPMAX", "k", "1.5"),
+		{"errors", zWith(seed3, cmd("ZPOPMIN", "k", "-1"), cmd("ZPOPMIN", "k", "x"), cmd("ZPOPMAX", "k", "1.5"),
 			cmd("ZPOPMIN", "k", "1", "2"), cmd("ZPOPMIN", "l"), cmd("ZPOPMAX", "l", "2"), cmd("ZPOPMAX", "l", "-1"),
 			cmd("ZPOPMIN", "nokey", "-1"), cmd("ZPOPMIN"), cmd("ZCARD", "k"))},
-		{"zmpop", with(seed3, cmd("ZADD", "k2", "10", "x", "20", "y"), cmd("ZMPOP", "1", "k", "MIN"),
+		{"zmpop", zWith(seed3, cmd("ZADD", "k2", "10", "x", "20", "y"), cmd("ZMPOP", "1", "k", "MIN"),
 			cmd("ZMPOP", "2", "nokey", "k2", "max", "COUNT", "5"), cmd("EXISTS", "k2"), cmd("ZMPOP", "2", "nokey", "k2", "MIN"),
 			cmd("ZMPOP", "3", "nokey", "k", "l", "MAX", "COUNT", "1"), cmd("ZMPOP", "1", "l", "MIN"), cmd("ZMPOP", "2", "k", "l", "MIN", "COUNT", "9"),
 			cmd("EXISTS", "k"))},
-		{"zmpop errors", with(seed3, cmd("ZMPOP", "0", "k", "MIN"), cmd("ZMPOP", "-1", "k", "MIN"), cmd("ZMPOP", "x", "k", "MIN"),
+		{"zmpop errors", zWith(seed3, cmd("ZMPOP", "0", "k", "MIN"), cmd("ZMPOP", "-1", "k", "MIN"), cmd("ZMPOP", "x", "k", "MIN"),
 			cmd("ZMPOP", "2", "k", "MIN"), cmd("ZMPOP", "1", "k", "FOO"), cmd("ZMPOP", "1", "k", "MIN", "COUNT"),
 			cmd("ZMPOP", "1", "k", "MIN", "COUNT", "0"), cmd("ZMPOP", "1", "k", "MIN", "COUNT", "x"),
 			cmd("ZMPOP", "1", "k", "MIN", "COUNT", "1", "COUNT", "1"), cmd("ZMPOP", "1", "k", "MIN", "FOO"),
@@ -207,14 +207,14 @@ func TestZPopCompare(t *testing.T) {
 func TestZRemRangeCompare(t *testing.T) {
 	five := [][]string{cmd("ZADD", "k", "1", "a", "2", "b", "3", "c", "4", "d", "5", "e"), cmd("RPUSH", "l", "x")}
 	runCompare(t, []zcase{
-		{"by rank", with(five, cmd("ZREMRANGEBYRANK", "k", "0", "0"), cmd("ZREMRANGEBYRANK", "k", "-1", "-1"),
+		{"by rank", zWith(five, cmd("ZREMRANGEBYRANK", "k", "0", "0"), cmd("ZREMRANGEBYRANK", "k", "-1", "-1"),
 			cmd("ZREMRANGEBYRANK", "k", "5", "10"), cmd("ZREMRANGEBYRANK", "k", "2", "1"), cmd("ZRANGE", "k", "0", "-1"),
 			cmd("ZREMRANGEBYRANK", "k", "0", "100"), cmd("EXISTS", "k"), cmd("ZREMRANGEBYRANK", "nokey", "0", "1"))},
-		{"by score", with(five, cmd("ZREMRANGEBYSCORE", "k", "(1", "2"), cmd("ZREMRANGEBYSCORE", "k", "4", "+inf"),
+		{"by score", zWith(five, cmd("ZREMRANGEBYSCORE", "k", "(1", "2"), cmd("ZREMRANGEBYSCORE", "k", "4", "+inf"),
 			cmd("ZRANGE", "k", "0", "-1"), cmd("ZREMRANGEBYSCORE", "k", "-inf", "+inf"), cmd("EXISTS", "k"))},
-		{"by lex", with(lexSeed, cmd("ZREMRANGEBYLEX", "k", "[b", "(d"), cmd("ZREMRANGEBYLEX", "k", "(e", "+"),
+		{"by lex", zWith(lexSeed, cmd("ZREMRANGEBYLEX", "k", "[b", "(d"), cmd("ZREMRANGEBYLEX", "k", "(e", "+"),
 			cmd("ZRANGE", "k", "0", "-1"), cmd("ZREMRANGEBYLEX", "k", "-", "+"), cmd("EXISTS", "k"))},
-		{"errors", with(five, cmd("ZREMRANGEBYRANK", "k", "x", "1"), cmd("ZREMRANGEBYRANK", "k", "0", "x"),
+		{"errors", zWith(five, cmd("ZREMRANGEBYRANK", "k", "x", "1"), cmd("ZREMRANGEBYRANK", "k", "0", "x"),
 			cmd("ZREMRANGEBYRANK", "l", "0", "1"), cmd("ZREMRANGEBYRANK", "l", "x", "1"), cmd("ZREMRANGEBYSCORE", "k", "x", "1"),
 			cmd("ZREMRANGEBYSCORE", "l", "0", "1"), cmd("ZREMRANGEBYSCORE", "l", "(x", "1"), cmd("ZREMRANGEBYLEX", "k", "a", "+"),
 			cmd("ZREMRANGEBYLEX", "l", "-", "+"), cmd("ZREMRANGEBYLEX", "l", "a", "+"), cmd("ZREMRANGEBYRANK", "k", "0"),
@@ -227,10 +227,10 @@ func TestZRandMemberCompare(t *testing.T) {
 		{"one member", [][]string{cmd("ZADD", "k", "1.5", "a"), cmd("ZRANDMEMBER", "k"), cmd("ZRANDMEMBER", "k", "1"),
 			cmd("ZRANDMEMBER", "k", "5"), cmd("ZRANDMEMBER", "k", "-3"), cmd("ZRANDMEMBER", "k", "-2", "WITHSCORES"),
 			cmd("ZRANDMEMBER", "k", "0"), cmd("ZRANDMEMBER", "k", "0", "withscores")}},
-		{"whole set", with(seed3, cmd("sorted:ZRANDMEMBER", "k", "3"), cmd("sorted:ZRANDMEMBER", "k", "100"),
+		{"whole set", zWith(seed3, cmd("sorted:ZRANDMEMBER", "k", "3"), cmd("sorted:ZRANDMEMBER", "k", "100"),
 			cmd("sorted:ZRANDMEMBER", "k", "9223372036854775807"), cmd("ZCARD", "k"))},
 		{"missing key", [][]string{cmd("ZRANDMEMBER", "nokey"), cmd("ZRANDMEMBER", "nokey", "5"), cmd("ZRANDMEMBER", "nokey", "-5", "WITHSCORES")}},
-		{"errors", with(seed3, cmd("ZRANDMEMBER", "k", "x"), cmd("ZRANDMEMBER", "k", "-9223372036854775808"),
+		{"errors", zWith(seed3, cmd("ZRANDMEMBER", "k", "x"), cmd("ZRANDMEMBER", "k", "-9223372036854775808"),
 			cmd("ZRANDMEMBER", "k", "1", "foo"), cmd("ZRANDMEMBER", "k", "1", "withscores", "x"),
 			cmd("ZRANDMEMBER", "k", "9223372036854775807", "withscores"), cmd("ZRANDMEMBER", "k", "-4611686018427387904", "withscores"),
 			cmd("ZRANDMEMBER", "l"), cmd("ZRANDMEMBER", "l", "1"), cmd("ZRANDMEMBER", "l", "x"), cmd("ZRANDMEMBER", "nokey", "x"),
@@ -240,11 +240,11 @@ func TestZRandMemberCompare(t *testing.T) {
 
 func TestZScanCompare(t *testing.T) {
 	runCompare(t, []zcase{
-		{"small set", with(seed3, cmd("ZADD", "k", "1.1", "ab"), cmd("ZSCAN", "k", "0"), cmd("ZSCAN", "k", "0", "COUNT", "1"),
+		{"small set", zWith(seed3, cmd("ZADD", "k", "1.1", "ab"), cmd("ZSCAN", "k", "0"), cmd("ZSCAN", "k", "0", "COUNT", "1"),
 			cmd("ZSCAN", "k", "0", "MATCH", "a*"), cmd("ZSCAN", "k", "0", "MATCH", "*", "COUNT", "100"),
 			cmd("ZSCAN", "k", "0", "match", "[bc]", "count", "2", "MATCH", "a?"), cmd("ZSCAN", "nokey", "0"),
 			cmd("ZSCAN", "nokey", "0", "COUNT", "0"), cmd("ZSCAN", "nokey", "0", "FOO"))},
-		{"errors", with(seed3, cmd("ZSCAN", "k", "x"), cmd("ZSCAN", "k", "0", "COUNT", "0"), cmd("ZSCAN", "k", "0", "COUNT", "x"),
+		{"errors", zWith(seed3, cmd("ZSCAN", "k", "x"), cmd("ZSCAN", "k", "0", "COUNT", "0"), cmd("ZSCAN", "k", "0", "COUNT", "x"),
 			cmd("ZSCAN", "k", "0", "COUNT"), cmd("ZSCAN", "k", "0", "TYPE", "zset"), cmd("ZSCAN", "l", "0"), cmd("ZSCAN", "l", "x"),
 			cmd("ZSCAN", "l", "0", "COUNT", "0"), cmd("ZSCAN", "k"))},
 	})
@@ -254,29 +254,29 @@ func TestZAlgebraCompare(t *testing.T) {
 	seed := [][]string{cmd("ZADD", "a", "1", "x", "2", "y", "3", "z"), cmd("ZADD", "b", "10", "y", "20", "z", "30", "w"),
 		cmd("ZADD", "c", "inf", "x", "-inf", "y"), cmd("RPUSH", "l", "v")}
 	runCompare(t, []zcase{
-		{"zunion", with(seed, cmd("ZUNION", "2", "a", "b"), cmd("ZUNION", "2", "a", "b", "WITHSCORES"),
+		{"zunion", zWith(seed, cmd("ZUNION", "2", "a", "b"), cmd("ZUNION", "2", "a", "b", "WITHSCORES"),
 			cmd("ZUNION", "3", "a", "b", "nokey", "WEIGHTS", "2", "0.5", "7", "WITHSCORES"),
 			cmd("ZUNION", "2", "a", "b", "AGGREGATE", "MIN", "WITHSCORES"), cmd("ZUNION", "2", "a", "b", "aggregate", "max", "withscores"),
 			cmd("ZUNION", "2", "a", "c", "WITHSCORES"), cmd("ZUNION", "2", "a", "c", "WEIGHTS", "0", "0", "WITHSCORES"),
 			cmd("ZUNION", "2", "c", "c", "WEIGHTS", "1", "-1", "WITHSCORES"), cmd("ZUNION", "1", "nokey"),
 			cmd("ZUNION", "2", "a", "a", "WITHSCORES", "WEIGHTS", "1", "2", "AGGREGATE", "SUM", "AGGREGATE", "MAX"))},
-		{"zinter", with(seed, cmd("ZINTER", "2", "a", "b"), cmd("ZINTER", "2", "a", "b", "WITHSCORES"),
+		{"zinter", zWith(seed, cmd("ZINTER", "2", "a", "b"), cmd("ZINTER", "2", "a", "b", "WITHSCORES"),
 			cmd("ZINTER", "2", "a", "b", "WEIGHTS", "2", "3", "AGGREGATE", "MIN", "WITHSCORES"),
 			cmd("ZINTER", "2", "a", "c", "AGGREGATE", "MAX", "WITHSCORES"), cmd("ZINTER", "3", "a", "b", "nokey"),
 			cmd("ZINTER", "2", "a", "a", "WITHSCORES"), cmd("ZINTER", "2", "c", "a", "WEIGHTS", "0", "1", "WITHSCORES"))},
-		{"zdiff", with(seed, cmd("ZDIFF", "2", "a", "b"), cmd("ZDIFF", "2", "a", "b", "WITHSCORES"), cmd("ZDIFF", "1", "a", "WITHSCORES"),
+		{"zdiff", zWith(seed, cmd("ZDIFF", "2", "a", "b"), cmd("ZDIFF", "2", "a", "b", "WITHSCORES"), cmd("ZDIFF", "1", "a", "WITHSCORES"),
 			cmd("ZDIFF", "3", "b", "a", "c", "WITHSCORES"), cmd("ZDIFF", "2", "a", "a"), cmd("ZDIFF", "2", "nokey", "a"),
 			cmd("ZDIFF", "2", "a", "nokey"))},
-		{"store", with(seed, cmd("ZUNIONSTORE", "d", "2", "a", "b", "WEIGHTS", "1", "2"), cmd("ZRANGE", "d", "0", "-1", "WITHSCORES"),
+		{"store", zWith(seed, cmd("ZUNIONSTORE", "d", "2", "a", "b", "WEIGHTS", "1", "2"), cmd("ZRANGE", "d", "0", "-1", "WITHSCORES"),
 			cmd("ZINTERSTORE", "d", "2", "a", "b", "AGGREGATE", "MAX"), cmd("ZRANGE", "d", "0", "-1", "WITHSCORES"),
 			cmd("ZDIFFSTORE", "d", "2", "a", "b"), cmd("ZRANGE", "d", "0", "-1", "WITHSCORES"),
 			cmd("ZINTERSTORE", "d", "2", "a", "nokey"), cmd("EXISTS", "d"), cmd("ZUNIONSTORE", "l", "1", "a"), cmd("TYPE", "l"),
 			cmd("ZDIFFSTORE", "a", "2", "a", "b"), cmd("ZRANGE", "a", "0", "-1", "WITHSCORES"),
 			cmd("ZUNIONSTORE", "e", "1", "nokey"), cmd("EXISTS", "e"), cmd("ZDIFFSTORE", "b", "2", "b", "b"), cmd("EXISTS", "b"))},
-		{"zintercard", with(seed, cmd("ZINTERCARD", "2", "a", "b"), cmd("ZINTERCARD", "2", "a", "b", "LIMIT", "1"),
+		{"zintercard", zWith(seed, cmd("ZINTERCARD", "2", "a", "b"), cmd("ZINTERCARD", "2", "a", "b", "LIMIT", "1"),
 			cmd("ZINTERCARD", "2", "a", "b", "LIMIT", "0"), cmd("ZINTERCARD", "2", "a", "b", "LIMIT", "100"),
 			cmd("ZINTERCARD", "1", "a"), cmd("ZINTERCARD", "2", "a", "nokey"), cmd("ZINTERCARD", "2", "a", "a", "LIMIT", "2", "LIMIT", "1"))},
-		{"errors", with(seed, cmd("ZUNION", "0", "a"), cmd("ZINTER", "0", "a"), cmd("ZDIFF", "0", "a"), cmd("ZINTERCARD", "0", "a"),
+		{"errors", zWith(seed, cmd("ZUNION", "0", "a"), cmd("ZINTER", "0", "a"), cmd("ZDIFF", "0", "a"), cmd("ZINTERCARD", "0", "a"),
 			cmd("ZUNIONSTORE", "d", "0", "a"), cmd("ZINTERSTORE", "d", "-1", "a"), cmd("ZDIFFSTORE", "d", "0", "a"),
 			cmd("ZUNION", "x", "a"), cmd("ZUNION", "3", "a", "b"), cmd("ZUNION", "2", "a", "b", "WEIGHTS", "1"),
 			cmd("ZUNION", "2", "a", "b", "WEIGHTS", "1", "x"), cmd("ZUNION", "2", "a", "b", "WEIGHTS", "1", "nan"),

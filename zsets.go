@@ -41,10 +41,12 @@ var (
 // noInputKeysError is ErrNoInputKeys with the command's name in its text.
 type noInputKeysError string
 
+// Error returns Redis's text, naming the command.
 func (e noInputKeysError) Error() string {
 	return "ERR at least 1 input key is needed for '" + string(e) + "' command"
 }
 
+// Is reports whether target is ErrNoInputKeys.
 func (e noInputKeysError) Is(target error) bool { return target == ErrNoInputKeys }
 
 // ZAddArgs are ZADD's options and score-member pairs, as in go-redis. NX adds new
@@ -88,8 +90,8 @@ type ZStore struct {
 	Aggregate string
 }
 
-// members returns the members of zs, never nil.
-func members(zs []Z) []string {
+// zMembers returns the members of zs, never nil.
+func zMembers(zs []Z) []string {
 	r := make([]string, len(zs))
 	for i, z := range zs {
 		r[i] = z.Member
@@ -97,16 +99,16 @@ func members(zs []Z) []string {
 	return r
 }
 
-// orEmpty returns zs, or an empty non-nil slice for nil.
-func orEmpty(zs []Z) []Z {
+// zOrEmpty returns zs, or an empty non-nil slice for nil.
+func zOrEmpty(zs []Z) []Z {
 	if zs == nil {
 		return []Z{}
 	}
 	return zs
 }
 
-// argString formats a ZRangeArgs bound as go-redis sends it.
-func argString(v any) string {
+// zArg formats a ZRangeArgs bound as go-redis sends it.
+func zArg(v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
@@ -213,6 +215,7 @@ func zaddArity(opts int) error {
 	return ErrSyntax
 }
 
+// options returns a's flags as zset options and how many flags are set.
 func (a *ZAddArgs) options() (zset.AddOptions, int) {
 	o := zset.AddOptions{NX: a.NX, XX: a.XX, GT: a.GT, LT: a.LT, CH: a.Ch}
 	n := 0
@@ -562,7 +565,7 @@ func (tx *Tx) zrange(key string, sp *rangeSpec) ([]Z, error) {
 	if s == nil {
 		return []Z{}, nil
 	}
-	return orEmpty(sp.run(s)), nil
+	return zOrEmpty(sp.run(s)), nil
 }
 
 // zrangeStore runs a parsed range on src and stores the result at dst, replacing any
@@ -589,9 +592,9 @@ func (tx *Tx) storeEntries(dst string, zs []Z) int64 {
 	return int64(s.Len())
 }
 
-// rangeArgsWords turns z into ZRANGE's words after the key, as go-redis sends them.
+// words turns z into ZRANGE's words after the key, as go-redis sends them.
 func (z *ZRangeArgs) words() []string {
-	a := []string{argString(z.Start), argString(z.Stop)}
+	a := []string{zArg(z.Start), zArg(z.Stop)}
 	if z.ByScore {
 		a = append(a, "BYSCORE")
 	} else if z.ByLex {
@@ -624,7 +627,7 @@ func (tx *Tx) ZRange(key string, start, stop int64) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return members(zs), nil
+	return zMembers(zs), nil
 }
 
 // ZRangeWithScores is ZRANGE ... WITHSCORES: [Tx.ZRange] with the scores.
@@ -639,7 +642,7 @@ func (tx *Tx) ZRevRange(key string, start, stop int64) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return members(zs), nil
+	return zMembers(zs), nil
 }
 
 // ZRevRangeWithScores is ZREVRANGE ... WITHSCORES.
@@ -655,7 +658,7 @@ func (tx *Tx) ZRangeArgs(z ZRangeArgs) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return members(zs), nil
+	return zMembers(zs), nil
 }
 
 // ZRangeArgsWithScores is ZRANGE ... WITHSCORES with all options (not BYLEX:
@@ -707,7 +710,7 @@ func (tx *Tx) ZRangeByScore(key string, opt *ZRangeBy) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return members(zs), nil
+	return zMembers(zs), nil
 }
 
 // ZRangeByScoreWithScores is ZRANGEBYSCORE ... WITHSCORES.
@@ -722,7 +725,7 @@ func (tx *Tx) ZRevRangeByScore(key string, opt *ZRangeBy) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return members(zs), nil
+	return zMembers(zs), nil
 }
 
 // ZRevRangeByScoreWithScores is ZREVRANGEBYSCORE ... WITHSCORES.
@@ -738,7 +741,7 @@ func (tx *Tx) ZRangeByLex(key string, opt *ZRangeBy) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return members(zs), nil
+	return zMembers(zs), nil
 }
 
 // ZRevRangeByLex is ZREVRANGEBYLEX: [Tx.ZRangeByLex] in descending order.
@@ -747,7 +750,7 @@ func (tx *Tx) ZRevRangeByLex(key string, opt *ZRangeBy) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return members(zs), nil
+	return zMembers(zs), nil
 }
 
 // ---- ZPOPMIN, ZPOPMAX, ZMPOP -------------------------------------------------------
@@ -774,8 +777,8 @@ func (tx *Tx) zpop(key string, min bool, count int64) ([]Z, error) {
 	return zs, nil
 }
 
-// popCount checks ZPOPMIN's optional count.
-func popCount(count []int64) (int64, error) {
+// zpopCount checks ZPOPMIN's optional count.
+func zpopCount(count []int64) (int64, error) {
 	switch {
 	case len(count) > 1:
 		return 0, ErrSyntax
@@ -792,7 +795,7 @@ func popCount(count []int64) (int64, error) {
 // empty. Empty for a missing key or count 0; [ErrNotPositive] for a negative count.
 // The complexity is O(log n + k).
 func (tx *Tx) ZPopMin(key string, count ...int64) ([]Z, error) {
-	n, err := popCount(count)
+	n, err := zpopCount(count)
 	if err != nil {
 		return nil, err
 	}
@@ -802,7 +805,7 @@ func (tx *Tx) ZPopMin(key string, count ...int64) ([]Z, error) {
 // ZPopMax is ZPOPMAX key [count]: [Tx.ZPopMin] taking the highest scores, highest
 // first.
 func (tx *Tx) ZPopMax(key string, count ...int64) ([]Z, error) {
-	n, err := popCount(count)
+	n, err := zpopCount(count)
 	if err != nil {
 		return nil, err
 	}
@@ -890,7 +893,7 @@ func (tx *Tx) zrandMember(key string, count int64, withScores bool) ([]Z, error)
 	if s == nil {
 		return []Z{}, nil
 	}
-	return orEmpty(s.RandMember(nil, clampInt(count))), nil
+	return zOrEmpty(s.RandMember(nil, clampInt(count))), nil
 }
 
 // ZRandMember is ZRANDMEMBER key count: with count > 0, up to count distinct random
@@ -901,7 +904,7 @@ func (tx *Tx) ZRandMember(key string, count int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return members(zs), nil
+	return zMembers(zs), nil
 }
 
 // ZRandMemberWithScores is ZRANDMEMBER key count WITHSCORES. A |count| above
@@ -1031,8 +1034,8 @@ func parseAggregate(s string) (zset.Aggregate, error) {
 	return 0, ErrSyntax
 }
 
-// combine computes op over sets.
-func combine(op setOp, sets []*zset.Set, weights []float64, agg zset.Aggregate) *zset.Set {
+// zCombine computes op over sets.
+func zCombine(op setOp, sets []*zset.Set, weights []float64, agg zset.Aggregate) *zset.Set {
 	switch op {
 	case opUnion:
 		return zset.Union(sets, weights, agg)
@@ -1066,11 +1069,11 @@ func (tx *Tx) zalgebra(name string, op setOp, store *ZStore) (*zset.Set, error) 
 	if len(store.Weights) != 0 {
 		weights = store.Weights
 	}
-	return combine(op, sets, weights, agg), nil
+	return zCombine(op, sets, weights, agg), nil
 }
 
-// entries lists s in ascending order.
-func entries(s *zset.Set) []Z {
+// zEntries lists s in ascending order.
+func zEntries(s *zset.Set) []Z {
 	out := make([]Z, 0, s.Len())
 	for m, f := range s.All() {
 		out = append(out, Z{Member: m, Score: f})
@@ -1093,7 +1096,7 @@ func (tx *Tx) ZUnion(store ZStore) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return members(zs), nil
+	return zMembers(zs), nil
 }
 
 // ZUnionWithScores is ZUNION ... WITHSCORES.
@@ -1102,7 +1105,7 @@ func (tx *Tx) ZUnionWithScores(store ZStore) ([]Z, error) {
 	if err != nil {
 		return nil, err
 	}
-	return entries(s), nil
+	return zEntries(s), nil
 }
 
 // ZUnionStore is ZUNIONSTORE: [Tx.ZUnion] stored as the sorted set dest (replacing
@@ -1126,7 +1129,7 @@ func (tx *Tx) ZInter(store *ZStore) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return members(zs), nil
+	return zMembers(zs), nil
 }
 
 // ZInterWithScores is ZINTER ... WITHSCORES.
@@ -1135,7 +1138,7 @@ func (tx *Tx) ZInterWithScores(store *ZStore) ([]Z, error) {
 	if err != nil {
 		return nil, err
 	}
-	return entries(s), nil
+	return zEntries(s), nil
 }
 
 // ZInterStore is ZINTERSTORE: [Tx.ZInter] stored as the sorted set destination
@@ -1172,7 +1175,7 @@ func (tx *Tx) ZDiff(keys ...string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return members(zs), nil
+	return zMembers(zs), nil
 }
 
 // ZDiffWithScores is ZDIFF ... WITHSCORES.
@@ -1181,7 +1184,7 @@ func (tx *Tx) ZDiffWithScores(keys ...string) ([]Z, error) {
 	if err != nil {
 		return nil, err
 	}
-	return entries(zset.Diff(sets)), nil
+	return zEntries(zset.Diff(sets)), nil
 }
 
 // ZDiffStore is ZDIFFSTORE: [Tx.ZDiff] stored as the sorted set destination (deleted

@@ -192,7 +192,7 @@ func zscanAll(t *testing.T, db *DB, key string, count int64, between func(i int)
 			t.Fatalf("ZScan: %v", err)
 		}
 		calls++
-		got = append(got, members(zs)...)
+		got = append(got, zMembers(zs)...)
 		if next == 0 {
 			return got, calls
 		}
@@ -205,7 +205,7 @@ func zscanAll(t *testing.T, db *DB, key string, count int64, between func(i int)
 
 func TestZScanLarge(t *testing.T) {
 	ctx := context.Background()
-	seed := testSeed(t)
+	seed := zTestSeed(t)
 	r := rand.New(rand.NewPCG(seed, 1))
 	db := New()
 	const n = 2000
@@ -304,9 +304,9 @@ func TestScoreCursor(t *testing.T) {
 	}
 }
 
-// testSeed returns the seed for randomized tests: ZLITE_SEED if set, else random;
+// zTestSeed returns the seed for randomized tests: ZLITE_SEED if set, else random;
 // it is logged so that a failure can be replayed.
-func testSeed(t *testing.T) uint64 {
+func zTestSeed(t *testing.T) uint64 {
 	t.Helper()
 	seed := rand.Uint64()
 	if s := os.Getenv("ZLITE_SEED"); s != "" {
@@ -369,7 +369,7 @@ func TestZTypedMethods(t *testing.T) {
 	if f != 6.5 || err != nil {
 		t.Errorf("ZIncrBy = %v, %v; want 6.5", f, err)
 	}
-	mustZs("ZRangeWithScores", orEmpty(must(db.ZRangeWithScores(ctx, "k", 0, -1))), nil,
+	mustZs("ZRangeWithScores", zOrEmpty(zMust(db.ZRangeWithScores(ctx, "k", 0, -1))), nil,
 		z("a", 1), z("b", 2), z("c", 3), z("d", 5), z("e", 6.5))
 
 	// Errors change nothing.
@@ -429,36 +429,36 @@ func TestZTypedMethods(t *testing.T) {
 		t.Errorf("ZRank(nokey) = %v, %v; want absent", ok, err)
 	}
 
-	mustStrs("ZRange", must(db.ZRange(ctx, "k", 1, 2)), nil, "b", "c")
-	mustStrs("ZRange missing", must(db.ZRange(ctx, "nokey", 0, -1)), nil)
-	mustStrs("ZRevRange", must(db.ZRevRange(ctx, "k", 0, 1)), nil, "e", "d")
-	mustZs("ZRevRangeWithScores", must(db.ZRevRangeWithScores(ctx, "k", -1, -1)), nil, z("a", 1))
-	mustStrs("ZRangeByScore", must(db.ZRangeByScore(ctx, "k", &ZRangeBy{Min: "(1", Max: "+inf", Offset: 1, Count: 2})), nil, "c", "d")
-	mustStrs("ZRangeByScore offset only", must(db.ZRangeByScore(ctx, "k", &ZRangeBy{Min: "-inf", Max: "+inf", Offset: 1})), nil)
-	mustStrs("ZRangeByScore count -1", must(db.ZRangeByScore(ctx, "k", &ZRangeBy{Min: "-inf", Max: "+inf", Offset: 3, Count: -1})), nil, "d", "e")
-	mustZs("ZRangeByScoreWithScores", must(db.ZRangeByScoreWithScores(ctx, "k", &ZRangeBy{Min: "2", Max: "3"})), nil, z("b", 2), z("c", 3))
-	mustStrs("ZRevRangeByScore", must(db.ZRevRangeByScore(ctx, "k", &ZRangeBy{Min: "2", Max: "(5"})), nil, "c", "b")
-	mustZs("ZRevRangeByScoreWithScores", must(db.ZRevRangeByScoreWithScores(ctx, "k", &ZRangeBy{Min: "-inf", Max: "+inf", Count: 1})), nil, z("e", 6.5))
+	mustStrs("ZRange", zMust(db.ZRange(ctx, "k", 1, 2)), nil, "b", "c")
+	mustStrs("ZRange missing", zMust(db.ZRange(ctx, "nokey", 0, -1)), nil)
+	mustStrs("ZRevRange", zMust(db.ZRevRange(ctx, "k", 0, 1)), nil, "e", "d")
+	mustZs("ZRevRangeWithScores", zMust(db.ZRevRangeWithScores(ctx, "k", -1, -1)), nil, z("a", 1))
+	mustStrs("ZRangeByScore", zMust(db.ZRangeByScore(ctx, "k", &ZRangeBy{Min: "(1", Max: "+inf", Offset: 1, Count: 2})), nil, "c", "d")
+	mustStrs("ZRangeByScore offset only", zMust(db.ZRangeByScore(ctx, "k", &ZRangeBy{Min: "-inf", Max: "+inf", Offset: 1})), nil)
+	mustStrs("ZRangeByScore count -1", zMust(db.ZRangeByScore(ctx, "k", &ZRangeBy{Min: "-inf", Max: "+inf", Offset: 3, Count: -1})), nil, "d", "e")
+	mustZs("ZRangeByScoreWithScores", zMust(db.ZRangeByScoreWithScores(ctx, "k", &ZRangeBy{Min: "2", Max: "3"})), nil, z("b", 2), z("c", 3))
+	mustStrs("ZRevRangeByScore", zMust(db.ZRevRangeByScore(ctx, "k", &ZRangeBy{Min: "2", Max: "(5"})), nil, "c", "b")
+	mustZs("ZRevRangeByScoreWithScores", zMust(db.ZRevRangeByScoreWithScores(ctx, "k", &ZRangeBy{Min: "-inf", Max: "+inf", Count: 1})), nil, z("e", 6.5))
 	_, err = db.ZRangeByScore(ctx, "k", &ZRangeBy{Min: "a", Max: "1"})
 	mustErr("ZRangeByScore bad bound", err, zset.ErrMinMaxNotFloat)
 
 	db.ZAdd(ctx, "lex", z("a", 0), z("b", 0), z("c", 0), z("d", 0))
-	mustStrs("ZRangeByLex", must(db.ZRangeByLex(ctx, "lex", &ZRangeBy{Min: "(a", Max: "+"})), nil, "b", "c", "d")
-	mustStrs("ZRevRangeByLex", must(db.ZRevRangeByLex(ctx, "lex", &ZRangeBy{Min: "-", Max: "[c", Offset: 1, Count: 1})), nil, "b")
+	mustStrs("ZRangeByLex", zMust(db.ZRangeByLex(ctx, "lex", &ZRangeBy{Min: "(a", Max: "+"})), nil, "b", "c", "d")
+	mustStrs("ZRevRangeByLex", zMust(db.ZRevRangeByLex(ctx, "lex", &ZRangeBy{Min: "-", Max: "[c", Offset: 1, Count: 1})), nil, "b")
 	_, err = db.ZRangeByLex(ctx, "lex", &ZRangeBy{Min: "a", Max: "+"})
 	mustErr("ZRangeByLex bad bound", err, zset.ErrLexRange)
 
-	mustStrs("ZRangeArgs rank", must(db.ZRangeArgs(ctx, ZRangeArgs{Key: "k", Start: 0, Stop: int64(1)})), nil, "a", "b")
-	mustStrs("ZRangeArgs score rev", must(db.ZRangeArgs(ctx, ZRangeArgs{Key: "k", Start: 5.0, Stop: "(2", ByScore: true, Rev: true})), nil, "d", "c")
-	mustStrs("ZRangeArgs lex limit", must(db.ZRangeArgs(ctx, ZRangeArgs{Key: "lex", Start: "-", Stop: "+", ByLex: true, Offset: 1, Count: 2})), nil, "b", "c")
-	mustZs("ZRangeArgsWithScores", must(db.ZRangeArgsWithScores(ctx, ZRangeArgs{Key: "k", Start: "-inf", Stop: math.Inf(1), ByScore: true, Count: 1})), nil, z("a", 1))
+	mustStrs("ZRangeArgs rank", zMust(db.ZRangeArgs(ctx, ZRangeArgs{Key: "k", Start: 0, Stop: int64(1)})), nil, "a", "b")
+	mustStrs("ZRangeArgs score rev", zMust(db.ZRangeArgs(ctx, ZRangeArgs{Key: "k", Start: 5.0, Stop: "(2", ByScore: true, Rev: true})), nil, "d", "c")
+	mustStrs("ZRangeArgs lex limit", zMust(db.ZRangeArgs(ctx, ZRangeArgs{Key: "lex", Start: "-", Stop: "+", ByLex: true, Offset: 1, Count: 2})), nil, "b", "c")
+	mustZs("ZRangeArgsWithScores", zMust(db.ZRangeArgsWithScores(ctx, ZRangeArgs{Key: "k", Start: "-inf", Stop: math.Inf(1), ByScore: true, Count: 1})), nil, z("a", 1))
 	_, err = db.ZRangeArgs(ctx, ZRangeArgs{Key: "k", Start: 0, Stop: 1, Offset: 1, Count: 1})
 	mustErr("ZRangeArgs LIMIT by rank", err, ErrRangeLimit)
 	_, err = db.ZRangeArgsWithScores(ctx, ZRangeArgs{Key: "lex", Start: "-", Stop: "+", ByLex: true})
 	mustErr("ZRangeArgsWithScores BYLEX", err, ErrRangeWithScoresByLex)
 	n, err = db.ZRangeStore(ctx, "dst", ZRangeArgs{Key: "k", Start: 1, Stop: 2})
 	mustInt("ZRangeStore", n, err, 2)
-	mustZs("ZRangeStore result", must(db.ZRangeWithScores(ctx, "dst", 0, -1)), nil, z("b", 2), z("c", 3))
+	mustZs("ZRangeStore result", zMust(db.ZRangeWithScores(ctx, "dst", 0, -1)), nil, z("b", 2), z("c", 3))
 	n, err = db.ZRangeStore(ctx, "dst", ZRangeArgs{Key: "k", Start: 10, Stop: 20})
 	mustInt("ZRangeStore empty", n, err, 0)
 	if n, _ := db.Exists(ctx, "dst"); n != 0 {
@@ -466,10 +466,10 @@ func TestZTypedMethods(t *testing.T) {
 	}
 
 	// Pops and removals; emptied keys disappear.
-	mustZs("ZPopMin", must(db.ZPopMin(ctx, "k")), nil, z("a", 1))
-	mustZs("ZPopMax 2", must(db.ZPopMax(ctx, "k", 2)), nil, z("e", 6.5), z("d", 5))
-	mustZs("ZPopMin 0", must(db.ZPopMin(ctx, "k", 0)), nil)
-	mustZs("ZPopMin missing", must(db.ZPopMin(ctx, "nokey")), nil)
+	mustZs("ZPopMin", zMust(db.ZPopMin(ctx, "k")), nil, z("a", 1))
+	mustZs("ZPopMax 2", zMust(db.ZPopMax(ctx, "k", 2)), nil, z("e", 6.5), z("d", 5))
+	mustZs("ZPopMin 0", zMust(db.ZPopMin(ctx, "k", 0)), nil)
+	mustZs("ZPopMin missing", zMust(db.ZPopMin(ctx, "nokey")), nil)
 	_, err = db.ZPopMin(ctx, "k", -1)
 	mustErr("ZPopMin -1", err, ErrNotPositive)
 	_, err = db.ZPopMax(ctx, "k", 1, 2)
@@ -509,10 +509,10 @@ func TestZTypedMethods(t *testing.T) {
 
 	// ZRANDMEMBER.
 	db.ZAdd(ctx, "one", z("a", 1.5))
-	mustStrs("ZRandMember -3", must(db.ZRandMember(ctx, "one", -3)), nil, "a", "a", "a")
-	mustZs("ZRandMemberWithScores 5", must(db.ZRandMemberWithScores(ctx, "one", 5)), nil, z("a", 1.5))
-	mustStrs("ZRandMember 0", must(db.ZRandMember(ctx, "one", 0)), nil)
-	mustStrs("ZRandMember missing", must(db.ZRandMember(ctx, "nokey", 3)), nil)
+	mustStrs("ZRandMember -3", zMust(db.ZRandMember(ctx, "one", -3)), nil, "a", "a", "a")
+	mustZs("ZRandMemberWithScores 5", zMust(db.ZRandMemberWithScores(ctx, "one", 5)), nil, z("a", 1.5))
+	mustStrs("ZRandMember 0", zMust(db.ZRandMember(ctx, "one", 0)), nil)
+	mustStrs("ZRandMember missing", zMust(db.ZRandMember(ctx, "nokey", 3)), nil)
 	_, err = db.ZRandMemberWithScores(ctx, "one", math.MaxInt64)
 	mustErr("ZRandMemberWithScores huge", err, ErrOutOfRange)
 	_, err = db.ZRandMember(ctx, "one", math.MinInt64)
@@ -521,20 +521,20 @@ func TestZTypedMethods(t *testing.T) {
 	// Algebra.
 	db.ZAdd(ctx, "s1", z("x", 1), z("y", 2))
 	db.ZAdd(ctx, "s2", z("y", 10), z("z", 20))
-	mustZs("ZUnionWithScores", must(db.ZUnionWithScores(ctx, ZStore{Keys: []string{"s1", "s2", "nokey"}, Weights: []float64{2, 1, 5}})), nil,
+	mustZs("ZUnionWithScores", zMust(db.ZUnionWithScores(ctx, ZStore{Keys: []string{"s1", "s2", "nokey"}, Weights: []float64{2, 1, 5}})), nil,
 		z("x", 2), z("y", 14), z("z", 20))
-	mustStrs("ZUnion MIN", must(db.ZUnion(ctx, ZStore{Keys: []string{"s1", "s2"}, Aggregate: "min"})), nil, "x", "y", "z")
-	mustZs("ZInterWithScores MAX", must(db.ZInterWithScores(ctx, &ZStore{Keys: []string{"s1", "s2"}, Aggregate: "MAX"})), nil, z("y", 10))
-	mustStrs("ZInter", must(db.ZInter(ctx, &ZStore{Keys: []string{"s1", "nokey"}})), nil)
-	mustZs("ZDiffWithScores", must(db.ZDiffWithScores(ctx, "s1", "s2")), nil, z("x", 1))
-	mustStrs("ZDiff", must(db.ZDiff(ctx, "s2", "s1")), nil, "z")
+	mustStrs("ZUnion MIN", zMust(db.ZUnion(ctx, ZStore{Keys: []string{"s1", "s2"}, Aggregate: "min"})), nil, "x", "y", "z")
+	mustZs("ZInterWithScores MAX", zMust(db.ZInterWithScores(ctx, &ZStore{Keys: []string{"s1", "s2"}, Aggregate: "MAX"})), nil, z("y", 10))
+	mustStrs("ZInter", zMust(db.ZInter(ctx, &ZStore{Keys: []string{"s1", "nokey"}})), nil)
+	mustZs("ZDiffWithScores", zMust(db.ZDiffWithScores(ctx, "s1", "s2")), nil, z("x", 1))
+	mustStrs("ZDiff", zMust(db.ZDiff(ctx, "s2", "s1")), nil, "z")
 	n, err = db.ZInterCard(ctx, 0, "s1", "s2")
 	mustInt("ZInterCard", n, err, 1)
 	n, err = db.ZUnionStore(ctx, "u", &ZStore{Keys: []string{"s1", "s2"}})
 	mustInt("ZUnionStore", n, err, 3)
 	n, err = db.ZInterStore(ctx, "u", &ZStore{Keys: []string{"s1", "s2"}, Weights: []float64{1, 0}})
 	mustInt("ZInterStore", n, err, 1)
-	mustZs("ZInterStore result", must(db.ZRangeWithScores(ctx, "u", 0, -1)), nil, z("y", 2))
+	mustZs("ZInterStore result", zMust(db.ZRangeWithScores(ctx, "u", 0, -1)), nil, z("y", 2))
 	n, err = db.ZDiffStore(ctx, "u", "s1", "s1")
 	mustInt("ZDiffStore empty", n, err, 0)
 	if n, _ := db.Exists(ctx, "u"); n != 0 {
@@ -557,9 +557,9 @@ func TestZTypedMethods(t *testing.T) {
 	mustErr("ZUnion list before bad aggregate", err, ErrWrongType)
 }
 
-// must drops the error of a typed read for table brevity; the callers check err
+// zMust drops the error of a typed read for table brevity; the callers check err
 // separately where it matters (here every call above expects success).
-func must[T any](v T, err error) T {
+func zMust[T any](v T, err error) T {
 	if err != nil {
 		panic(err)
 	}
@@ -681,7 +681,7 @@ func TestZRandMemberDistinct(t *testing.T) {
 // TestZRandomCompare runs a random transcript over sets large enough for Redis's
 // skiplist encoding (more than 128 members) on zlite and on Redis.
 func TestZRandomCompare(t *testing.T) {
-	seed := testSeed(t)
+	seed := zTestSeed(t)
 	r := rand.New(rand.NewPCG(seed, 2))
 	keys := []string{"z1", "z2", "z3"}
 	member := func() string { return fmt.Sprintf("m%03d", r.IntN(300)) }
