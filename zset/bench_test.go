@@ -189,15 +189,19 @@ func BenchmarkAdd(b *testing.B) {
 	// Updates: give existing members a new random score.
 	run(b, "update", func(b *testing.B, f *fixture) {
 		r := rand.New(rand.NewPCG(2, 2))
+		ms := picks(f, 4096)
+		i := 0
 		for b.Loop() {
-			i := r.IntN(f.n)
-			f.z.Add(zset.AddOptions{}, zset.Entry{Member: member(i), Score: r.Float64() * 1e6})
+			f.z.Add(zset.AddOptions{}, zset.Entry{Member: ms[i&4095], Score: r.Float64() * 1e6})
+			i++
 		}
 	}, func(b *testing.B, f *fixture) {
 		r := rand.New(rand.NewPCG(2, 2))
+		ms := picks(f, 4096)
+		i := 0
 		for b.Loop() {
-			i := r.IntN(f.n)
-			f.bt.add(member(i), r.Float64()*1e6)
+			f.bt.add(ms[i&4095], r.Float64()*1e6)
+			i++
 		}
 	})
 }
@@ -315,6 +319,9 @@ func BenchmarkRevRank(b *testing.B) {
 	})
 }
 
+// BenchmarkRangeByScore reads ZRANGEBYSCORE min +inf LIMIT offset count from a random
+// min (limit-*), from -inf (limit-0-1-head, as a fixed-range redis-benchmark run does)
+// and from the middle of the set by offset (offset-half-10: LIMIT n/2 10 from -inf).
 func BenchmarkRangeByScore(b *testing.B) {
 	inf := zset.ScoreBound{Value: math.Inf(1)}
 	for _, c := range []struct {
@@ -322,6 +329,7 @@ func BenchmarkRangeByScore(b *testing.B) {
 		offset, count int
 		fromMid       bool
 	}{
+		{"limit-0-1-head", 0, 1, false},
 		{"limit-0-1", 0, 1, false},
 		{"limit-0-10", 0, 10, false},
 		{"limit-0-100", 0, 100, false},
@@ -331,6 +339,9 @@ func BenchmarkRangeByScore(b *testing.B) {
 			r := rand.New(rand.NewPCG(4, 4))
 			for b.Loop() {
 				min, off := zset.ScoreBound{Value: r.Float64() * 5e5}, c.offset
+				if c.name == "limit-0-1-head" {
+					min = zset.ScoreBound{Value: math.Inf(-1)}
+				}
 				if c.fromMid {
 					min, off = zset.ScoreBound{Value: math.Inf(-1)}, f.n/2
 				}
@@ -342,6 +353,9 @@ func BenchmarkRangeByScore(b *testing.B) {
 			r := rand.New(rand.NewPCG(4, 4))
 			for b.Loop() {
 				min, off := r.Float64()*5e5, c.offset
+				if c.name == "limit-0-1-head" {
+					min = math.Inf(-1)
+				}
 				if c.fromMid {
 					min, off = math.Inf(-1), f.n/2
 				}

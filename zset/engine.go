@@ -93,6 +93,15 @@ func (e *engine) deleteRange(lo, hi int) {
 // The renumbering is O(n) and happens only after the set has shrunk fourfold.
 func (e *engine) compact() {
 	if e.n == 0 {
+		if e.root == nil && e.sl.capacity() <= smallKeep && len(e.ix.tab) <= 2*smallKeep {
+			// A small set that empties (a queue that drains after every push) keeps its
+			// leaf, slab chunk and table, cleared, to refill without allocating.
+			ch := e.sl.chunks[0][:0]
+			clear(ch[:cap(ch)])
+			e.sl = slab{chunks: append(e.sl.chunks[:0], ch)}
+			clear(e.ix.tab)
+			return
+		}
 		*e = engine{mods: e.mods}
 		return
 	}
@@ -111,6 +120,9 @@ func (e *engine) compact() {
 		e.ix.put(hashOf(e.sl.member(h))<<32 | uint64(h+1))
 	}
 }
+
+// smallKeep is the largest slab capacity that an emptied set keeps.
+const smallKeep = 128
 
 // indexSize returns the table size for n members: a power of two at most 3/4 full.
 func indexSize(n int) int {

@@ -111,8 +111,8 @@ func (s *Set) check() error {
 	if total != e.n {
 		return fmt.Errorf("tree holds %d, n = %d", total, e.n)
 	}
-	if e.n == 0 && (e.root != nil || len(e.sl.chunks) != 0 || len(e.ix.tab) != 0) {
-		return fmt.Errorf("empty set keeps storage")
+	if e.n == 0 && (e.root != nil || e.sl.capacity() > smallKeep || len(e.ix.tab) > 2*smallKeep || e.sl.used != 0) {
+		return fmt.Errorf("empty set keeps storage: slab %d, index %d", e.sl.capacity(), len(e.ix.tab))
 	}
 	// Slab: live + free = used, free slots are not in the tree.
 	free := 0

@@ -737,3 +737,38 @@ func leafFill(s *Set) float64 {
 	})
 	return float64(total) / float64(leaves*leafCap)
 }
+
+// TestQueueCycleDoesNotAllocate checks that a small set emptied by every pop (a queue
+// drained as it is fed) reuses its storage, and that reads and score updates do not
+// allocate either.
+func TestQueueCycleDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	s := New()
+	job := []Entry{{"job", 1}}
+	s.Add(AddOptions{}, job...)
+	s.PopMin()
+	if a := testing.AllocsPerRun(100, func() {
+		s.Add(AddOptions{}, job...)
+		s.PopMin()
+	}); a != 0 {
+		t.Errorf("push+pop on an emptied set: %v allocations; want 0", a)
+	}
+	mustCheck(t, s)
+	for i := range 1000 {
+		s.Add(AddOptions{}, Entry{intStr(i), float64(i)})
+	}
+	i := 0
+	if a := testing.AllocsPerRun(100, func() {
+		i++
+		s.Score("500")
+		s.Rank("500")
+		s.RevRank("7")
+		s.Add(AddOptions{}, Entry{"500", float64(i % 7)})
+		s.Count(incl(3), incl(300))
+	}); a != 0 {
+		t.Errorf("Score/Rank/Add-update/Count: %v allocations; want 0", a)
+	}
+	mustCheck(t, s)
+}
