@@ -58,21 +58,22 @@ type Backend interface {
 // follow Redis exactly; min and max of ZRangeByScore are Redis's bounds ("-inf",
 // "(5", "+inf").
 type Tx interface {
-	ZAdd(key string, score float64, member string) (int64, error)
-	ZIncrBy(key string, increment float64, member string) (float64, error)
-	ZRem(key string, members ...string) (int64, error)
-	ZScore(key, member string) (float64, bool, error)
-	ZRank(key, member string) (int64, bool, error)
-	ZCard(key string) (int64, error)
-	ZRangeWithScores(key string, start, stop int64) ([]Z, error)
+	ZAdd(key string, score float64, member string) (int64, error)          // ZADD: new members added
+	ZIncrBy(key string, increment float64, member string) (float64, error) // ZINCRBY: new score
+	ZRem(key string, members ...string) (int64, error)                     // ZREM: members removed
+	ZScore(key, member string) (float64, bool, error)                      // ZSCORE
+	ZRank(key, member string) (int64, bool, error)                         // ZRANK, 0-based
+	ZCard(key string) (int64, error)                                       // ZCARD
+	ZRangeWithScores(key string, start, stop int64) ([]Z, error)           // ZRANGE … WITHSCORES
+	// ZRANGEBYSCORE key min max WITHSCORES LIMIT offset count (count < 0: all).
 	ZRangeByScoreWithScores(key, min, max string, offset, count int64) ([]Z, error)
-	ZPopMin(key string) (Z, bool, error)
-	LPush(key string, values ...string) (int64, error)
-	RPush(key string, values ...string) (int64, error)
-	RPop(key string) (string, bool, error)
-	LRem(key string, count int64, value string) (int64, error)
-	LLen(key string) (int64, error)
-	LRange(key string, start, stop int64) ([]string, error)
+	ZPopMin(key string) (Z, bool, error)                       // ZPOPMIN key
+	LPush(key string, values ...string) (int64, error)         // LPUSH: new length
+	RPush(key string, values ...string) (int64, error)         // RPUSH: new length
+	RPop(key string) (string, bool, error)                     // RPOP key
+	LRem(key string, count int64, value string) (int64, error) // LREM: elements removed
+	LLen(key string) (int64, error)                            // LLEN
+	LRange(key string, start, stop int64) ([]string, error)    // LRANGE
 }
 
 // Script is one compound step of a queue, written twice: as Lua for Redis and as an

@@ -22,8 +22,11 @@ var _ Backend = (*Embedded)(nil)
 // one db; their keys do not collide as long as their names differ.
 func NewEmbedded(db *zlite.DB) *Embedded { return &Embedded{db: db} }
 
-// Eval runs s's Go half in one db.Update.
+// Eval runs s's Go half in one db.Update, unless ctx is already done.
 func (e *Embedded) Eval(ctx context.Context, s *Script, keys []string, args ...string) (any, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var r any
 	err := e.db.Update(func(tx *zlite.Tx) error {
 		var err error
