@@ -7,8 +7,8 @@ import (
 )
 
 // List is a Redis list: a sequence of strings with O(1) amortised pushes and pops at
-// both ends and O(log n) access by index, stored in packed pages (see the package
-// documentation). The zero value is an empty list ready to use.
+// both ends and access by index in O(log pages + items per page), stored in packed
+// pages (see the package documentation). The zero value is an empty list ready to use.
 //
 // A List is not safe for concurrent use and holds no lock: the caller (the keyspace)
 // serialises access. Strings passed in are copied; strings returned are fresh copies
@@ -330,7 +330,7 @@ func (l *List) Index(i int) (string, bool) {
 // Set replaces the item at index i (negative counts from the tail) with v, as LSET
 // does. It returns [ErrIndexOutOfRange] and changes nothing when i is out of range.
 // The complexity is that of [List.Index], plus O(pageSize) to move bytes when v's size
-// differs, plus O(pages) when the page must be split or merged.
+// differs, plus O(pages) when pages must be split or merged.
 func (l *List) Set(i int, v string) error {
 	i, ok := l.abs(i)
 	if !ok {
