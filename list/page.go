@@ -28,7 +28,7 @@ package list
 
 // pageSize is the size in bytes of a full page buffer. See doc.go for the benchmark
 // that chose it; the tests vary it to exercise splits and merges.
-var pageSize = 4096
+var pageSize = 2048
 
 const (
 	minPageCap = 64 // buffer size of a list's first page; doubled as it fills
