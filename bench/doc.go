@@ -7,6 +7,9 @@
 // reached through go-redis). Every system is filled with the same data, built the
 // same way (multi-member ZADD/RPUSH of 1,000 elements per command), warm-up is
 // excluded from the figures, and each figure is the median of several timed runs.
+// The systems take turns within each round of runs, and the Go heap is collected
+// before each run, so that neither other work on the machine nor one system's
+// garbage lands on a single system.
 //
 // Workloads:
 //

@@ -59,6 +59,8 @@ type Config struct {
 	Groups     []string      // subset of "core", "blocking", "memory", "queues"; nil means all
 	Progress   io.Writer     // progress lines; nil for none
 	Notes      []string      // carried into the report
+
+	start time.Time // when Run started, for the progress lines
 }
 
 // AllGroups lists the workload groups in the order they run.
@@ -70,7 +72,7 @@ func (c *Config) wants(group string) bool {
 
 func (c *Config) progress(format string, args ...any) {
 	if c.Progress != nil {
-		fmt.Fprintf(c.Progress, format+"\n", args...)
+		fmt.Fprintf(c.Progress, "[%5.1fs] "+format+"\n", append([]any{time.Since(c.start).Seconds()}, args...)...)
 	}
 }
 
@@ -87,7 +89,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Duration <= 0 {
 		cfg.Duration = 100 * time.Millisecond
 	}
-	r := &Report{Started: time.Now(), Config: cfg, Notes: cfg.Notes, Load: loadAverage()}
+	cfg.start = time.Now()
+	r := &Report{Started: cfg.start, Config: cfg, Notes: cfg.Notes, Load: loadAverage()}
 	for _, s := range cfg.Systems {
 		r.Systems = append(r.Systems, s.Name())
 	}
