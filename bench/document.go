@@ -30,7 +30,7 @@ func (r *Report) Document() string {
 	fmt.Fprintf(&b, "## zlite benchmark results\n\n")
 	fmt.Fprintf(&b, "Measured %s on %s; the run took %s.\n", r.Started.UTC().Format("2006-01-02 15:04 MST"), r.machine(), r.Elapsed.Round(time.Second))
 	if r.Load != "" {
-		fmt.Fprintf(&b, "Load average (1, 5, 15 min) when it started: %s; other work on the machine slows every system, not only one.\n", r.Load)
+		fmt.Fprintf(&b, "Load average when it started (1, 5, 15 min): %s; a busy machine lowers every figure.\n", r.Load)
 	}
 	fmt.Fprintf(&b, "Each figure is the median of %d runs of %s of timed work after an untimed warm-up; "+
 		"every system got the same data, built the same way, and the same command arguments.\n", c.Runs, c.Duration)
