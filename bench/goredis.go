@@ -30,6 +30,8 @@ type goRedis struct {
 	memory string // "used_memory" (INFO), "heap" (in-process) or "" (not measured)
 }
 
+var _ System = (*goRedis)(nil)
+
 // NewRedis returns the System for the redis-server at addr: one round trip per
 // command, or pipelined in batches of 100 when pipelined is true. Its Memory is
 // INFO memory's used_memory (reported only by the unpipelined system, since both

@@ -23,6 +23,7 @@ const (
 // HigherIsBetter reports whether a larger figure is the better one.
 func (m Metric) HigherIsBetter() bool { return m == OpsPerSec }
 
+// String returns the metric as the table's Metric column shows it.
 func (m Metric) String() string {
 	return [...]string{"ops/s", "p50", "p99", "B/elem"}[m]
 }

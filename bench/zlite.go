@@ -16,6 +16,8 @@ type zliteSys struct {
 	do bool
 }
 
+var _ System = (*zliteSys)(nil)
+
 // NewZlite returns the System for a new zlite keyspace driven through its typed
 // methods (db.ZAdd, db.ZScore, ...). Its Memory is the Go heap.
 func NewZlite() System { return &zliteSys{db: zlite.New()} }
