@@ -13,6 +13,8 @@ type coreOp struct {
 	list  bool   // runs on the list rather than the sorted set
 	// bounded ops change the data's size; their batches hold at most n/10 commands.
 	bounded bool
+	// sorts is set for the commands miniredis answers by sorting the whole set.
+	sorts bool
 	// run sends k commands using the arguments at positions [pos, pos+k) and returns
 	// the untimed work that puts the data back as it was (nil when there is none).
 	run func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (restore func() error, err error)
@@ -48,19 +50,19 @@ var coreOps = []coreOp{
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
 			return nil, s.ZScore(ctx, k.zset, d.rand[pos:pos+n])
 		}},
-	{id: "zrevrank", title: "ZREVRANK",
+	{id: "zrevrank", sorts: true, title: "ZREVRANK",
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
 			return nil, s.ZRevRank(ctx, k.zset, d.rand[pos:pos+n])
 		}},
-	{id: "zrangebyscore-limit", title: "ZRANGEBYSCORE min +inf LIMIT 0 1",
+	{id: "zrangebyscore-limit", sorts: true, title: "ZRANGEBYSCORE min +inf LIMIT 0 1",
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
 			return nil, s.ZRangeByScore(ctx, k.zset, d.mins[pos:pos+n], 0, 1)
 		}},
-	{id: "zrangebyscore-deep", title: "ZRANGEBYSCORE -inf +inf LIMIT n/2 1",
+	{id: "zrangebyscore-deep", sorts: true, title: "ZRANGEBYSCORE -inf +inf LIMIT n/2 1",
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
 			return nil, s.ZRangeByScore(ctx, k.zset, negInf[pos:pos+n], d.n/2, 1)
 		}},
-	{id: "zpopmax", title: "ZPOPMAX", bounded: true,
+	{id: "zpopmax", title: "ZPOPMAX", bounded: true, sorts: true,
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
 			popped, err := s.ZPopMax(ctx, k.zset, n)
 			return func() error { return s.ZAddBulk(ctx, k.zset, popped) }, err
