@@ -50,15 +50,15 @@ var coreOps = []coreOp{
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
 			return nil, s.ZScore(ctx, k.zset, d.rand[pos:pos+n])
 		}},
-	{id: "zrevrank", sorts: true, title: "ZREVRANK",
+	{id: "zrevrank", title: "ZREVRANK", sorts: true,
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
 			return nil, s.ZRevRank(ctx, k.zset, d.rand[pos:pos+n])
 		}},
-	{id: "zrangebyscore-limit", sorts: true, title: "ZRANGEBYSCORE min +inf LIMIT 0 1",
+	{id: "zrangebyscore-limit", title: "ZRANGEBYSCORE min +inf LIMIT 0 1", sorts: true,
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
 			return nil, s.ZRangeByScore(ctx, k.zset, d.mins[pos:pos+n], 0, 1)
 		}},
-	{id: "zrangebyscore-deep", sorts: true, title: "ZRANGEBYSCORE -inf +inf LIMIT n/2 1",
+	{id: "zrangebyscore-deep", title: "ZRANGEBYSCORE -inf +inf LIMIT n/2 1", sorts: true,
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
 			return nil, s.ZRangeByScore(ctx, k.zset, negInf[pos:pos+n], d.n/2, 1)
 		}},
