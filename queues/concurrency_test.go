@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -107,8 +108,8 @@ var workQueues = []struct {
 	}},
 }
 
-// TestConcurrentExactlyOnce: many producers and consumers, consumers' contexts
-// cancelled at random moments (most calls end by cancellation); every element pushed
+// TestConcurrentExactlyOnce: many producers and consumers, consumers' pops cancelled
+// by short deadlines and by the producers at random moments; every element pushed
 // is delivered exactly once — nothing lost to a cancellation, nothing duplicated.
 func TestConcurrentExactlyOnce(t *testing.T) {
 	producers, perProducer, consumers := 4, 250, 8
@@ -121,16 +122,21 @@ func TestConcurrentExactlyOnce(t *testing.T) {
 				ctx := guard(t)
 				q := wq.make(b, qname(t))
 				total := producers * perProducer
-				var got atomic.Int64
+				var got, cancelled atomic.Int64
 				var mu sync.Mutex
 				var delivered []string
 				errs := make(chan error, producers+consumers)
+				// Each consumer publishes the cancel function of its current pop, and
+				// producers cancel a consumer's pop after each push, so cancellations
+				// race with deliveries throughout, not only at the end.
+				cancels := make([]atomic.Pointer[context.CancelFunc], consumers)
 				var wg sync.WaitGroup
 				for c := range consumers {
 					wg.Go(func() {
 						r := rand.New(rand.NewPCG(uint64(c), 1))
 						for got.Load() < int64(total) && ctx.Err() == nil {
 							cctx, cancel := context.WithTimeout(ctx, time.Duration(r.IntN(2000))*time.Microsecond)
+							cancels[c].Store(&cancel)
 							v, ok, err := q.pop(cctx)
 							cancel()
 							if ok {
@@ -143,6 +149,9 @@ func TestConcurrentExactlyOnce(t *testing.T) {
 								errs <- err
 								return
 							}
+							if err != nil {
+								cancelled.Add(1)
+							}
 						}
 					})
 				}
@@ -153,6 +162,10 @@ func TestConcurrentExactlyOnce(t *testing.T) {
 								errs <- err
 								return
 							}
+							if cancel := cancels[(p+i)%consumers].Load(); cancel != nil {
+								(*cancel)()
+							}
+							runtime.Gosched() // let consumers drain the queue and block
 						}
 					})
 				}
@@ -171,6 +184,8 @@ func TestConcurrentExactlyOnce(t *testing.T) {
 				sort.Strings(want)
 				sort.Strings(delivered)
 				require.Equal(t, want, delivered)
+				require.Positive(t, cancelled.Load(), "no pop was cancelled: the test did not test cancellation")
+				t.Logf("%d pops ended by cancellation", cancelled.Load())
 			})
 		})
 	}
