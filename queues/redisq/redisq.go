@@ -128,7 +128,8 @@ func (b *Backend) block(ctx context.Context, timeout time.Duration, args []any, 
 			}
 			round = min(round, left)
 		}
-		args[at] = strconv.FormatFloat(round.Seconds(), 'f', 3, 64)
+		// Whole milliseconds, at least one: "0.000" would mean "block forever".
+		args[at] = strconv.FormatFloat(max(round, time.Millisecond).Seconds(), 'f', 3, 64)
 		r, err := b.c.Do(wire, args...).Result()
 		if errors.Is(err, redis.Nil) {
 			continue
