@@ -40,16 +40,16 @@ func (e *engine) update(h uint32, score float64) {
 	p := e.sl.at(h)
 	old := p.sc
 	p.sc = score
-	if !e.treeRescore(old, p.m, score, true) {
-		e.treeInsert(h, score, p.m)
+	m := e.sl.member(h)
+	if !e.treeRescore(old, m, score, true) {
+		e.treeInsert(h, score, m)
 	}
 }
 
 // delete removes the entry with handle h.
 func (e *engine) delete(h uint32) {
 	e.mods++
-	p := e.sl.at(h)
-	e.treeDelete(p.sc, p.m)
+	e.treeDelete(e.sl.score(h), e.sl.member(h))
 	e.drop(h)
 	e.n--
 	e.compact()
@@ -60,8 +60,7 @@ func (e *engine) pop(r int) Entry {
 	e.mods++
 	var out Entry
 	e.delRank(r, 1, func(h uint32) {
-		p := e.sl.at(h)
-		out = Entry{Member: p.m, Score: p.sc}
+		out = Entry{Member: e.sl.own(h), Score: e.sl.score(h)}
 		e.drop(h)
 	})
 	e.n--
@@ -88,24 +87,27 @@ func (e *engine) deleteRange(lo, hi int) {
 	e.compact()
 }
 
-// compact releases storage after deletions: everything when the set is empty, and the
-// slab (by renumbering the handles in order) when less than a quarter of it is in use.
-// The renumbering is O(n) and happens only after the set has shrunk fourfold.
+// compact releases storage after deletions. An emptied set drops everything, except a
+// small one, which keeps its (cleared) leaf, slot chunk, arena chunk and table so that a
+// queue drained after every push refills without allocating. Otherwise, when less than a
+// quarter of the slots are in use or deleted members' bytes outweigh the live ones, the
+// slab is rebuilt: handles renumbered in key order, members copied into fresh chunks.
+// That is O(n) and happens only after O(n) deletions.
 func (e *engine) compact() {
 	if e.n == 0 {
-		if e.root == nil && e.sl.capacity() <= smallKeep && len(e.ix.tab) <= 2*smallKeep {
-			// A small set that empties (a queue that drains after every push) keeps its
-			// leaf, slab chunk and table, cleared, to refill without allocating.
-			ch := e.sl.chunks[0][:0]
-			clear(ch[:cap(ch)])
-			e.sl = slab{chunks: append(e.sl.chunks[:0], ch)}
+		if e.root == nil && e.sl.capacity() <= smallKeep && len(e.ix.tab) <= 2*smallKeep &&
+			len(e.sl.bytes) == 1 && cap(e.sl.bytes[0]) <= smallKeepBytes {
+			s := &e.sl
+			*s = slab{slots: append(s.slots[:0], s.slots[0][:0]), bytes: append(s.bytes[:0], s.bytes[0][:0]), cur: 1}
 			clear(e.ix.tab)
 			return
 		}
 		*e = engine{mods: e.mods}
 		return
 	}
-	if c := e.sl.capacity(); c <= slabChunk || e.n*4 >= c {
+	c := e.sl.capacity()
+	sparse := c > slabChunk && e.n*4 < c
+	if !sparse && (e.sl.trash <= e.sl.live || e.sl.trash < arenaChunk) {
 		return
 	}
 	old := e.sl
@@ -121,8 +123,11 @@ func (e *engine) compact() {
 	}
 }
 
-// smallKeep is the largest slab capacity that an emptied set keeps.
-const smallKeep = 128
+// smallKeep and smallKeepBytes bound the slots and arena bytes an emptied set keeps.
+const (
+	smallKeep      = 128
+	smallKeepBytes = 4 << 10
+)
 
 // indexSize returns the table size for n members: a power of two at most 3/4 full.
 func indexSize(n int) int {
@@ -137,7 +142,7 @@ func indexSize(n int) int {
 func (e *engine) at(i int) Entry {
 	var c cursor
 	e.seek(&c, i)
-	return Entry{Member: e.sl.member(c.l.hs[c.i]), Score: c.l.sc[c.i]}
+	return Entry{Member: e.sl.own(c.l.hs[c.i]), Score: c.l.sc[c.i]}
 }
 
 // countScoreBelow returns the number of entries with a score below f (at most f when
@@ -158,7 +163,8 @@ func (e *engine) countLexBelow(m string, orEqual bool) int {
 	return e.countBelow(func(_ float64, h uint32) bool { return e.sl.member(h) < m })
 }
 
-// ascend calls fn for up to k entries from rank i upwards.
+// ascend calls fn for up to k entries from rank i upwards. The members are views of the
+// arena: fn must copy what it keeps.
 func (e *engine) ascend(i, k int, fn func(Entry) bool) {
 	if i < 0 || i >= e.n || k <= 0 {
 		return
@@ -175,7 +181,8 @@ func (e *engine) ascend(i, k int, fn func(Entry) bool) {
 	}
 }
 
-// descend calls fn for up to k entries from rank i downwards.
+// descend calls fn for up to k entries from rank i downwards. The members are views of
+// the arena: fn must copy what it keeps.
 func (e *engine) descend(i, k int, fn func(Entry) bool) {
 	if i < 0 || i >= e.n || k <= 0 {
 		return
@@ -206,13 +213,15 @@ func (e *engine) rangeUp(c *cursor, start, count int, in func(sc float64, h uint
 	for {
 		h, sc := c.l.hs[c.i], c.l.sc[c.i]
 		if !in(sc, h) {
-			return out
+			break
 		}
 		out = append(out, Entry{Member: e.sl.member(h), Score: sc})
 		if len(out) == count || !c.next() {
-			return out
+			break
 		}
 	}
+	ownAll(out)
+	return out
 }
 
 // rangeDown returns up to count entries (all when count < 0) from rank start downwards
@@ -231,13 +240,15 @@ func (e *engine) rangeDown(start, count int, in func(sc float64, h uint32) bool)
 	for {
 		h, sc := c.l.hs[c.i], c.l.sc[c.i]
 		if !in(sc, h) {
-			return out
+			break
 		}
 		out = append(out, Entry{Member: e.sl.member(h), Score: sc})
 		if len(out) == count || !c.prev() {
-			return out
+			break
 		}
 	}
+	ownAll(out)
+	return out
 }
 
 // walk yields entries from rank pos upwards (downwards when reverse) while in accepts
@@ -251,7 +262,7 @@ func (e *engine) walk(reverse bool, pos int, in func(string, float64) bool, yiel
 	e.seek(&c, pos)
 	mods := e.mods
 	for {
-		m, f := e.sl.member(c.l.hs[c.i]), c.l.sc[c.i]
+		m, f := e.sl.own(c.l.hs[c.i]), c.l.sc[c.i]
 		if !in(m, f) || !yield(m, f) {
 			return
 		}

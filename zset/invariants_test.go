@@ -114,24 +114,58 @@ func (s *Set) check() error {
 	if e.n == 0 && (e.root != nil || e.sl.capacity() > smallKeep || len(e.ix.tab) > 2*smallKeep || e.sl.used != 0) {
 		return fmt.Errorf("empty set keeps storage: slab %d, index %d", e.sl.capacity(), len(e.ix.tab))
 	}
-	// Slab: live + free = used, free slots are not in the tree.
+	// Slab: live + free = used, free slots are not in the tree; the arena's accounting
+	// matches the members.
 	free := 0
 	for f := e.sl.free; f != 0; {
 		h := f - 1
+		if h >= e.sl.used {
+			return fmt.Errorf("free handle %d beyond slab", h)
+		}
 		if seen[h] {
 			return fmt.Errorf("free handle %d in the tree", h)
-		}
-		if e.sl.member(h) != "" {
-			return fmt.Errorf("free slot keeps its member")
 		}
 		free++
 		if free > int(e.sl.used) {
 			return fmt.Errorf("free list cycle")
 		}
-		f = uint32(math.Float64bits(e.sl.score(h)))
+		f = uint32(e.sl.at(h).loc)
 	}
 	if free != int(e.sl.nfree) || int(e.sl.used)-free != e.n {
 		return fmt.Errorf("slab: used %d, free %d (counted %d), n %d", e.sl.used, e.sl.nfree, free, e.n)
+	}
+	live, big := 0, 0
+	for h, in := range seen {
+		if !in {
+			continue
+		}
+		loc := e.sl.at(uint32(h)).loc
+		c := int(loc >> 32)
+		if c >= len(e.sl.bytes) || e.sl.bytes[c] == nil || int(uint32(loc)) >= len(e.sl.bytes[c]) {
+			return fmt.Errorf("handle %d: member outside the arena", h)
+		}
+		n := len(e.sl.member(uint32(h)))
+		if int(uint32(loc))+uvarintLen(n)+n > len(e.sl.bytes[c]) {
+			return fmt.Errorf("handle %d: member runs past its chunk", h)
+		}
+		if n > bigMember {
+			big += uvarintLen(n) + n
+			if c+1 == e.sl.cur {
+				return fmt.Errorf("big member in the shared chunk")
+			}
+		} else {
+			live += uvarintLen(n) + n
+		}
+	}
+	if live != e.sl.live || big != e.sl.bigLen {
+		return fmt.Errorf("arena: live %d (counted %d), big %d (counted %d)", e.sl.live, live, e.sl.bigLen, big)
+	}
+	spare := map[uint32]bool{}
+	for _, c := range e.sl.spare {
+		if spare[c] || e.sl.bytes[c] != nil {
+			return fmt.Errorf("arena spare chunk %d reused or listed twice", c)
+		}
+		spare[c] = true
 	}
 	// Index ⇔ tree.
 	slots := 0

@@ -1,47 +1,113 @@
 package zset
 
-import "math"
-
-// Entries live in a slab and are named by uint32 handles, so that the tree leaves and the
-// member index are pointer-free arrays of handles. A slab is a list of chunks of
-// slabChunk slots (48 KiB each: a large object, so no size-class rounding and no header);
-// the first chunk grows by doubling so that small sets stay small. Freed slots form a
-// free list threaded through the score field.
-
-const (
-	slabShift = 11
-	slabChunk = 1 << slabShift
-	slabMask  = slabChunk - 1
+import (
+	"encoding/binary"
+	"math"
+	"unsafe"
 )
 
-// slot is one entry. A free slot has an empty member and holds in score's bits the next
-// free handle plus one (0 ends the list).
+// Entries live in a slab and are named by uint32 handles, so that the tree leaves and the
+// member index are pointer-free arrays of handles. A slot holds the score and the place
+// of the member's bytes, which are copied into large byte chunks (an arena) prefixed by
+// their length as a uvarint; nothing in the slab or the arena is a pointer, so the
+// garbage collector does not scan or mark per-entry objects.
+//
+// Slot chunks hold slabChunk slots (32 KiB, no size-class rounding); the first grows by
+// doubling so that small sets stay small. Freed slots form a free list threaded through
+// the place field. Arena chunks are arenaChunk bytes, the first growing by doubling too;
+// a member longer than bigMember gets a chunk of its own, freed with the member. Deleted
+// members leave garbage in the shared chunks, which engine.compact reclaims by rebuilding
+// the slab once the garbage outweighs the live bytes.
+//
+// member returns a view of the arena (no copy) that is valid only until the set is next
+// changed; everything handed to callers is copied (see own and ownAll).
+
+const (
+	slabShift  = 11
+	slabChunk  = 1 << slabShift
+	slabMask   = slabChunk - 1
+	arenaChunk = 64 << 10
+	bigMember  = 2 << 10
+)
+
+// slot is one entry: its score and where its member is (chunk << 32 | offset). A free
+// slot holds in loc the next free handle plus one (0 ends the list).
 type slot struct {
-	m  string
-	sc float64
+	sc  float64
+	loc uint64
 }
 
 type slab struct {
-	chunks [][]slot
+	slots  [][]slot
 	used   uint32 // slots ever handed out: handles are < used
 	free   uint32 // head of the free list plus one; 0 when empty
 	nfree  uint32
+	bytes  [][]byte // arena chunks; nil once a big member's chunk is freed
+	cur    int      // the shared chunk being filled plus one; 0 for none
+	spare  []uint32 // freed chunk numbers, for reuse
+	live   int      // bytes of shared chunks holding members
+	trash  int      // bytes of shared chunks that deleted members left behind
+	bigLen int      // bytes held in big members' own chunks
 }
 
-func (s *slab) at(h uint32) *slot { return &s.chunks[h>>slabShift][h&slabMask] }
+func (s *slab) at(h uint32) *slot { return &s.slots[h>>slabShift][h&slabMask] }
 
-func (s *slab) member(h uint32) string { return s.chunks[h>>slabShift][h&slabMask].m }
+func (s *slab) score(h uint32) float64 { return s.slots[h>>slabShift][h&slabMask].sc }
 
-func (s *slab) score(h uint32) float64 { return s.chunks[h>>slabShift][h&slabMask].sc }
+// member returns a view of h's member, valid until the next change to the set.
+func (s *slab) member(h uint32) string {
+	loc := s.slots[h>>slabShift][h&slabMask].loc
+	c := s.bytes[loc>>32]
+	off := uint32(loc)
+	n, k := uint64(c[off]), uint32(1)
+	if n >= 0x80 {
+		var w int
+		n, w = binary.Uvarint(c[off:])
+		k = uint32(w)
+	}
+	if n == 0 {
+		return ""
+	}
+	return unsafe.String(&c[off+k], n)
+}
+
+// own returns a copy of h's member that the caller may keep.
+func (s *slab) own(h uint32) string {
+	v := s.member(h)
+	if v == "" {
+		return ""
+	}
+	return string([]byte(v))
+}
+
+// ownAll replaces the members of es, views of the arena, by copies that share one new
+// buffer: one allocation for any number of entries.
+func ownAll(es []Entry) {
+	total := 0
+	for i := range es {
+		total += len(es[i].Member)
+	}
+	if total == 0 {
+		return
+	}
+	buf := make([]byte, 0, total)
+	for i := range es {
+		if m := es[i].Member; m != "" {
+			buf = append(buf, m...)
+			es[i].Member = unsafe.String(&buf[len(buf)-len(m)], len(m))
+		}
+	}
+}
 
 // alloc stores an entry and returns its handle, reusing a freed slot if there is one.
 func (s *slab) alloc(m string, sc float64) uint32 {
+	loc := s.store(m)
 	if s.free != 0 {
 		h := s.free - 1
 		p := s.at(h)
-		s.free = uint32(math.Float64bits(p.sc))
+		s.free = uint32(p.loc)
 		s.nfree--
-		p.m, p.sc = m, sc
+		p.sc, p.loc = sc, loc
 		return h
 	}
 	h := s.used
@@ -50,42 +116,107 @@ func (s *slab) alloc(m string, sc float64) uint32 {
 	}
 	c := int(h >> slabShift)
 	switch {
-	case c < len(s.chunks) && c > 0:
-	case c == 0 && len(s.chunks) > 0:
-		s.chunks[0] = append(s.chunks[0], slot{})
+	case c < len(s.slots) && c > 0:
+	case c == 0 && len(s.slots) > 0:
+		s.slots[0] = append(s.slots[0], slot{})
 	case c == 0:
-		s.chunks = append(s.chunks, make([]slot, 1, 4))
+		s.slots = append(s.slots, make([]slot, 1, 4))
 	default:
-		s.chunks = append(s.chunks, make([]slot, slabChunk))
+		s.slots = append(s.slots, make([]slot, slabChunk))
 	}
 	s.used++
 	p := s.at(h)
-	p.m, p.sc = m, sc
+	p.sc, p.loc = sc, loc
 	return h
+}
+
+// store copies m into the arena and returns its place.
+func (s *slab) store(m string) uint64 {
+	need := uvarintLen(len(m)) + len(m)
+	if len(m) > bigMember {
+		c := s.newChunk(make([]byte, 0, need))
+		s.bytes[c] = appendMember(s.bytes[c], m)
+		s.bigLen += need
+		return uint64(c) << 32
+	}
+	if s.cur == 0 || len(s.bytes[s.cur-1])+need > arenaChunk {
+		size := arenaChunk
+		if s.cur == 0 && s.live+s.trash == 0 {
+			size = max(64, need) // the first chunk grows by append
+		}
+		s.cur = s.newChunk(make([]byte, 0, size)) + 1
+	}
+	c := s.cur - 1
+	off := len(s.bytes[c])
+	s.bytes[c] = appendMember(s.bytes[c], m)
+	s.live += need
+	return uint64(c)<<32 | uint64(off)
+}
+
+func (s *slab) newChunk(b []byte) int {
+	if n := len(s.spare); n > 0 {
+		c := s.spare[n-1]
+		s.spare = s.spare[:n-1]
+		s.bytes[c] = b
+		return int(c)
+	}
+	s.bytes = append(s.bytes, b)
+	return len(s.bytes) - 1
+}
+
+func uvarintLen(n int) int {
+	k := 1
+	for ; n >= 0x80; n >>= 7 {
+		k++
+	}
+	return k
+}
+
+func appendMember(b []byte, m string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(m)))
+	return append(b, m...)
 }
 
 // release frees handle h for reuse.
 func (s *slab) release(h uint32) {
 	p := s.at(h)
-	p.m = ""
-	p.sc = math.Float64frombits(uint64(s.free))
+	n := len(s.member(h))
+	need := uvarintLen(n) + n
+	if n > bigMember {
+		c := uint32(p.loc >> 32)
+		s.bytes[c] = nil
+		s.spare = append(s.spare, c)
+		s.bigLen -= need
+	} else {
+		s.live -= need
+		s.trash += need
+	}
+	p.sc = 0
+	p.loc = uint64(s.free)
 	s.free = h + 1
 	s.nfree++
 }
 
 // capacity returns the number of slots held.
 func (s *slab) capacity() int {
-	if len(s.chunks) == 0 {
+	if len(s.slots) == 0 {
 		return 0
 	}
-	return cap(s.chunks[0]) + (len(s.chunks)-1)*slabChunk
+	return cap(s.slots[0]) + (len(s.slots)-1)*slabChunk
 }
 
 func (s *slab) clone() slab {
 	c := *s
-	c.chunks = make([][]slot, len(s.chunks))
-	for i, ch := range s.chunks {
-		c.chunks[i] = append(make([]slot, 0, cap(ch)), ch...)
+	c.slots = make([][]slot, len(s.slots))
+	for i, ch := range s.slots {
+		c.slots[i] = append(make([]slot, 0, cap(ch)), ch...)
 	}
+	c.bytes = make([][]byte, len(s.bytes))
+	for i, b := range s.bytes {
+		if b != nil {
+			c.bytes[i] = append(make([]byte, 0, cap(b)), b...)
+		}
+	}
+	c.spare = append([]uint32(nil), s.spare...)
 	return c
 }

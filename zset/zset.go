@@ -317,6 +317,7 @@ func (s *Set) collect(lo, hi int, reverse bool) []Entry {
 			return true
 		})
 	}
+	ownAll(out)
 	return out
 }
 
