@@ -92,6 +92,9 @@ type differ struct {
 	zl, rd   target
 	redis72  bool
 	compared int
+	// fresh, when set, returns a new keyspace for replays, so that a minimised
+	// transcript reproduces from nothing, not from the state the run left behind.
+	fresh func() target
 }
 
 // divergence describes the first reply that differed.
@@ -100,6 +103,17 @@ type divergence struct {
 	args      []string
 	zl, rd    val
 	msg       string
+}
+
+// replay runs steps like run, on a fresh keyspace when the differ has a source of them.
+func (d *differ) replay(steps []step) (*divergence, error) {
+	if d.fresh == nil {
+		return d.run(steps)
+	}
+	saved, compared := d.zl, d.compared
+	d.zl = d.fresh()
+	defer func() { d.zl, d.compared = saved, compared }()
+	return d.run(steps)
 }
 
 // run runs steps on both sides and returns the first divergence, or nil.
@@ -140,12 +154,18 @@ var flushStep = step{{"FLUSHALL"}}
 
 // minimise removes steps from transcript (which starts with FLUSHALL and whose last
 // step diverges) one at a time, keeping each removal after which the last step still
-// diverges. It returns the shorter transcript and its divergence.
-func (d *differ) minimise(transcript []step, div *divergence) ([]step, *divergence) {
+// diverges. It returns the shorter transcript and its divergence, or a nil divergence
+// when the transcript itself does not diverge when replayed: the run's result then
+// depended on what happened before the FLUSHALL, or on chance.
+func (d *differ) minimise(transcript []step) ([]step, *divergence) {
+	div, err := d.replay(transcript)
+	if err != nil || div == nil || div.step != len(transcript)-1 {
+		return transcript, nil
+	}
 	cur := transcript
 	for i := len(cur) - 2; i >= 1; i-- {
 		cand := append(append([]step{}, cur[:i]...), cur[i+1:]...)
-		got, err := d.run(cand)
+		got, err := d.replay(cand)
 		if err == nil && got != nil && got.step == len(cand)-1 {
 			cur, div = cand, got
 		}
@@ -162,7 +182,11 @@ func (d *differ) report(transcript []step) string {
 			rc = append(rc, redisArgs(c, d.redis72))
 		}
 	}
-	zv, zerr := d.zl.exec(zc)
+	zl := d.zl
+	if d.fresh != nil {
+		zl = d.fresh()
+	}
+	zv, zerr := zl.exec(zc)
 	rv, rerr := d.rd.exec(rc)
 	if zerr != nil || rerr != nil {
 		return fmt.Sprintf("(replay failed: %v %v)", zerr, rerr)
@@ -229,9 +253,13 @@ func runSeeded(t *testing.T, d *differ, seed uint64, n int, allowed map[string]b
 				}
 			}
 			transcript := batch[start : div.step+1]
-			small, sdiv := d.minimise(transcript, div)
+			small, sdiv := d.minimise(transcript)
 			if sdiv == nil {
-				sdiv = div
+				t.Fatalf("divergence after %d commands compared (ZLITE_SEED=%d)\n"+
+					"command: %s\nzlite:   %s\nredis:   %s\nproblem: %s\n"+
+					"NOT reproducible: the %d steps since FLUSHALL, replayed on a fresh keyspace, "+
+					"do not diverge there (state survived FLUSHALL, or chance). They were:\n%s",
+					d.compared, seed, formatCmd(div.args), div.zl, div.rd, div.msg, len(transcript), d.report(transcript))
 			}
 			t.Fatalf("divergence after %d commands compared (ZLITE_SEED=%d)\n"+
 				"command: %s\nzlite:   %s\nredis:   %s\nproblem: %s\n"+

@@ -85,7 +85,8 @@ func newDiffer(t testing.TB) (*differ, map[string]bool) {
 	if len(missing) > 0 {
 		t.Logf("not implemented by the keyspace, left out of the transcript: %s", strings.Join(missing, " "))
 	}
-	return &differ{zl: zliteTarget{db}, rd: redisTarget{c}, redis72: redisVersion72(t, c)}, allowed
+	return &differ{zl: zliteTarget{db}, rd: redisTarget{c}, redis72: redisVersion72(t, c),
+		fresh: func() target { return zliteTarget{zlite.New()} }}, allowed
 }
 
 // TestDifferential runs a seeded random transcript of every sorted-set, list and key
@@ -128,9 +129,9 @@ func FuzzDifferential(f *testing.F) {
 		}
 		if div != nil {
 			transcript := steps[:div.step+1]
-			small, sdiv := d.minimise(transcript, div)
-			if sdiv == nil {
-				sdiv = div
+			small, sdiv := d.minimise(transcript)
+			if sdiv == nil { // not reproducible: report what happened
+				small, sdiv = transcript, div
 			}
 			t.Fatalf("divergence: %s\nzlite: %s\nredis: %s\nproblem: %s\ntranscript:\n%s",
 				formatCmd(sdiv.args), sdiv.zl, sdiv.rd, sdiv.msg, d.report(small))

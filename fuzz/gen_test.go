@@ -62,9 +62,9 @@ func (g *gen) chance(pct int) bool     { return g.n(100) < pct }
 func (g *gen) pick(xs []string) string { return xs[g.n(len(xs))] }
 
 var (
-	zKeys   = []string{"z1", "z2", "z3"}
+	zKeys   = []string{"z1", "z2", "z3", "zd"}
 	lKeys   = []string{"l1", "l2", "l3"}
-	anyKeys = []string{"z1", "z2", "z3", "l1", "l2", "l3", "k", "missing"}
+	anyKeys = []string{"z1", "z2", "z3", "zd", "l1", "l2", "l3", "k", "missing"}
 	// Lexicographic ranges are only specified when all scores are equal (Redis answers
 	// an arbitrary, skiplist-level-dependent slice otherwise), so lex commands run on
 	// keys of their own whose members are only ever added with score 0. Only the lex
@@ -132,6 +132,15 @@ func (g *gen) lkey() string {
 
 func (g *gen) lexKey() string { return g.pick(lexKeys) }
 
+// dstKey picks the destination of a *STORE command: mostly a key of its own, since
+// an empty result deletes the destination and would keep the source sets small.
+func (g *gen) dstKey() string {
+	if g.chance(85) {
+		return "zd"
+	}
+	return g.zkey()
+}
+
 func (g *gen) member() string {
 	if g.chance(8) {
 		b := make([]byte, g.n(4))
@@ -139,6 +148,9 @@ func (g *gen) member() string {
 			b[i] = byte(g.n(256))
 		}
 		return string(b)
+	}
+	if g.chance(50) { // a few common members, so that lookups hit
+		return g.pick(memberPl[:6])
 	}
 	return g.pick(memberPl)
 }
@@ -156,14 +168,20 @@ func (g *gen) value() string {
 
 // score returns a score argument: usually valid, often an edge case, sometimes bad.
 func (g *gen) score() string {
-	switch g.n(10) {
+	if g.chance(20) {
+		return g.pick(scorePl)
+	}
+	return g.goodScore()
+}
+
+// goodScore returns a valid score argument.
+func (g *gen) goodScore() string {
+	switch g.n(8) {
 	case 0, 1, 2, 3:
 		return g.pick(goodScores)
-	case 4, 5:
-		return g.pick(scorePl)
-	case 6:
+	case 4:
 		return strconv.Itoa(g.n(11) - 5)
-	case 7:
+	case 5:
 		// A random finite double, written in one of the ways a client might.
 		f := math.Float64frombits(uint64(g.n(1<<30))<<34 | uint64(g.n(1<<30))<<4 | uint64(g.n(16)))
 		if math.IsNaN(f) || math.IsInf(f, 0) {
@@ -171,7 +189,7 @@ func (g *gen) score() string {
 		}
 		fmts := []byte{'g', 'e', 'f', 'G', 'E'}
 		return strconv.FormatFloat(f, fmts[g.n(len(fmts))], -1, 64)
-	case 8:
+	case 6:
 		f := (float64(g.n(2001)) - 1000) / float64(1+g.n(64))
 		return strconv.FormatFloat(f, 'g', -1, 64)
 	default:
@@ -282,15 +300,15 @@ func pushFirst(g *gen, zset bool, key string, blocking []string) step {
 
 var commands = []cmdGen{
 	// Sorted sets.
-	{[]string{"ZADD"}, 14, func(g *gen) step {
+	{[]string{"ZADD"}, 24, func(g *gen) step {
 		var opts [][]string
 		for _, o := range []string{"NX", "XX", "GT", "LT", "CH", "INCR"} {
-			if g.chance(12) {
+			if g.chance(8) {
 				opts = append(opts, []string{g.cased(o)})
 			}
 		}
 		args := append([]string{g.zkey()}, g.shuffle(opts)...)
-		pairs := 1 + g.n(4)
+		pairs := 1 + g.n(6)
 		if g.chance(5) {
 			pairs = 0
 		}
@@ -334,9 +352,9 @@ var commands = []cmdGen{
 	{[]string{"ZLEXCOUNT"}, 2, func(g *gen) step { return one(cmd(g, "ZLEXCOUNT", g.lexKey(), g.lex(), g.lex())...) }},
 	{[]string{"ZRANGE"}, 10, func(g *gen) step { return one(cmd(g, "ZRANGE", zrangeArgs(g, true)...)...) }},
 	{[]string{"ZRANGESTORE"}, 3, func(g *gen) step {
-		return one(cmd(g, "ZRANGESTORE", append([]string{g.zkey()}, zrangeArgs(g, false)...)...)...)
+		return one(cmd(g, "ZRANGESTORE", append([]string{g.dstKey()}, zrangeArgs(g, false)...)...)...)
 	}},
-	{[]string{"ZADD", "ZREM", "ZPOPMIN", "ZPOPMAX", "ZCARD", "RPUSH"}, 6, func(g *gen) step {
+	{[]string{"ZADD", "ZREM", "ZPOPMIN", "ZPOPMAX", "ZCARD", "RPUSH"}, 10, func(g *gen) step {
 		// The equal-score sets for lex ranges.
 		k := g.lexKey()
 		switch g.n(8) {
@@ -390,14 +408,14 @@ var commands = []cmdGen{
 		}
 		return one(cmd(g, name, args...)...)
 	}},
-	{[]string{"ZPOPMIN", "ZPOPMAX"}, 5, func(g *gen) step {
+	{[]string{"ZPOPMIN", "ZPOPMAX"}, 3, func(g *gen) step {
 		args := []string{g.zkey()}
 		if g.chance(50) {
 			args = append(args, g.count())
 		}
 		return one(cmd(g, g.pick([]string{"ZPOPMIN", "ZPOPMAX"}), args...)...)
 	}},
-	{[]string{"ZMPOP"}, 3, func(g *gen) step {
+	{[]string{"ZMPOP"}, 2, func(g *gen) step {
 		args := append(g.numkeys(g.zkey), g.cased(g.pick([]string{"MIN", "MAX", "MIN", "MAX", "junk"})))
 		if g.chance(50) {
 			args = append(args, g.cased("COUNT"), g.count())
@@ -450,10 +468,10 @@ var commands = []cmdGen{
 	}},
 	{[]string{"ZDIFF"}, 2, func(g *gen) step { return one(cmd(g, "ZDIFF", setOpArgs(g, false, true)...)...) }},
 	{[]string{"ZUNIONSTORE", "ZINTERSTORE"}, 4, func(g *gen) step {
-		return one(cmd(g, g.pick([]string{"ZUNIONSTORE", "ZINTERSTORE"}), append([]string{g.zkey()}, setOpArgs(g, true, false)...)...)...)
+		return one(cmd(g, g.pick([]string{"ZUNIONSTORE", "ZINTERSTORE"}), append([]string{g.dstKey()}, setOpArgs(g, true, false)...)...)...)
 	}},
 	{[]string{"ZDIFFSTORE"}, 2, func(g *gen) step {
-		return one(cmd(g, "ZDIFFSTORE", append([]string{g.zkey()}, setOpArgs(g, false, false)...)...)...)
+		return one(cmd(g, "ZDIFFSTORE", append([]string{g.dstKey()}, setOpArgs(g, false, false)...)...)...)
 	}},
 	{[]string{"ZINTERCARD"}, 2, func(g *gen) step {
 		args := g.numkeys(g.zkey)
@@ -474,7 +492,33 @@ var commands = []cmdGen{
 		return one(cmd(g, "ZSCAN", args...)...)
 	}},
 
+	{[]string{"ZADD"}, 1, func(g *gen) step {
+		// Many members at once: large sets take other paths (Redis converts past 128
+		// members to a skiplist; zlite's tree grows levels).
+		k, lex := g.zkey(), g.chance(30)
+		if lex {
+			k = g.pick(lexKeys[:2])
+		}
+		args := []string{k}
+		for range 50 + g.n(200) {
+			sc := g.goodScore()
+			if lex {
+				sc = "0"
+			}
+			args = append(args, sc, "b"+strconv.Itoa(g.n(400)))
+		}
+		return one(cmd(g, "ZADD", args...)...)
+	}},
+
 	// Lists.
+	{[]string{"RPUSH", "LPUSH"}, 1, func(g *gen) step {
+		// Many values at once, to span the list's pages.
+		args := []string{g.lkey()}
+		for range 50 + g.n(300) {
+			args = append(args, g.value()+strconv.Itoa(g.n(5)))
+		}
+		return one(cmd(g, g.pick([]string{"RPUSH", "LPUSH"}), args...)...)
+	}},
 	{[]string{"LPUSH", "RPUSH", "LPUSHX", "RPUSHX"}, 12, func(g *gen) step {
 		name := g.pick([]string{"LPUSH", "RPUSH", "LPUSH", "RPUSH", "LPUSHX", "RPUSHX"})
 		args := []string{g.lkey()}
