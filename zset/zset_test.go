@@ -831,3 +831,57 @@ func TestResultsAreCopies(t *testing.T) {
 		})
 	}
 }
+
+func arenaBytes(s *Set) int {
+	t := 0
+	for _, b := range s.e.sl.bytes {
+		t += cap(b)
+	}
+	return t
+}
+
+// TestArenaReclaimed churns members through a set of stable size and checks that the
+// bytes deleted members leave behind are reclaimed, for shared chunks and for members
+// big enough to get chunks of their own.
+func TestArenaReclaimed(t *testing.T) {
+	s := New()
+	const n = 5000
+	member := func(i int) string { return strings.Repeat(intStr(i), 1+32/len(intStr(i))) }
+	for i := range n {
+		s.Add(AddOptions{}, Entry{member(i), float64(i)})
+	}
+	peak := 0
+	for round := 1; round <= 20; round++ {
+		for i := range n {
+			s.Remove(member((round-1)*n + i))
+			s.Add(AddOptions{}, Entry{member(round*n + i), float64(i)})
+		}
+		peak = max(peak, arenaBytes(s))
+	}
+	mustCheck(t, s)
+	if live := s.e.sl.live; peak > 3*live+2*arenaChunk {
+		t.Errorf("arena peaked at %d bytes for %d live bytes", peak, live)
+	}
+	// Big members: each gets a chunk, freed and reused.
+	big := strings.Repeat("B", bigMember+1)
+	for i := range 50 {
+		s.Add(AddOptions{}, Entry{big + intStr(i), 1e9})
+	}
+	mustCheck(t, s)
+	chunks := len(s.e.sl.bytes)
+	for i := range 50 {
+		s.Remove(big + intStr(i))
+		s.Add(AddOptions{}, Entry{big + intStr(i+100), 2e9})
+	}
+	mustCheck(t, s)
+	if len(s.e.sl.bytes) > chunks+1 {
+		t.Errorf("big members: %d chunks after churn, %d before", len(s.e.sl.bytes), chunks)
+	}
+	if got, ok := s.Score(big + intStr(120)); !ok || got != 2e9 {
+		t.Errorf("Score(big member) = %v, %v; want 2e9, true", got, ok)
+	}
+	if e, _ := s.PopMax(); e.Member != big+intStr(149) {
+		t.Errorf("PopMax = %q...; want the last big member", e.Member[len(e.Member)-3:])
+	}
+	mustCheck(t, s)
+}
