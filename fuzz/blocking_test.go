@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -224,6 +225,8 @@ type redisRunner struct {
 	clients map[string]*redis.Client
 	ids     map[string]int64
 	pending map[string]chan val
+	// expires holds, for each pending command with a timeout, when it runs out.
+	expires map[string]time.Time
 }
 
 // client returns the named client, connecting it (and learning its CLIENT ID, for
@@ -285,6 +288,9 @@ func (r *redisRunner) start(client string, args []string) (val, bool) {
 		}
 		if r.blockedNow()[client] {
 			r.pending[client] = ch
+			if d := blockTimeout(args); d > 0 {
+				r.expires[client] = time.Now().Add(d)
+			}
 			return val{}, false
 		}
 		time.Sleep(time.Millisecond)
@@ -321,8 +327,43 @@ func (r *redisRunner) settle() map[string]val {
 	return out
 }
 
-// wait lets real time pass on the server, plus its timer resolution (hz 10: 100ms).
-func (r *redisRunner) wait(d time.Duration) { time.Sleep(d + 200*time.Millisecond) }
+// wait lets d of real time pass on the server (its clock cannot be faked), then waits
+// until every client whose timeout has run out by then is released: Redis checks
+// timeouts at most every 100ms (hz 10), later under load.
+func (r *redisRunner) wait(d time.Duration) {
+	end := time.Now().Add(d)
+	time.Sleep(d)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		blocked := r.blockedNow()
+		late := false
+		for c, at := range r.expires {
+			if _, ok := r.pending[c]; ok && blocked[c] && !at.After(end) {
+				late = true
+			}
+		}
+		if !late {
+			return
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("clients still blocked 10s after their timeouts")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// blockTimeout returns a blocking command's timeout (0: none or forever).
+func blockTimeout(args []string) time.Duration {
+	s := args[len(args)-1]
+	if n := name(args); n == "BLMPOP" || n == "BZMPOP" {
+		s = args[1]
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f <= 0 {
+		return 0
+	}
+	return time.Duration(f * float64(time.Second))
+}
 
 func (r *redisRunner) finish() []string {
 	b := slices.Sorted(maps.Keys(r.pending))
@@ -365,7 +406,7 @@ func TestDifferentialBlocking(t *testing.T) {
 		if err := ctl.FlushDB(context.Background()).Err(); err != nil {
 			t.Fatal(err)
 		}
-		rr.pending = map[string]chan val{}
+		rr.pending, rr.expires = map[string]chan val{}, map[string]time.Time{}
 		want := play(sc, rr)
 		var got []string
 		synctest.Test(t, func(t *testing.T) {
