@@ -11,6 +11,8 @@
 //     redis-server and require identical replies. The few deliberate loosenings
 //     (Redis 7.0's score formatting, random replies…) are listed with their reasons in
 //     one table, loosenings in loosen_test.go.
+//   - TestDifferentialMulti runs the same kind of transcript in transactions: MULTI …
+//     EXEC on Redis, DB.Update with Tx.Do on zlite.
 //   - TestDifferentialBlocking runs blocking pops from several clients on a fixed
 //     schedule on both sides and compares who was served what.
 //   - FuzzLeaderboard and Example_leaderboard (example_test.go) show how to fuzz one's
