@@ -145,15 +145,9 @@ func reversed(es []zset.Entry) []zset.Entry {
 
 // sameEntries compares entry lists exactly, the sign of zero included.
 func sameEntries(a, b []zset.Entry) bool {
-	return len(a) == len(b) && !slices.ContainsFunc(zipEq(a, b), func(ok bool) bool { return !ok })
-}
-
-func zipEq(a, b []zset.Entry) []bool {
-	out := make([]bool, len(a))
-	for i := range a {
-		out[i] = a[i].Member == b[i].Member && sameFloat(a[i].Score, b[i].Score)
-	}
-	return out
+	return slices.EqualFunc(a, b, func(x, y zset.Entry) bool {
+		return x.Member == y.Member && sameFloat(x.Score, y.Score)
+	})
 }
 
 // Values the decoder picks scores from: the edges of float64.
