@@ -90,24 +90,23 @@ func (e *engine) deleteRange(lo, hi int) {
 // compact releases storage after deletions. An emptied set drops everything, except a
 // small one, which keeps its (cleared) leaf, slot chunk, arena chunk and table so that a
 // queue drained after every push refills without allocating. Otherwise, when less than a
-// quarter of the slots are in use or deleted members' bytes outweigh the live ones, the
-// slab is rebuilt: handles renumbered in key order, members copied into fresh chunks.
-// That is O(n) and happens only after O(n) deletions.
+// quarter of the slots are in use, the slab is rebuilt: handles renumbered in key order,
+// members copied into fresh chunks. That is O(n) and happens only after the set has
+// shrunk fourfold.
 func (e *engine) compact() {
 	if e.n == 0 {
 		if e.root == nil && e.sl.capacity() <= smallKeep && len(e.ix.tab) <= 2*smallKeep &&
 			len(e.sl.bytes) == 1 && cap(e.sl.bytes[0]) <= smallKeepBytes {
 			s := &e.sl
-			*s = slab{slots: append(s.slots[:0], s.slots[0][:0]), bytes: append(s.bytes[:0], s.bytes[0][:0]), cur: 1}
+			*s = slab{slots: append(s.slots[:0], s.slots[0][:0]), bytes: append(s.bytes[:0], s.bytes[0][:0]),
+				live: append(s.live[:0], 0), cur: 1}
 			clear(e.ix.tab)
 			return
 		}
 		*e = engine{mods: e.mods}
 		return
 	}
-	c := e.sl.capacity()
-	sparse := c > slabChunk && e.n*4 < c
-	if !sparse && (e.sl.trash <= e.sl.live || e.sl.trash < arenaChunk) {
+	if c := e.sl.capacity(); c <= slabChunk || e.n*4 >= c {
 		return
 	}
 	old := e.sl

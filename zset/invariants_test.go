@@ -1,6 +1,7 @@
 package zset
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 )
@@ -125,6 +126,9 @@ func (s *Set) check() error {
 		if seen[h] {
 			return fmt.Errorf("free handle %d in the tree", h)
 		}
+		if e.sl.at(h).loc&freeSlot == 0 {
+			return fmt.Errorf("free slot %d not marked free", h)
+		}
 		free++
 		if free > int(e.sl.used) {
 			return fmt.Errorf("free list cycle")
@@ -134,31 +138,38 @@ func (s *Set) check() error {
 	if free != int(e.sl.nfree) || int(e.sl.used)-free != e.n {
 		return fmt.Errorf("slab: used %d, free %d (counted %d), n %d", e.sl.used, e.sl.nfree, free, e.n)
 	}
-	live, big := 0, 0
+	live := make([]int, len(e.sl.bytes))
 	for h, in := range seen {
 		if !in {
 			continue
 		}
 		loc := e.sl.at(uint32(h)).loc
-		c := int(loc >> 32)
-		if c >= len(e.sl.bytes) || e.sl.bytes[c] == nil || int(uint32(loc)) >= len(e.sl.bytes[c]) {
+		c, off := int(loc>>32), int(uint32(loc))
+		if loc&freeSlot != 0 || c >= len(e.sl.bytes) || e.sl.bytes[c] == nil || off < 4 || off >= len(e.sl.bytes[c]) {
 			return fmt.Errorf("handle %d: member outside the arena", h)
 		}
 		n := len(e.sl.member(uint32(h)))
-		if int(uint32(loc))+uvarintLen(n)+n > len(e.sl.bytes[c]) {
+		if off+uvarintLen(n)+n > len(e.sl.bytes[c]) {
 			return fmt.Errorf("handle %d: member runs past its chunk", h)
 		}
-		if n > bigMember {
-			big += uvarintLen(n) + n
-			if c+1 == e.sl.cur {
-				return fmt.Errorf("big member in the shared chunk")
-			}
-		} else {
-			live += uvarintLen(n) + n
+		if owner := binary.LittleEndian.Uint32(e.sl.bytes[c][off-4:]); owner != uint32(h) {
+			return fmt.Errorf("handle %d: record owned by %d", h, owner)
 		}
+		if n > bigMember && (c+1 == e.sl.cur || len(e.sl.bytes[c]) != 4+uvarintLen(n)+n) {
+			return fmt.Errorf("big member not alone in its chunk")
+		}
+		live[c] += 4 + uvarintLen(n) + n
 	}
-	if live != e.sl.live || big != e.sl.bigLen {
-		return fmt.Errorf("arena: live %d (counted %d), big %d (counted %d)", e.sl.live, live, e.sl.bigLen, big)
+	if len(e.sl.live) != len(e.sl.bytes) {
+		return fmt.Errorf("arena: %d live counts for %d chunks", len(e.sl.live), len(e.sl.bytes))
+	}
+	for c, b := range e.sl.bytes {
+		if live[c] != int(e.sl.live[c]) {
+			return fmt.Errorf("arena chunk %d: live %d, counted %d", c, e.sl.live[c], live[c])
+		}
+		if b != nil && live[c] == 0 && c+1 != e.sl.cur {
+			return fmt.Errorf("arena chunk %d empty but kept", c)
+		}
 	}
 	spare := map[uint32]bool{}
 	for _, c := range e.sl.spare {

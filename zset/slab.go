@@ -8,16 +8,19 @@ import (
 
 // Entries live in a slab and are named by uint32 handles, so that the tree leaves and the
 // member index are pointer-free arrays of handles. A slot holds the score and the place
-// of the member's bytes, which are copied into large byte chunks (an arena) prefixed by
-// their length as a uvarint; nothing in the slab or the arena is a pointer, so the
-// garbage collector does not scan or mark per-entry objects.
+// of the member's bytes, which are copied into large byte chunks (an arena) as records:
+// the owner's handle (4 bytes), the length as a uvarint, the bytes. Nothing in the slab
+// or the arena is a pointer, so the garbage collector neither scans nor marks anything
+// per entry.
 //
 // Slot chunks hold slabChunk slots (32 KiB, no size-class rounding); the first grows by
 // doubling so that small sets stay small. Freed slots form a free list threaded through
 // the place field. Arena chunks are arenaChunk bytes, the first growing by doubling too;
-// a member longer than bigMember gets a chunk of its own, freed with the member. Deleted
-// members leave garbage in the shared chunks, which engine.compact reclaims by rebuilding
-// the slab once the garbage outweighs the live bytes.
+// a member longer than bigMember gets a chunk of its own, freed with the member. Each
+// chunk counts its live bytes: when deletions leave a chunk (other than the one being
+// filled) less than half live, its live records move to the chunk being filled (the
+// handles say whose they are) and it is freed. That bounds both the waste and the work
+// of any one deletion (at most one chunk copied).
 //
 // member returns a view of the arena (no copy) that is valid only until the set is next
 // changed; everything handed to callers is copied (see own and ownAll).
@@ -30,24 +33,24 @@ const (
 	bigMember  = 2 << 10
 )
 
-// slot is one entry: its score and where its member is (chunk << 32 | offset). A free
-// slot holds in loc the next free handle plus one (0 ends the list).
+// slot is one entry: its score and where its member's length is (chunk << 32 | offset).
+// A free slot holds in loc freeSlot | the next free handle plus one (0 ends the list).
 type slot struct {
 	sc  float64
 	loc uint64
 }
 
+const freeSlot = 1 << 63
+
 type slab struct {
-	slots  [][]slot
-	used   uint32 // slots ever handed out: handles are < used
-	free   uint32 // head of the free list plus one; 0 when empty
-	nfree  uint32
-	bytes  [][]byte // arena chunks; nil once a big member's chunk is freed
-	cur    int      // the shared chunk being filled plus one; 0 for none
-	spare  []uint32 // freed chunk numbers, for reuse
-	live   int      // bytes of shared chunks holding members
-	trash  int      // bytes of shared chunks that deleted members left behind
-	bigLen int      // bytes held in big members' own chunks
+	slots [][]slot
+	used  uint32 // slots ever handed out: handles are < used
+	free  uint32 // head of the free list plus one; 0 when empty
+	nfree uint32
+	bytes [][]byte // arena chunks; nil once freed
+	live  []uint32 // live record bytes per chunk
+	cur   int      // the shared chunk being filled plus one; 0 for none
+	spare []uint32 // freed chunk numbers, for reuse
 }
 
 func (s *slab) at(h uint32) *slot { return &s.slots[h>>slabShift][h&slabMask] }
@@ -101,55 +104,54 @@ func ownAll(es []Entry) {
 
 // alloc stores an entry and returns its handle, reusing a freed slot if there is one.
 func (s *slab) alloc(m string, sc float64) uint32 {
-	loc := s.store(m)
+	var h uint32
 	if s.free != 0 {
-		h := s.free - 1
-		p := s.at(h)
-		s.free = uint32(p.loc)
+		h = s.free - 1
+		s.free = uint32(s.at(h).loc)
 		s.nfree--
-		p.sc, p.loc = sc, loc
-		return h
+	} else {
+		h = s.used
+		if h == math.MaxUint32 {
+			panic("zset: more than 2^32-1 members")
+		}
+		c := int(h >> slabShift)
+		switch {
+		case c < len(s.slots) && c > 0:
+		case c == 0 && len(s.slots) > 0:
+			s.slots[0] = append(s.slots[0], slot{})
+		case c == 0:
+			s.slots = append(s.slots, make([]slot, 1, 4))
+		default:
+			s.slots = append(s.slots, make([]slot, slabChunk))
+		}
+		s.used++
 	}
-	h := s.used
-	if h == math.MaxUint32 {
-		panic("zset: more than 2^32-1 members")
-	}
-	c := int(h >> slabShift)
-	switch {
-	case c < len(s.slots) && c > 0:
-	case c == 0 && len(s.slots) > 0:
-		s.slots[0] = append(s.slots[0], slot{})
-	case c == 0:
-		s.slots = append(s.slots, make([]slot, 1, 4))
-	default:
-		s.slots = append(s.slots, make([]slot, slabChunk))
-	}
-	s.used++
 	p := s.at(h)
-	p.sc, p.loc = sc, loc
+	p.sc = sc
+	p.loc = s.store(m, h)
 	return h
 }
 
-// store copies m into the arena and returns its place.
-func (s *slab) store(m string) uint64 {
-	need := uvarintLen(len(m)) + len(m)
+// store copies m into the arena as h's record and returns its place.
+func (s *slab) store(m string, h uint32) uint64 {
+	need := 4 + uvarintLen(len(m)) + len(m)
 	if len(m) > bigMember {
 		c := s.newChunk(make([]byte, 0, need))
-		s.bytes[c] = appendMember(s.bytes[c], m)
-		s.bigLen += need
-		return uint64(c) << 32
+		s.bytes[c] = appendRecord(s.bytes[c], h, m)
+		s.live[c] = uint32(need)
+		return uint64(c)<<32 | 4
 	}
 	if s.cur == 0 || len(s.bytes[s.cur-1])+need > arenaChunk {
 		size := arenaChunk
-		if s.cur == 0 && s.live+s.trash == 0 {
+		if len(s.bytes) == 0 {
 			size = max(64, need) // the first chunk grows by append
 		}
 		s.cur = s.newChunk(make([]byte, 0, size)) + 1
 	}
 	c := s.cur - 1
-	off := len(s.bytes[c])
-	s.bytes[c] = appendMember(s.bytes[c], m)
-	s.live += need
+	off := len(s.bytes[c]) + 4
+	s.bytes[c] = appendRecord(s.bytes[c], h, m)
+	s.live[c] += uint32(need)
 	return uint64(c)<<32 | uint64(off)
 }
 
@@ -157,10 +159,11 @@ func (s *slab) newChunk(b []byte) int {
 	if n := len(s.spare); n > 0 {
 		c := s.spare[n-1]
 		s.spare = s.spare[:n-1]
-		s.bytes[c] = b
+		s.bytes[c], s.live[c] = b, 0
 		return int(c)
 	}
 	s.bytes = append(s.bytes, b)
+	s.live = append(s.live, 0)
 	return len(s.bytes) - 1
 }
 
@@ -172,29 +175,56 @@ func uvarintLen(n int) int {
 	return k
 }
 
-func appendMember(b []byte, m string) []byte {
+func appendRecord(b []byte, h uint32, m string) []byte {
+	b = binary.LittleEndian.AppendUint32(b, h)
 	b = binary.AppendUvarint(b, uint64(len(m)))
 	return append(b, m...)
 }
 
-// release frees handle h for reuse.
+// release frees handle h for reuse, and frees or evacuates its chunk when that leaves
+// the chunk empty or less than half live.
 func (s *slab) release(h uint32) {
 	p := s.at(h)
 	n := len(s.member(h))
-	need := uvarintLen(n) + n
-	if n > bigMember {
-		c := uint32(p.loc >> 32)
-		s.bytes[c] = nil
-		s.spare = append(s.spare, c)
-		s.bigLen -= need
-	} else {
-		s.live -= need
-		s.trash += need
-	}
+	c := int(p.loc >> 32)
+	s.live[c] -= uint32(4 + uvarintLen(n) + n)
 	p.sc = 0
-	p.loc = uint64(s.free)
+	p.loc = freeSlot | uint64(s.free)
 	s.free = h + 1
 	s.nfree++
+	switch {
+	case c+1 == s.cur:
+	case s.live[c] == 0:
+		s.dropChunk(c)
+	case int(s.live[c])*2 < len(s.bytes[c]):
+		s.evacuate(c)
+	}
+}
+
+func (s *slab) dropChunk(c int) {
+	s.bytes[c], s.live[c] = nil, 0
+	s.spare = append(s.spare, uint32(c))
+}
+
+// evacuate moves chunk c's live records to the chunk being filled and frees c.
+func (s *slab) evacuate(c int) {
+	old := s.bytes[c]
+	for off := 0; off < len(old); {
+		h := binary.LittleEndian.Uint32(old[off:])
+		n, k := binary.Uvarint(old[off+4:])
+		start := off + 4
+		off = start + k + int(n)
+		p := s.at(h)
+		if p.loc != uint64(c)<<32|uint64(start) {
+			continue // deleted, or its slot reused for a member stored elsewhere
+		}
+		m := ""
+		if n > 0 {
+			m = unsafe.String(&old[start+k], n)
+		}
+		p.loc = s.store(m, h)
+	}
+	s.dropChunk(c)
 }
 
 // capacity returns the number of slots held.
@@ -217,6 +247,7 @@ func (s *slab) clone() slab {
 			c.bytes[i] = append(make([]byte, 0, cap(b)), b...)
 		}
 	}
+	c.live = append([]uint32(nil), s.live...)
 	c.spare = append([]uint32(nil), s.spare...)
 	return c
 }

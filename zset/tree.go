@@ -438,9 +438,7 @@ func (e *engine) shrinkRoot() {
 	for e.root != nil && e.root.n <= 1 {
 		r := e.root
 		switch {
-		case r.n == 0:
-			e.root = nil
-		case r.leafKids:
+		case r.leafKids: // r.n == 0 leaves both nil
 			e.root, e.leaf0 = nil, r.leaves[0]
 		default:
 			e.root = r.kids[0]

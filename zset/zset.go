@@ -287,19 +287,6 @@ func rankSpan(start, stop, n int) (lo, hi int) {
 	return start, stop + 1
 }
 
-// limitSpan applies a LIMIT offset count to the ranks [lo, hi): offset < 0 gives nothing,
-// count < 0 means all from offset.
-func limitSpan(lo, hi, offset, count int) (int, int) {
-	if offset < 0 || offset >= hi-lo {
-		return lo, lo
-	}
-	lo += offset
-	if count >= 0 && count < hi-lo {
-		hi = lo + count
-	}
-	return lo, hi
-}
-
 // collect returns the entries at ranks [lo, hi), ascending or descending.
 func (s *Set) collect(lo, hi int, reverse bool) []Entry {
 	if lo >= hi {

@@ -569,6 +569,15 @@ func TestIterators(t *testing.T) {
 	if got := strings.Join(sr, ""); got != "cba" {
 		t.Fatalf("RevScoreRange(2, -pInf) = %q; want cba", got)
 	}
+	for range s.ScoreRange(incl(math.NaN()), incl(pInf)) {
+		t.Fatal("ScoreRange with a NaN bound yielded")
+	}
+	for range s.RevScoreRange(incl(pInf), incl(math.NaN())) {
+		t.Fatal("RevScoreRange with a NaN bound yielded")
+	}
+	if got := New().RangeByScore(incl(nInf), incl(pInf), 0, -1); len(got) != 0 {
+		t.Fatalf("RangeByScore on an empty set = %v", got)
+	}
 	// Early break.
 	n := 0
 	for range s.All() {
@@ -691,6 +700,14 @@ func TestLargeAndDrain(t *testing.T) {
 		t.Errorf("random inserts left leaves %.0f%% full; want >= 80%%", fill*100)
 	}
 	capBefore := s.e.sl.capacity()
+	// Drain both ends in batches: the edge nodes underflow next to full siblings.
+	for range 40 {
+		lo, hi := s.PopMinN(n/200), s.PopMaxN(n/400)
+		if len(lo) != n/200 || len(hi) != n/400 || lo[0].Score > hi[0].Score {
+			t.Fatalf("PopMinN/PopMaxN returned %d/%d entries", len(lo), len(hi))
+		}
+		mustCheck(t, s)
+	}
 	// Remove 90% at random ranks through several paths.
 	for s.Len() > n/10 {
 		switch r.IntN(3) {
@@ -859,7 +876,11 @@ func TestArenaReclaimed(t *testing.T) {
 		peak = max(peak, arenaBytes(s))
 	}
 	mustCheck(t, s)
-	if live := s.e.sl.live; peak > 3*live+2*arenaChunk {
+	live := 0
+	for _, l := range s.e.sl.live {
+		live += int(l)
+	}
+	if peak > 3*live+2*arenaChunk {
 		t.Errorf("arena peaked at %d bytes for %d live bytes", peak, live)
 	}
 	// Big members: each gets a chunk, freed and reused.
