@@ -32,6 +32,19 @@ func (l *List) Len() int { return l.n }
 // amortised per value, plus the copy of its bytes.
 func (l *List) PushFront(values ...string) {
 	for _, v := range values {
+		// Fast path: a short item into room before the first page's bytes.
+		if n := len(v); n < 0x80 && l.a < l.b {
+			if p := &l.arr[l.a]; p.n > 0 && p.lo >= n+2 {
+				p.lo -= n + 2
+				b := p.buf[p.lo : p.lo+n+2]
+				b[0], b[n+1] = byte(n), byte(n)
+				copy(b[1:], v)
+				p.n++
+				p.start--
+				l.n++
+				continue
+			}
+		}
 		l.pushFront(v)
 	}
 	l.mods++
@@ -41,6 +54,18 @@ func (l *List) PushFront(values ...string) {
 // amortised per value, plus the copy of its bytes.
 func (l *List) PushBack(values ...string) {
 	for _, v := range values {
+		// Fast path: a short item into room after the last page's bytes.
+		if n := len(v); n < 0x80 && l.a < l.b {
+			if p := &l.arr[l.b-1]; p.n > 0 && len(p.buf)-p.hi >= n+2 {
+				b := p.buf[p.hi : p.hi+n+2]
+				b[0], b[n+1] = byte(n), byte(n)
+				copy(b[1:], v)
+				p.hi += n + 2
+				p.n++
+				l.n++
+				continue
+			}
+		}
 		l.pushBack(v)
 	}
 	l.mods++
@@ -135,10 +160,22 @@ func (l *List) PopFront() (string, bool) {
 	if l.n == 0 {
 		return "", false
 	}
-	b := l.popFront()
-	v := string(b)
-	l.fixFrontIfNeeded()
+	k := l.a
+	if l.arr[k].n == 0 {
+		l.arr[k].start++ // the kept empty front page (see fixFront) moves along
+		k++
+	}
+	p := &l.arr[k]
+	ds, de, next := fwd(p.buf, p.lo)
+	v := string(p.buf[ds:de])
+	p.lo = next
+	p.n--
+	p.start++
+	l.n--
 	l.mods++
+	if p.n == 0 || k+1 < l.b && l.arr[k+1].n > 0 && mergeable(p, &l.arr[k+1]) {
+		l.fixFront()
+	}
 	return v, true
 }
 
@@ -149,10 +186,21 @@ func (l *List) PopBack() (string, bool) {
 	if l.n == 0 {
 		return "", false
 	}
-	b := l.popBack()
-	v := string(b)
-	l.fixBackIfNeeded()
+	k := l.b - 1
+	if l.arr[k].n == 0 {
+		l.arr[k].start--
+		k--
+	}
+	p := &l.arr[k]
+	ds, de, prev := bwd(p.buf, p.hi)
+	v := string(p.buf[ds:de])
+	p.hi = prev
+	p.n--
+	l.n--
 	l.mods++
+	if p.n == 0 || k > l.a && l.arr[k-1].n > 0 && mergeable(&l.arr[k-1], p) {
+		l.fixBack()
+	}
 	return v, true
 }
 
