@@ -518,3 +518,9 @@ func BenchmarkMemory(b *testing.B) {
 		}
 	}
 }
+
+func TestOpenUnknownSystem(t *testing.T) {
+	if _, _, _, err := Open([]string{"zlite", "memcached"}); err == nil || !strings.Contains(err.Error(), `"memcached"`) {
+		t.Fatalf("Open with an unknown system: err = %v; want one naming it", err)
+	}
+}
