@@ -1205,350 +1205,350 @@ func (tx *Tx) ZDiffStore(destination string, keys ...string) (int64, error) {
 // Each runs the Tx method of the same name under the keyspace lock (serving blocked
 // callers after writes). ctx is accepted for go-redis parity and not used.
 
-// ZAdd is [Tx.ZAdd].
+// ZAdd is [Tx.ZAdd] (ZADD).
 func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZAdd(key, members...)
 }
 
-// ZAddNX is [Tx.ZAddNX].
+// ZAddNX is [Tx.ZAddNX] (ZADD NX).
 func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZAddNX(key, members...)
 }
 
-// ZAddXX is [Tx.ZAddXX].
+// ZAddXX is [Tx.ZAddXX] (ZADD XX).
 func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZAddXX(key, members...)
 }
 
-// ZAddGT is [Tx.ZAddGT].
+// ZAddGT is [Tx.ZAddGT] (ZADD GT).
 func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZAddGT(key, members...)
 }
 
-// ZAddLT is [Tx.ZAddLT].
+// ZAddLT is [Tx.ZAddLT] (ZADD LT).
 func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZAddLT(key, members...)
 }
 
-// ZAddArgs is [Tx.ZAddArgs].
+// ZAddArgs is [Tx.ZAddArgs] (ZADD with options).
 func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZAddArgs(key, args)
 }
 
-// ZAddArgsIncr is [Tx.ZAddArgsIncr].
+// ZAddArgsIncr is [Tx.ZAddArgsIncr] (ZADD ... INCR).
 func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (score float64, ok bool, err error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZAddArgsIncr(key, args)
 }
 
-// ZIncrBy is [Tx.ZIncrBy].
+// ZIncrBy is [Tx.ZIncrBy] (ZINCRBY).
 func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member string) (float64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZIncrBy(key, increment, member)
 }
 
-// ZRem is [Tx.ZRem].
+// ZRem is [Tx.ZRem] (ZREM).
 func (db *DB) ZRem(ctx context.Context, key string, members ...string) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRem(key, members...)
 }
 
-// ZCard is [Tx.ZCard].
+// ZCard is [Tx.ZCard] (ZCARD).
 func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZCard(key)
 }
 
-// ZCount is [Tx.ZCount].
+// ZCount is [Tx.ZCount] (ZCOUNT).
 func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZCount(key, min, max)
 }
 
-// ZLexCount is [Tx.ZLexCount].
+// ZLexCount is [Tx.ZLexCount] (ZLEXCOUNT).
 func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZLexCount(key, min, max)
 }
 
-// ZScore is [Tx.ZScore].
+// ZScore is [Tx.ZScore] (ZSCORE).
 func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZScore(key, member)
 }
 
-// ZMScore is [Tx.ZMScore].
+// ZMScore is [Tx.ZMScore] (ZMSCORE).
 func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (scores []float64, ok []bool, err error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZMScore(key, members...)
 }
 
-// ZRank is [Tx.ZRank].
+// ZRank is [Tx.ZRank] (ZRANK).
 func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRank(key, member)
 }
 
-// ZRankWithScore is [Tx.ZRankWithScore].
+// ZRankWithScore is [Tx.ZRankWithScore] (ZRANK ... WITHSCORE).
 func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRankWithScore(key, member)
 }
 
-// ZRevRank is [Tx.ZRevRank].
+// ZRevRank is [Tx.ZRevRank] (ZREVRANK).
 func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRevRank(key, member)
 }
 
-// ZRevRankWithScore is [Tx.ZRevRankWithScore].
+// ZRevRankWithScore is [Tx.ZRevRankWithScore] (ZREVRANK ... WITHSCORE).
 func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRevRankWithScore(key, member)
 }
 
-// ZRange is [Tx.ZRange].
+// ZRange is [Tx.ZRange] (ZRANGE).
 func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRange(key, start, stop)
 }
 
-// ZRangeWithScores is [Tx.ZRangeWithScores].
+// ZRangeWithScores is [Tx.ZRangeWithScores] (ZRANGE ... WITHSCORES).
 func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRangeWithScores(key, start, stop)
 }
 
-// ZRevRange is [Tx.ZRevRange].
+// ZRevRange is [Tx.ZRevRange] (ZREVRANGE).
 func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRevRange(key, start, stop)
 }
 
-// ZRevRangeWithScores is [Tx.ZRevRangeWithScores].
+// ZRevRangeWithScores is [Tx.ZRevRangeWithScores] (ZREVRANGE ... WITHSCORES).
 func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRevRangeWithScores(key, start, stop)
 }
 
-// ZRangeArgs is [Tx.ZRangeArgs].
+// ZRangeArgs is [Tx.ZRangeArgs] (ZRANGE).
 func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRangeArgs(z)
 }
 
-// ZRangeArgsWithScores is [Tx.ZRangeArgsWithScores].
+// ZRangeArgsWithScores is [Tx.ZRangeArgsWithScores] (ZRANGE ... WITHSCORES).
 func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRangeArgsWithScores(z)
 }
 
-// ZRangeStore is [Tx.ZRangeStore].
+// ZRangeStore is [Tx.ZRangeStore] (ZRANGESTORE).
 func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRangeStore(dst, z)
 }
 
-// ZRangeByScore is [Tx.ZRangeByScore].
+// ZRangeByScore is [Tx.ZRangeByScore] (ZRANGEBYSCORE).
 func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRangeByScore(key, opt)
 }
 
-// ZRangeByScoreWithScores is [Tx.ZRangeByScoreWithScores].
+// ZRangeByScoreWithScores is [Tx.ZRangeByScoreWithScores] (ZRANGEBYSCORE ... WITHSCORES).
 func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRangeByScoreWithScores(key, opt)
 }
 
-// ZRevRangeByScore is [Tx.ZRevRangeByScore].
+// ZRevRangeByScore is [Tx.ZRevRangeByScore] (ZREVRANGEBYSCORE).
 func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRevRangeByScore(key, opt)
 }
 
-// ZRevRangeByScoreWithScores is [Tx.ZRevRangeByScoreWithScores].
+// ZRevRangeByScoreWithScores is [Tx.ZRevRangeByScoreWithScores] (ZREVRANGEBYSCORE ... WITHSCORES).
 func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRevRangeByScoreWithScores(key, opt)
 }
 
-// ZRangeByLex is [Tx.ZRangeByLex].
+// ZRangeByLex is [Tx.ZRangeByLex] (ZRANGEBYLEX).
 func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRangeByLex(key, opt)
 }
 
-// ZRevRangeByLex is [Tx.ZRevRangeByLex].
+// ZRevRangeByLex is [Tx.ZRevRangeByLex] (ZREVRANGEBYLEX).
 func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRevRangeByLex(key, opt)
 }
 
-// ZPopMin is [Tx.ZPopMin].
+// ZPopMin is [Tx.ZPopMin] (ZPOPMIN).
 func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZPopMin(key, count...)
 }
 
-// ZPopMax is [Tx.ZPopMax].
+// ZPopMax is [Tx.ZPopMax] (ZPOPMAX).
 func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZPopMax(key, count...)
 }
 
-// ZMPop is [Tx.ZMPop].
+// ZMPop is [Tx.ZMPop] (ZMPOP).
 func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...string) (key string, zs []Z, err error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZMPop(order, count, keys...)
 }
 
-// ZRemRangeByRank is [Tx.ZRemRangeByRank].
+// ZRemRangeByRank is [Tx.ZRemRangeByRank] (ZREMRANGEBYRANK).
 func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRemRangeByRank(key, start, stop)
 }
 
-// ZRemRangeByScore is [Tx.ZRemRangeByScore].
+// ZRemRangeByScore is [Tx.ZRemRangeByScore] (ZREMRANGEBYSCORE).
 func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRemRangeByScore(key, min, max)
 }
 
-// ZRemRangeByLex is [Tx.ZRemRangeByLex].
+// ZRemRangeByLex is [Tx.ZRemRangeByLex] (ZREMRANGEBYLEX).
 func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRemRangeByLex(key, min, max)
 }
 
-// ZRandMember is [Tx.ZRandMember].
+// ZRandMember is [Tx.ZRandMember] (ZRANDMEMBER key count).
 func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRandMember(key, count)
 }
 
-// ZRandMemberWithScores is [Tx.ZRandMemberWithScores].
+// ZRandMemberWithScores is [Tx.ZRandMemberWithScores] (ZRANDMEMBER ... WITHSCORES).
 func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) ([]Z, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZRandMemberWithScores(key, count)
 }
 
-// ZScan is [Tx.ZScan].
+// ZScan is [Tx.ZScan] (ZSCAN).
 func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string, count int64) ([]Z, uint64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZScan(key, cursor, match, count)
 }
 
-// ZUnion is [Tx.ZUnion].
+// ZUnion is [Tx.ZUnion] (ZUNION).
 func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZUnion(store)
 }
 
-// ZUnionWithScores is [Tx.ZUnionWithScores].
+// ZUnionWithScores is [Tx.ZUnionWithScores] (ZUNION ... WITHSCORES).
 func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZUnionWithScores(store)
 }
 
-// ZUnionStore is [Tx.ZUnionStore].
+// ZUnionStore is [Tx.ZUnionStore] (ZUNIONSTORE).
 func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZUnionStore(dest, store)
 }
 
-// ZInter is [Tx.ZInter].
+// ZInter is [Tx.ZInter] (ZINTER).
 func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZInter(store)
 }
 
-// ZInterWithScores is [Tx.ZInterWithScores].
+// ZInterWithScores is [Tx.ZInterWithScores] (ZINTER ... WITHSCORES).
 func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZInterWithScores(store)
 }
 
-// ZInterStore is [Tx.ZInterStore].
+// ZInterStore is [Tx.ZInterStore] (ZINTERSTORE).
 func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZInterStore(destination, store)
 }
 
-// ZInterCard is [Tx.ZInterCard].
+// ZInterCard is [Tx.ZInterCard] (ZINTERCARD).
 func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZInterCard(limit, keys...)
 }
 
-// ZDiff is [Tx.ZDiff].
+// ZDiff is [Tx.ZDiff] (ZDIFF).
 func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZDiff(keys...)
 }
 
-// ZDiffWithScores is [Tx.ZDiffWithScores].
+// ZDiffWithScores is [Tx.ZDiffWithScores] (ZDIFF ... WITHSCORES).
 func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) {
 	tx := db.lock()
 	defer db.unlock()
 	return tx.ZDiffWithScores(keys...)
 }
 
-// ZDiffStore is [Tx.ZDiffStore].
+// ZDiffStore is [Tx.ZDiffStore] (ZDIFFSTORE).
 func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string) (int64, error) {
 	tx := db.lock()
 	defer db.unlock()
