@@ -410,6 +410,10 @@ func BenchmarkPopMax(b *testing.B) {
 // ns/op of the loop).
 func BenchmarkMemory(b *testing.B) {
 	const n = 1_000_000
+	// Drop the other benchmarks' cached sets so that only the measured one is alive.
+	fixMu.Lock()
+	clear(fixtures)
+	fixMu.Unlock()
 	for _, impl := range []string{"zlite", "btree"} {
 		b.Run(fmt.Sprintf("n=%d/impl=%s", n, impl), func(b *testing.B) {
 			r := rand.New(rand.NewPCG(5, 5))
