@@ -188,11 +188,16 @@ func (q *CallQueue) TryDequeue(ctx context.Context) (Call, bool, error) {
 // cancellation behave as in [FIFO.Pop]: a call it has taken is returned even if ctx
 // ended meanwhile. The complexity is O(log n).
 func (q *CallQueue) Dequeue(ctx context.Context, timeout time.Duration) (Call, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return Call{}, false, err
+	}
 	var deadline time.Time
 	if timeout > 0 {
 		deadline = time.Now().Add(timeout)
 	}
 	for {
+		// Once a token is taken the step must run, cancelled or not, or a call whose
+		// token was consumed could wait for the next write to be noticed.
 		c, ok, err := q.TryDequeue(context.WithoutCancel(ctx))
 		if ok || err != nil {
 			return c, ok, err

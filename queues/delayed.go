@@ -168,6 +168,10 @@ func (q *Delayed) Pop(ctx context.Context, timeout time.Duration) (Job, bool, er
 // it reports (forever when it reports none) or a wake token, within timeout (0: none).
 func waitDue[T any](ctx context.Context, b Backend, wakeList string, clock Clock, timeout time.Duration,
 	try func() (T, bool, time.Time, error)) (T, bool, error) {
+	if err := ctx.Err(); err != nil {
+		var zero T
+		return zero, false, err
+	}
 	var deadline time.Time
 	if timeout > 0 {
 		deadline = time.Now().Add(timeout)
