@@ -56,9 +56,11 @@
 //
 // # Page size
 //
-// Pages are 2 KiB. The study, at n = 1e6 16-byte items:
+// Pages are 2 KiB. The study, at n = 1e6 16-byte items (B/elem from the first
+// command, times from the second):
 //
-//	go test -run '^$' -bench 'BenchmarkPageSize' -benchtime 0.5s -count 6 ./list/
+//	go test -run '^$' -bench 'BenchmarkPageSize' -count 3 ./list/
+//	go test -run '^$' -bench 'BenchmarkPageSize/op=(index|rpush)' -benchtime 0.5s -count 6 ./list/
 //
 //	page    B/elem  items/  walk at mid /  Index(mid)  RPUSH+LPOP
 //	size            page    on average     best of 6   best of 6
