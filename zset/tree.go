@@ -493,7 +493,19 @@ func leafCountBelow(l *leaf, below func(sc float64, h uint32) bool) int {
 
 // rankOf returns the number of entries ordered before (score, m).
 func (e *engine) rankOf(m string, score float64) int {
+	return e.rankIn(m, score, 0, false)
+}
+
+// rankOfHandle returns the rank of the present entry h with key (score, m). In the leaf
+// it looks for h by a sequential scan of the handles, which streams through the cache
+// instead of probing it at random.
+func (e *engine) rankOfHandle(h uint32, m string, score float64) int {
+	return e.rankIn(m, score, h, true)
+}
+
+func (e *engine) rankIn(m string, score float64, h uint32, byHandle bool) int {
 	t := 0
+	l := e.leaf0
 	if x := e.root; x != nil {
 		for {
 			i := e.childFor(x, score, m)
@@ -501,15 +513,23 @@ func (e *engine) rankOf(m string, score float64) int {
 				t += int(c)
 			}
 			if x.leafKids {
-				return t + e.leafLower(x.leaves[i], score, m)
+				l = x.leaves[i]
+				break
 			}
 			x = x.kids[i]
 		}
 	}
-	if e.leaf0 == nil {
+	if l == nil {
 		return 0
 	}
-	return e.leafLower(e.leaf0, score, m)
+	if byHandle {
+		for i, x := range l.hs[:l.n] {
+			if x == h {
+				return t + i
+			}
+		}
+	}
+	return t + e.leafLower(l, score, m)
 }
 
 // frame is one inner node on a cursor's path and the child index taken.

@@ -171,7 +171,7 @@ func (s *Set) Rank(member string) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	return s.e.rankOf(member, s.e.sl.score(h)), true
+	return s.e.rankOfHandle(h, member, s.e.sl.score(h)), true
 }
 
 // RevRank is ZREVRANK: it returns member's 0-based position in descending order and whether
