@@ -110,9 +110,11 @@ return n
 	return n, err
 })
 
-// Ack marks d done, removing it from processing, and reports whether it was there
-// (false when its lease had expired and Reap had put it back). The complexity is O(p)
-// for p elements in processing.
+// Ack marks d done, removing it from processing, and reports whether it was there.
+// It is false when d's lease expired and Reap put it back in the queue (it will be
+// delivered again). If it was put back and delivered again already, Ack completes
+// that delivery as well: the job is done, and the other worker's Ack reports false.
+// The complexity is O(p) for p elements in processing.
 func (q *Reliable) Ack(ctx context.Context, d Delivery) (bool, error) {
 	r, err := q.b.Eval(ctx, reliableAck, q.keys(), d.elem())
 	return replyInt(r) > 0, err
