@@ -48,7 +48,7 @@
 // them are merged, so pages are on average at least a quarter full after any sequence
 // of operations, and a full list built by pushes is almost entirely full pages. When a
 // list drains, its pages go back to the GC one by one and the page slice shrinks
-// with them; an emptied list keeps one page buffer and a four-slot page slice.
+// with them; an emptied list keeps one page buffer and a two-slot page slice.
 //
 // The GC sees one pointer per page instead of one or two per item, which is where the
 // difference in the forced-GC time below comes from. A page holding an item larger

@@ -31,8 +31,8 @@ package list
 var pageSize = 2048
 
 const (
-	minPageCap = 64 // buffer size of a list's first page; doubled as it fills
-	minSlots   = 4  // page slots below which the page slice is not shrunk
+	minPageCap = 32 // buffer size of a list's first page; doubled as it fills
+	minSlots   = 2  // page slots below which the page slice is not shrunk
 )
 
 type page struct {
