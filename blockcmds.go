@@ -17,8 +17,10 @@ func checkTimeout(timeout time.Duration) error {
 	return nil
 }
 
-func listPopWaiter(keys []string, left bool, timeout time.Duration) *waiter {
-	return &waiter{kind: waitList, keys: distinct(keys), left: left, timeout: timeout, reply: keyValueReply}
+func (db *DB) listPopWaiter(keys []string, left bool, timeout time.Duration) *waiter {
+	w := db.newWaiter(waitList, keys)
+	w.left, w.timeout, w.reply = left, timeout, keyValueReply
+	return w
 }
 
 func keyValueReply(w *waiter) any { return []any{w.key, w.val} }
@@ -31,7 +33,8 @@ func (db *DB) bpop(ctx context.Context, name string, timeout time.Duration, left
 	if err := checkTimeout(timeout); err != nil {
 		return "", "", false, err
 	}
-	w := listPopWaiter(keys, left, timeout)
+	w := db.listPopWaiter(keys, left, timeout)
+	defer w.release()
 	if err := db.wait(ctx, w); err != nil {
 		return "", "", false, err
 	}
@@ -76,7 +79,8 @@ func (db *DB) bmove(ctx context.Context, src, dst string, srcLeft, dstLeft bool,
 	if err := checkTimeout(timeout); err != nil {
 		return "", false, err
 	}
-	w := &waiter{kind: waitMove, keys: []string{src}, left: srcLeft, dst: dst, dstL: dstLeft, timeout: timeout}
+	w := db.moveWaiter(src, dst, srcLeft, dstLeft, timeout)
+	defer w.release()
 	if err := db.wait(ctx, w); err != nil {
 		return "", false, err
 	}
@@ -86,17 +90,18 @@ func (db *DB) bmove(ctx context.Context, src, dst string, srcLeft, dstLeft bool,
 // BLMPop is BLMPOP: [DB.LMPop] that waits (as [DB.BLPop]) while every key is missing;
 // values is nil on timeout.
 func (db *DB) BLMPop(ctx context.Context, timeout time.Duration, direction string, count int64, keys ...string) (key string, values []string, err error) {
-	w, err := lmpopWaiter(timeout, direction, count, keys)
+	w, err := db.lmpopWaiter(timeout, direction, count, keys)
 	if err != nil {
 		return "", nil, err
 	}
+	defer w.release()
 	if err := db.wait(ctx, w); err != nil {
 		return "", nil, err
 	}
 	return w.key, w.vals, w.err
 }
 
-func lmpopWaiter(timeout time.Duration, direction string, count int64, keys []string) (*waiter, error) {
+func (db *DB) lmpopWaiter(timeout time.Duration, direction string, count int64, keys []string) (*waiter, error) {
 	left, err := parsePosition(direction)
 	if err != nil {
 		return nil, err
@@ -110,7 +115,9 @@ func lmpopWaiter(timeout time.Duration, direction string, count int64, keys []st
 	if err := checkTimeout(timeout); err != nil {
 		return nil, err
 	}
-	return &waiter{kind: waitList, keys: distinct(keys), left: left, count: clampInt(count), timeout: timeout, reply: mpopListReply}, nil
+	w := db.newWaiter(waitList, keys)
+	w.left, w.count, w.timeout, w.reply = left, clampInt(count), timeout, mpopListReply
+	return w, nil
 }
 
 // bzpop runs BZPOPMIN or BZPOPMAX.
@@ -121,7 +128,9 @@ func (db *DB) bzpop(ctx context.Context, name string, timeout time.Duration, min
 	if err := checkTimeout(timeout); err != nil {
 		return "", Z{}, false, err
 	}
-	w := &waiter{kind: waitZSet, keys: distinct(keys), left: min, timeout: timeout}
+	w := db.newWaiter(waitZSet, keys)
+	w.left, w.timeout = min, timeout
+	defer w.release()
 	if err := db.wait(ctx, w); err != nil {
 		return "", Z{}, false, err
 	}
@@ -143,10 +152,11 @@ func (db *DB) BZPopMax(ctx context.Context, timeout time.Duration, keys ...strin
 // BZMPop is BZMPOP: it pops up to count members ("MIN" or "MAX" order) from the first
 // non-empty sorted set among keys, or waits as [DB.BLPop] does; zs is nil on timeout.
 func (db *DB) BZMPop(ctx context.Context, timeout time.Duration, order string, count int64, keys ...string) (key string, zs []Z, err error) {
-	w, err := zmpopWaiter(timeout, order, count, keys)
+	w, err := db.zmpopWaiter(timeout, order, count, keys)
 	if err != nil {
 		return "", nil, err
 	}
+	defer w.release()
 	if err := db.wait(ctx, w); err != nil {
 		return "", nil, err
 	}
@@ -164,7 +174,7 @@ func parseMinMax(s string) (bool, error) {
 	return false, ErrSyntax
 }
 
-func zmpopWaiter(timeout time.Duration, order string, count int64, keys []string) (*waiter, error) {
+func (db *DB) zmpopWaiter(timeout time.Duration, order string, count int64, keys []string) (*waiter, error) {
 	min, err := parseMinMax(order)
 	if err != nil {
 		return nil, err
@@ -178,7 +188,9 @@ func zmpopWaiter(timeout time.Duration, order string, count int64, keys []string
 	if err := checkTimeout(timeout); err != nil {
 		return nil, err
 	}
-	return &waiter{kind: waitZSet, keys: distinct(keys), left: min, count: clampInt(count), timeout: timeout, reply: zmpopReply}, nil
+	w := db.newWaiter(waitZSet, keys)
+	w.left, w.count, w.timeout, w.reply = min, clampInt(count), timeout, zmpopReply
+	return w, nil
 }
 
 // zmpopReply is ZMPOP/BZMPOP's reply: [key, [[member, score], ...]].
@@ -233,10 +245,11 @@ func (tx *Tx) BRPopLPush(src, dst string, timeout time.Duration) (string, bool, 
 
 // BLMPop is [DB.BLMPop] without blocking.
 func (tx *Tx) BLMPop(timeout time.Duration, direction string, count int64, keys ...string) (string, []string, error) {
-	w, err := lmpopWaiter(timeout, direction, count, keys)
+	w, err := tx.db.lmpopWaiter(timeout, direction, count, keys)
 	if err != nil {
 		return "", nil, err
 	}
+	defer w.release()
 	err = tx.once(w)
 	return w.key, w.vals, err
 }
@@ -265,10 +278,11 @@ func (tx *Tx) bzpop(name string, timeout time.Duration, min bool, keys []string)
 
 // BZMPop is [DB.BZMPop] without blocking.
 func (tx *Tx) BZMPop(timeout time.Duration, order string, count int64, keys ...string) (string, []Z, error) {
-	w, err := zmpopWaiter(timeout, order, count, keys)
+	w, err := tx.db.zmpopWaiter(timeout, order, count, keys)
 	if err != nil {
 		return "", nil, err
 	}
+	defer w.release()
 	err = tx.once(w)
 	return w.key, w.zs, err
 }
@@ -277,7 +291,7 @@ func init() {
 	register(
 		&command{name: "blpop", arity: -3, block: parseBPop(true)},
 		&command{name: "brpop", arity: -3, block: parseBPop(false)},
-		&command{name: "blmove", arity: 6, block: func(a []string) (*waiter, error) {
+		&command{name: "blmove", arity: 6, block: func(db *DB, a []string) (*waiter, error) {
 			sl, err := parsePosition(a[3])
 			if err != nil {
 				return nil, err
@@ -290,16 +304,20 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return &waiter{kind: waitMove, keys: a[1:2], left: sl, dst: a[2], dstL: dl, timeout: t, reply: valueReply}, nil
+			w := db.moveWaiter(a[1], a[2], sl, dl, t)
+			w.reply = valueReply
+			return w, nil
 		}},
-		&command{name: "brpoplpush", arity: 4, block: func(a []string) (*waiter, error) {
+		&command{name: "brpoplpush", arity: 4, block: func(db *DB, a []string) (*waiter, error) {
 			t, err := parseTimeout(a[3])
 			if err != nil {
 				return nil, err
 			}
-			return &waiter{kind: waitMove, keys: a[1:2], dst: a[2], dstL: true, timeout: t, reply: valueReply}, nil
+			w := db.moveWaiter(a[1], a[2], false, true, t)
+			w.reply = valueReply
+			return w, nil
 		}},
-		&command{name: "blmpop", arity: -5, block: func(a []string) (*waiter, error) {
+		&command{name: "blmpop", arity: -5, block: func(db *DB, a []string) (*waiter, error) {
 			keys, left, count, err := parseMPop(a, 2, parsePosition)
 			if err != nil {
 				return nil, err
@@ -308,11 +326,13 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return &waiter{kind: waitList, keys: distinct(keys), left: left, count: count, timeout: t, reply: mpopListReply}, nil
+			w := db.newWaiter(waitList, keys)
+			w.left, w.count, w.timeout, w.reply = left, count, t, mpopListReply
+			return w, nil
 		}},
 		&command{name: "bzpopmin", arity: -3, block: parseBZPop(true)},
 		&command{name: "bzpopmax", arity: -3, block: parseBZPop(false)},
-		&command{name: "bzmpop", arity: -5, block: func(a []string) (*waiter, error) {
+		&command{name: "bzmpop", arity: -5, block: func(db *DB, a []string) (*waiter, error) {
 			keys, min, count, err := parseMPop(a, 2, parseMinMax)
 			if err != nil {
 				return nil, err
@@ -321,32 +341,43 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return &waiter{kind: waitZSet, keys: distinct(keys), left: min, count: count, timeout: t, reply: zmpopReply}, nil
+			w := db.newWaiter(waitZSet, keys)
+			w.left, w.count, w.timeout, w.reply = min, count, t, zmpopReply
+			return w, nil
 		}},
 	)
 }
 
 func valueReply(w *waiter) any { return w.val }
 
+// moveWaiter builds the waiter of BLMOVE src dst.
+func (db *DB) moveWaiter(src, dst string, srcLeft, dstLeft bool, timeout time.Duration) *waiter {
+	w := db.newWaiter(waitMove, []string{src})
+	w.left, w.dst, w.dstL, w.timeout = srcLeft, dst, dstLeft, timeout
+	return w
+}
+
 // parseBPop parses BLPOP/BRPOP key [key ...] timeout.
-func parseBPop(left bool) func(a []string) (*waiter, error) {
-	return func(a []string) (*waiter, error) {
+func parseBPop(left bool) func(db *DB, a []string) (*waiter, error) {
+	return func(db *DB, a []string) (*waiter, error) {
 		t, err := parseTimeout(a[len(a)-1])
 		if err != nil {
 			return nil, err
 		}
-		return listPopWaiter(a[1:len(a)-1], left, t), nil
+		return db.listPopWaiter(a[1:len(a)-1], left, t), nil
 	}
 }
 
 // parseBZPop parses BZPOPMIN/BZPOPMAX key [key ...] timeout.
-func parseBZPop(min bool) func(a []string) (*waiter, error) {
-	return func(a []string) (*waiter, error) {
+func parseBZPop(min bool) func(db *DB, a []string) (*waiter, error) {
+	return func(db *DB, a []string) (*waiter, error) {
 		t, err := parseTimeout(a[len(a)-1])
 		if err != nil {
 			return nil, err
 		}
-		return &waiter{kind: waitZSet, keys: distinct(a[1 : len(a)-1]), left: min, timeout: t, reply: bzpopReply}, nil
+		w := db.newWaiter(waitZSet, a[1:len(a)-1])
+		w.left, w.timeout, w.reply = min, t, bzpopReply
+		return w, nil
 	}
 }
 

@@ -2,6 +2,7 @@ package zlite
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/zlite/zlite/list"
@@ -21,7 +22,15 @@ const (
 // and, once served, its result. Everything but ch is read and written under db.mu,
 // except that the caller reads the result after receiving from ch (the send happens
 // after the result is written, under the lock).
+//
+// Waiters are recycled through waiterPool. A queue entry names the waiter and its
+// generation, so an entry left behind in a queue (queues are cleaned lazily) cannot
+// be mistaken for the waiter's next use.
 type waiter struct {
+	gen    uint64     // bumped by enqueue at each use; under db.mu
+	pool   *sync.Pool // the DB's pool, where release returns it
+	keybuf [4]string // backing store for keys, to spare an allocation
+
 	kind  waitKind
 	keys  []string // distinct, in the order given
 	left  bool     // pop from the head of a list, or the minimum of a set
@@ -46,11 +55,45 @@ type waiter struct {
 }
 
 // waitQueue is the first-come-first-served list of callers blocked on one key.
-// Waiters that were served on another key, or gave up, stay in ws marked done (dead
-// counts them) until they reach the head or the queue is compacted.
+// Waiters that were served on another key, or gave up, stay in ws as dead entries
+// (dead counts them) until they reach the head or the queue is compacted.
 type waitQueue struct {
-	ws   []*waiter
+	ws   []qent
 	dead int
+}
+
+// qent is a queue entry: a waiter in one of its uses.
+type qent struct {
+	w   *waiter
+	gen uint64
+}
+
+// live reports whether the entry's waiter is still blocked in this use.
+func (e qent) live() bool { return e.gen == e.w.gen && !e.w.done }
+
+// newWaiter returns a clean waiter for keys (which it copies) from db's pool. The
+// pool is per DB so that a waiter, and its channel, never moves between keyspaces
+// (nor between testing/synctest bubbles).
+func (db *DB) newWaiter(kind waitKind, keys []string) *waiter {
+	w, _ := db.waiterPool.Get().(*waiter)
+	if w == nil {
+		w = &waiter{ch: make(chan struct{}, 1), pool: &db.waiterPool}
+	}
+	// Field by field: gen and done may be read (under db.mu) through stale queue
+	// entries at any time, so they are written only under db.mu, by enqueue.
+	w.kind, w.left, w.count, w.dst, w.dstL, w.timeout = kind, false, 0, "", false, 0
+	w.ok, w.key, w.val, w.z = false, "", "", Z{}
+	w.keys = append(w.keybuf[:0], distinct(keys)...)
+	return w
+}
+
+// release returns w to the pool once its caller has taken the results. w is done
+// (not in any queue as a live entry) and its channel is empty.
+func (w *waiter) release() {
+	w.keys = nil
+	w.keybuf = [4]string{}
+	w.vals, w.zs, w.reply, w.err = nil, nil, nil, nil
+	w.pool.Put(w)
 }
 
 // accepts reports whether w can be served from a value of v's type.
@@ -152,13 +195,21 @@ func (db *DB) pop(w *waiter, key string, v any) {
 
 // enqueue blocks w on each of its keys, behind the callers already there.
 func (db *DB) enqueue(w *waiter) {
+	// A new use: entries left in queues by earlier uses of w stop being live.
+	w.gen++
+	w.done = false
 	for _, k := range w.keys {
 		q := db.waiters[k]
 		if q == nil {
-			q = &waitQueue{}
+			if n := len(db.freeQueues); n > 0 {
+				q = db.freeQueues[n-1]
+				db.freeQueues = db.freeQueues[:n-1]
+			} else {
+				q = &waitQueue{}
+			}
 			db.waiters[k] = q
 		}
-		q.ws = append(q.ws, w)
+		q.ws = append(q.ws, qent{w, w.gen})
 	}
 	db.nblocked++
 }
@@ -179,10 +230,15 @@ func (db *DB) unlink(w *waiter, compact bool) {
 		switch {
 		case q.dead == len(q.ws):
 			delete(db.waiters, k)
+			if !compact {
+				// serveKey may still be walking q: let it finish before reuse.
+				break
+			}
+			db.recycle(q)
 		case compact && q.dead > 8 && 2*q.dead > len(q.ws):
 			live := q.ws[:0]
 			for _, x := range q.ws {
-				if !x.done {
+				if x.live() {
 					live = append(live, x)
 				}
 			}
@@ -190,6 +246,16 @@ func (db *DB) unlink(w *waiter, compact bool) {
 			q.ws = live
 			q.dead = 0
 		}
+	}
+}
+
+// recycle keeps an emptied queue (and its slice) for the next key that gets waiters.
+func (db *DB) recycle(q *waitQueue) {
+	clear(q.ws)
+	q.ws = q.ws[:0]
+	q.dead = 0
+	if len(db.freeQueues) < 64 {
+		db.freeQueues = append(db.freeQueues, q)
 	}
 }
 
@@ -212,24 +278,30 @@ func (db *DB) serveReady() {
 // the key holds any. Waiters of the other type are skipped and stay blocked.
 // Each served waiter is removed from all its keys, so it is served exactly once.
 func (db *DB) serveKey(key string, q *waitQueue) {
-	for _, w := range q.ws {
+	for _, e := range q.ws {
 		v := db.keys[key].val
 		if v == nil {
 			break
 		}
-		if w.done || !w.accepts(v) {
+		w := e.w
+		if !e.live() || !w.accepts(v) {
 			continue
 		}
 		db.pop(w, key, v)
 		db.unlink(w, false)
 		w.ch <- struct{}{}
 	}
+	if db.waiters[key] != q {
+		// Every entry is dead and q left the map: recycle it now that the walk is over.
+		db.recycle(q)
+		return
+	}
 	// Drop the dead entries at the head (the served ones, usually).
 	n := 0
-	for n < len(q.ws) && q.ws[n].done {
+	for n < len(q.ws) && !q.ws[n].live() {
 		n++
 	}
-	if n > 0 && db.waiters[key] == q {
+	if n > 0 {
 		clear(q.ws[:n])
 		q.ws = q.ws[n:]
 		q.dead -= n
@@ -256,7 +328,6 @@ func (db *DB) wait(ctx context.Context, w *waiter) error {
 		db.mu.Unlock()
 		return err
 	}
-	w.ch = make(chan struct{}, 1)
 	db.enqueue(w)
 	db.mu.Unlock()
 
@@ -278,7 +349,10 @@ func (db *DB) wait(ctx context.Context, w *waiter) error {
 	defer db.mu.Unlock()
 	if w.done {
 		// Served between the select and the lock: the element has left the key and
-		// belongs to this caller, so it must be returned despite the timeout.
+		// belongs to this caller, so it must be returned despite the timeout. The
+		// hand-off's signal is in w.ch (sent under the lock we now hold): take it, so
+		// the channel is empty when w is reused.
+		<-w.ch
 		return nil
 	}
 	db.unlink(w, true)
@@ -288,8 +362,9 @@ func (db *DB) wait(ctx context.Context, w *waiter) error {
 	return nil
 }
 
-// blockReply runs w for Do and shapes the reply: null on timeout.
+// blockReply runs w for Do, shapes the reply (null on timeout) and releases w.
 func (db *DB) blockReply(ctx context.Context, w *waiter) (any, error) {
+	defer w.release()
 	if err := db.wait(ctx, w); err != nil {
 		return nil, err
 	}
@@ -304,12 +379,13 @@ func (db *DB) blockReply(ctx context.Context, w *waiter) (any, error) {
 
 // runBlockingOnce derives a blocking command's Tx form: parse, try once, and reply
 // null (as inside MULTI) when nothing is ready.
-func runBlockingOnce(parse func(args []string) (*waiter, error)) func(tx *Tx, args []string) (any, error) {
+func runBlockingOnce(parse func(db *DB, args []string) (*waiter, error)) func(tx *Tx, args []string) (any, error) {
 	return func(tx *Tx, args []string) (any, error) {
-		w, err := parse(args)
+		w, err := parse(tx.db, args)
 		if err != nil {
 			return nil, err
 		}
+		defer w.release()
 		if !tx.writable {
 			return nil, ErrReadOnly
 		}

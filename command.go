@@ -25,7 +25,7 @@ type command struct {
 	run func(tx *Tx, args []string) (any, error)
 	// block, for blocking commands only, parses args into a waiter (run is then
 	// derived from it: try once, never block).
-	block func(args []string) (*waiter, error)
+	block func(db *DB, args []string) (*waiter, error)
 }
 
 // commands is the command table, keyed by lower-case name. Each file registers its
@@ -85,7 +85,7 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 		return nil, err
 	}
 	if c.block != nil {
-		w, err := c.block(args)
+		w, err := c.block(db, args)
 		if err != nil {
 			return nil, err
 		}

@@ -37,6 +37,19 @@ type DB struct {
 	ready    []string
 	readySet map[string]struct{}
 
+	// waiterPool recycles the waiters of blocking calls (see newWaiter).
+	waiterPool sync.Pool
+
+	// freeQueues holds emptied wait queues for reuse.
+	freeQueues []*waitQueue
+
+	// dropped is the last list or set deleted for being empty during the current
+	// command; unlock moves it to spareList/spareSet, which newList/newZSet reuse,
+	// so a key that is repeatedly filled and drained (a queue) does not allocate.
+	dropped   interface{ Len() int }
+	spareList *list.List
+	spareSet  *zset.Set
+
 	// wtx and rtx are the transactions handed out under mu; reusing them keeps
 	// commands allocation-free.
 	wtx, rtx Tx
@@ -107,6 +120,15 @@ func (db *DB) unlock() {
 	if len(db.ready) > 0 {
 		db.serveReady()
 	}
+	if db.dropped != nil {
+		switch v := db.dropped.(type) {
+		case *list.List:
+			db.spareList = v
+		case *zset.Set:
+			db.spareSet = v
+		}
+		db.dropped = nil
+	}
 	db.mu.Unlock()
 }
 
@@ -167,14 +189,24 @@ func (tx *Tx) listWrite(key string) (*list.List, error) {
 // add to it (then call signal) or delete it again with dropIfEmpty before returning:
 // empty keys never outlive a command.
 func (tx *Tx) newZSet(key string) *zset.Set {
-	s := zset.New()
+	s := tx.db.spareSet
+	if s != nil && s.Len() == 0 {
+		tx.db.spareSet = nil
+	} else {
+		s = zset.New()
+	}
 	tx.db.add(key, s)
 	return s
 }
 
 // newList creates an empty list at key, which must not exist; see newZSet.
 func (tx *Tx) newList(key string) *list.List {
-	l := list.New()
+	l := tx.db.spareList
+	if l != nil && l.Len() == 0 {
+		tx.db.spareList = nil
+	} else {
+		l = list.New()
+	}
 	tx.db.add(key, l)
 	return l
 }
@@ -183,6 +215,7 @@ func (tx *Tx) newList(key string) *list.List {
 func (tx *Tx) dropIfEmpty(key string, v interface{ Len() int }) {
 	if v.Len() == 0 {
 		tx.db.del(key)
+		tx.db.dropped = v
 	}
 }
 
