@@ -29,7 +29,7 @@ const (
 type waiter struct {
 	gen    uint64     // bumped by enqueue at each use; under db.mu
 	pool   *sync.Pool // the DB's pool, where release returns it
-	keybuf [4]string // backing store for keys, to spare an allocation
+	keybuf [4]string  // backing store for keys, to spare an allocation
 
 	kind  waitKind
 	keys  []string // distinct, in the order given
