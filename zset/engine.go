@@ -162,92 +162,72 @@ func (e *engine) countLexBelow(m string, orEqual bool) int {
 	return e.countBelow(func(_ float64, h uint32) bool { return e.sl.member(h) < m })
 }
 
-// ascend calls fn for up to k entries from rank i upwards. The members are views of the
-// arena: fn must copy what it keeps.
-func (e *engine) ascend(i, k int, fn func(Entry) bool) {
-	if i < 0 || i >= e.n || k <= 0 {
-		return
+// span returns up to count entries (all when count < 0) from the cursor, which is at
+// rank start, upwards (downwards when reverse) while in accepts them (nil: all). The
+// members are resolved in batches (see slab.views) and copied out in one buffer.
+func (e *engine) span(c *cursor, start, count int, reverse bool, in func(sc float64, h uint32) bool) []Entry {
+	if start < 0 || start >= e.n || count == 0 {
+		return nil
 	}
-	var c cursor
-	e.seek(&c, i)
+	avail := e.n - start
+	if reverse {
+		avail = start + 1
+	}
+	if count > 0 {
+		avail = min(avail, count)
+	}
+	out := make([]Entry, 0, min(avail, 1024))
+	var hs [viewBatch]uint32
+	nb := 0
 	for {
-		if !fn(Entry{Member: e.sl.member(c.l.hs[c.i]), Score: c.l.sc[c.i]}) {
-			return
+		h, sc := c.l.hs[c.i], c.l.sc[c.i]
+		if in != nil && !in(sc, h) {
+			break
 		}
-		if k--; k == 0 || !c.next() {
-			return
+		out = append(out, Entry{Score: sc})
+		hs[nb] = h
+		if nb++; nb == viewBatch {
+			e.sl.views(hs[:nb], out[len(out)-nb:])
+			nb = 0
+		}
+		if len(out) == count || reverse && !c.prev() || !reverse && !c.next() {
+			break
 		}
 	}
+	e.sl.views(hs[:nb], out[len(out)-nb:])
+	ownAll(out)
+	return out
 }
 
-// descend calls fn for up to k entries from rank i downwards. The members are views of
-// the arena: fn must copy what it keeps.
-func (e *engine) descend(i, k int, fn func(Entry) bool) {
-	if i < 0 || i >= e.n || k <= 0 {
-		return
+// collect returns the entries at ranks [lo, hi), ascending or descending.
+func (e *engine) collect(lo, hi int, reverse bool) []Entry {
+	if lo >= hi {
+		return nil
 	}
 	var c cursor
-	e.seek(&c, i)
-	for {
-		if !fn(Entry{Member: e.sl.member(c.l.hs[c.i]), Score: c.l.sc[c.i]}) {
-			return
-		}
-		if k--; k == 0 || !c.prev() {
-			return
-		}
+	if reverse {
+		e.seek(&c, hi-1)
+		return e.span(&c, hi-1, hi-lo, true, nil)
 	}
+	e.seek(&c, lo)
+	return e.span(&c, lo, hi-lo, false, nil)
 }
 
 // rangeUp returns up to count entries (all when count < 0) from rank start upwards while
 // in accepts them; c is positioned at start.
 func (e *engine) rangeUp(c *cursor, start, count int, in func(sc float64, h uint32) bool) []Entry {
-	if start < 0 || start >= e.n || count == 0 {
-		return nil
-	}
-	avail := e.n - start
-	if count > 0 {
-		avail = min(avail, count)
-	}
-	out := make([]Entry, 0, min(avail, 1024))
-	for {
-		h, sc := c.l.hs[c.i], c.l.sc[c.i]
-		if !in(sc, h) {
-			break
-		}
-		out = append(out, Entry{Member: e.sl.member(h), Score: sc})
-		if len(out) == count || !c.next() {
-			break
-		}
-	}
-	ownAll(out)
-	return out
+	return e.span(c, start, count, false, in)
 }
 
 // rangeDown returns up to count entries (all when count < 0) from rank start downwards
 // while in accepts them.
 func (e *engine) rangeDown(start, count int, in func(sc float64, h uint32) bool) []Entry {
-	if start < 0 || start >= e.n || count == 0 {
+	if start < 0 || start >= e.n {
 		return nil
 	}
 	var c cursor
 	e.seek(&c, start)
-	avail := start + 1
-	if count > 0 {
-		avail = min(avail, count)
-	}
-	out := make([]Entry, 0, min(avail, 1024))
-	for {
-		h, sc := c.l.hs[c.i], c.l.sc[c.i]
-		if !in(sc, h) {
-			break
-		}
-		out = append(out, Entry{Member: e.sl.member(h), Score: sc})
-		if len(out) == count || !c.prev() {
-			break
-		}
-	}
-	ownAll(out)
-	return out
+	return e.span(&c, start, count, true, in)
 }
 
 // walk yields entries from rank pos upwards (downwards when reverse) while in accepts

@@ -59,7 +59,26 @@ func (s *slab) score(h uint32) float64 { return s.slots[h>>slabShift][h&slabMask
 
 // member returns a view of h's member, valid until the next change to the set.
 func (s *slab) member(h uint32) string {
-	loc := s.slots[h>>slabShift][h&slabMask].loc
+	return s.viewAt(s.slots[h>>slabShift][h&slabMask].loc)
+}
+
+// views sets es[i].Member to a view of handle hs[i]'s member (len(hs) <= viewBatch). It
+// reads all the slots first and then all the bytes, so that the cache misses of
+// different entries overlap instead of queueing behind each other.
+func (s *slab) views(hs []uint32, es []Entry) {
+	var locs [viewBatch]uint64
+	for i, h := range hs {
+		locs[i] = s.slots[h>>slabShift][h&slabMask].loc
+	}
+	for i := range hs {
+		es[i].Member = s.viewAt(locs[i])
+	}
+}
+
+const viewBatch = 64
+
+// viewAt returns a view of the member stored at loc.
+func (s *slab) viewAt(loc uint64) string {
 	c := s.bytes[loc>>32]
 	off := uint32(loc)
 	n, k := uint64(c[off]), uint32(1)

@@ -289,23 +289,7 @@ func rankSpan(start, stop, n int) (lo, hi int) {
 
 // collect returns the entries at ranks [lo, hi), ascending or descending.
 func (s *Set) collect(lo, hi int, reverse bool) []Entry {
-	if lo >= hi {
-		return nil
-	}
-	out := make([]Entry, 0, hi-lo)
-	if reverse {
-		s.e.descend(hi-1, hi-lo, func(e Entry) bool {
-			out = append(out, e)
-			return true
-		})
-	} else {
-		s.e.ascend(lo, hi-lo, func(e Entry) bool {
-			out = append(out, e)
-			return true
-		})
-	}
-	ownAll(out)
-	return out
+	return s.e.collect(lo, hi, reverse)
 }
 
 // Range is ZRANGE start stop: the entries at ranks start..stop inclusive in ascending
