@@ -260,18 +260,23 @@ func (db *DB) recycle(q *waitQueue) {
 }
 
 // serveReady serves the callers blocked on the keys signalled since the last call,
-// in signal order. Serving a BLMOVE can signal its destination, which is appended
-// and served in the same loop, so chains of BLMOVEs complete within one write.
+// in signal order. Serving a BLMOVE can signal its destination, which is served in
+// a later round of the same loop, so chains of BLMOVEs complete within one write.
 func (db *DB) serveReady() {
-	for i := 0; i < len(db.ready); i++ {
-		key := db.ready[i]
-		delete(db.readySet, key)
-		if q := db.waiters[key]; q != nil {
-			db.serveKey(key, q)
+	for len(db.ready) > 0 {
+		// Take the list as it stands; serving may signal more keys (BLMOVE), which
+		// start a new list served in the next round, as in Redis.
+		batch := db.ready
+		db.ready = db.spareReady[:0]
+		clear(db.readySet)
+		for _, key := range batch {
+			if q := db.waiters[key]; q != nil {
+				db.serveKey(key, q)
+			}
 		}
+		clear(batch)
+		db.spareReady = batch[:0]
 	}
-	clear(db.ready)
-	db.ready = db.ready[:0]
 }
 
 // serveKey hands elements of key to its waiters, first blocked first served, while

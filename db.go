@@ -35,7 +35,9 @@ type DB struct {
 	// ready holds the keys written since the last serve that have waiters;
 	// readySet deduplicates it.
 	ready    []string
-	readySet map[string]struct{}
+	readySet map[string]struct{} // built only when ready grows long
+
+	spareReady []string // the other buffer for ready, swapped by serveReady
 
 	// waiterPool recycles the waiters of blocking calls (see newWaiter).
 	waiterPool sync.Pool
@@ -248,10 +250,24 @@ func (tx *Tx) signal(key string) {
 	if _, ok := db.waiters[key]; !ok {
 		return
 	}
-	if _, ok := db.readySet[key]; ok {
-		return
+	// Deduplicate: a short ready list is scanned, a long one indexed by readySet.
+	if len(db.ready) < 8 {
+		for _, k := range db.ready {
+			if k == key {
+				return
+			}
+		}
+	} else {
+		if len(db.readySet) == 0 {
+			for _, k := range db.ready {
+				db.readySet[k] = struct{}{}
+			}
+		}
+		if _, ok := db.readySet[key]; ok {
+			return
+		}
+		db.readySet[key] = struct{}{}
 	}
-	db.readySet[key] = struct{}{}
 	db.ready = append(db.ready, key)
 }
 
