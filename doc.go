@@ -45,6 +45,15 @@
 // Inside [DB.Update], blocking commands do not block: as inside MULTI, they return at
 // once as on a timeout when nothing is ready.
 //
+// # Costs
+//
+// A typed method costs the engine operation plus one uncontended mutex round trip and
+// one map lookup; [DB.Do] adds a table lookup, argument parsing and the boxing of the
+// reply. A key that is created and drained over and over (a queue) reuses its value,
+// its wait queue and its waiters, so a push handed to a blocked pop allocates only the
+// popped string. A write that serves waiters pays O(1) per waiter served; waking a
+// waiter costs one channel send.
+//
 // # Differences from Redis
 //
 //   - Update has no rollback: writes made before fn returns an error stay, as in a
