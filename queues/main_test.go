@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -39,6 +40,18 @@ type backend struct {
 var backends = []backend{
 	{"embedded", newEmbedded},
 	{"redis", newRedis},
+}
+
+// With ZLITE_REDIS_CLUSTER set to a comma-separated list of cluster nodes, the suite
+// also runs on that Redis Cluster through a ClusterClient (impl=cluster).
+func init() {
+	if addrs := os.Getenv("ZLITE_REDIS_CLUSTER"); addrs != "" {
+		backends = append(backends, backend{"cluster", func(t testing.TB) queues.Backend {
+			c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: strings.Split(addrs, ","), PoolSize: 64})
+			t.Cleanup(func() { c.Close() })
+			return redisq.New(c, &redisq.Options{Slice: 50 * time.Millisecond})
+		}})
+	}
 }
 
 // newRedis returns a go-redis backend on the test server, or skips.
