@@ -36,7 +36,9 @@
 // steps once as such a pair and the rest of its logic once against Backend; the
 // contract tests run every queue on both backends. All keys of one queue share the
 // hash tag {name} ("{jobs}:items"), so Redis Cluster keeps them in one slot and
-// accepts the scripts and multi-key pops.
+// accepts the scripts and multi-key pops. The contract suite also runs on a Redis
+// Cluster when ZLITE_REDIS_CLUSTER names its nodes (it passes on a three-master
+// Redis 7.0 cluster).
 //
 // Arrival order is exact at any rate: queues that need it keep a counter (the score
 // of "seq" in "{name}:meta", ZINCRBY) and prefix members with it as 16 hexadecimal
