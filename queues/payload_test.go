@@ -1,0 +1,67 @@
+package queues_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/zlite/zlite/queues"
+)
+
+// TestBinaryPayloads: payloads, ids and names are binary-safe on both backends,
+// including NUL bytes, invalid UTF-8 and strings that look like arrival prefixes.
+func TestBinaryPayloads(t *testing.T) {
+	values := []string{"\x00", "a\x00b\xff\xfe", "ключ 🔑", "0000000000000001x", " ", "\r\n"}
+	each(t, func(t *testing.T, b queues.Backend) {
+		ctx := guard(t)
+		name := qname(t)
+		p := queues.NewPriority(b, name+"-p", queues.LowestFirst)
+		d := queues.NewDelayed(b, name+"-d", nil)
+		r := queues.NewReliable(b, name+"-r", time.Minute, nil)
+		c := queues.NewCallQueue(b, name+"-c", nil)
+		w := queues.NewWaitlist(b, name+"-w")
+		for _, v := range values {
+			require.NoError(t, p.Push(ctx, v, 1))
+			require.NoError(t, d.Schedule(ctx, v, time.Time{}))
+			_, err := r.Push(ctx, v)
+			require.NoError(t, err)
+			require.NoError(t, c.Enqueue(ctx, v, 1))
+			require.NoError(t, w.Add(ctx, v, 2))
+		}
+		for i, v := range values {
+			got, _, ok, err := p.Pop(ctx, time.Second)
+			require.NoError(t, err)
+			require.True(t, ok)
+			require.Equal(t, v, got, "priority")
+			j, ok, err := d.TryPop(ctx)
+			require.NoError(t, err)
+			require.True(t, ok)
+			require.Equal(t, v, j.Payload, "delayed")
+			del, ok, err := r.Pop(ctx, time.Second)
+			require.NoError(t, err)
+			require.True(t, ok)
+			require.Equal(t, v, del.Payload, "reliable")
+			acked, err := r.Ack(ctx, del)
+			require.NoError(t, err)
+			require.True(t, acked)
+			pos, ok, err := c.Position(ctx, v)
+			require.NoError(t, err)
+			require.True(t, ok)
+			require.Equal(t, 1, pos, "call %q", v)
+			call, ok, err := c.TryDequeue(ctx)
+			require.NoError(t, err)
+			require.True(t, ok)
+			require.Equal(t, v, call.ID, "callqueue")
+			pos, ok, err = w.Position(ctx, v)
+			require.NoError(t, err)
+			require.True(t, ok)
+			require.Equal(t, i+1, pos, "waitlist %q", v)
+		}
+		for _, v := range values {
+			left, err := w.Leave(ctx, v)
+			require.NoError(t, err)
+			require.True(t, left, "Leave(%q)", v)
+		}
+	})
+}
