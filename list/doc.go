@@ -50,6 +50,9 @@
 // list drains, its pages go back to the GC one by one and the page slice shrinks
 // with them; an emptied list keeps one page buffer and a two-slot page slice.
 //
+// A list of one short item takes about 230 bytes of heap (the List, a two-slot page
+// slice and a 32-byte first page, which doubles as it fills up to a full page).
+//
 // The GC sees one pointer per page instead of one or two per item, which is where the
 // difference in the forced-GC time below comes from. A page holding an item larger
 // than a page holds that item alone, in a buffer of exactly its size.
@@ -64,12 +67,12 @@
 //
 //	page    B/elem  items/  walk at mid /  Index(mid)  RPUSH+LPOP
 //	size            page    on average     best of 6   best of 6
-//	512 B   21.83     28      4 /   7        87 ns      114 ns
-//	1 KiB   19.87     56     24 /  14       174 ns       72 ns
-//	2 KiB   18.83    113     25 /  28       173 ns       57 ns
-//	4 KiB   18.51    227     81 /  57       597 ns       72 ns
-//	8 KiB   18.22    455     45 / 114       247 ns       79 ns
-//	16 KiB  18.10    910    410 / 227      2095 ns       44 ns
+//	512 B   21.35     28      4 /   7        87 ns      114 ns
+//	1 KiB   19.65     56     24 /  14       174 ns       72 ns
+//	2 KiB   19.03    113     25 /  28       173 ns       57 ns
+//	4 KiB   18.46    227     81 /  57       597 ns       72 ns
+//	8 KiB   18.19    455     45 / 114       247 ns       79 ns
+//	16 KiB  18.13    910    410 / 227      2095 ns       44 ns
 //
 // Memory per item falls towards the 18-byte encoding as pages grow (page headers and
 // part-filled end pages weigh less). Push and pop do not depend on the page size
@@ -77,7 +80,7 @@
 // 60 ns plus 5 ns per item walked inside the page, and the walk is set by where the
 // index falls in its page: up to half a page, a quarter on average, which is why the
 // middle of 1e6 is cheap with 8 KiB pages and dear with 4 KiB ones. 2 KiB pages are
-// within 4% of the memory of 16 KiB ones while Index, Set and the start of Range walk
+// within 5% of the memory of 16 KiB ones while Index, Set and the start of Range walk
 // 28 items on average (57 with 4 KiB pages); 2048 bytes is also one of Go's size
 // classes, so a full page wastes nothing in the allocator.
 //
@@ -89,7 +92,9 @@
 //
 //	go test -run '^$' -bench BenchmarkList -count 5 -timeout 60m ./list/
 //
-// on 2 shared AMD EPYC cores under load from other builds:
+// on 2 shared AMD EPYC cores under load from other builds (the memory and GC rows are
+// from `-bench 'BenchmarkList/op=mem' -count 5` after the last change to page sizing;
+// "forced GC" is the best of five runtime.GC calls with the n items alive):
 //
 //	op           n     List      container/list  ratio  []string
 //	LPUSH+LPOP   1e3      54 ns      119 ns      0.46       -
@@ -103,9 +108,9 @@
 //	LINDEX mid   1e6     134 ns      4.2 ms               1.8 ns
 //	LRANGE 100   1e6     9.5 µs      9.0 ms               2.5 µs
 //	LPOS mid     1e6     3.6 ms      9.4 ms                14 ms
-//	B/elem       1e3   19.55       80.06                32.42
-//	B/elem       1e6   18.83       80.00                33.75
-//	forced GC    1e6     2.3 ms       84 ms               7.1 ms
+//	B/elem       1e3   19.42       80.06                32.42
+//	B/elem       1e6   19.03       80.00                33.75
+//	forced GC    1e6     3.9 ms      143 ms                12 ms
 //
 // A push+pop pair costs one allocation, the popped string (16 B); container/list
 // allocates an element and boxes the string in an interface (64 B, 2 allocations),
