@@ -5,6 +5,8 @@
 // Compound steps run as Lua scripts by EVALSHA, loaded on first use (go-redis's
 // [redis.Script]). Every key of one queue carries the hash tag {name}, so a Redis
 // Cluster keeps a queue in one slot and accepts its scripts and multi-key BRPOP.
+// It needs Redis 6.2 or later (BLMOVE; fractional blocking timeouts); each method is
+// one round trip, or one per round for the blocking ones.
 //
 // # Blocking and cancellation
 //
