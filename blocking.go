@@ -336,6 +336,13 @@ func (db *DB) wait(ctx context.Context, w *waiter) error {
 	db.enqueue(w)
 	db.mu.Unlock()
 
+	done := ctx.Done()
+	if done == nil && w.timeout == 0 {
+		// Nothing can end the wait but a hand-off: a plain receive is cheaper
+		// than a select.
+		<-w.ch
+		return nil
+	}
 	var expired <-chan time.Time
 	if w.timeout > 0 {
 		t := time.NewTimer(w.timeout)
@@ -346,7 +353,7 @@ func (db *DB) wait(ctx context.Context, w *waiter) error {
 	select {
 	case <-w.ch:
 		return nil
-	case <-ctx.Done():
+	case <-done:
 		cancelled = true
 	case <-expired:
 	}
