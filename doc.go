@@ -14,8 +14,11 @@
 // # Concurrency
 //
 // A DB is safe for concurrent use. One mutex serialises every command and every
-// Update batch, so each is atomic, as in single-threaded Redis. Blocked callers hold
-// no lock while they wait.
+// Update or View batch, so each is atomic, as in single-threaded Redis (reads do not
+// run in parallel either: the engines make no promise about concurrent readers, and
+// a plain mutex is the cheapest lock for the short critical sections here). Blocked
+// callers hold no lock while they wait. A [Tx] is valid only inside the function it
+// is passed to.
 //
 // # Blocking pops
 //
@@ -39,8 +42,10 @@
 // golang.org/x/sync/semaphore. A sync.Cond could not be used alone: it cannot be
 // combined with ctx.Done() or a timer in a select, and Broadcast wakes every waiter
 // to fight over one element. Each blocked call costs its own goroutine (the
-// caller's), one waiter, one channel and, with a timeout, one time.Timer; nothing
-// else runs in the background.
+// caller's), one waiter with its channel (recycled through a per-DB pool; a
+// generation number keeps stale queue entries from matching a reused waiter) and,
+// with a timeout, one time.Timer; nothing else runs in the background. A wait with
+// no timeout and a context that cannot be cancelled is a plain channel receive.
 //
 // Inside [DB.Update], blocking commands do not block: as inside MULTI, they return at
 // once as on a timeout when nothing is ready.
