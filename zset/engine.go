@@ -164,7 +164,7 @@ func (e *engine) countLexBelow(m string, orEqual bool) int {
 
 // span returns up to count entries (all when count < 0) from the cursor, which is at
 // rank start, upwards (downwards when reverse) while in accepts them (nil: all). The
-// members are resolved in batches (see slab.views) and copied out in one buffer.
+// members are copied out in batches (see slab.copyOut).
 func (e *engine) span(c *cursor, start, count int, reverse bool, in func(sc float64, h uint32) bool) []Entry {
 	if start < 0 || start >= e.n || count == 0 {
 		return nil
@@ -187,15 +187,14 @@ func (e *engine) span(c *cursor, start, count int, reverse bool, in func(sc floa
 		out = append(out, Entry{Score: sc})
 		hs[nb] = h
 		if nb++; nb == viewBatch {
-			e.sl.views(hs[:nb], out[len(out)-nb:])
+			e.sl.copyOut(hs[:nb], out[len(out)-nb:])
 			nb = 0
 		}
 		if len(out) == count || reverse && !c.prev() || !reverse && !c.next() {
 			break
 		}
 	}
-	e.sl.views(hs[:nb], out[len(out)-nb:])
-	ownAll(out)
+	e.sl.copyOut(hs[:nb], out[len(out)-nb:])
 	return out
 }
 

@@ -23,7 +23,7 @@ import (
 // of any one deletion (at most one chunk copied).
 //
 // member returns a view of the arena (no copy) that is valid only until the set is next
-// changed; everything handed to callers is copied (see own and ownAll).
+// changed; everything handed to callers is copied (see own and copyOut).
 
 const (
 	slabShift  = 11
@@ -62,16 +62,30 @@ func (s *slab) member(h uint32) string {
 	return s.viewAt(s.slots[h>>slabShift][h&slabMask].loc)
 }
 
-// views sets es[i].Member to a view of handle hs[i]'s member (len(hs) <= viewBatch). It
-// reads all the slots first and then all the bytes, so that the cache misses of
-// different entries overlap instead of queueing behind each other.
-func (s *slab) views(hs []uint32, es []Entry) {
+// copyOut sets es[i].Member to a copy of handle hs[i]'s member (len(hs) <= viewBatch),
+// all copies sharing one new buffer. It reads all the slots first and then all the
+// bytes, so that the cache misses of different entries overlap instead of queueing
+// behind each other, and stores each result once.
+func (s *slab) copyOut(hs []uint32, es []Entry) {
 	var locs [viewBatch]uint64
 	for i, h := range hs {
 		locs[i] = s.slots[h>>slabShift][h&slabMask].loc
 	}
+	var views [viewBatch]string
+	total := 0
 	for i := range hs {
-		es[i].Member = s.viewAt(locs[i])
+		views[i] = s.viewAt(locs[i])
+		total += len(views[i])
+	}
+	if total == 0 {
+		return
+	}
+	buf := make([]byte, 0, total)
+	for i, v := range views[:len(hs)] {
+		if v != "" {
+			buf = append(buf, v...)
+			es[i].Member = unsafe.String(&buf[len(buf)-len(v)], len(v))
+		}
 	}
 }
 
@@ -100,25 +114,6 @@ func (s *slab) own(h uint32) string {
 		return ""
 	}
 	return string([]byte(v))
-}
-
-// ownAll replaces the members of es, views of the arena, by copies that share one new
-// buffer: one allocation for any number of entries.
-func ownAll(es []Entry) {
-	total := 0
-	for i := range es {
-		total += len(es[i].Member)
-	}
-	if total == 0 {
-		return
-	}
-	buf := make([]byte, 0, total)
-	for i := range es {
-		if m := es[i].Member; m != "" {
-			buf = append(buf, m...)
-			es[i].Member = unsafe.String(&buf[len(buf)-len(m)], len(m))
-		}
-	}
 }
 
 // alloc stores an entry and returns its handle, reusing a freed slot if there is one.
