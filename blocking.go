@@ -201,6 +201,7 @@ func (db *DB) enqueue(w *waiter) {
 	for _, k := range w.keys {
 		q := db.waiters[k]
 		if q == nil {
+			db.sweepQueues()
 			if n := len(db.freeQueues); n > 0 {
 				q = db.freeQueues[n-1]
 				db.freeQueues = db.freeQueues[:n-1]
@@ -229,12 +230,12 @@ func (db *DB) unlink(w *waiter, compact bool) {
 		q.dead++
 		switch {
 		case q.dead == len(q.ws):
-			delete(db.waiters, k)
-			if !compact {
-				// serveKey may still be walking q: let it finish before reuse.
-				break
+			// Empty now. It stays in the map, ready for the key's next waiter (a
+			// queue key is waited on over and over); sweepQueues drops it if empty
+			// queues pile up. serveKey may still be walking q: it resets q itself.
+			if compact {
+				db.resetQueue(q)
 			}
-			db.recycle(q)
 		case compact && q.dead > 8 && 2*q.dead > len(q.ws):
 			live := q.ws[:0]
 			for _, x := range q.ws {
@@ -249,14 +250,37 @@ func (db *DB) unlink(w *waiter, compact bool) {
 	}
 }
 
-// recycle keeps an emptied queue (and its slice) for the next key that gets waiters.
-func (db *DB) recycle(q *waitQueue) {
+// resetQueue empties q, keeping its slice.
+func (db *DB) resetQueue(q *waitQueue) {
 	clear(q.ws)
 	q.ws = q.ws[:0]
 	q.dead = 0
-	if len(db.freeQueues) < 64 {
-		db.freeQueues = append(db.freeQueues, q)
+}
+
+// sweepQueues removes the empty queues from db.waiters, keeping a few for reuse,
+// when they outnumber the live ones. It runs only when a key gets its first waiter,
+// and each sweep removes at least half the map, so its cost is amortised O(1).
+func (db *DB) sweepQueues() {
+	if len(db.waiters) < 64 || len(db.waiters) < 2*db.nblocked+64 {
+		return
 	}
+	for k, q := range db.waiters {
+		if len(q.ws) == q.dead {
+			delete(db.waiters, k)
+			db.resetQueue(q)
+			if len(db.freeQueues) < 64 {
+				db.freeQueues = append(db.freeQueues, q)
+			}
+		}
+	}
+}
+
+// waited returns key's queue if it has live waiters, else nil.
+func (db *DB) waited(key string) *waitQueue {
+	if q := db.waiters[key]; q != nil && len(q.ws) > q.dead {
+		return q
+	}
+	return nil
 }
 
 // serveReady serves the callers blocked on the keys signalled since the last call,
@@ -270,7 +294,7 @@ func (db *DB) serveReady() {
 		db.ready = db.spareReady[:0]
 		clear(db.readySet)
 		for _, key := range batch {
-			if q := db.waiters[key]; q != nil {
+			if q := db.waited(key); q != nil {
 				db.serveKey(key, q)
 			}
 		}
@@ -296,9 +320,8 @@ func (db *DB) serveKey(key string, q *waitQueue) {
 		db.unlink(w, false)
 		w.ch <- struct{}{}
 	}
-	if db.waiters[key] != q {
-		// Every entry is dead and q left the map: recycle it now that the walk is over.
-		db.recycle(q)
+	if len(q.ws) == q.dead {
+		db.resetQueue(q)
 		return
 	}
 	// Drop the dead entries at the head (the served ones, usually).

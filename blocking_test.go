@@ -3,6 +3,7 @@ package zlite
 import (
 	"context"
 	"errors"
+	"strconv"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -371,6 +372,27 @@ func TestBlockingRenameServes(t *testing.T) {
 	})
 }
 
+// TestBlockingQueueSweep checks that the wait queues of keys nobody waits on any
+// more do not accumulate in the map.
+func TestBlockingQueueSweep(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		db := New()
+		for i := range 1000 {
+			c, cancel := context.WithCancel(ctx)
+			w := goBLPop(c, db, 0, "k"+strconv.Itoa(i))
+			cancel()
+			mustRecv(t, w, popResult{err: context.Canceled})
+		}
+		db.mu.Lock()
+		n := len(db.waiters)
+		db.mu.Unlock()
+		if n > 200 {
+			t.Fatalf("waiters map holds %d queues with nobody waiting", n)
+		}
+	})
+}
+
 // TestBlockingQueueCompaction checks that callers who give up do not accumulate in
 // a key's wait queue.
 func TestBlockingQueueCompaction(t *testing.T) {
@@ -394,8 +416,10 @@ func TestBlockingQueueCompaction(t *testing.T) {
 		mustRecv(t, keep, popResult{"k", "a", true, nil})
 		db.mu.Lock()
 		defer db.mu.Unlock()
-		if len(db.waiters) != 0 {
-			t.Fatalf("waiters map holds %d keys after all were served", len(db.waiters))
+		for k, q := range db.waiters {
+			if len(q.ws) != 0 || q.dead != 0 {
+				t.Fatalf("queue of %q holds %d entries (%d dead) after all were served", k, len(q.ws), q.dead)
+			}
 		}
 	})
 }

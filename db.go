@@ -28,7 +28,8 @@ type DB struct {
 	dead    int
 	nextSeq uint64
 
-	// waiters maps a key to the callers blocked on it, first blocked first.
+	// waiters maps a key to the callers blocked on it, first blocked first. A key's
+	// queue may stay in the map empty for a while (see sweepQueues).
 	waiters  map[string]*waitQueue
 	nblocked int
 
@@ -244,10 +245,7 @@ func (tx *Tx) store(key string, v interface{ Len() int }) {
 // when nobody waits.
 func (tx *Tx) signal(key string) {
 	db := tx.db
-	if len(db.waiters) == 0 {
-		return
-	}
-	if _, ok := db.waiters[key]; !ok {
+	if db.nblocked == 0 || db.waited(key) == nil {
 		return
 	}
 	// Deduplicate: a short ready list is scanned, a long one indexed by readySet.
