@@ -32,9 +32,16 @@ func (l *List) Len() int { return l.n }
 // amortised per value, plus the copy of its bytes.
 func (l *List) PushFront(values ...string) {
 	for _, v := range values {
-		// Fast path: a short item into room before the first page's bytes.
+		// Fast path: a short item into room before the first page's bytes, or into the
+		// kept empty page (see fixFront) when the page after it is full.
 		if n := len(v); n < 0x80 && l.a < l.b {
-			if p := &l.arr[l.a]; p.n > 0 && p.lo >= n+2 {
+			p := &l.arr[l.a]
+			if p.n == 0 {
+				if q := &l.arr[l.a+1]; q.lo >= n+2 || q.used()+n+2 <= pageSize {
+					p = nil // room in q, or room to be made: the slow path decides
+				}
+			}
+			if p != nil && p.lo >= n+2 {
 				p.lo -= n + 2
 				b := p.buf[p.lo : p.lo+n+2]
 				b[0], b[n+1] = byte(n), byte(n)
@@ -54,9 +61,16 @@ func (l *List) PushFront(values ...string) {
 // amortised per value, plus the copy of its bytes.
 func (l *List) PushBack(values ...string) {
 	for _, v := range values {
-		// Fast path: a short item into room after the last page's bytes.
+		// Fast path: a short item into room after the last page's bytes, or into the
+		// kept empty page when the page before it is full.
 		if n := len(v); n < 0x80 && l.a < l.b {
-			if p := &l.arr[l.b-1]; p.n > 0 && len(p.buf)-p.hi >= n+2 {
+			p := &l.arr[l.b-1]
+			if p.n == 0 {
+				if q := &l.arr[l.b-2]; len(q.buf)-q.hi >= n+2 || q.used()+n+2 <= pageSize {
+					p = nil
+				}
+			}
+			if p != nil && len(p.buf)-p.hi >= n+2 {
 				b := p.buf[p.hi : p.hi+n+2]
 				b[0], b[n+1] = byte(n), byte(n)
 				copy(b[1:], v)
