@@ -55,7 +55,21 @@ func lookup(args []string) (*command, error) {
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		c, ok = commands[strings.ToLower(args[0])]
+		// Fold ASCII case in a stack buffer: map lookups keyed by string(bytes) do
+		// not allocate, unlike strings.ToLower. Names longer than any command's
+		// cannot match.
+		var buf [24]byte
+		name := args[0]
+		if len(name) <= len(buf) {
+			for i := 0; i < len(name); i++ {
+				ch := name[i]
+				if 'A' <= ch && ch <= 'Z' {
+					ch += 'a' - 'A'
+				}
+				buf[i] = ch
+			}
+			c, ok = commands[string(buf[:len(name)])]
+		}
 		if !ok {
 			return nil, errUnknownCommand(args)
 		}
