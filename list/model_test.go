@@ -261,12 +261,12 @@ func TestModel(t *testing.T) {
 		ops = 20_000
 	}
 	s := seed(t)
-	for _, size := range []int{32, 256, 4096} {
+	for _, size := range []int{32, 100, 256, 4096} {
 		t.Run(fmt.Sprintf("pageSize=%d", size), func(t *testing.T) {
 			withPageSize(t, size, func() {
 				r := rand.New(rand.NewPCG(s, uint64(size)))
 				h := newHarness()
-				per := ops / 3
+				per := ops / 4
 				for i := range per {
 					// Alternate growing and draining phases so both big and empty lists occur.
 					grow := (i/2000)%2 == 0 && h.l.Len() < 3000

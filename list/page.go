@@ -189,7 +189,7 @@ func (l *List) roomBack(p *page, need int) bool {
 		return true
 	}
 	if len(p.buf) < pageSize && used+need <= pageSize {
-		nb := make([]byte, bufCap(max(2*len(p.buf), used+need)))
+		nb := make([]byte, bufCap(min(max(2*len(p.buf), used+need), pageSize)))
 		copy(nb, p.buf[p.lo:p.hi])
 		p.buf, p.lo, p.hi = nb, 0, used
 		return true
@@ -207,7 +207,7 @@ func (l *List) roomFront(p *page, need int) bool {
 		return true
 	}
 	if len(p.buf) < pageSize && used+need <= pageSize {
-		nb := make([]byte, bufCap(max(2*len(p.buf), used+need)))
+		nb := make([]byte, bufCap(min(max(2*len(p.buf), used+need), pageSize)))
 		c := len(nb)
 		copy(nb[c-used:], p.buf[p.lo:p.hi])
 		p.buf, p.lo, p.hi = nb, c-used, c
