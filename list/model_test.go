@@ -261,7 +261,7 @@ func TestModel(t *testing.T) {
 		ops = 20_000
 	}
 	s := seed(t)
-	for _, size := range []int{32, 100, 256, 4096} {
+	for _, size := range []int{32, 100, 256, 2048} {
 		t.Run(fmt.Sprintf("pageSize=%d", size), func(t *testing.T) {
 			withPageSize(t, size, func() {
 				r := rand.New(rand.NewPCG(s, uint64(size)))
