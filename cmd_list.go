@@ -1,7 +1,10 @@
 package zlite
 
 import (
+	"math"
 	"strings"
+
+	"github.com/zlite/zlite/list"
 )
 
 // The list commands of Do: parse the words exactly as Redis (same checks, same order
@@ -166,6 +169,10 @@ func cmdLPos(tx *Tx, a []string) (any, error) {
 			n, err := parseInt(a[j])
 			if err != nil {
 				return nil, err
+			}
+			if n == math.MinInt64 {
+				// Redis 7.2+ (followed here) bounds RANK to ±LONG_MAX; 7.0 accepted it.
+				return nil, list.ErrRankOutOfRange
 			}
 			if n == 0 {
 				return nil, errRankZero

@@ -1,6 +1,12 @@
 package zlite
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/zlite/zlite/list"
+)
 
 // TestListCompare runs every list command, with good and bad input, on zlite and on
 // a real redis-server, and requires identical replies.
@@ -20,7 +26,7 @@ func TestListCompare(t *testing.T) {
 			cmd("RPUSH", "l", "a", "b", "c", "d", "e"),
 			cmd("LPOP", "l"), cmd("RPOP", "l"), cmd("LPOP", "l", "0"), cmd("RPOP", "l", "2"),
 			cmd("LPOP", "l", "-1"), cmd("LPOP", "l", "x"), cmd("LPOP", "l", "01"), cmd("LPOP", "l", "+1"),
-			cmd("LPOP", "l", "5"), cmd("EXISTS", "l"), cmd("LPOP", "l"), cmd("LPOP", "l", "0"),
+			cmd("LPOP", "l", "5"), cmd("EXISTS", "l"), cmd("RPUSH", "l", "x"), cmd("LPOP", "l", "9223372036854775807"), cmd("LPOP", "l"), cmd("LPOP", "l", "0"),
 			cmd("RPOP", "l", "3"), cmd("LPOP", "missing", "-1"), cmd("LPOP", "l", "1", "2"),
 			cmd("ZADD", "z", "1", "m"), cmd("LPOP", "z"), cmd("RPOP", "z", "1"), cmd("RPOP", "z", "-1"),
 		}},
@@ -74,6 +80,8 @@ func TestListCompare(t *testing.T) {
 			cmd("LPOS", "l", "c", "COUNT", "x"), cmd("LPOS", "l", "c", "MAXLEN", "x"), cmd("LPOS", "l", "c", "RANK"),
 			cmd("LPOS", "l", "c", "FOO", "1"), cmd("ZADD", "z", "1", "m"), cmd("LPOS", "z", "m"),
 			cmd("LPOS", "z", "m", "RANK", "0"), cmd("LPOS", "l", "c", "rank", "1", "RANK", "3"),
+			cmd("LPOS", "l", "c", "RANK", "9223372036854775807"), cmd("LPOS", "l", "c", "RANK", "-9223372036854775807"),
+			cmd("LPOS", "l", "c", "COUNT", "9223372036854775807", "MAXLEN", "9223372036854775807"),
 		}},
 		{"lmove rpoplpush", [][]string{
 			cmd("RPUSH", "s", "a", "b", "c"), cmd("LMOVE", "s", "d", "LEFT", "RIGHT"), cmd("LMOVE", "s", "d", "right", "left"),
@@ -100,5 +108,20 @@ func TestListCompare(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { compare(t, tt.cmds...) })
+	}
+}
+
+// TestLPosRankMin checks the Redis 7.2+ behaviour followed for RANK LONG_MIN (Redis
+// 7.0, the server tested against, accepts it): an error before the key is looked up.
+func TestLPosRankMin(t *testing.T) {
+	db := New()
+	for _, key := range []string{"missing", "l"} {
+		if key == "l" {
+			db.Do(context.Background(), "RPUSH", "l", "c")
+		}
+		_, err := db.Do(context.Background(), "LPOS", key, "c", "RANK", "-9223372036854775808", "COUNT", "-1")
+		if !errors.Is(err, list.ErrRankOutOfRange) {
+			t.Errorf("LPOS %s RANK LONG_MIN COUNT -1 = %v; want %v", key, err, list.ErrRankOutOfRange)
+		}
 	}
 }
