@@ -59,6 +59,11 @@
 // popped string. A write that serves waiters pays O(1) per waiter served; waking a
 // waiter costs one channel send.
 //
+// Measured on a shared 2-core AMD EPYC (go test -run '^$' -bench . ; noisy): ZSCORE
+// typed ~50 ns vs ~25 ns on zset.Set directly, Do ~200-290 ns; an LPUSH→BRPOP
+// ping-pong round trip ~1.0 µs against ~0.27 µs for a bare channel ping-pong and
+// ~110 µs on redis-server through go-redis; ZADD→BZPOPMIN ~1.3 µs against ~100 µs.
+//
 // # Differences from Redis
 //
 //   - Update has no rollback: writes made before fn returns an error stay, as in a
@@ -66,7 +71,8 @@
 //   - KEYS and SCAN return keys in creation order, not hash order. A SCAN cursor is
 //     the creation number of the next key; every key present for the whole scan is
 //     returned exactly once.
-//   - Scores are formatted as Redis 7.2 and later reply them (shortest round-trip).
+//   - Where Redis 7.2 changed behaviour, zlite follows 7.2: scores are formatted
+//     shortest round-trip; LPOS RANK -9223372036854775808 is an error.
 //   - Typed methods take time.Duration timeouts exactly; go-redis rounds them to
 //     whole seconds for Redis.
 //   - There are no expirations, persistence, databases or keyspace notifications.
