@@ -190,3 +190,43 @@ func TestConcurrentExactlyOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestCancelledBlockingPopsTakeNothing: every blocking pop given a done context
+// returns its error and leaves the element queued.
+func TestCancelledBlockingPopsTakeNothing(t *testing.T) {
+	each(t, func(t *testing.T, b queues.Backend) {
+		ctx := guard(t)
+		done, cancel := context.WithCancel(ctx)
+		cancel()
+		name := qname(t)
+		fifo := queues.NewFIFO(b, name+"-fifo")
+		levels := queues.NewLevels(b, name+"-levels", "a")
+		prio := queues.NewPriority(b, name+"-prio", queues.LowestFirst)
+		calls := queues.NewCallQueue(b, name+"-calls", nil)
+		delayed := queues.NewDelayed(b, name+"-delayed", nil)
+		require.NoError(t, fifo.Push(ctx, "x"))
+		require.NoError(t, levels.Push(ctx, "a", "x"))
+		require.NoError(t, prio.Push(ctx, "x", 1))
+		require.NoError(t, calls.Enqueue(ctx, "x", 1))
+		require.NoError(t, delayed.Schedule(ctx, "x", time.Time{}))
+		pops := map[string]func() error{
+			"fifo":      func() error { _, _, err := fifo.Pop(done, 0); return err },
+			"levels":    func() error { _, _, _, err := levels.Pop(done, 0); return err },
+			"priority":  func() error { _, _, _, err := prio.Pop(done, 0); return err },
+			"callqueue": func() error { _, _, err := calls.Dequeue(done, 0); return err },
+			"delayed":   func() error { _, _, err := delayed.Pop(done, 0); return err },
+		}
+		for name, pop := range pops {
+			require.ErrorIs(t, pop(), context.Canceled, name)
+		}
+		for name, n := range map[string]func() (int64, error){
+			"fifo": func() (int64, error) { return fifo.Len(ctx) }, "levels": func() (int64, error) { return levels.Len(ctx, "a") },
+			"priority": func() (int64, error) { return prio.Len(ctx) }, "callqueue": func() (int64, error) { return calls.Len(ctx) },
+			"delayed": func() (int64, error) { return delayed.Len(ctx) },
+		} {
+			got, err := n()
+			require.NoError(t, err)
+			require.EqualValues(t, 1, got, name)
+		}
+	})
+}
