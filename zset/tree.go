@@ -372,13 +372,10 @@ func (e *engine) delRankIn(x *inner, r, k int, drop func(uint32)) int {
 // with or borrowing from a sibling.
 func (e *engine) fixChild(x *inner, i int) {
 	if x.leafKids {
-		l := x.leaves[i]
-		if l.n >= leafMin || x.n == 1 {
-			if l.n > 0 {
-				x.refresh(i)
-			} else {
-				x.removeChild(i)
-			}
+		// x has a sibling for every child: a non-root inner node has at least innerMin
+		// children and the root at least two (shrinkRoot).
+		if x.leaves[i].n >= leafMin {
+			x.refresh(i)
 			return
 		}
 		j := i + 1 // sibling: a is the left of the pair, b the right
@@ -400,13 +397,8 @@ func (e *engine) fixChild(x *inner, i int) {
 		x.refresh(ai + 1)
 		return
 	}
-	k := x.kids[i]
-	if k.n >= innerMin || x.n == 1 {
-		if k.n > 0 {
-			x.refresh(i)
-		} else {
-			x.removeChild(i)
-		}
+	if x.kids[i].n >= innerMin {
+		x.refresh(i)
 		return
 	}
 	j := i + 1

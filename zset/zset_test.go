@@ -906,3 +906,37 @@ func TestArenaReclaimed(t *testing.T) {
 	}
 	mustCheck(t, s)
 }
+
+// TestRangeRemovalRebalances removes large runs from the middle of a big set, which
+// empties whole leaves and makes inner nodes underflow next to siblings of every size,
+// so that merges and borrows in both directions happen at every level.
+func TestRangeRemovalRebalances(t *testing.T) {
+	n := 60_000
+	if raceEnabled {
+		n = 15_000
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	for round := range 3 {
+		s := New()
+		for i := range n {
+			s.Add(AddOptions{}, Entry{intStr(i), r.Float64()})
+		}
+		want := n
+		for s.Len() > 100 {
+			k, stop := r.IntN(s.Len()), 0
+			switch r.IntN(3) {
+			case 0:
+				k = 0 // the leftmost nodes borrow from their right siblings
+			case 1:
+				k = max(0, s.Len()-1-r.IntN(n/20)) // the rightmost from their left ones
+			}
+			stop = k + r.IntN(n/20)
+			got := s.RemRangeByRank(k, stop)
+			want -= min(stop, want-1) - k + 1
+			if got <= 0 || s.Len() != want {
+				t.Fatalf("round %d: RemRangeByRank(%d, %d) = %d, Len %d; want Len %d", round, k, stop, got, s.Len(), want)
+			}
+			mustCheck(t, s)
+		}
+	}
+}
