@@ -64,6 +64,27 @@ func mustRecv(t *testing.T, ch <-chan popResult, want popResult) {
 	if got.key != want.key || got.val != want.val || got.ok != want.ok || !errors.Is(got.err, want.err) {
 		t.Fatalf("got %+v; want %+v", got, want)
 	}
+	if err := checkAll(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checked lists the DBs of the running synctest bubble whose invariants mustRecv
+// checks; tests register theirs with track.
+var checked []*DB
+
+func track(db *DB) *DB {
+	checked = append(checked, db)
+	return db
+}
+
+func checkAll() error {
+	for _, db := range checked {
+		if err := db.check(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func mustBlock(t *testing.T, ch <-chan popResult) {
@@ -89,7 +110,7 @@ func wantList(t *testing.T, db *DB, key string, want ...string) {
 func TestBlockingFIFO(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		db := New()
+		db := track(New())
 		w1 := goBLPop(ctx, db, 0, "k")
 		w2 := goBLPop(ctx, db, 0, "k")
 		w3 := goBLPop(ctx, db, 0, "k")
@@ -115,7 +136,7 @@ func TestBlockingFIFO(t *testing.T) {
 func TestBlockingVariadicLPush(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		db := New()
+		db := track(New())
 		w1 := goBLPop(ctx, db, 0, "k")
 		// LPUSH k a b c leaves c b a; the waiter sees that final list.
 		db.LPush(ctx, "k", "a", "b", "c")
@@ -127,7 +148,7 @@ func TestBlockingVariadicLPush(t *testing.T) {
 func TestBlockingMultiKey(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		db := New()
+		db := track(New())
 		w1 := goBLPop(ctx, db, 0, "k1", "k2")
 		w2 := goBLPop(ctx, db, 0, "k2")
 		db.RPush(ctx, "k2", "x")
@@ -145,7 +166,7 @@ func TestBlockingMultiKey(t *testing.T) {
 func TestBlockingReadyOrderInBatch(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		db := New()
+		db := track(New())
 		w := goBLPop(ctx, db, 0, "k1", "k2")
 		// Keys are served in the order they became ready, not in the waiter's order.
 		db.Update(func(tx *Tx) error {
@@ -161,7 +182,7 @@ func TestBlockingReadyOrderInBatch(t *testing.T) {
 func TestBlockingBatchFinalState(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		db := New()
+		db := track(New())
 		w1 := goBLPop(ctx, db, 0, "k")
 		w2 := goBLPop(ctx, db, 0, "k")
 		db.Update(func(tx *Tx) error {
@@ -197,7 +218,7 @@ func TestBlockingBatchFinalState(t *testing.T) {
 func TestBlockingBLMoveChain(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		db := New()
+		db := track(New())
 		m1 := goBLMove(ctx, db, "a", "b")
 		m2 := goBLMove(ctx, db, "b", "c")
 		p := goBLPop(ctx, db, 0, "c")
@@ -214,7 +235,7 @@ func TestBlockingBLMoveChain(t *testing.T) {
 func TestBlockingWrongTypeDestination(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		db := New()
+		db := track(New())
 		db.Update(func(tx *Tx) error {
 			tx.newZSet("z").Add(zset.AddOptions{}, Z{Member: "m", Score: 1})
 			return nil
@@ -231,7 +252,7 @@ func TestBlockingWrongTypeDestination(t *testing.T) {
 func TestBlockingTypeMismatchSkipped(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		db := New()
+		db := track(New())
 		zs := make(chan popResult, 1)
 		go func() {
 			k, z, ok, err := db.BZPopMin(ctx, 0, "k")
@@ -250,7 +271,7 @@ func TestBlockingTypeMismatchSkipped(t *testing.T) {
 func TestBlockingTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		db := New()
+		db := track(New())
 		start := time.Now()
 		w := goBLPop(ctx, db, 1500*time.Millisecond, "k")
 		time.Sleep(1499 * time.Millisecond) // fake clock
@@ -282,7 +303,7 @@ func TestBlockingTimeout(t *testing.T) {
 
 func TestBlockingCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		db := New()
+		db := track(New())
 		ctx, cancel := context.WithCancel(context.Background())
 		w := goBLPop(ctx, db, 0, "k")
 		cancel()
@@ -307,7 +328,7 @@ func TestBlockingCancel(t *testing.T) {
 func TestBlockingCancelRace(t *testing.T) {
 	for range 200 {
 		synctest.Test(t, func(t *testing.T) {
-			db := New()
+			db := track(New())
 			ctx, cancel := context.WithCancel(context.Background())
 			w := goBLPop(ctx, db, 0, "k")
 			db.Update(func(tx *Tx) error {
@@ -326,7 +347,7 @@ func TestBlockingCancelRace(t *testing.T) {
 func TestBlockingCounts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		db := New()
+		db := track(New())
 		type mres struct {
 			key  string
 			vals []string
@@ -361,7 +382,7 @@ func TestBlockingCounts(t *testing.T) {
 func TestBlockingRenameServes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		db := New()
+		db := track(New())
 		w := goBLPop(ctx, db, 0, "dst")
 		db.RPush(ctx, "src", "a", "b")
 		if err := db.Rename(ctx, "src", "dst"); err != nil {
@@ -377,7 +398,7 @@ func TestBlockingRenameServes(t *testing.T) {
 func TestBlockingQueueSweep(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		db := New()
+		db := track(New())
 		for i := range 1000 {
 			c, cancel := context.WithCancel(ctx)
 			w := goBLPop(c, db, 0, "k"+strconv.Itoa(i))
@@ -398,7 +419,7 @@ func TestBlockingQueueSweep(t *testing.T) {
 func TestBlockingQueueCompaction(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		db := New()
+		db := track(New())
 		keep := goBLPop(ctx, db, 0, "k")
 		for range 1000 {
 			c, cancel := context.WithCancel(ctx)

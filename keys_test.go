@@ -132,6 +132,7 @@ func TestScanGuarantee(t *testing.T) {
 				break
 			}
 			cursor = c
+			mustCheck(t, db)
 			// Churn: delete some keys (they are no longer stable), create new ones.
 			for range r.IntN(10) {
 				k := "k" + strconv.Itoa(r.IntN(next))

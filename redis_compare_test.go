@@ -88,6 +88,9 @@ func compare(t *testing.T, cmds ...[]string) {
 		if g != w && !(isZCommand(words[0]) && scoresEqual(got, want)) {
 			t.Errorf("command %d %q:\n zlite: %s\n redis: %s", i, c, g, w)
 		}
+		if err := db.check(); err != nil {
+			t.Fatalf("after command %d %q: %v", i, c, err)
+		}
 	}
 }
 

@@ -151,6 +151,7 @@ func stress(t *testing.T, zsets bool, n int, seed uint64) {
 			t.Fatalf("item %d delivered %d times", id, c)
 		}
 	}
+	mustCheck(t, db)
 	if size, _ := db.DBSize(context.Background()); size != 0 {
 		t.Fatalf("DBSIZE = %d after all items were consumed", size)
 	}
