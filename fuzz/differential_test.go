@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -22,11 +23,22 @@ func (z zliteTarget) exec(cmds [][]string) ([]val, error) {
 		// The main transcript never leaves a blocking command without something to
 		// serve, so the deadline only turns a wrongly blocking command into an error
 		// reply (a divergence) instead of a hung test.
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		out[i] = toVal(z.db.Do(ctx, c...))
-		cancel()
+		out[i] = z.do(c)
 	}
 	return out, nil
+}
+
+// do runs one command; a panic becomes an error reply starting "panic:", which no
+// Redis reply matches.
+func (z zliteTarget) do(args []string) (v val) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			v = val{kind: kErr, s: fmt.Sprintf("panic: %v", p)}
+		}
+	}()
+	return toVal(z.db.Do(ctx, args...))
 }
 
 // allCommands lists every command the generator can emit.

@@ -88,9 +88,13 @@ func FuzzDo(f *testing.F) {
 			for n := 0; n < 100 && !d.done(); n++ {
 				args := d.args()
 				log = append(log, formatCmd(args))
-				ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-				v, err := db.Do(ctx, args...)
-				cancel()
+				v, err, panicked := doRecover(db, args)
+				if panicked != nil && mpopOverflow(args) {
+					continue // the known bug of the "known-mpop-overflow" loosening
+				}
+				if panicked != nil {
+					t.Fatalf("after:\n  %s\nDo panicked: %v", strings.Join(log, "\n  "), panicked)
+				}
 				blocking := len(args) > 0 && blockingCommands[strings.ToUpper(args[0])]
 				switch {
 				case err == nil:
@@ -107,6 +111,15 @@ func FuzzDo(f *testing.F) {
 			}
 		})
 	})
+}
+
+// doRecover runs one command with a deadline and turns a panic into a value.
+func doRecover(db *zlite.DB, args []string) (v any, err error, panicked any) {
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	defer func() { panicked = recover() }()
+	v, err = db.Do(ctx, args...)
+	return v, err, nil
 }
 
 // replyShape returns "" when v is a reply go-redis's Do could return with RESP2.

@@ -246,6 +246,8 @@ func (g *gen) numkeys(f func() string) []string {
 		out[0] = "abc"
 	case 4:
 		out[0] = strconv.Itoa(n - 1)
+	case 5:
+		out[0] = g.pick([]string{"9223372036854775807", "9223372036854775806", "4611686018427387904", "2147483648"})
 	}
 	for range n {
 		out = append(out, f())
@@ -699,8 +701,8 @@ func zrangeArgs(g *gen, withScores bool) []string {
 func setOpArgs(g *gen, weighted, withScores bool) []string {
 	args := g.numkeys(g.zkey)
 	n, err := strconv.Atoi(args[0])
-	if err != nil || n < 0 {
-		n = 1
+	if err != nil || n < 0 || n > 4 { // a wrong numkeys: weights for the keys given
+		n = len(args) - 1
 	}
 	var opts [][]string
 	if weighted && g.chance(40) {

@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -25,6 +26,16 @@ func nakedBlocking(g *gen) []string {
 	default:
 		return []string{"BZMPOP", "0", "2", g.zkey(), g.zkey(), "MAX"}
 	}
+}
+
+// txDo runs one command in a batch; a panic becomes an error reply starting "panic:".
+func txDo(tx *zlite.Tx, args []string) (v val) {
+	defer func() {
+		if p := recover(); p != nil {
+			v = val{kind: kErr, s: fmt.Sprintf("panic: %v", p)}
+		}
+	}()
+	return toVal(tx.Do(args...))
 }
 
 // TestDifferentialMulti runs seeded transactions: MULTI … EXEC on Redis, one
@@ -87,7 +98,7 @@ func TestDifferentialMulti(t *testing.T) {
 			zv := make([]val, len(cmds))
 			db.Update(func(tx *zlite.Tx) error {
 				for i, c := range cmds {
-					zv[i] = toVal(tx.Do(c...))
+					zv[i] = txDo(tx, c)
 				}
 				return nil
 			})
