@@ -221,10 +221,11 @@ func parseMPop(a []string, i int, parseWhere func(string) (bool, error)) (keys [
 	if err != nil || n < 1 {
 		return nil, false, 0, errNumKeys
 	}
-	wi := int64(i) + n + 1
-	if wi >= int64(len(a)) {
+	// Compare with the arguments left before adding, so a huge numkeys cannot overflow.
+	if n >= int64(len(a)-i-1) {
 		return nil, false, 0, ErrSyntax
 	}
+	wi := int64(i) + n + 1
 	where, err = parseWhere(a[wi])
 	if err != nil {
 		return nil, false, 0, err
