@@ -73,6 +73,21 @@
 //     returned exactly once.
 //   - Where Redis 7.2 changed behaviour, zlite follows 7.2: scores are formatted
 //     shortest round-trip; LPOS RANK -9223372036854775808 is an error.
+//   - ZRANK and ZREVRANK accept WITHSCORE (Redis 7.2); a negative LIMIT offset
+//     gives an empty reply (Redis 7.2).
+//   - ZSCAN returns a set of at most 128 members whole at cursor 0, as Redis does for
+//     its small-set encoding. For larger sets the cursor encodes a score: each call
+//     returns about COUNT members in ascending order from that score, never splitting
+//     members that share a score, in O(log n + COUNT). Every member present with an
+//     unchanged score for the whole scan is returned exactly once; one whose score
+//     changes mid-scan may be missed or repeated (Redis's hash-order cursor would
+//     still return it).
+//   - ZRANDMEMBER with a huge negative count builds its whole reply at once (Redis
+//     streams it to the socket).
+//   - A stored score of -0 reads back as -0, as in Redis's large (skiplist) sets;
+//     Redis's small (listpack) sets read it back as 0.
+//   - Typed ZADD with NX and XX, or GT and LT, returns Redis's error; go-redis drops
+//     the second flag before sending.
 //   - Typed methods take time.Duration timeouts exactly; go-redis rounds them to
 //     whole seconds for Redis.
 //   - There are no expirations, persistence, databases or keyspace notifications.
