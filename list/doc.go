@@ -112,6 +112,12 @@
 //	B/elem       1e6   19.03       80.00                33.75
 //	forced GC    1e6     3.9 ms      143 ms                12 ms
 //
+// The machine's load made figures move from run to run: in a later run of the same
+// command container/list's pairs at n = 1e3 took only 53-62 ns (its GC work then ran
+// on the idle second core), putting the ratio at 0.65-0.78 there and 0.04-0.32 at
+// 1e6; with -cpu 1, where that GC work counts in the wall time, the ratios were
+// 0.09-0.66. Compare within one run.
+//
 // A push+pop pair costs one allocation, the popped string (16 B); container/list
 // allocates an element and boxes the string in an interface (64 B, 2 allocations),
 // and its 1e6 elements make every collection mark 2e6 objects. The slice is fastest
