@@ -63,10 +63,11 @@
 // slot, bytes), so a lookup costs about twice Go's map (Score: ~100 ns against ~55 ns at
 // 1e6), and results cost a copy. In return, with 1e6 members of 16 bytes inserted in
 // random order, the set takes 60.6 bytes per element in all (Redis 7.0: 126;
-// google/btree with a map[string]float64: 113), and a forced GC with it alive takes
-// 4–8 ms against 64–170 ms for the google/btree + map baseline. Rank, Count and LIMIT
-// offsets are O(log n) where the baseline walks (RevRank at 1e6: ~0.8–2.7 µs against
-// 10–40 ms). Measured on the shared 2-core development machine, so times vary by 2×:
+// google/btree with a map[string]float64: 111), and a forced GC with it alive takes
+// about 1 ms against 45 ms for the google/btree + map baseline (4–20 ms against
+// 65–210 ms when the machine is loaded). Rank, Count and LIMIT offsets are O(log n)
+// where the baseline walks (RevRank at 1e6: 0.8–1.4 µs against 12 ms). Measured on the
+// shared 2-core development machine, so times vary by 2×:
 //
 //	go test ./zset -run '^$' -bench . -benchmem -count 3 -benchtime 200ms
 //
