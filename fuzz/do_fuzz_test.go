@@ -89,9 +89,6 @@ func FuzzDo(f *testing.F) {
 				args := d.args()
 				log = append(log, formatCmd(args))
 				v, err, panicked := doRecover(db, args)
-				if panicked != nil && mpopOverflow(args) {
-					continue // the known bug of the "known-mpop-overflow" loosening
-				}
 				if panicked != nil {
 					t.Fatalf("after:\n  %s\nDo panicked: %v", strings.Join(log, "\n  "), panicked)
 				}

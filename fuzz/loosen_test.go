@@ -142,21 +142,6 @@ return {r, redis.call('ZSCORE', KEYS[1], ARGV[2])}`, "1", args[1], args[0], args
 		},
 	},
 	{
-		name: "known-mpop-overflow",
-		why: "Known bug, reported 2026-11-29 21:24 UTC: LMPOP, BLMPOP, ZMPOP and BZMPOP with a " +
-			"numkeys near 2^63 panic in the keyspace (an index overflows) where Redis replies " +
-			"ERR syntax error. Accepted here only in that exact form so the rest of the transcript " +
-			"keeps running; the entry goes when the keyspace answers the syntax error.",
-		applies: func(args []string, _ bool) bool { return mpopOverflow(args) },
-		check: func(_ []string, zl, rd, _ val) string {
-			if equalVal(zl, rd, false) || zl.kind == kErr && strings.HasPrefix(zl.s, "panic:") &&
-				rd.kind == kErr && rd.s == "ERR syntax error" {
-				return ""
-			}
-			return "want " + rd.String()
-		},
-	},
-	{
 		name: "unordered",
 		why: "KEYS and SCAN list keys in hash-table order and ZSCAN of a hash-encoded set lists " +
 			"members in hash order; the same elements in another order are the same answer. " +
@@ -193,24 +178,6 @@ return {r, redis.call('ZSCORE', KEYS[1], ARGV[2])}`, "1", args[1], args[0], args
 			return "not a key of KEYS *: " + after.String()
 		},
 	},
-}
-
-// mpopOverflow reports whether args is an *MPOP with a numkeys near 2^63, the form of
-// the known bug in the "known-mpop-overflow" loosening (FuzzDo skips its panic too).
-func mpopOverflow(args []string) bool {
-	i := 1
-	switch name(args) {
-	case "LMPOP", "ZMPOP":
-	case "BLMPOP", "BZMPOP":
-		i = 2
-	default:
-		return false
-	}
-	if i >= len(args) {
-		return false
-	}
-	n, err := strconv.ParseInt(args[i], 10, 64)
-	return err == nil && n > 1<<40
 }
 
 // applicable returns the loosenings covering args.
