@@ -88,3 +88,49 @@ func ExampleList_All() {
 	// 1 y
 	// 0 x
 }
+
+func ExampleList_Index() {
+	l := list.New()
+	l.PushBack("a", "b", "c")
+	fmt.Println(l.Index(0))  // LINDEX list 0
+	fmt.Println(l.Index(-1)) // LINDEX list -1
+	fmt.Println(l.Index(3))  // out of range
+	// Output:
+	// a true
+	// c true
+	//  false
+}
+
+func ExampleList_Trim() {
+	l := list.New()
+	l.PushBack("a", "b", "c", "d", "e")
+	l.Trim(1, -2) // LTRIM list 1 -2
+	fmt.Println(l.Range(0, -1))
+	l.Trim(5, 10) // an empty range empties the list
+	fmt.Println(l.Len())
+	// Output:
+	// [b c d]
+	// 0
+}
+
+func ExampleList_PopFrontN() {
+	l := list.New()
+	l.PushBack("a", "b", "c")
+	fmt.Println(l.PopFrontN(2)) // LPOP list 2
+	fmt.Println(l.PopBackN(5))  // RPOP list 5: what there is
+	fmt.Println(l.PopFrontN(1), l.Len())
+	// Output:
+	// [a b]
+	// [c]
+	// [] 0
+}
+
+func ExampleValidatePos() {
+	fmt.Println(list.ValidatePos(0, 0, 0))  // LPOS list v RANK 0
+	fmt.Println(list.ValidatePos(1, -1, 0)) // LPOS list v COUNT -1
+	fmt.Println(list.ValidatePos(-2, 3, 10))
+	// Output:
+	// ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start from the end of the list
+	// ERR COUNT can't be negative
+	// <nil>
+}
