@@ -194,14 +194,14 @@ func (s *Set) At(rank int) (Entry, bool) {
 }
 
 // ScoreBound is one end of a score range: Value (which may be ±Inf) included unless
-// Exclusive. ParseScoreBound parses Redis's syntax ("1.5", "(1.5", "-inf", "+inf").
+// Exclusive. [ParseScoreBound] parses Redis's syntax ("1.5", "(1.5", "-inf", "+inf").
 type ScoreBound struct {
 	Value     float64
 	Exclusive bool
 }
 
 // LexBound is one end of a lexicographic range: "-" (Inf -1), "+" (Inf +1), "[m"
-// (Member m, inclusive) or "(m" (Member m, Exclusive). ParseLexBound parses Redis's syntax.
+// (Member m, inclusive) or "(m" (Member m, Exclusive). [ParseLexBound] parses Redis's syntax.
 type LexBound struct {
 	Member    string
 	Exclusive bool
@@ -496,13 +496,14 @@ func (s *Set) All() iter.Seq2[string, float64] {
 }
 
 // Backward returns an iterator over the entries in descending order. Modifications while
-// iterating behave as for [Set.All], walking downwards.
+// iterating behave as for [Set.All], walking downwards, and so do the costs.
 func (s *Set) Backward() iter.Seq2[string, float64] {
 	return s.RevScoreRange(ScoreBound{Value: math.Inf(1)}, ScoreBound{Value: math.Inf(-1)})
 }
 
 // ScoreRange returns an iterator over the entries with a score within [min, max] in
 // ascending order (ZRANGEBYSCORE). Modifications while iterating behave as for [Set.All].
+// Finding the first entry costs O(log n); each step then costs as for [Set.All].
 func (s *Set) ScoreRange(min, max ScoreBound) iter.Seq2[string, float64] {
 	return func(yield func(string, float64) bool) {
 		if math.IsNaN(min.Value) || math.IsNaN(max.Value) {
@@ -515,7 +516,7 @@ func (s *Set) ScoreRange(min, max ScoreBound) iter.Seq2[string, float64] {
 
 // RevScoreRange returns an iterator over the entries with a score within [min, max] in
 // descending order (ZREVRANGEBYSCORE). Modifications while iterating behave as for
-// [Set.All], walking downwards.
+// [Set.All], walking downwards. Costs are as for [Set.ScoreRange].
 func (s *Set) RevScoreRange(max, min ScoreBound) iter.Seq2[string, float64] {
 	return func(yield func(string, float64) bool) {
 		if math.IsNaN(min.Value) || math.IsNaN(max.Value) {
@@ -528,7 +529,8 @@ func (s *Set) RevScoreRange(max, min ScoreBound) iter.Seq2[string, float64] {
 
 // LexRange returns an iterator over the entries whose member lies within [min, max] in
 // ascending order (ZRANGEBYLEX; all members are assumed to have the same score).
-// Modifications while iterating behave as for [Set.All].
+// Modifications while iterating behave as for [Set.All]. Finding the first entry costs
+// O(log n); each step then costs as for [Set.All].
 func (s *Set) LexRange(min, max LexBound) iter.Seq2[string, float64] {
 	return func(yield func(string, float64) bool) {
 		lo, _ := s.lexSpan(min, max)
@@ -538,7 +540,7 @@ func (s *Set) LexRange(min, max LexBound) iter.Seq2[string, float64] {
 
 // RevLexRange returns an iterator over the entries whose member lies within [min, max] in
 // descending order (ZREVRANGEBYLEX). Modifications while iterating behave as for
-// [Set.All], walking downwards.
+// [Set.All], walking downwards. Costs are as for [Set.LexRange].
 func (s *Set) RevLexRange(max, min LexBound) iter.Seq2[string, float64] {
 	return func(yield func(string, float64) bool) {
 		_, hi := s.lexSpan(min, max)
