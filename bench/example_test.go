@@ -20,3 +20,26 @@ func ExampleRatioText() {
 	// **1.50× slower**
 	// 1.75× smaller
 }
+
+// A report renders as a Markdown table with one ratio column per peer; a figure that
+// was not measured shows as a dash.
+func ExampleReport_Markdown() {
+	r := bench.Report{
+		Systems: []string{"zlite", "redis"},
+		Rows: []bench.Row{
+			{Workload: "ZSCORE", N: 1000, Metric: bench.OpsPerSec,
+				Values: map[string]float64{"zlite": 12.5e6, "redis": 50e3}},
+			{Workload: "BLPOP hand-off", Metric: bench.LatencyP99,
+				Values: map[string]float64{"zlite": 4.2e-6}},
+			{Workload: "ZADD memory", N: 1_000_000, Metric: bench.BytesPerElem,
+				Values: map[string]float64{"zlite": 72, "redis": 126}},
+		},
+	}
+	fmt.Print(r.Markdown())
+	// Output:
+	// | Workload | n | Metric | zlite | Redis | zlite vs Redis |
+	// |---|--:|---|--:|--:|--:|
+	// | ZSCORE | 1k | ops/s | 12.50M/s | 50.0k/s | 250× faster |
+	// | BLPOP hand-off |  | p99 | 4.2µs | — | — |
+	// | ZADD memory | 1M | B/elem | 72.0 B | 126.0 B | 1.75× smaller |
+}
