@@ -115,6 +115,7 @@ func (s *Script) Run(tx Tx, keys, args []string) (any, error) {
 // the clock gives, so tests of waiting itself run in a [testing/synctest] bubble on
 // the embedded backend, where time.Now and every timer share a fake clock.
 type Clock interface {
+	// Now returns the current time.
 	Now() time.Time
 }
 

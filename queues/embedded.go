@@ -36,21 +36,21 @@ func (e *Embedded) Eval(ctx context.Context, s *Script, keys []string, args ...s
 	return r, err
 }
 
-// LPush is LPUSH.
+// LPush is LPUSH ([zlite.DB.LPush]). The complexity is O(1) per value.
 func (e *Embedded) LPush(ctx context.Context, key string, values ...string) (int64, error) {
 	return e.db.LPush(ctx, key, values...)
 }
 
-// LLen is LLEN.
+// LLen is LLEN ([zlite.DB.LLen]). O(1).
 func (e *Embedded) LLen(ctx context.Context, key string) (int64, error) { return e.db.LLen(ctx, key) }
 
-// ZCard is ZCARD.
+// ZCard is ZCARD ([zlite.DB.ZCard]). O(1).
 func (e *Embedded) ZCard(ctx context.Context, key string) (int64, error) { return e.db.ZCard(ctx, key) }
 
 // The blocking methods check ctx first: the keyspace would serve a ready element even
 // to a done context, and the Backend contract says a done ctx takes nothing.
 
-// BRPop is BRPOP with an exact timeout.
+// BRPop is BRPOP with an exact timeout ([zlite.DB.BRPop], at its cost).
 func (e *Embedded) BRPop(ctx context.Context, timeout time.Duration, keys ...string) (string, string, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return "", "", false, err
@@ -58,7 +58,7 @@ func (e *Embedded) BRPop(ctx context.Context, timeout time.Duration, keys ...str
 	return e.db.BRPop(ctx, timeout, keys...)
 }
 
-// BZPopMin is BZPOPMIN with an exact timeout.
+// BZPopMin is BZPOPMIN with an exact timeout ([zlite.DB.BZPopMin], at its cost).
 func (e *Embedded) BZPopMin(ctx context.Context, timeout time.Duration, keys ...string) (string, Z, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return "", Z{}, false, err
@@ -66,7 +66,7 @@ func (e *Embedded) BZPopMin(ctx context.Context, timeout time.Duration, keys ...
 	return e.db.BZPopMin(ctx, timeout, keys...)
 }
 
-// BLMove is BLMOVE with an exact timeout.
+// BLMove is BLMOVE with an exact timeout ([zlite.DB.BLMove], at its cost).
 func (e *Embedded) BLMove(ctx context.Context, src, dst, srcPos, dstPos string, timeout time.Duration) (string, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return "", false, err

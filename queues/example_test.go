@@ -199,3 +199,44 @@ func ExampleReliable() {
 	// put back: 1
 	// redelivered: resize image 2
 }
+
+// promoteDue moves the lowest-scored member of a sorted set into a list when its score
+// is at most ARGV[1], and returns it (nil when none is due). The Lua runs on Redis, the
+// Go function on the embedded engine; both see the same keys and arguments.
+var promoteDue = queues.NewScript(`
+local z = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 1)
+if #z == 0 then return false end
+redis.call('ZREM', KEYS[1], z[1])
+redis.call('RPUSH', KEYS[2], z[1])
+return z[1]
+`, func(tx queues.Tx, keys, args []string) (any, error) {
+	zs, err := tx.ZRangeByScoreWithScores(keys[0], "-inf", args[0], 0, 1)
+	if err != nil || len(zs) == 0 {
+		return nil, err
+	}
+	if _, err := tx.ZRem(keys[0], zs[0].Member); err != nil {
+		return nil, err
+	}
+	if _, err := tx.RPush(keys[1], zs[0].Member); err != nil {
+		return nil, err
+	}
+	return zs[0].Member, nil
+})
+
+// A Script is one atomic step written twice, as Lua for Redis and as Go for the
+// embedded engine; any Backend runs it with Eval.
+func ExampleNewScript() {
+	ctx := context.Background()
+	db := zlite.New()
+	db.ZAdd(ctx, "{jobs}:due", zlite.Z{Member: "report", Score: 20}, zlite.Z{Member: "backup", Score: 10})
+	var b queues.Backend = queues.NewEmbedded(db)
+	keys := []string{"{jobs}:due", "{jobs}:ready"}
+	for range 2 {
+		fmt.Println(b.Eval(ctx, promoteDue, keys, "15"))
+	}
+	fmt.Println(b.LLen(ctx, "{jobs}:ready"))
+	// Output:
+	// backup <nil>
+	// <nil> <nil>
+	// 1 <nil>
+}

@@ -69,6 +69,7 @@ func (q *Levels) Pop(ctx context.Context, timeout time.Duration) (level, value s
 }
 
 // Len returns the number of elements queued at level (LLEN), or [ErrUnknownLevel].
+// The complexity is O(1).
 func (q *Levels) Len(ctx context.Context, level string) (int64, error) {
 	i, ok := q.index[level]
 	if !ok {

@@ -229,7 +229,8 @@ func (q *Reliable) Reap(ctx context.Context) (int, error) {
 	return int(replyInt(r)), err
 }
 
-// Len returns the number of elements waiting (LLEN ready) and in processing.
+// Len returns the number of elements waiting (LLEN ready) and in processing (LLEN
+// processing): two O(1) commands, not one atomic step.
 func (q *Reliable) Len(ctx context.Context) (ready, processing int64, err error) {
 	if ready, err = q.b.LLen(ctx, q.ready); err != nil {
 		return 0, 0, err
