@@ -162,14 +162,20 @@ func strs(v any, n int) ([]string, error) {
 	return out, nil
 }
 
-// BRPop is BRPOP, sent in rounds as described in the package documentation.
-func (b *Backend) BRPop(ctx context.Context, timeout time.Duration, keys ...string) (string, string, bool, error) {
+// keysArgs returns the blocking command cmd with keys and a last placeholder for
+// the timeout.
+func keysArgs(cmd string, keys []string) []any {
 	args := make([]any, 0, len(keys)+2)
-	args = append(args, "brpop")
+	args = append(args, cmd)
 	for _, k := range keys {
 		args = append(args, k)
 	}
-	args = append(args, nil)
+	return append(args, nil)
+}
+
+// BRPop is BRPOP, sent in rounds as described in the package documentation.
+func (b *Backend) BRPop(ctx context.Context, timeout time.Duration, keys ...string) (string, string, bool, error) {
+	args := keysArgs("brpop", keys)
 	r, ok, err := b.block(ctx, timeout, args, len(args)-1)
 	if !ok || err != nil {
 		return "", "", ok, err
@@ -183,12 +189,7 @@ func (b *Backend) BRPop(ctx context.Context, timeout time.Duration, keys ...stri
 
 // BZPopMin is BZPOPMIN, sent in rounds as described in the package documentation.
 func (b *Backend) BZPopMin(ctx context.Context, timeout time.Duration, keys ...string) (string, queues.Z, bool, error) {
-	args := make([]any, 0, len(keys)+2)
-	args = append(args, "bzpopmin")
-	for _, k := range keys {
-		args = append(args, k)
-	}
-	args = append(args, nil)
+	args := keysArgs("bzpopmin", keys)
 	r, ok, err := b.block(ctx, timeout, args, len(args)-1)
 	if !ok || err != nil {
 		return "", queues.Z{}, ok, err
