@@ -199,7 +199,7 @@ func spread(a, b *leaf, p int, h uint32, score float64, na int) {
 	b.n = int32(t - na)
 }
 
-// insert adds handle h with key (score, m), which must be absent from the tree.
+// treeInsert adds handle h with key (score, m), which must be absent from the tree.
 func (e *engine) treeInsert(h uint32, score float64, m string) {
 	if e.root == nil {
 		l := e.leaf0
