@@ -2,6 +2,7 @@ package zlite_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -68,4 +69,49 @@ func ExampleDB_BRPop() {
 	// Output:
 	// queue hello true <nil>
 	// false <nil>
+}
+
+func ExampleDB_View() {
+	ctx := context.Background()
+	db := zlite.New()
+	db.RPush(ctx, "ready", "a", "b")
+	db.ZAdd(ctx, "delayed", zlite.Z{Member: "c", Score: 10})
+	// Both lengths come from one consistent state of the keyspace.
+	err := db.View(func(tx *zlite.Tx) error {
+		ready, err := tx.LLen("ready")
+		if err != nil {
+			return err
+		}
+		delayed, err := tx.ZCard("delayed")
+		if err != nil {
+			return err
+		}
+		fmt.Println("ready", ready, "delayed", delayed)
+		// Writes through a read-only Tx fail and change nothing.
+		_, err = tx.RPush("ready", "d")
+		fmt.Println(errors.Is(err, zlite.ErrReadOnly))
+		return nil
+	})
+	fmt.Println(err)
+	// Output:
+	// ready 2 delayed 1
+	// true
+	// <nil>
+}
+
+func ExampleDB_LPos() {
+	ctx := context.Background()
+	db := zlite.New()
+	db.RPush(ctx, "l", "a", "b", "c", "a", "b", "a")
+	fmt.Println(db.LPos(ctx, "l", "a", zlite.LPosArgs{}))
+	fmt.Println(db.LPos(ctx, "l", "a", zlite.LPosArgs{Rank: 2}))   // the second match
+	fmt.Println(db.LPos(ctx, "l", "a", zlite.LPosArgs{Rank: -1}))  // the last match
+	fmt.Println(db.LPos(ctx, "l", "c", zlite.LPosArgs{MaxLen: 2})) // only "a", "b" compared
+	fmt.Println(db.LPosCount(ctx, "l", "a", 0, zlite.LPosArgs{}))  // every match
+	// Output:
+	// 0 true <nil>
+	// 3 true <nil>
+	// 5 true <nil>
+	// 0 false <nil>
+	// [0 3 5] <nil>
 }
