@@ -50,7 +50,7 @@ func (db *DB) BLPop(ctx context.Context, timeout time.Duration, keys ...string) 
 	return db.bpop(ctx, "blpop", timeout, true, keys)
 }
 
-// BRPop is BRPOP: [DB.BLPop] popping the tail.
+// BRPop is BRPOP: [DB.BLPop] popping the tail, at the same cost.
 func (db *DB) BRPop(ctx context.Context, timeout time.Duration, keys ...string) (key, value string, ok bool, err error) {
 	return db.bpop(ctx, "brpop", timeout, false, keys)
 }
@@ -58,19 +58,17 @@ func (db *DB) BRPop(ctx context.Context, timeout time.Duration, keys ...string) 
 // BLMove is BLMOVE: [DB.LMove] that waits (as [DB.BLPop]) while src does not exist.
 // The push into dst serves dst's own waiters in turn. If dst holds a sorted set when
 // an element arrives, the caller gets [ErrWrongType] and the element stays in src.
+// O(1) to block and to be served.
 func (db *DB) BLMove(ctx context.Context, src, dst, srcPos, dstPos string, timeout time.Duration) (string, bool, error) {
-	sl, err := parsePosition(srcPos)
-	if err != nil {
-		return "", false, err
-	}
-	dl, err := parsePosition(dstPos)
+	sl, dl, err := parseMove(srcPos, dstPos)
 	if err != nil {
 		return "", false, err
 	}
 	return db.bmove(ctx, src, dst, sl, dl, timeout)
 }
 
-// BRPopLPush is BRPOPLPUSH: BLMOVE src dst RIGHT LEFT.
+// BRPopLPush is BRPOPLPUSH: BLMOVE src dst RIGHT LEFT (see [DB.BLMove]), at the same
+// cost.
 func (db *DB) BRPopLPush(ctx context.Context, src, dst string, timeout time.Duration) (string, bool, error) {
 	return db.bmove(ctx, src, dst, false, true, timeout)
 }
@@ -88,7 +86,7 @@ func (db *DB) bmove(ctx context.Context, src, dst string, srcLeft, dstLeft bool,
 }
 
 // BLMPop is BLMPOP: [DB.LMPop] that waits (as [DB.BLPop]) while every key is missing;
-// values is nil on timeout.
+// values is nil on timeout. O(number of keys) to block, O(count) to be served.
 func (db *DB) BLMPop(ctx context.Context, timeout time.Duration, direction string, count int64, keys ...string) (key string, values []string, err error) {
 	w, err := db.lmpopWaiter(timeout, direction, count, keys)
 	if err != nil {
@@ -106,11 +104,8 @@ func (db *DB) lmpopWaiter(timeout time.Duration, direction string, count int64, 
 	if err != nil {
 		return nil, err
 	}
-	if len(keys) == 0 {
-		return nil, errNumKeys
-	}
-	if count < 1 {
-		return nil, errCountPositive
+	if err := checkMPop(keys, count); err != nil {
+		return nil, err
 	}
 	if err := checkTimeout(timeout); err != nil {
 		return nil, err
@@ -144,13 +139,14 @@ func (db *DB) BZPopMin(ctx context.Context, timeout time.Duration, keys ...strin
 	return db.bzpop(ctx, "bzpopmin", timeout, true, keys)
 }
 
-// BZPopMax is BZPOPMAX: [DB.BZPopMin] popping the highest score.
+// BZPopMax is BZPOPMAX: [DB.BZPopMin] popping the highest score, at the same cost.
 func (db *DB) BZPopMax(ctx context.Context, timeout time.Duration, keys ...string) (key string, z Z, ok bool, err error) {
 	return db.bzpop(ctx, "bzpopmax", timeout, false, keys)
 }
 
 // BZMPop is BZMPOP: it pops up to count members ("MIN" or "MAX" order) from the first
 // non-empty sorted set among keys, or waits as [DB.BLPop] does; zs is nil on timeout.
+// O(number of keys) to block, O(log n + count) to be served.
 func (db *DB) BZMPop(ctx context.Context, timeout time.Duration, order string, count int64, keys ...string) (key string, zs []Z, err error) {
 	w, err := db.zmpopWaiter(timeout, order, count, keys)
 	if err != nil {
@@ -179,11 +175,8 @@ func (db *DB) zmpopWaiter(timeout time.Duration, order string, count int64, keys
 	if err != nil {
 		return nil, err
 	}
-	if len(keys) == 0 {
-		return nil, errNumKeys
-	}
-	if count < 1 {
-		return nil, errCountPositive
+	if err := checkMPop(keys, count); err != nil {
+		return nil, err
 	}
 	if err := checkTimeout(timeout); err != nil {
 		return nil, err
@@ -292,11 +285,7 @@ func init() {
 		&command{name: "blpop", arity: -3, block: parseBPop(true)},
 		&command{name: "brpop", arity: -3, block: parseBPop(false)},
 		&command{name: "blmove", arity: 6, block: func(db *DB, a []string) (*waiter, error) {
-			sl, err := parsePosition(a[3])
-			if err != nil {
-				return nil, err
-			}
-			dl, err := parsePosition(a[4])
+			sl, dl, err := parseMove(a[3], a[4])
 			if err != nil {
 				return nil, err
 			}

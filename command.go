@@ -148,17 +148,16 @@ func parseInt(s string) (int64, error) {
 	return n, nil
 }
 
-// parseIntErr is parseInt with a different error for the out-of-range case, as
-// Redis's getRangeLongFromObjectOrReply: values outside [lo, hi] give rangeErr.
-func parseRange(s string, lo, hi int64, rangeErr error) (int64, error) {
-	n, err := parseInt(s)
-	if err != nil {
-		return 0, err
+// checkMPop checks the keys and count given to the typed LMPop, ZMPop, BLMPop and
+// BZMPop methods.
+func checkMPop(keys []string, count int64) error {
+	if len(keys) == 0 {
+		return errNumKeys
 	}
-	if n < lo || n > hi {
-		return 0, rangeErr
+	if count < 1 {
+		return errCountPositive
 	}
-	return n, nil
+	return nil
 }
 
 // clampInt converts a parsed 64-bit integer to int for the engine packages.
@@ -231,6 +230,15 @@ func parsePosition(s string) (left bool, err error) {
 	return false, ErrSyntax
 }
 
+// parseMove parses LMOVE and BLMOVE's wherefrom and whereto, in that order.
+func parseMove(srcPos, dstPos string) (srcLeft, dstLeft bool, err error) {
+	if srcLeft, err = parsePosition(srcPos); err != nil {
+		return false, false, err
+	}
+	dstLeft, err = parsePosition(dstPos)
+	return srcLeft, dstLeft, err
+}
+
 // formatScore formats a score as Redis 7.2+ replies it.
 func formatScore(f float64) string {
 	return zset.FormatScore(f)
@@ -252,12 +260,4 @@ func stringsReply(ss []string) []any {
 		r[i] = s
 	}
 	return r
-}
-
-// boolInt is Redis's 0/1 integer reply.
-func boolInt(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }

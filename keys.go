@@ -76,6 +76,7 @@ func (tx *Tx) Scan(cursor uint64, match string, count int64) ([]string, uint64, 
 }
 
 // ScanType is SCAN with TYPE keyType ("zset" or "list"; other names match nothing).
+// The cost is that of [Tx.Scan].
 func (tx *Tx) ScanType(cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
 	return tx.scan(cursor, match, count, keyType)
 }

@@ -52,11 +52,13 @@ func (tx *Tx) RPush(key string, values ...string) (int64, error) {
 }
 
 // LPushX is LPUSHX: LPUSH only if key already holds a list; it returns 0 otherwise.
+// The complexity is O(1) per value.
 func (tx *Tx) LPushX(key string, values ...string) (int64, error) {
 	return tx.push("lpushx", key, true, true, values)
 }
 
 // RPushX is RPUSHX: RPUSH only if key already holds a list; it returns 0 otherwise.
+// The complexity is O(1) per value.
 func (tx *Tx) RPushX(key string, values ...string) (int64, error) {
 	return tx.push("rpushx", key, false, true, values)
 }
@@ -115,7 +117,8 @@ func (tx *Tx) LPopCount(key string, count int) ([]string, error) {
 	return tx.popCount(key, true, int64(count))
 }
 
-// RPopCount is RPOP key count: LPopCount from the tail (the last element first).
+// RPopCount is RPOP key count: [Tx.LPopCount] from the tail (the last element
+// first). The complexity is O(count).
 func (tx *Tx) RPopCount(key string, count int) ([]string, error) {
 	return tx.popCount(key, false, int64(count))
 }
@@ -142,7 +145,7 @@ func (tx *Tx) LIndex(key string, index int64) (string, bool, error) {
 }
 
 // LSet is LSET: it replaces the element at index. Errors: [ErrNoSuchKey] when the key
-// does not exist, list.ErrIndexOutOfRange.
+// does not exist, list.ErrIndexOutOfRange. The complexity is that of [list.List.Set].
 func (tx *Tx) LSet(key string, index int64, value string) error {
 	l, err := tx.listWrite(key)
 	if err != nil {
@@ -191,12 +194,12 @@ func (tx *Tx) LInsert(key, op, pivot, value string) (int64, error) {
 	return int64(l.Insert(before, pivot, value)), nil
 }
 
-// LInsertBefore is LINSERT key BEFORE pivot value.
+// LInsertBefore is LINSERT key BEFORE pivot value: see [Tx.LInsert]. O(n).
 func (tx *Tx) LInsertBefore(key, pivot, value string) (int64, error) {
 	return tx.LInsert(key, "BEFORE", pivot, value)
 }
 
-// LInsertAfter is LINSERT key AFTER pivot value.
+// LInsertAfter is LINSERT key AFTER pivot value: see [Tx.LInsert]. O(n).
 func (tx *Tx) LInsertAfter(key, pivot, value string) (int64, error) {
 	return tx.LInsert(key, "AFTER", pivot, value)
 }
@@ -285,18 +288,14 @@ func (tx *Tx) move(src, dst string, srcLeft, dstLeft bool) (string, bool, error)
 // does not exist. src and dst may be the same list (a rotation). Callers blocked on
 // dst are served after the push. O(1).
 func (tx *Tx) LMove(src, dst, srcPos, dstPos string) (string, bool, error) {
-	sl, err := parsePosition(srcPos)
-	if err != nil {
-		return "", false, err
-	}
-	dl, err := parsePosition(dstPos)
+	sl, dl, err := parseMove(srcPos, dstPos)
 	if err != nil {
 		return "", false, err
 	}
 	return tx.move(src, dst, sl, dl)
 }
 
-// RPopLPush is RPOPLPUSH: LMOVE src dst RIGHT LEFT.
+// RPopLPush is RPOPLPUSH: LMOVE src dst RIGHT LEFT (see [Tx.LMove]). O(1).
 func (tx *Tx) RPopLPush(src, dst string) (string, bool, error) {
 	return tx.move(src, dst, false, true)
 }
@@ -310,11 +309,8 @@ func (tx *Tx) LMPop(direction string, count int64, keys ...string) (key string, 
 	if err != nil {
 		return "", nil, err
 	}
-	if len(keys) == 0 {
-		return "", nil, errNumKeys
-	}
-	if count < 1 {
-		return "", nil, errCountPositive
+	if err := checkMPop(keys, count); err != nil {
+		return "", nil, err
 	}
 	if !tx.writable {
 		return "", nil, ErrReadOnly

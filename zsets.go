@@ -235,22 +235,26 @@ func (tx *Tx) ZAdd(key string, members ...Z) (int64, error) {
 	return tx.ZAddArgs(key, ZAddArgs{Members: members})
 }
 
-// ZAddNX is ZADD NX: it adds new members only. See [Tx.ZAdd].
+// ZAddNX is ZADD NX: it adds new members only. See [Tx.ZAdd]. The complexity is
+// O(log n) per member.
 func (tx *Tx) ZAddNX(key string, members ...Z) (int64, error) {
 	return tx.ZAddArgs(key, ZAddArgs{NX: true, Members: members})
 }
 
 // ZAddXX is ZADD XX: it updates existing members only and never creates the key.
+// The complexity is O(log n) per member.
 func (tx *Tx) ZAddXX(key string, members ...Z) (int64, error) {
 	return tx.ZAddArgs(key, ZAddArgs{XX: true, Members: members})
 }
 
-// ZAddGT is ZADD GT: it adds new members and raises existing scores only.
+// ZAddGT is ZADD GT: it adds new members and raises existing scores only. The
+// complexity is O(log n) per member.
 func (tx *Tx) ZAddGT(key string, members ...Z) (int64, error) {
 	return tx.ZAddArgs(key, ZAddArgs{GT: true, Members: members})
 }
 
-// ZAddLT is ZADD LT: it adds new members and lowers existing scores only.
+// ZAddLT is ZADD LT: it adds new members and lowers existing scores only. The
+// complexity is O(log n) per member.
 func (tx *Tx) ZAddLT(key string, members ...Z) (int64, error) {
 	return tx.ZAddArgs(key, ZAddArgs{LT: true, Members: members})
 }
@@ -429,7 +433,8 @@ func (tx *Tx) ZRank(key, member string) (int64, bool, error) {
 	return r, ok, err
 }
 
-// ZRankWithScore is ZRANK ... WITHSCORE (Redis 7.2): the rank and the score.
+// ZRankWithScore is ZRANK ... WITHSCORE (Redis 7.2): the rank and the score. The
+// complexity is O(log n).
 func (tx *Tx) ZRankWithScore(key, member string) (rank int64, score float64, ok bool, err error) {
 	return tx.zrank(key, member, false)
 }
@@ -442,6 +447,7 @@ func (tx *Tx) ZRevRank(key, member string) (int64, bool, error) {
 }
 
 // ZRevRankWithScore is ZREVRANK ... WITHSCORE (Redis 7.2): the rank and the score.
+// The complexity is O(log n).
 func (tx *Tx) ZRevRankWithScore(key, member string) (rank int64, score float64, ok bool, err error) {
 	return tx.zrank(key, member, true)
 }
@@ -630,7 +636,8 @@ func (tx *Tx) ZRange(key string, start, stop int64) ([]string, error) {
 	return zMembers(zs), nil
 }
 
-// ZRangeWithScores is ZRANGE ... WITHSCORES: [Tx.ZRange] with the scores.
+// ZRangeWithScores is ZRANGE ... WITHSCORES: [Tx.ZRange] with the scores. The
+// complexity is O(log n + k).
 func (tx *Tx) ZRangeWithScores(key string, start, stop int64) ([]Z, error) {
 	return tx.zrange(key, &rangeSpec{kind: byRank, start: start, stop: stop, count: -1})
 }
@@ -645,7 +652,8 @@ func (tx *Tx) ZRevRange(key string, start, stop int64) ([]string, error) {
 	return zMembers(zs), nil
 }
 
-// ZRevRangeWithScores is ZREVRANGE ... WITHSCORES.
+// ZRevRangeWithScores is ZREVRANGE ... WITHSCORES: [Tx.ZRevRange] with the scores.
+// The complexity is O(log n + k).
 func (tx *Tx) ZRevRangeWithScores(key string, start, stop int64) ([]Z, error) {
 	return tx.zrange(key, &rangeSpec{kind: byRank, rev: true, start: start, stop: stop, count: -1})
 }
@@ -662,7 +670,7 @@ func (tx *Tx) ZRangeArgs(z ZRangeArgs) ([]string, error) {
 }
 
 // ZRangeArgsWithScores is ZRANGE ... WITHSCORES with all options (not BYLEX:
-// [ErrRangeWithScoresByLex]).
+// [ErrRangeWithScoresByLex]). The complexity is O(log n + k).
 func (tx *Tx) ZRangeArgsWithScores(z ZRangeArgs) ([]Z, error) {
 	a := append(z.words(), "WITHSCORES")
 	sp, err := parseRangeSpec(a, false, byAuto, dirAuto)
@@ -713,13 +721,14 @@ func (tx *Tx) ZRangeByScore(key string, opt *ZRangeBy) ([]string, error) {
 	return zMembers(zs), nil
 }
 
-// ZRangeByScoreWithScores is ZRANGEBYSCORE ... WITHSCORES.
+// ZRangeByScoreWithScores is ZRANGEBYSCORE ... WITHSCORES: [Tx.ZRangeByScore] with
+// the scores. The complexity is O(log n + k).
 func (tx *Tx) ZRangeByScoreWithScores(key string, opt *ZRangeBy) ([]Z, error) {
 	return tx.zrangeBy(key, opt, byScore, false)
 }
 
 // ZRevRangeByScore is ZREVRANGEBYSCORE: [Tx.ZRangeByScore] in descending order
-// (opt.Max is still the upper bound).
+// (opt.Max is still the upper bound). The complexity is O(log n + k).
 func (tx *Tx) ZRevRangeByScore(key string, opt *ZRangeBy) ([]string, error) {
 	zs, err := tx.zrangeBy(key, opt, byScore, true)
 	if err != nil {
@@ -728,7 +737,8 @@ func (tx *Tx) ZRevRangeByScore(key string, opt *ZRangeBy) ([]string, error) {
 	return zMembers(zs), nil
 }
 
-// ZRevRangeByScoreWithScores is ZREVRANGEBYSCORE ... WITHSCORES.
+// ZRevRangeByScoreWithScores is ZREVRANGEBYSCORE ... WITHSCORES: [Tx.ZRevRangeByScore]
+// with the scores. The complexity is O(log n + k).
 func (tx *Tx) ZRevRangeByScoreWithScores(key string, opt *ZRangeBy) ([]Z, error) {
 	return tx.zrangeBy(key, opt, byScore, true)
 }
@@ -745,6 +755,7 @@ func (tx *Tx) ZRangeByLex(key string, opt *ZRangeBy) ([]string, error) {
 }
 
 // ZRevRangeByLex is ZREVRANGEBYLEX: [Tx.ZRangeByLex] in descending order.
+// O(log n + k).
 func (tx *Tx) ZRevRangeByLex(key string, opt *ZRangeBy) ([]string, error) {
 	zs, err := tx.zrangeBy(key, opt, byLex, true)
 	if err != nil {
@@ -803,7 +814,7 @@ func (tx *Tx) ZPopMin(key string, count ...int64) ([]Z, error) {
 }
 
 // ZPopMax is ZPOPMAX key [count]: [Tx.ZPopMin] taking the highest scores, highest
-// first.
+// first. The complexity is O(log n + k).
 func (tx *Tx) ZPopMax(key string, count ...int64) ([]Z, error) {
 	n, err := zpopCount(count)
 	if err != nil {
@@ -822,11 +833,8 @@ func (tx *Tx) ZMPop(order string, count int64, keys ...string) (key string, zs [
 	if err != nil {
 		return "", nil, err
 	}
-	if len(keys) == 0 {
-		return "", nil, errNumKeys
-	}
-	if count < 1 {
-		return "", nil, errCountPositive
+	if err := checkMPop(keys, count); err != nil {
+		return "", nil, err
 	}
 	if !tx.writable {
 		return "", nil, ErrReadOnly
@@ -1099,7 +1107,8 @@ func (tx *Tx) ZUnion(store ZStore) ([]string, error) {
 	return zMembers(zs), nil
 }
 
-// ZUnionWithScores is ZUNION ... WITHSCORES.
+// ZUnionWithScores is ZUNION ... WITHSCORES: [Tx.ZUnion] with the scores, at the
+// same cost.
 func (tx *Tx) ZUnionWithScores(store ZStore) ([]Z, error) {
 	s, err := tx.zalgebra("zunion", opUnion, &store)
 	if err != nil {
@@ -1110,6 +1119,7 @@ func (tx *Tx) ZUnionWithScores(store ZStore) ([]Z, error) {
 
 // ZUnionStore is ZUNIONSTORE: [Tx.ZUnion] stored as the sorted set dest (replacing
 // any value; deleting dest when the result is empty); it returns the result's size.
+// The complexity is that of [Tx.ZUnion].
 func (tx *Tx) ZUnionStore(dest string, store *ZStore) (int64, error) {
 	if !tx.writable {
 		return 0, ErrReadOnly
@@ -1132,7 +1142,8 @@ func (tx *Tx) ZInter(store *ZStore) ([]string, error) {
 	return zMembers(zs), nil
 }
 
-// ZInterWithScores is ZINTER ... WITHSCORES.
+// ZInterWithScores is ZINTER ... WITHSCORES: [Tx.ZInter] with the scores, at the
+// same cost.
 func (tx *Tx) ZInterWithScores(store *ZStore) ([]Z, error) {
 	s, err := tx.zalgebra("zinter", opInter, store)
 	if err != nil {
@@ -1142,7 +1153,8 @@ func (tx *Tx) ZInterWithScores(store *ZStore) ([]Z, error) {
 }
 
 // ZInterStore is ZINTERSTORE: [Tx.ZInter] stored as the sorted set destination
-// (deleted when the result is empty); it returns the result's size.
+// (deleted when the result is empty); it returns the result's size. The complexity
+// is that of [Tx.ZInter].
 func (tx *Tx) ZInterStore(destination string, store *ZStore) (int64, error) {
 	if !tx.writable {
 		return 0, ErrReadOnly
@@ -1169,7 +1181,7 @@ func (tx *Tx) ZInterCard(limit int64, keys ...string) (int64, error) {
 }
 
 // ZDiff is ZDIFF: the members of the first key that are in none of the others, with
-// their scores, in ascending order. The complexity is that of zset.Diff.
+// their scores, in ascending order. The complexity is that of [zset.Diff].
 func (tx *Tx) ZDiff(keys ...string) ([]string, error) {
 	zs, err := tx.ZDiffWithScores(keys...)
 	if err != nil {
@@ -1178,7 +1190,8 @@ func (tx *Tx) ZDiff(keys ...string) ([]string, error) {
 	return zMembers(zs), nil
 }
 
-// ZDiffWithScores is ZDIFF ... WITHSCORES.
+// ZDiffWithScores is ZDIFF ... WITHSCORES: [Tx.ZDiff] with the scores, at the same
+// cost.
 func (tx *Tx) ZDiffWithScores(keys ...string) ([]Z, error) {
 	sets, err := tx.zsets("zdiff", keys)
 	if err != nil {
