@@ -138,6 +138,15 @@ func toRedisZ(zs []Z) []redis.Z {
 	return out
 }
 
+// anys converts ss for go-redis's variadic ...any arguments.
+func anys(ss []string) []any {
+	a := make([]any, len(ss))
+	for i, s := range ss {
+		a[i] = s
+	}
+	return a
+}
+
 func (s *goRedis) ZAddBulk(ctx context.Context, key string, zs []Z) error {
 	return s.bulk(ctx, len(zs), func(p redis.Pipeliner, lo, hi int) {
 		p.ZAdd(ctx, key, toRedisZ(zs[lo:hi])...)
@@ -146,21 +155,13 @@ func (s *goRedis) ZAddBulk(ctx context.Context, key string, zs []Z) error {
 
 func (s *goRedis) ZRemBulk(ctx context.Context, key string, members []string) error {
 	return s.bulk(ctx, len(members), func(p redis.Pipeliner, lo, hi int) {
-		args := make([]any, hi-lo)
-		for i, m := range members[lo:hi] {
-			args[i] = m
-		}
-		p.ZRem(ctx, key, args...)
+		p.ZRem(ctx, key, anys(members[lo:hi])...)
 	})
 }
 
 func (s *goRedis) RPushBulk(ctx context.Context, key string, values []string) error {
 	return s.bulk(ctx, len(values), func(p redis.Pipeliner, lo, hi int) {
-		args := make([]any, hi-lo)
-		for i, v := range values[lo:hi] {
-			args[i] = v
-		}
-		p.RPush(ctx, key, args...)
+		p.RPush(ctx, key, anys(values[lo:hi])...)
 	})
 }
 
