@@ -78,11 +78,7 @@ func (b *Backend) Eval(ctx context.Context, s *queues.Script, keys []string, arg
 	if !ok {
 		rs, _ = b.scripts.LoadOrStore(s, redis.NewScript(s.Lua()))
 	}
-	a := make([]any, len(args))
-	for i, v := range args {
-		a[i] = v
-	}
-	r, err := rs.(*redis.Script).Run(ctx, b.c, keys, a...).Result()
+	r, err := rs.(*redis.Script).Run(ctx, b.c, keys, anys(args)...).Result()
 	if errors.Is(err, redis.Nil) {
 		return nil, nil
 	}
@@ -91,11 +87,7 @@ func (b *Backend) Eval(ctx context.Context, s *queues.Script, keys []string, arg
 
 // LPush is LPUSH: one round trip, O(1) per value on the server.
 func (b *Backend) LPush(ctx context.Context, key string, values ...string) (int64, error) {
-	a := make([]any, len(values))
-	for i, v := range values {
-		a[i] = v
-	}
-	return b.c.LPush(ctx, key, a...).Result()
+	return b.c.LPush(ctx, key, anys(values)...).Result()
 }
 
 // LLen is LLEN: one round trip, O(1) on the server.
@@ -160,6 +152,15 @@ func strs(v any, n int) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// anys converts ss for go-redis's variadic ...any arguments.
+func anys(ss []string) []any {
+	a := make([]any, len(ss))
+	for i, s := range ss {
+		a[i] = s
+	}
+	return a
 }
 
 // keysArgs returns the blocking command cmd with keys and a last placeholder for
