@@ -1,7 +1,9 @@
 package bench_test
 
 import (
+	"context"
 	"fmt"
+	"time"
 
 	"github.com/zlite/zlite/bench"
 )
@@ -42,4 +44,24 @@ func ExampleReport_Markdown() {
 	// | ZSCORE | 1k | ops/s | 12.50M/s | 50.0k/s | 250× faster |
 	// | BLPOP hand-off |  | p99 | 4.2µs | — | — |
 	// | ZADD memory | 1M | B/elem | 72.0 B | 126.0 B | 1.75× smaller |
+}
+
+// Run compares systems on the same workloads; this run measures only the zlite
+// keyspace's core commands on 1,000 elements, briefly. It has no fixed output: the
+// figures depend on the machine.
+func ExampleRun() {
+	zl := bench.NewZlite()
+	defer zl.Close()
+	r, err := bench.Run(context.Background(), bench.Config{
+		Systems:  []bench.System{zl},
+		Sizes:    []int{1000},
+		Duration: 50 * time.Millisecond,
+		Runs:     1,
+		Groups:   []string{"core"},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(r.Markdown())
 }
