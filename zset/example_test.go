@@ -176,3 +176,32 @@ func ExampleSet_Clone() {
 	fmt.Println(s.Len(), c.Len())
 	// Output: 1 2
 }
+
+func ExampleSet_RevLexRange() {
+	s := zset.New()
+	for _, m := range []string{"alpha", "bravo", "charlie", "delta"} {
+		s.Add(zset.AddOptions{}, zset.Entry{Member: m, Score: 0})
+	}
+	// ZREVRANGEBYLEX key (d - : the max bound comes first.
+	upper, _ := zset.ParseLexBound("(d")
+	for member := range s.RevLexRange(upper, zset.LexMin) {
+		fmt.Println(member)
+	}
+	// Output:
+	// charlie
+	// bravo
+	// alpha
+}
+
+func ExampleSet_Backward() {
+	s := zset.New()
+	s.Add(zset.AddOptions{}, zset.Entry{Member: "a", Score: 1}, zset.Entry{Member: "b", Score: 2},
+		zset.Entry{Member: "c", Score: 2})
+	for member, score := range s.Backward() { // ZREVRANGE key 0 -1 WITHSCORES
+		fmt.Println(member, score)
+	}
+	// Output:
+	// c 2
+	// b 2
+	// a 1
+}
