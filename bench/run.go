@@ -30,23 +30,23 @@ func (m Metric) String() string {
 
 // Row is one line of the report: one workload at one size, one figure per system.
 type Row struct {
-	Group    string // "core", "blocking", "queues" or "memory"
-	Workload string // a human-readable name, e.g. "ZSCORE"
-	ID       string // the benchmark name of the workload, e.g. "zscore"
-	N        int    // elements in the data; 0 when size does not matter
-	Metric   Metric
+	Group    string             // "core", "blocking", "queues" or "memory"
+	Workload string             // a human-readable name, e.g. "ZSCORE"
+	ID       string             // the benchmark name of the workload, e.g. "zscore"
+	N        int                // elements in the data; 0 when size does not matter
+	Metric   Metric             // what Values measure
 	Values   map[string]float64 // by System.Name; absent when not measured
 }
 
 // Report is the outcome of [Run].
 type Report struct {
-	Systems []string // system names, in column order
-	Rows    []Row
-	Notes   []string // remarks for the reader, such as why a system was left out
-	Started time.Time
-	Elapsed time.Duration
-	Load    string // load averages when the run started, "" where unknown
-	Config  Config
+	Systems []string      // system names, in column order
+	Rows    []Row         // in the order the workloads ran
+	Notes   []string      // remarks for the reader, such as why a system was left out
+	Started time.Time     // when Run started
+	Elapsed time.Duration // how long Run took
+	Load    string        // load averages when the run started, "" where unknown
+	Config  Config        // what was measured, with Run's defaults filled in
 }
 
 // Config says what [Run] measures.
