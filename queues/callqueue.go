@@ -31,8 +31,8 @@ type CallQueue struct {
 
 // Call is a waiting or dequeued call.
 type Call struct {
-	ID       string
-	Priority float64
+	ID       string    // the id given to [CallQueue.Enqueue]
+	Priority float64   // higher is served first
 	Since    time.Time // when it was enqueued
 }
 

@@ -33,8 +33,8 @@ type Delayed struct {
 
 // Job is a job taken from a [Delayed] queue.
 type Job struct {
-	Payload string
-	Due     time.Time
+	Payload string    // as given to [Delayed.Schedule]
+	Due     time.Time // when it became due, to the microsecond (a past time: when scheduled)
 }
 
 // NewDelayed returns the delayed queue called name on b, reading the time from clock

@@ -32,7 +32,7 @@ type Reliable struct {
 // Delivery is an element handed to a worker by [Reliable.Pop].
 type Delivery struct {
 	ID      string // unique per pushed element
-	Payload string
+	Payload string // as pushed
 }
 
 func (d Delivery) elem() string { return d.ID + d.Payload }

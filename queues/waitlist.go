@@ -24,8 +24,8 @@ type Waitlist struct {
 
 // Party is a waiting party.
 type Party struct {
-	Name  string
-	Seats int
+	Name  string // as given to [Waitlist.Add]
+	Seats int    // the seats it asked for
 }
 
 // Match says which parties a free table may seat.
