@@ -291,24 +291,9 @@ func cmdZScan(tx *Tx, a []string) (any, error) {
 	if s == nil {
 		return []any{"0", []any{}}, nil
 	}
-	count, match := int64(10), ""
-	for i := 3; i < len(a); i += 2 {
-		more := i+1 < len(a)
-		switch {
-		case strings.EqualFold(a[i], "count") && more:
-			n, err := parseInt(a[i+1])
-			if err != nil {
-				return nil, err
-			}
-			if n < 1 {
-				return nil, ErrSyntax
-			}
-			count = n
-		case strings.EqualFold(a[i], "match") && more:
-			match = a[i+1]
-		default:
-			return nil, ErrSyntax
-		}
+	match, count, _, err := parseScanOptions(a[3:], false)
+	if err != nil {
+		return nil, err
 	}
 	zs, next := zscan(s, cursor, match, count)
 	return []any{strconv.FormatUint(next, 10), entriesReply(zs)}, nil

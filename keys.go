@@ -276,31 +276,41 @@ func cmdScan(tx *Tx, a []string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	count := int64(10)
-	match, keyType := "", ""
-	for i := 2; i < len(a); i += 2 {
-		more := i+1 < len(a)
+	match, count, keyType, err := parseScanOptions(a[2:], true)
+	if err != nil {
+		return nil, err
+	}
+	keys, next, _ := tx.scan(cursor, match, count, keyType)
+	return []any{strconv.FormatUint(next, 10), stringsReply(keys)}, nil
+}
+
+// parseScanOptions parses the [MATCH pattern] [COUNT count] options of SCAN and
+// ZSCAN, and SCAN's [TYPE type] when withType is set. count defaults to 10; an empty
+// TYPE comes back as "\x00", which matches no type name.
+func parseScanOptions(opts []string, withType bool) (match string, count int64, keyType string, err error) {
+	count = 10
+	for i := 0; i < len(opts); i += 2 {
+		more := i+1 < len(opts)
 		switch {
-		case strings.EqualFold(a[i], "count") && more:
-			n, err := parseInt(a[i+1])
+		case strings.EqualFold(opts[i], "count") && more:
+			n, err := parseInt(opts[i+1])
 			if err != nil {
-				return nil, err
+				return "", 0, "", err
 			}
 			if n < 1 {
-				return nil, ErrSyntax
+				return "", 0, "", ErrSyntax
 			}
 			count = n
-		case strings.EqualFold(a[i], "match") && more:
-			match = a[i+1]
-		case strings.EqualFold(a[i], "type") && more:
-			keyType = a[i+1]
+		case strings.EqualFold(opts[i], "match") && more:
+			match = opts[i+1]
+		case withType && strings.EqualFold(opts[i], "type") && more:
+			keyType = opts[i+1]
 			if keyType == "" {
 				keyType = "\x00" // matches no type name
 			}
 		default:
-			return nil, ErrSyntax
+			return "", 0, "", ErrSyntax
 		}
 	}
-	keys, next, _ := tx.scan(cursor, match, count, keyType)
-	return []any{strconv.FormatUint(next, 10), stringsReply(keys)}, nil
+	return match, count, keyType, nil
 }
