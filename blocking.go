@@ -443,10 +443,3 @@ func (tx *Tx) once(w *waiter) error {
 	tx.db.try(w)
 	return w.err
 }
-
-// blockedCount returns the number of callers currently blocked (for tests).
-func (db *DB) blockedCount() int {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	return db.nblocked
-}

@@ -444,3 +444,10 @@ func TestBlockingQueueCompaction(t *testing.T) {
 		}
 	})
 }
+
+// blockedCount returns the number of callers currently blocked (for tests).
+func (db *DB) blockedCount() int {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return db.nblocked
+}
