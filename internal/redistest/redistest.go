@@ -25,17 +25,28 @@ import (
 )
 
 var (
-	once    sync.Once
+	mu      sync.Mutex
+	found   bool
 	addr    string
 	why     error
-	started *exec.Cmd
-	dir     string
+	servers []server // every server started and not yet stopped
 )
 
+type server struct {
+	cmd *exec.Cmd
+	dir string
+}
+
 // Addr returns the address of a reachable redis-server, starting one if needed.
-// It returns an error saying why when none can be had.
+// It returns an error saying why when none can be had. After [Stop], the next call
+// looks again (and starts a new server if need be).
 func Addr() (string, error) {
-	once.Do(func() { addr, why = find() })
+	mu.Lock()
+	defer mu.Unlock()
+	if !found {
+		addr, why = find()
+		found = true
+	}
 	return addr, why
 }
 
@@ -54,18 +65,18 @@ func Require(tb testing.TB) string {
 	return a
 }
 
-// Stop stops the redis-server that [Addr] started, if any. It is safe to call when
-// none was started.
+// Stop stops every redis-server that [Addr] or [Start] started, and makes the next
+// [Addr] look again. It is safe to call when none was started, and more than once.
 func Stop() {
-	if started != nil && started.Process != nil {
-		_ = started.Process.Kill()
-		_ = started.Wait()
-		started = nil
+	mu.Lock()
+	defer mu.Unlock()
+	found = false
+	for _, sv := range servers {
+		_ = sv.cmd.Process.Kill()
+		_ = sv.cmd.Wait()
+		_ = os.RemoveAll(sv.dir)
 	}
-	if dir != "" {
-		_ = os.RemoveAll(dir)
-		dir = ""
-	}
+	servers = nil
 }
 
 func find() (string, error) {
@@ -79,12 +90,19 @@ func find() (string, error) {
 	if err != nil {
 		return "", errors.New("redis-server is not in PATH and REDIS_ADDR is not set")
 	}
-	return Start(bin)
+	return start(bin)
 }
 
 // Start runs the redis-server binary bin on a free loopback port with persistence
 // off and returns its address once it answers PING. The server is stopped by [Stop].
 func Start(bin string) (string, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	return start(bin)
+}
+
+// start is Start with mu held.
+func start(bin string) (string, error) {
 	port, err := freePort()
 	if err != nil {
 		return "", err
@@ -108,7 +126,7 @@ func Start(bin string) (string, error) {
 		os.RemoveAll(d)
 		return "", fmt.Errorf("redis-server on %s did not answer: %w", a, err)
 	}
-	started, dir = cmd, d
+	servers = append(servers, server{cmd, d})
 	return a, nil
 }
 

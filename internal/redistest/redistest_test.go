@@ -49,17 +49,13 @@ func TestRequireAnswersPing(t *testing.T) {
 	}
 }
 
-// TestStartStop starts a server of its own, leaving the one Addr may have started
-// alone, and checks that Stop ends it and may be called again.
+// TestStartStop starts a server of its own and checks that Stop ends it (and any
+// server Addr started), may be called again, and that Addr then finds a server anew.
 func TestStartStop(t *testing.T) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		t.Skip("skipping: redis-server is not in PATH")
 	}
-	prevStarted, prevDir := started, dir
-	started, dir = nil, ""
-	t.Cleanup(func() { started, dir = prevStarted, prevDir })
-
 	a, err := Start(bin)
 	if err != nil {
 		t.Fatalf("Start(%q): %v", bin, err)
@@ -67,10 +63,15 @@ func TestStartStop(t *testing.T) {
 	if got := rawPing(t, a); got != "+PONG\r\n" {
 		t.Fatalf("PING on %s = %q; want %q", a, got, "+PONG\r\n")
 	}
-	d := dir
+	mu.Lock()
+	d := servers[len(servers)-1].dir
+	mu.Unlock()
 	Stop()
-	if started != nil || dir != "" {
-		t.Fatalf("after Stop: started = %v, dir = %q; want nil, \"\"", started, dir)
+	mu.Lock()
+	left := len(servers)
+	mu.Unlock()
+	if left != 0 {
+		t.Fatalf("after Stop: %d servers still recorded; want 0", left)
 	}
 	if c, err := net.DialTimeout("tcp", a, time.Second); err == nil {
 		c.Close()
@@ -80,18 +81,26 @@ func TestStartStop(t *testing.T) {
 		t.Fatalf("after Stop, the server's directory %s: %v; want it removed", d, err)
 	}
 	Stop() // a second Stop has nothing to do and must not panic
+
+	// Addr looks again after Stop: a stopped server's address must not be handed out.
+	again := Require(t)
+	if got := rawPing(t, again); got != "+PONG\r\n" {
+		t.Fatalf("after Stop, PING on Addr() %s = %q; want %q", again, got, "+PONG\r\n")
+	}
 }
 
 func TestStartMissingBinary(t *testing.T) {
-	prevStarted, prevDir := started, dir
-	started, dir = nil, ""
-	t.Cleanup(func() { started, dir = prevStarted, prevDir })
-
+	mu.Lock()
+	before := len(servers)
+	mu.Unlock()
 	bin := filepath.Join(t.TempDir(), "no-such-redis-server")
 	if a, err := Start(bin); err == nil {
 		t.Fatalf("Start(%q) = %q, nil; want an error", bin, a)
 	}
-	if started != nil || dir != "" {
-		t.Fatalf("after a failed Start: started = %v, dir = %q; want nil, \"\"", started, dir)
+	mu.Lock()
+	after := len(servers)
+	mu.Unlock()
+	if after != before {
+		t.Fatalf("after a failed Start: %d servers recorded; want %d", after, before)
 	}
 }
