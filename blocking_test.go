@@ -263,6 +263,16 @@ func TestBlockingTypeMismatchSkipped(t *testing.T) {
 		db.RPush(ctx, "k", "x")
 		mustBlock(t, zs)
 		mustRecv(t, l, popResult{"k", "x", true, nil})
+		// A ZADD onto the missing key and a ZREM in one batch serve nobody: the
+		// batch sees its own add.
+		db.Update(func(tx *Tx) error {
+			tx.ZAdd("k", Z{Member: "m1", Score: 1})
+			if n, err := tx.ZRem("k", "m1"); n != 1 || err != nil {
+				t.Errorf("tx.ZRem after tx.ZAdd = %d, %v; want 1, nil", n, err)
+			}
+			return nil
+		})
+		mustBlock(t, zs)
 		db.Do(ctx, "ZADD", "k", "2", "m2")
 		mustRecv(t, zs, popResult{"k", "m2", true, nil})
 	})
