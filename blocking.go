@@ -215,15 +215,117 @@ func (db *DB) enqueue(w *waiter) {
 	db.nblocked++
 }
 
+// direct returns key's wait queue when a write that creates key may hand its
+// elements straight to the waiters: key has live waiters and the write is a command
+// of its own. Inside an Update batch later commands must see the key, so batches
+// take the general path (create the key, serve when the batch completes).
+func (tx *Tx) direct(key string) *waitQueue {
+	if tx.batch || tx.db.nblocked == 0 {
+		return nil
+	}
+	return tx.db.waited(key)
+}
+
+// handList serves the waiters of the missing key from values pushed onto it, as
+// serveKey would serve them from the list the push creates (LPUSH puts the last
+// value at the head), without creating that list. Positions 0 to len(values)-1
+// number the list from head to tail; handList returns the positions [lo, hi) that
+// are left once the waiters are served. It stops at the first live BLMOVE waiter
+// (whose push may target key itself): the caller creates the list with what is left
+// and signals key, so serveReady takes over from that waiter, in the same order.
+func (db *DB) handList(key string, q *waitQueue, left bool, values []string) (lo, hi int) {
+	n := len(values)
+	hi = n
+	elem := func(p int) string {
+		if left {
+			return values[n-1-p]
+		}
+		return values[p]
+	}
+	for _, e := range q.ws {
+		if lo == hi {
+			break
+		}
+		w := e.w
+		if !e.live() || w.kind == waitZSet {
+			continue
+		}
+		if w.kind == waitMove {
+			break
+		}
+		switch {
+		case w.count > 0 && w.left:
+			k := min(w.count, hi-lo)
+			w.vals = make([]string, k)
+			for i := range w.vals {
+				w.vals[i] = elem(lo + i)
+			}
+			lo += k
+		case w.count > 0:
+			k := min(w.count, hi-lo)
+			w.vals = make([]string, k)
+			for i := range w.vals {
+				w.vals[i] = elem(hi - 1 - i)
+			}
+			hi -= k
+		case w.left:
+			w.val = elem(lo)
+			lo++
+		default:
+			hi--
+			w.val = elem(hi)
+		}
+		w.key = key
+		w.ok = true
+		db.unlinkFrom(w, key, q, false)
+		w.ch <- struct{}{}
+	}
+	db.trimQueue(q)
+	return lo, hi
+}
+
+// handZSet hands z, the single member added to the missing key, to the first live
+// sorted-set waiter of key, as serveKey would from the set the add creates, without
+// creating that set. It reports false, changing nothing, when no waiter takes it.
+func (db *DB) handZSet(key string, q *waitQueue, z Z) bool {
+	for _, e := range q.ws {
+		w := e.w
+		if !e.live() || w.kind != waitZSet {
+			continue
+		}
+		if w.count > 0 {
+			w.zs = []Z{z}
+		} else {
+			w.z = z
+		}
+		w.key = key
+		w.ok = true
+		db.unlinkFrom(w, key, q, false)
+		w.ch <- struct{}{}
+		db.trimQueue(q)
+		return true
+	}
+	return false
+}
+
 // unlink marks w done and takes it out of all its queues. Its entries stay in the
 // queues' slices, counted as dead; a queue with only dead entries is dropped, and
 // when compact is set (never while serveKey walks a queue) a mostly dead queue is
 // compacted, so callers that give up cannot make a queue grow without bound.
 func (db *DB) unlink(w *waiter, compact bool) {
+	db.unlinkFrom(w, "", nil, compact)
+}
+
+// unlinkFrom is unlink for a caller that holds the queue kq of one of w's keys,
+// key, which it spares a map lookup.
+func (db *DB) unlinkFrom(w *waiter, key string, kq *waitQueue, compact bool) {
 	w.done = true
 	db.nblocked--
 	for _, k := range w.keys {
-		q := db.waiters[k]
+		q := kq
+		if kq == nil || k != key {
+			q = db.waiters[k]
+		}
 		if q == nil {
 			continue
 		}
@@ -317,14 +419,19 @@ func (db *DB) serveKey(key string, q *waitQueue) {
 			continue
 		}
 		db.pop(w, key, v)
-		db.unlink(w, false)
+		db.unlinkFrom(w, key, q, false)
 		w.ch <- struct{}{}
 	}
+	db.trimQueue(q)
+}
+
+// trimQueue drops the dead entries at the head of q (the served ones, usually), or
+// empties q when none is live.
+func (db *DB) trimQueue(q *waitQueue) {
 	if len(q.ws) == q.dead {
 		db.resetQueue(q)
 		return
 	}
-	// Drop the dead entries at the head (the served ones, usually).
 	n := 0
 	for n < len(q.ws) && !q.ws[n].live() {
 		n++

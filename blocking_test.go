@@ -263,6 +263,16 @@ func TestBlockingTypeMismatchSkipped(t *testing.T) {
 		db.RPush(ctx, "k", "x")
 		mustBlock(t, zs)
 		mustRecv(t, l, popResult{"k", "x", true, nil})
+		// A ZADD onto the missing key and a ZREM in one batch serve nobody: the
+		// batch sees its own add.
+		db.Update(func(tx *Tx) error {
+			tx.ZAdd("k", Z{Member: "m1", Score: 1})
+			if n, err := tx.ZRem("k", "m1"); n != 1 || err != nil {
+				t.Errorf("tx.ZRem after tx.ZAdd = %d, %v; want 1, nil", n, err)
+			}
+			return nil
+		})
+		mustBlock(t, zs)
 		db.Do(ctx, "ZADD", "k", "2", "m2")
 		mustRecv(t, zs, popResult{"k", "m2", true, nil})
 	})
@@ -450,4 +460,47 @@ func (db *DB) blockedCount() int {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	return db.nblocked
+}
+
+// TestBlockingHandOffLeftovers covers a push onto a missing key whose waiters take
+// part of it: LPUSH q a b c d e f makes the list f e d c b a, served first come first
+// served; the rest stays in the list in that order, and the reply is the length after
+// the push.
+func TestBlockingHandOffLeftovers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		db := track(New())
+		multi := make(chan []string, 1)
+		go func() {
+			_, vs, _ := db.BLMPop(ctx, 0, "LEFT", 2, "q")
+			multi <- vs
+		}()
+		synctest.Wait()
+		right := make(chan popResult, 1)
+		go func() {
+			k, v, ok, err := db.BRPop(ctx, 0, "q")
+			right <- popResult{k, v, ok, err}
+		}()
+		synctest.Wait()
+		left := goBLPop(ctx, db, 0, "other", "q")
+		if n, err := db.LPush(ctx, "q", "a", "b", "c", "d", "e", "f"); n != 6 || err != nil {
+			t.Fatalf("LPUSH = %d, %v; want 6, nil", n, err)
+		}
+		synctest.Wait()
+		if vs := <-multi; len(vs) != 2 || vs[0] != "f" || vs[1] != "e" {
+			t.Fatalf("BLMPOP LEFT COUNT 2 = %q; want [f e]", vs)
+		}
+		mustRecv(t, right, popResult{"q", "a", true, nil})
+		mustRecv(t, left, popResult{"q", "d", true, nil})
+		wantList(t, db, "q", "c", "b")
+		// The multi-key waiter left the queue of "other" too.
+		db.RPush(ctx, "other", "x")
+		wantList(t, db, "other", "x")
+		if n := db.blockedCount(); n != 0 {
+			t.Fatalf("blockedCount = %d; want 0", n)
+		}
+		if err := db.check(); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

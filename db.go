@@ -97,7 +97,11 @@ func New() *DB {
 // must not keep tx after returning.
 func (db *DB) Update(fn func(tx *Tx) error) error {
 	tx := db.lock()
-	defer db.unlock()
+	tx.batch = true
+	defer func() {
+		tx.batch = false
+		db.unlock()
+	}()
 	return fn(tx)
 }
 
@@ -141,6 +145,9 @@ func (db *DB) unlock() {
 type Tx struct {
 	db       *DB
 	writable bool
+	// batch is set inside Update: writes then leave waiters to be served when the
+	// batch completes (see Tx.direct).
+	batch bool
 }
 
 // value returns the value at key, or nil.

@@ -26,6 +26,23 @@ func (tx *Tx) push(name, key string, left, xx bool, values []string) (int64, err
 		if xx {
 			return 0, nil
 		}
+		if q := tx.direct(key); q != nil {
+			// Hand the values to the waiters without creating the list first; the
+			// reply is the length after the push, as in Redis.
+			n := len(values)
+			lo, hi := tx.db.handList(key, q, left, values)
+			if lo == hi {
+				return int64(n), nil
+			}
+			l = tx.newList(key)
+			if left {
+				l.PushFront(values[n-hi : n-lo]...)
+			} else {
+				l.PushBack(values[lo:hi]...)
+			}
+			tx.signal(key)
+			return int64(n), nil
+		}
 		l = tx.newList(key)
 	}
 	if left {

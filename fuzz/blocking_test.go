@@ -57,6 +57,11 @@ var blockingScenarios = []scenario{
 	{"zadd incr wakes", []event{blk("A", "BZPOPMAX", "z", "0"), run("C", "ZADD", "z", "INCR", "5", "m"), run("C", "ZCARD", "z")}},
 	{"already there", []event{run("C", "RPUSH", "q", "a"), blk("A", "BLPOP", "q", "0"), blk("B", "BLPOP", "q", "0"), run("C", "RPUSH", "q", "b")}},
 	{"four waiters, two pushes", []event{blk("A", "BLPOP", "q", "0"), blk("B", "BRPOP", "q", "0"), blk("D", "BLMOVE", "q", "r", "RIGHT", "LEFT", "0"), blk("E", "BLPOP", "r", "q", "0"), run("C", "RPUSH", "q", "1", "2"), run("C", "RPUSH", "q", "3"), run("C", "LPUSH", "r", "4"), run("C", "KEYS", "*")}},
+	{"lpush hand-off to counted pops", []event{blk("A", "BLMPOP", "0", "1", "q", "LEFT", "COUNT", "2"), blk("B", "BRPOP", "q", "0"), blk("D", "BLMPOP", "0", "1", "q", "RIGHT", "COUNT", "2"), blk("E", "BLPOP", "q", "0"), run("C", "LPUSH", "q", "a", "b", "c", "d", "e", "f", "g"), run("C", "LRANGE", "q", "0", "-1")}},
+	{"rpush hand-off meets blmove", []event{blk("A", "BLPOP", "q", "0"), blk("B", "BLMOVE", "q", "q", "LEFT", "RIGHT", "0"), blk("D", "BRPOP", "q", "0"), blk("E", "BLMOVE", "q", "r", "RIGHT", "LEFT", "0"), run("C", "RPUSH", "q", "a", "b", "c", "d"), run("C", "LRANGE", "q", "0", "-1"), run("C", "LRANGE", "r", "0", "-1")}},
+	{"hand-off chain back to the pushed key", []event{blk("A", "BLMOVE", "q", "r", "LEFT", "LEFT", "0"), blk("B", "BLMOVE", "r", "q", "LEFT", "LEFT", "0"), blk("D", "BLPOP", "q", "0"), run("C", "LPUSH", "q", "x", "y"), run("C", "KEYS", "*")}},
+	{"hand-off skips the other type", []event{blk("A", "BZPOPMIN", "k", "0"), blk("B", "BLPOP", "k", "0"), blk("D", "BRPOP", "j", "k", "0"), run("C", "RPUSH", "k", "x"), run("C", "RPUSH", "j", "y"), run("C", "DEL", "k"), run("C", "ZADD", "k", "GT", "CH", "2", "m"), run("C", "EXISTS", "k")}},
+	{"zadd hand-off to bzmpop", []event{blk("A", "BLPOP", "z", "0"), blk("B", "BZMPOP", "0", "2", "y", "z", "MAX", "COUNT", "2"), blk("D", "BZPOPMAX", "z", "y", "0"), run("C", "ZADD", "z", "NX", "0.5", "m"), run("C", "ZADD", "y", "1", "n", "2", "o"), run("C", "ZADD", "z", "XX", "1", "p"), run("C", "KEYS", "*")}},
 	{"timeouts", []event{blk("A", "BLPOP", "none", "0.1"), blk("B", "BZPOPMIN", "none", "0.1"), blk("D", "BLMPOP", "0.1", "1", "none", "LEFT"), pass(400 * time.Millisecond), run("C", "RPUSH", "none", "late"), run("C", "LLEN", "none")}},
 	{"timeout then serve", []event{blk("A", "BLPOP", "q", "0.1"), blk("B", "BLPOP", "q", "0"), pass(400 * time.Millisecond), run("C", "RPUSH", "q", "x"), run("C", "LLEN", "q")}},
 }
@@ -101,7 +106,10 @@ func randomScenario(r *rand.Rand, i int) scenario {
 		case 0, 1:
 			args = []string{"RPUSH", k(), fmt.Sprint(r.IntN(10)), fmt.Sprint(r.IntN(10))}
 		case 2:
-			args = []string{"LPUSH", k(), fmt.Sprint(r.IntN(10))}
+			args = []string{"LPUSH", k()}
+			for range 1 + r.IntN(3) {
+				args = append(args, fmt.Sprint(r.IntN(10)))
+			}
 		case 3:
 			args = []string{"ZADD", k(), fmt.Sprint(r.IntN(5)), fmt.Sprint(r.IntN(10)), fmt.Sprint(r.IntN(5)), "m"}
 		case 4:
