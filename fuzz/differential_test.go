@@ -95,7 +95,7 @@ func newDiffer(t testing.TB) (*differ, map[string]bool) {
 	db := zlite.New()
 	allowed, missing := implemented(db)
 	if len(missing) > 0 {
-		t.Logf("not implemented by the keyspace, left out of the transcript: %s", strings.Join(missing, " "))
+		t.Logf("commands the keyspace lacks, left out of the transcript: %s", strings.Join(missing, " "))
 	}
 	return &differ{zl: zliteTarget{db}, rd: redisTarget{c}, redis72: redisVersion72(t, c),
 		fresh: func() target { return zliteTarget{zlite.New()} }}, allowed
