@@ -130,11 +130,7 @@ func cmdLSet(tx *Tx, a []string) (any, error) {
 }
 
 func cmdLRange(tx *Tx, a []string) (any, error) {
-	start, err := parseInt(a[2])
-	if err != nil {
-		return nil, err
-	}
-	stop, err := parseInt(a[3])
+	start, stop, err := parseStartStop(a)
 	if err != nil {
 		return nil, err
 	}
@@ -146,11 +142,7 @@ func cmdLRange(tx *Tx, a []string) (any, error) {
 }
 
 func cmdLTrim(tx *Tx, a []string) (any, error) {
-	start, err := parseInt(a[2])
-	if err != nil {
-		return nil, err
-	}
-	stop, err := parseInt(a[3])
+	start, stop, err := parseStartStop(a)
 	if err != nil {
 		return nil, err
 	}

@@ -239,11 +239,7 @@ func cmdZMPop(tx *Tx, a []string) (any, error) {
 
 // cmdZRemRangeByRank is ZREMRANGEBYRANK key start stop.
 func cmdZRemRangeByRank(tx *Tx, a []string) (any, error) {
-	start, err := parseInt(a[2])
-	if err != nil {
-		return nil, err
-	}
-	stop, err := parseInt(a[3])
+	start, stop, err := parseStartStop(a)
 	if err != nil {
 		return nil, err
 	}

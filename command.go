@@ -261,3 +261,13 @@ func stringsReply(ss []string) []any {
 	}
 	return r
 }
+
+// parseStartStop parses the start and stop indexes of "CMD key start stop" (LRANGE,
+// LTRIM, ZREMRANGEBYRANK), reporting the first that is not an integer.
+func parseStartStop(a []string) (start, stop int64, err error) {
+	if start, err = parseInt(a[2]); err != nil {
+		return 0, 0, err
+	}
+	stop, err = parseInt(a[3])
+	return start, stop, err
+}
