@@ -18,7 +18,8 @@ type Z = zset.Entry
 // with respect to all others, as in single-threaded Redis. Blocked callers (BLPOP,
 // BZPOPMIN, ...) do not hold the mutex while they wait. Create a DB with [New].
 type DB struct {
-	mu sync.Mutex
+	mu  sync.Mutex
+	cfg config
 
 	keys map[string]entry
 
@@ -72,9 +73,10 @@ type slot struct {
 	live bool
 }
 
-// New returns an empty keyspace.
-func New() *DB {
+// New returns an empty keyspace configured by opts (none: Redis's defaults).
+func New(opts ...Option) *DB {
 	db := &DB{
+		cfg:      newConfig(opts),
 		keys:     make(map[string]entry),
 		waiters:  make(map[string]*waitQueue),
 		readySet: make(map[string]struct{}),
