@@ -254,7 +254,7 @@ func sameFloat(a, b float64) bool { return math.Float64bits(a) == math.Float64bi
 // zero Set), always a tree, limits that make conversions frequent, and a small encoding
 // that holds large sets.
 func TestModel(t *testing.T) {
-	ops := 110_000
+	ops := 60_000
 	if raceEnabled || testing.Short() {
 		ops = 10_000
 	}

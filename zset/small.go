@@ -27,8 +27,9 @@ import (
 // Redis's listpack, -0 is integral and stored as the integer 0: a small set reads a -0
 // back as 0 (see the package doc). Every operation is a linear scan from the start,
 // which at the default 128 entries touches at most a few KiB of contiguous memory. The
-// bytes hold no pointers, and the slice is sized to its contents (grown by an eighth
-// over the need, rounded to the allocator's size class).
+// bytes hold no pointers, and the slice is sized to its contents: grown to the
+// allocator's size class of the need (the classes are 16 bytes apart up to 256 bytes and
+// about 12% apart above, so growth is geometric), shrunk when half empty.
 
 const (
 	tagIntMax  = 0xDF // the largest tag that is itself a zigzag integer
@@ -231,7 +232,7 @@ func (s *Set) smInsert(m string, score float64) {
 	old := len(s.sm)
 	if old+k > cap(s.sm) {
 		need := old + k
-		b := slices.Grow([]byte(nil), need+need/8)[:need] // the capacity is rounded to a size class
+		b := slices.Grow([]byte(nil), need)[:need] // the capacity is rounded up to a size class
 		copy(b, s.sm[:off])
 		copy(b[off+k:], s.sm[off:])
 		s.sm = b
@@ -253,7 +254,7 @@ func (s *Set) smCut(lo, hi, k int) {
 	switch {
 	case cap(s.sm) > smallSlack && n < cap(s.sm)/2:
 		// Shrink: a set that lost half its bytes gives them back.
-		b := slices.Grow([]byte(nil), n+n/8)[:n]
+		b := slices.Grow([]byte(nil), n)[:n]
 		copy(b, s.sm[:lo])
 		copy(b[lo:], s.sm[hi:])
 		s.sm = b
@@ -353,9 +354,9 @@ func (s *Set) smAppend(m string, score float64) {
 	s.n++
 }
 
-// smFit gives back the capacity that a run of appends left beyond the usual headroom.
+// smFit gives back the capacity that a run of appends left beyond the size class.
 func (s *Set) smFit() {
-	if n := len(s.sm); cap(s.sm) > n+n/8+8 {
+	if n := len(s.sm); cap(s.sm) > n+n/8+16 {
 		s.sm = append(slices.Grow([]byte(nil), n), s.sm...)
 	}
 }
