@@ -70,10 +70,16 @@ func appendScoreBytes(dst []byte, f float64) []byte {
 
 // score decodes the score at off and returns it with the offset of the member's length.
 func (p packed) score(off int) (float64, int) {
+	if t := p[off]; t <= tagIntMax {
+		return float64(unzigzag(uint64(t))), off + 1
+	}
+	return p.wideScore(off)
+}
+
+// wideScore is score for the tags above tagIntMax.
+func (p packed) wideScore(off int) (float64, int) {
 	t := p[off]
 	switch {
-	case t <= tagIntMax:
-		return float64(unzigzag(uint64(t))), off + 1
 	case t < tagFloat32:
 		k := int(t-tagIntN) + 1
 		var z uint64
@@ -88,16 +94,33 @@ func (p packed) score(off int) (float64, int) {
 }
 
 // scoreLen returns the length of the score encoding whose tag is t.
-func scoreLen(t byte) int {
-	switch {
-	case t <= tagIntMax:
-		return 1
-	case t < tagFloat32:
-		return int(t-tagIntN) + 2
-	case t == tagFloat32:
-		return 5
+func scoreLen(t byte) int { return int(scoreSizes[t]) }
+
+// scoreSizes maps a tag to the length of its score encoding.
+var scoreSizes = func() (t [256]uint8) {
+	for i := range t {
+		switch {
+		case i <= tagIntMax:
+			t[i] = 1
+		case i < tagFloat32:
+			t[i] = uint8(i-tagIntN) + 2
+		case i == tagFloat32:
+			t[i] = 5
+		default:
+			t[i] = 9
+		}
 	}
-	return 9
+	return t
+}()
+
+// memberEnd returns the offset of the member's bytes whose length is at off, and the
+// offset of the entry after them.
+func (p packed) memberEnd(off int) (start, end int) {
+	if n := int(p[off]); n < 0x80 {
+		return off + 1, off + 1 + n
+	}
+	n, k := binary.Uvarint(p[off:])
+	return off + k, off + k + int(n)
 }
 
 // member returns the member whose length is at off, as a view of p, and the offset of
@@ -108,15 +131,11 @@ func scoreLen(t byte) int {
 // same array) for a view of Set.sm, and forever for a view of an immutable snapshot
 // (see Set.snapshot). Nothing that outlives the change may keep it.
 func (p packed) member(off int) (string, int) {
-	n, k := uint64(p[off]), 1
-	if n >= 0x80 {
-		n, k = binary.Uvarint(p[off:])
+	start, end := p.memberEnd(off)
+	if start == end {
+		return "", end
 	}
-	off += k
-	if n == 0 {
-		return "", off
-	}
-	return unsafe.String(&p[off], int(n)), off + int(n)
+	return unsafe.String(&p[start], end-start), end
 }
 
 // entry decodes the entry at off and returns the offset of the next one.
@@ -128,13 +147,8 @@ func (p packed) entry(off int) (sc float64, m string, next int) {
 
 // skip returns the offset of the entry after the one at off.
 func (p packed) skip(off int) int {
-	off += scoreLen(p[off])
-	n, k := int(p[off]), 1
-	if n >= 0x80 {
-		u, w := binary.Uvarint(p[off:])
-		n, k = int(u), w
-	}
-	return off + k + n
+	_, end := p.memberEnd(off + scoreLen(p[off]))
+	return end
 }
 
 // offsetOf returns the offset of the entry at rank r (len(p) for r == the length).
@@ -146,24 +160,38 @@ func (p packed) offsetOf(r int) int {
 	return off
 }
 
-// find returns the offset, rank and score of member m.
+// find returns the offset, rank and score of member m. It compares lengths first and
+// then the last byte, which tells apart most members of the same length (numbered ids)
+// before a full comparison.
 func (p packed) find(m string) (off, rank int, sc float64, ok bool) {
+	var last byte
+	if m != "" {
+		last = m[len(m)-1]
+	}
 	for off < len(p) {
-		next := off + scoreLen(p[off])
-		n, k := int(p[next]), 1
-		if n >= 0x80 {
-			u, w := binary.Uvarint(p[next:])
-			n, k = int(u), w
-		}
-		next += k
-		if n == len(m) && (n == 0 || unsafe.String(&p[next], n) == m) {
+		start, end := p.memberEnd(off + scoreLen(p[off]))
+		if end-start == len(m) && (m == "" || p[end-1] == last && string(p[start:end]) == m) {
 			sc, _ = p.score(off)
 			return off, rank, sc, true
 		}
-		off = next + n
+		off = end
 		rank++
 	}
 	return 0, 0, 0, false
+}
+
+// countScore returns the rank and offset of the first entry whose score is above f (at
+// least f unless orEqual).
+func (p packed) countScore(f float64, orEqual bool) (rank, off int) {
+	for off < len(p) {
+		sc, next := p.score(off)
+		if sc > f || sc == f && !orEqual {
+			break
+		}
+		_, off = p.memberEnd(next)
+		rank++
+	}
+	return rank, off
 }
 
 // below returns the rank and offset of the first entry for which below is false.
@@ -182,11 +210,15 @@ func (p packed) below(below func(sc float64, m string) bool) (rank, off int) {
 // lower returns the rank and offset of the first entry whose key is >= (score, m).
 func (p packed) lower(score float64, m string) (rank, off int) {
 	for off < len(p) {
-		sc, o, next := p.entry(off)
-		if sc > score || sc == score && o >= m {
-			return rank, off
+		sc, next := p.score(off)
+		if sc > score {
+			break
 		}
-		off = next
+		start, end := p.memberEnd(next)
+		if sc == score && string(p[start:end]) >= m {
+			break
+		}
+		off = end
 		rank++
 	}
 	return rank, off

@@ -406,7 +406,7 @@ func (s *Set) countScoreBelow(f float64, orEqual bool) int {
 	if s.big != nil {
 		return s.big.countScoreBelow(f, orEqual)
 	}
-	r, _ := s.sm.below(func(sc float64, _ string) bool { return sc < f || orEqual && sc == f })
+	r, _ := s.sm.countScore(f, orEqual)
 	return r
 }
 
@@ -547,7 +547,7 @@ func (s *Set) RangeByScore(min, max ScoreBound, offset, count int) []Entry {
 		return nil
 	}
 	if s.big == nil {
-		lo, off := s.sm.below(func(sc float64, _ string) bool { return belowMin(sc, min) })
+		lo, off := s.sm.countScore(min.Value, min.Exclusive)
 		return s.smRange(lo, off, offset, count, func(sc float64, _ string) bool { return !aboveMax(sc, max) })
 	}
 	e := s.big
