@@ -17,8 +17,8 @@ type chart struct {
 	W, H    int
 }
 
-// newChart draws vals (nil entries are gaps in the data and are skipped) over the
-// samples' span; fmtv formats one value for the summary. O(len(vals)).
+// newChart draws vals over the samples' span, skipping vals[i] when !ok[i] (no
+// figure at that sample); fmtv formats one value for the summary. O(len(vals)).
 func newChart(label string, w, h int, vals []float64, ok []bool, span time.Duration, fmtv func(float64) string) chart {
 	c := chart{Label: label, W: w, H: h}
 	lo, hi, n, last := math.Inf(1), math.Inf(-1), 0, 0.0
@@ -59,26 +59,26 @@ func newChart(label string, w, h int, vals []float64, ok []bool, span time.Durat
 	return c
 }
 
-// charts returns the depth, throughput and (when the queue has due times)
-// lateness charts of one queue's history.
+// charts returns the depth chart of one queue's history, and its throughput and
+// lateness charts when the queue reports counters and due times.
 func charts(s []sample, w, h int) []chart {
 	n := len(s)
 	depth, rate, late := make([]float64, n), make([]float64, n), make([]float64, n)
 	hasDepth, hasRate, hasLate := make([]bool, n), make([]bool, n), make([]bool, n)
-	anyLate := false
+	anyRate, anyLate := false, false
 	for i, p := range s {
 		depth[i], hasDepth[i] = float64(p.Depth), true
 		rate[i], hasRate[i] = p.Rate, p.HasRate
 		late[i], hasLate[i] = p.Late.Seconds(), p.HasLate
-		anyLate = anyLate || p.HasLate
+		anyRate, anyLate = anyRate || p.Counted, anyLate || p.HasLate
 	}
 	var span time.Duration
 	if n > 1 {
 		span = s[n-1].At.Sub(s[0].At)
 	}
-	out := []chart{
-		newChart("depth", w, h, depth, hasDepth, span, func(v float64) string { return strconv.FormatInt(int64(v), 10) }),
-		newChart("throughput", w, h, rate, hasRate, span, fmtRate),
+	out := []chart{newChart("depth", w, h, depth, hasDepth, span, func(v float64) string { return strconv.FormatInt(int64(v), 10) })}
+	if anyRate {
+		out = append(out, newChart("throughput", w, h, rate, hasRate, span, fmtRate))
 	}
 	if anyLate {
 		out = append(out, newChart("lateness p99", w, h, late, hasLate, span, func(v float64) string {

@@ -178,24 +178,24 @@ func render(w http.ResponseWriter, name string, v any) {
 // --- the queue page ---
 
 // columns says which item columns a kind of queue has.
-type columns struct{ ID, Level, Priority, Wait, Due, State, Lease bool }
+type columns struct{ ID, Value, Level, Priority, Wait, Due, State, Lease bool }
 
 func columnsOf(k Kind) columns {
 	switch k {
 	case KindLevels:
-		return columns{Level: true}
+		return columns{Value: true, Level: true}
 	case KindPriority:
-		return columns{Priority: true, Wait: true}
-	case KindCall:
+		return columns{Value: true, Priority: true, Wait: true}
+	case KindCall: // a call is its id
 		return columns{ID: true, Priority: true, Wait: true}
 	case KindDelayed, KindScheduler:
-		return columns{Due: true}
+		return columns{Value: true, Due: true}
 	case KindReliable:
-		return columns{ID: true, State: true, Wait: true, Lease: true}
+		return columns{ID: true, Value: true, State: true, Wait: true, Lease: true}
 	case KindWaitlist:
-		return columns{ID: true, Wait: true}
+		return columns{ID: true, Value: true}
 	}
-	return columns{}
+	return columns{Value: true}
 }
 
 type itemRow struct {
