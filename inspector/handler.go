@@ -129,8 +129,8 @@ type queueRow struct {
 type indexView struct {
 	Title, Root, Page, Crumb string
 	Now                      time.Time
-	Actions     bool
-	Queues      []queueRow
+	Actions                  bool
+	Queues                   []queueRow
 }
 
 func (h *Handler) rows(ctx context.Context, w, ht int) []queueRow {
@@ -209,22 +209,22 @@ type itemRow struct {
 }
 
 type queueView struct {
-	Title, Root, Page, Crumb      string
-	Name, Self, API, Kind         string
-	Now                           time.Time
-	Stats                         Stats
-	StatsErr                      string
-	Throughput                    string
-	Charts                        []chart
-	Cols                          columns
-	Items                         []itemRow
-	ItemsErr                      string
-	Unsupported                   bool
-	Offset, Count, Last           int64
-	Prev, Next                    string // hrefs, "" when there is no such page
-	Actions                       bool   // actions are enabled (the header says so)
-	ActionCol                     bool   // the queue supports an action: an Action column is shown
-	Flash                         string
+	Title, Root, Page, Crumb string
+	Name, Self, API, Kind    string
+	Now                      time.Time
+	Stats                    Stats
+	StatsErr                 string
+	Throughput               string
+	Charts                   []chart
+	Cols                     columns
+	Items                    []itemRow
+	ItemsErr                 string
+	Unsupported              bool
+	Offset, Count, Last      int64
+	Prev, Next               string // hrefs, "" when there is no such page
+	Actions                  bool   // actions are enabled (the header says so)
+	ActionCol                bool   // the queue supports an action: an Action column is shown
+	Flash                    string
 }
 
 // page reads ?offset= and ?count= (count defaults to the page size, at most

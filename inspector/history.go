@@ -9,9 +9,9 @@ import (
 type sample struct {
 	At       time.Time
 	Depth    int64
-	Dequeued int64         // counter value; rates come from differences
-	Counted  bool          // the queue reported counters (Dequeued is meaningful)
-	Rate     float64       // dequeued per second since the previous sample, if HasRate
+	Dequeued int64   // counter value; rates come from differences
+	Counted  bool    // the queue reported counters (Dequeued is meaningful)
+	Rate     float64 // dequeued per second since the previous sample, if HasRate
 	HasRate  bool
 	Late     time.Duration // lateness p99 at this sample, if HasLate
 	HasLate  bool

@@ -39,10 +39,10 @@ type jsonLateness struct {
 }
 
 type jsonSample struct {
-	At         time.Time `json:"at"`
-	Depth      int64     `json:"depth"`
-	Throughput *float64  `json:"throughput_per_second,omitempty"`
-	LatenessP99 *float64 `json:"lateness_p99_seconds,omitempty"`
+	At          time.Time `json:"at"`
+	Depth       int64     `json:"depth"`
+	Throughput  *float64  `json:"throughput_per_second,omitempty"`
+	LatenessP99 *float64  `json:"lateness_p99_seconds,omitempty"`
 }
 
 type jsonItem struct {
@@ -59,11 +59,11 @@ type jsonItem struct {
 
 type jsonPage struct {
 	jsonQueue
-	Offset int64      `json:"offset"`
-	Count  int64      `json:"count"`
-	More   bool       `json:"more"`
-	Items  []jsonItem `json:"items"`
-	ItemsError string `json:"items_error,omitempty"`
+	Offset     int64      `json:"offset"`
+	Count      int64      `json:"count"`
+	More       bool       `json:"more"`
+	Items      []jsonItem `json:"items"`
+	ItemsError string     `json:"items_error,omitempty"`
 }
 
 func (h *Handler) jsonQueueOf(r *http.Request, q Queue, history bool) jsonQueue {
