@@ -13,7 +13,8 @@ import (
 type chart struct {
 	Label   string // what is drawn, e.g. "depth"
 	Points  string // SVG polyline points in a W×H box, "" when there is nothing to draw
-	Summary string // the figures in words: the chart's accessible name and caption
+	Summary string // the figures in words: the chart's accessible name
+	Caption string // the short form shown under the chart
 	W, H    int
 }
 
@@ -30,10 +31,12 @@ func newChart(label string, w, h int, vals []float64, ok []bool, span time.Durat
 	}
 	if n == 0 {
 		c.Summary = label + ": no samples yet"
+		c.Caption = c.Summary
 		return c
 	}
 	c.Summary = fmt.Sprintf("%s over the last %s: now %s, min %s, max %s",
 		label, span.Round(time.Second), fmtv(last), fmtv(lo), fmtv(hi))
+	c.Caption = fmt.Sprintf("%s: now %s, max %s", label, fmtv(last), fmtv(hi))
 	// The vertical scale starts at zero so that a flat line near zero does not look
 	// like wild swings.
 	top := max(hi, 0)

@@ -24,7 +24,10 @@ const hostile = `a:b/c <x>&"`
 // fixture returns the test queues: a call queue with five calls, a reliable queue
 // with an item in each state, a delayed queue with lateness, and a queue with a
 // hostile name that lists nothing.
-func fixture() (calls, jobs, later *fakeQueue, all []inspector.Queue) {
+func fixture() (calls, jobs, later *fakeQueue, all []inspector.Queue) { return fixtureAt(t0) }
+
+// fixtureAt is fixture with its times around t0.
+func fixtureAt(t0 time.Time) (calls, jobs, later *fakeQueue, all []inspector.Queue) {
 	calls = &fakeQueue{name: "calls", kind: inspector.KindCall, st: inspector.Stats{
 		Oldest:   10 * time.Second,
 		Activity: &inspector.Activity{Blocked: 2, Enqueued: 40, Dequeued: 35},
