@@ -171,7 +171,7 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 		}
 		return d.emails.Push(ctx, "welcome mail #"+strconv.Itoa(n))
 	})
-	every(ctx, wg, 200*time.Millisecond, func(ctx context.Context, _ int) error {
+	every(ctx, wg, 130*time.Millisecond, func(ctx context.Context, _ int) error {
 		_, _, err := d.emails.Pop(ctx, time.Second)
 		return err
 	})
@@ -182,7 +182,7 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 		}
 		return d.tickets.Push(ctx, lvl, "ticket #"+strconv.Itoa(n))
 	})
-	every(ctx, wg, 150*time.Millisecond, func(ctx context.Context, _ int) error {
+	every(ctx, wg, 110*time.Millisecond, func(ctx context.Context, _ int) error {
 		_, _, _, err := d.tickets.Pop(ctx, time.Second)
 		return err
 	})
@@ -192,7 +192,7 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 		}
 		return d.renders.Push(ctx, "frame "+strconv.Itoa(n), float64(rand.N(10)))
 	})
-	every(ctx, wg, 110*time.Millisecond, func(ctx context.Context, _ int) error {
+	every(ctx, wg, 95*time.Millisecond, func(ctx context.Context, _ int) error {
 		_, _, _, err := d.renders.Pop(ctx, time.Second)
 		return err
 	})
@@ -202,7 +202,7 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 		}
 		return d.support.Enqueue(ctx, "caller-"+strconv.Itoa(n), float64(rand.N(3)))
 	})
-	every(ctx, wg, 700*time.Millisecond, func(ctx context.Context, _ int) error {
+	every(ctx, wg, 380*time.Millisecond, func(ctx context.Context, _ int) error {
 		_, _, err := d.support.Dequeue(ctx, time.Second)
 		return err
 	})
@@ -210,7 +210,7 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 		if !d.room(d.reminders.Len(ctx)) {
 			return nil
 		}
-		at := time.Now().Add(time.Duration(1+rand.N(20)) * time.Second)
+		at := time.Now().Add(time.Duration(1+rand.N(8)) * time.Second)
 		return d.reminders.Schedule(ctx, "reminder #"+strconv.Itoa(n), at)
 	})
 	every(ctx, wg, 50*time.Millisecond, func(ctx context.Context, _ int) error {
@@ -228,7 +228,7 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 		_, err := d.nightly.Step(ctx)
 		return err
 	})
-	every(ctx, wg, 500*time.Millisecond, func(ctx context.Context, _ int) error {
+	every(ctx, wg, 250*time.Millisecond, func(ctx context.Context, _ int) error {
 		_, _, err := d.nightly.Queue("reports").Pop(ctx, time.Second)
 		return err
 	})
@@ -239,7 +239,7 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 		_, err := d.payments.Push(ctx, "charge order "+strconv.Itoa(n))
 		return err
 	})
-	every(ctx, wg, 250*time.Millisecond, func(ctx context.Context, _ int) error {
+	every(ctx, wg, 180*time.Millisecond, func(ctx context.Context, _ int) error {
 		dl, ok, err := d.payments.Pop(ctx, time.Second)
 		if err != nil || !ok {
 			return err
@@ -264,7 +264,7 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 		}
 		return err
 	})
-	every(ctx, wg, 1500*time.Millisecond, func(ctx context.Context, _ int) error {
+	every(ctx, wg, 700*time.Millisecond, func(ctx context.Context, _ int) error {
 		_, _, err := d.tables.Seat(ctx, 2+rand.N(5), queues.Fits)
 		return err
 	})
