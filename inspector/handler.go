@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -19,6 +20,9 @@ const MaxPageSize = 500
 
 // maxForm bounds the body of an action request.
 const maxForm = 64 << 10
+
+// maxOffset bounds ?offset= so that offset+count+1 cannot overflow.
+const maxOffset = 1 << 62
 
 //go:embed templates/*.html static/style.css
 var files embed.FS
@@ -172,7 +176,7 @@ func render(w http.ResponseWriter, name string, v any) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	fmt.Fprint(w, b.String())
+	io.WriteString(w, b.String())
 }
 
 // --- the queue page ---
@@ -233,8 +237,8 @@ func (h *Handler) page(r *http.Request) (offset, count int64, err error) {
 	q := r.URL.Query()
 	count = h.cfg.pageSize
 	if s := q.Get("offset"); s != "" {
-		if offset, err = strconv.ParseInt(s, 10, 64); err != nil || offset < 0 {
-			return 0, 0, errors.New("offset must be an integer ≥ 0")
+		if offset, err = strconv.ParseInt(s, 10, 64); err != nil || offset < 0 || offset > maxOffset {
+			return 0, 0, fmt.Errorf("offset must be an integer from 0 to %d", maxOffset)
 		}
 	}
 	if s := q.Get("count"); s != "" {

@@ -2,6 +2,7 @@ package inspector_test
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -168,6 +169,7 @@ func TestQueuePage(t *testing.T) {
 		{"unlisted", url.PathEscape(hostile), 200, []string{"This queue does not list its items.", "a:b/c &lt;x&gt;"}, []string{"<x>", "Action</th>"}},
 		{"unknown queue", "nope", 404, []string{`no queue named "nope"`}, nil},
 		{"negative offset", "calls?offset=-1", 400, []string{"offset must be"}, nil},
+		{"huge offset", "calls?offset=9223372036854775807", 400, []string{"offset must be an integer from 0 to 4611686018427387904"}, nil},
 		{"count too large", "calls?count=501", 400, []string{"count must be an integer from 1 to 500"}, nil},
 		{"count not a number", "calls?count=x", 400, []string{"count must be"}, nil},
 	}
@@ -340,6 +342,34 @@ func TestNewPanics(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Panics(t, func() { inspector.New(tt.queues, tt.opts...) })
 		})
+	}
+}
+
+func TestQueueErrors(t *testing.T) {
+	broken := &fakeQueue{name: "broken", kind: inspector.KindFIFO, err: errors.New("backend down")}
+	srv, c := serve(t, inspector.New([]inspector.Queue{broken}))
+	_, body := get(t, c, srv.URL+"/admin/")
+	assert.Contains(t, body, `<p class="error" role="alert">Error: backend down</p>`)
+	code, body := get(t, c, srv.URL+"/admin/queues/broken")
+	assert.Equal(t, http.StatusOK, code)
+	assert.Contains(t, body, "Error reading the figures: backend down")
+	assert.Contains(t, body, "Error reading the items: backend down")
+	_, body = get(t, c, srv.URL+"/admin/api/queues/broken")
+	assert.Contains(t, body, `"error": "backend down"`)
+	assert.Contains(t, body, `"items_error": "backend down"`)
+}
+
+// TestMountWithSlash mounts the handler with http.StripPrefix("/x/"), which leaves
+// paths without their leading slash.
+func TestMountWithSlash(t *testing.T) {
+	_, _, _, all := fixture()
+	mux := http.NewServeMux()
+	mux.Handle("/x/", http.StripPrefix("/x/", inspector.New(all)))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	for _, p := range []string{"/x/", "/x/queues/calls", "/x/api/queues", "/x/static/style.css"} {
+		code, body := get(t, srv.Client(), srv.URL+p)
+		assert.Equal(t, http.StatusOK, code, "GET %s: %s", p, body)
 	}
 }
 
