@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -124,6 +125,18 @@ func TestBrowser(t *testing.T) {
 		require.NoError(t, err, js)
 		return v
 	}
+	// On failure, a picture of the page as it was (defers run before the browser's).
+	defer func() {
+		if t.Failed() {
+			if err := chromedp.Do(bctx, shot("failure")); err != nil {
+				t.Logf("no failure screenshot: %v", err)
+			}
+		}
+	}()
+	// The page behaves as focused although no window is, so that key presses
+	// reach it whatever the headless browser's idea of focus.
+	_, err := chromedp.Call(sctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+	require.NoError(t, err)
 	const rowIDs = `[...document.querySelectorAll('tr[data-id]')].map(e => e.dataset.id)`
 
 	// The index: each queue's figures as the API reports them.
