@@ -160,7 +160,7 @@ func TestBrowser(t *testing.T) {
 		assert.Equal(t, c.pick(st), mustInt(t, shown), "index %s of %s", c.field, c.q.Name())
 	}
 	assert.Equal(t, "2ms / 40ms / 1.5s (9 delivered)", text(`tr[data-queue="later"] td[data-field="lateness"]`))
-	require.NoError(t, chromedp.Do(sctx, chromedp.KeyEvent("\t")))
+	require.NoError(t, chromedp.Do(sctx, chromedp.KeyEvent("\t"), shot("index-skip-link")))
 	active, err := chromedp.Run(sctx, chromedp.Evaluate[string](`document.activeElement.textContent`))
 	require.NoError(t, err)
 	assert.Equal(t, "Skip to content", active, "the first Tab focuses the skip link")
