@@ -153,7 +153,7 @@ func (q callQueue) Items(ctx context.Context, offset, count int64) ([]Item, erro
 	}
 	// Stale lists by arrival; a stable sort by priority gives serving order.
 	slices.SortStableFunc(all, func(a, b queues.Call) int { return cmp.Compare(b.Priority, a.Priority) })
-	return page(all, offset, count, func(i int64, c queues.Call) Item {
+	return pageOf(all, offset, count, func(i int64, c queues.Call) Item {
 		return Item{ID: c.ID, Position: i, Priority: c.Priority, Enqueued: c.Since}
 	}), nil
 }
@@ -183,15 +183,15 @@ func (q waitlist) Items(ctx context.Context, offset, count int64) ([]Item, error
 	if err != nil {
 		return nil, err
 	}
-	return page(all, offset, count, func(i int64, p queues.Party) Item {
+	return pageOf(all, offset, count, func(i int64, p queues.Party) Item {
 		return Item{ID: p.Name, Value: strconv.Itoa(p.Seats) + " seats", Position: i}
 	}), nil
 }
 
 func (q waitlist) Cancel(ctx context.Context, id string) (bool, error) { return q.w.Leave(ctx, id) }
 
-// page converts all[offset:offset+count] with item (given the position).
-func page[T any](all []T, offset, count int64, item func(int64, T) Item) []Item {
+// pageOf converts all[offset:offset+count] with item (given the position).
+func pageOf[T any](all []T, offset, count int64, item func(int64, T) Item) []Item {
 	n := int64(len(all))
 	if offset >= n {
 		return nil

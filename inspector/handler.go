@@ -231,9 +231,9 @@ type queueView struct {
 	Flash                    string
 }
 
-// page reads ?offset= and ?count= (count defaults to the page size, at most
+// paging reads ?offset= and ?count= (count defaults to the page size, at most
 // MaxPageSize).
-func (h *Handler) page(r *http.Request) (offset, count int64, err error) {
+func (h *Handler) paging(r *http.Request) (offset, count int64, err error) {
 	q := r.URL.Query()
 	count = h.cfg.pageSize
 	if s := q.Get("offset"); s != "" {
@@ -296,7 +296,7 @@ func (h *Handler) queuePage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "inspector: no queue named "+strconv.Quote(r.PathValue("name")), http.StatusNotFound)
 		return
 	}
-	offset, count, err := h.page(r)
+	offset, count, err := h.paging(r)
 	if err != nil {
 		http.Error(w, "inspector: "+err.Error(), http.StatusBadRequest)
 		return

@@ -117,7 +117,7 @@ func (h *Handler) apiQueue(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no queue named " + strconv.Quote(r.PathValue("name"))})
 		return
 	}
-	offset, count, err := h.page(r)
+	offset, count, err := h.paging(r)
 	if err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
 		return
