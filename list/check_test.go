@@ -29,10 +29,10 @@ func (l *List) check() error {
 		if p.lo < 0 || p.lo > p.hi || p.hi > len(p.buf) {
 			return fmt.Errorf("page %d: lo=%d hi=%d cap=%d", k-l.a, p.lo, p.hi, len(p.buf))
 		}
-		if p.used() > pageSize && p.n > 1 {
-			return fmt.Errorf("page %d: %d bytes in %d items exceed pageSize %d", k-l.a, p.used(), p.n, pageSize)
+		if p.used() > l.pageSize() && p.n > 1 {
+			return fmt.Errorf("page %d: %d bytes in %d items exceed the page size %d", k-l.a, p.used(), p.n, l.pageSize())
 		}
-		if len(p.buf) > pageSize && len(p.buf) != p.used() {
+		if len(p.buf) > l.pageSize() && len(p.buf) != p.used() {
 			return fmt.Errorf("page %d: oversized buffer %d for %d bytes", k-l.a, len(p.buf), p.used())
 		}
 		n, o := 0, p.lo
@@ -56,7 +56,7 @@ func (l *List) check() error {
 			if p.start != q.start+q.n {
 				return fmt.Errorf("page %d: start %d; want %d", k-l.a, p.start, q.start+q.n)
 			}
-			if q.n > 0 && p.n > 0 && mergeable(q, p) {
+			if q.n > 0 && p.n > 0 && l.mergeable(q, p) {
 				return fmt.Errorf("pages %d and %d hold %d+%d bytes: should be merged", k-1-l.a, k-l.a, q.used(), p.used())
 			}
 		}

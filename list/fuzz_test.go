@@ -48,12 +48,9 @@ func FuzzList(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	old := pageSize
-	pageSize = 48
-	f.Cleanup(func() { pageSize = old })
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := &byteReader{b: data}
-		h := newHarness()
+		h := newHarness(48)
 		for step := 0; !r.done() && step < 2000; step++ {
 			a := opArgs{op: int(r.next()) % numOps}
 			a.x, a.y, a.z = int(int8(r.next())), int(int8(r.next())), int(r.next())

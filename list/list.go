@@ -14,15 +14,64 @@ import (
 // serialises access. Strings passed in are copied; strings returned are fresh copies
 // that stay valid whatever happens to the list afterwards.
 type List struct {
-	arr   []page // pages live in arr[a:b]; see page.go
-	a, b  int
-	n     int    // items in the list
-	spare []byte // a page buffer kept for reuse (a queue's drained front page)
-	mods  uint   // bumped by every change, so iterators notice changes
+	arr  []page // pages live in arr[a:b]; see page.go
+	a, b int
+	n    int // items in the list
+	// spare is a page buffer kept for reuse (a queue's drained front page) of
+	// spareLen bytes, stored as a pointer and a length rather than a slice to keep
+	// the List at 64 bytes (the keyspace holds one per list key).
+	spare    *byte
+	spareLen uint16
+	psize    uint16 // page size in bytes; 0 means defaultPageSize
+	mods     uint32 // bumped by every change, so iterators notice changes
 }
 
 // New returns an empty list.
 func New() *List { return &List{} }
+
+// newSized returns an empty list with pages of size bytes (at most 65535), so that
+// tests can exercise page splits and merges with few items.
+func newSized(size int) *List { return &List{psize: uint16(size)} }
+
+// pageSize returns the size in bytes of a full page buffer.
+func (l *List) pageSize() int {
+	if l.psize == 0 {
+		return defaultPageSize
+	}
+	return int(l.psize)
+}
+
+// takeSpare returns the kept buffer, or nil, and forgets it.
+func (l *List) takeSpare() []byte {
+	if l.spare == nil {
+		return nil
+	}
+	b := unsafe.Slice(l.spare, l.spareLen)
+	l.spare, l.spareLen = nil, 0
+	return b
+}
+
+// setSpare keeps b (at most a page) for reuse.
+func (l *List) setSpare(b []byte) {
+	l.spare, l.spareLen = unsafe.SliceData(b), uint16(len(b))
+}
+
+// Pages returns the number of pages holding the list's items: 0 for an empty list,
+// 1 for a list whose items fit in one page (what Redis 7.2 and later report as the
+// "listpack" encoding in OBJECT ENCODING; 7.0 says "quicklist" for every list). The
+// complexity is O(1).
+func (l *List) Pages() int { return l.b - l.a }
+
+// MemoryUsage returns the approximate number of heap bytes the list holds: the List,
+// its page slice and its page buffers (items' bytes included), as a figure for
+// MEMORY USAGE or INFO. The complexity is O(pages).
+func (l *List) MemoryUsage() int {
+	n := int(unsafe.Sizeof(*l)) + cap(l.arr)*int(unsafe.Sizeof(page{})) + int(l.spareLen)
+	for k := l.a; k < l.b; k++ {
+		n += len(l.arr[k].buf)
+	}
+	return n
+}
 
 // Len returns the number of items, as LLEN does. The complexity is O(1).
 func (l *List) Len() int { return l.n }
@@ -37,7 +86,7 @@ func (l *List) PushFront(values ...string) {
 		if n := len(v); n < 0x80 && l.a < l.b {
 			p := &l.arr[l.a]
 			if p.n == 0 {
-				if q := &l.arr[l.a+1]; q.lo >= n+2 || q.used()+n+2 <= pageSize {
+				if q := &l.arr[l.a+1]; q.lo >= n+2 || q.used()+n+2 <= l.pageSize() {
 					p = nil // room in q, or room to be made: the slow path decides
 				}
 			}
@@ -66,7 +115,7 @@ func (l *List) PushBack(values ...string) {
 		if n := len(v); n < 0x80 && l.a < l.b {
 			p := &l.arr[l.b-1]
 			if p.n == 0 {
-				if q := &l.arr[l.b-2]; len(q.buf)-q.hi >= n+2 || q.used()+n+2 <= pageSize {
+				if q := &l.arr[l.b-2]; len(q.buf)-q.hi >= n+2 || q.used()+n+2 <= l.pageSize() {
 					p = nil
 				}
 			}
@@ -187,7 +236,7 @@ func (l *List) PopFront() (string, bool) {
 	p.start++
 	l.n--
 	l.mods++
-	if p.n == 0 || k+1 < l.b && l.arr[k+1].n > 0 && mergeable(p, &l.arr[k+1]) {
+	if p.n == 0 || k+1 < l.b && l.arr[k+1].n > 0 && l.mergeable(p, &l.arr[k+1]) {
 		l.fixFront()
 	}
 	return v, true
@@ -212,7 +261,7 @@ func (l *List) PopBack() (string, bool) {
 	p.n--
 	l.n--
 	l.mods++
-	if p.n == 0 || k > l.a && l.arr[k-1].n > 0 && mergeable(&l.arr[k-1], p) {
+	if p.n == 0 || k > l.a && l.arr[k-1].n > 0 && l.mergeable(&l.arr[k-1], p) {
 		l.fixBack()
 	}
 	return v, true
@@ -253,11 +302,11 @@ func (l *List) popBack() []byte {
 func (l *List) fixFrontIfNeeded() {
 	if l.n > 0 {
 		k := l.a
-		if l.arr[k].n == 0 && len(l.arr[k].buf) <= pageSize {
+		if l.arr[k].n == 0 && len(l.arr[k].buf) <= l.pageSize() {
 			k++
 		}
 		p := &l.arr[k]
-		if p.n > 0 && (k+1 == l.b || l.arr[k+1].n == 0 || p.used()+l.arr[k+1].used() > pageSize/2) {
+		if p.n > 0 && (k+1 == l.b || l.arr[k+1].n == 0 || p.used()+l.arr[k+1].used() > l.pageSize()/2) {
 			return
 		}
 	}
@@ -268,11 +317,11 @@ func (l *List) fixFrontIfNeeded() {
 func (l *List) fixBackIfNeeded() {
 	if l.n > 0 {
 		k := l.b - 1
-		if l.arr[k].n == 0 && len(l.arr[k].buf) <= pageSize {
+		if l.arr[k].n == 0 && len(l.arr[k].buf) <= l.pageSize() {
 			k--
 		}
 		p := &l.arr[k]
-		if p.n > 0 && (k == l.a || l.arr[k-1].n == 0 || p.used()+l.arr[k-1].used() > pageSize/2) {
+		if p.n > 0 && (k == l.a || l.arr[k-1].n == 0 || p.used()+l.arr[k-1].used() > l.pageSize()/2) {
 			return
 		}
 	}
@@ -609,8 +658,8 @@ func (l *List) Trim(start, stop int) {
 // queue that keeps emptying does not reallocate them, and gives back everything else.
 func (l *List) clear() {
 	for k := l.a; k < l.b; k++ {
-		if buf := l.arr[k].buf; l.spare == nil && len(buf) <= pageSize {
-			l.spare = buf
+		if buf := l.arr[k].buf; l.spare == nil && len(buf) <= l.pageSize() {
+			l.setSpare(buf)
 		}
 		l.arr[k] = page{}
 	}

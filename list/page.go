@@ -1,5 +1,7 @@
 package list
 
+import "slices"
+
 // Storage layout.
 //
 // A List is a sequence of pages. A page is one pointer-free []byte holding whole items
@@ -26,14 +28,17 @@ package list
 //   - starts are consecutive: next.start == p.start + p.n;
 //   - the page slice is at least a quarter used once it is larger than minSlots.
 
-// pageSize is the size in bytes of a full page buffer. See doc.go for the benchmark
-// that chose it; the tests vary it to exercise splits and merges.
-var pageSize = 2048
+// defaultPageSize is the size in bytes of a full page buffer. See doc.go for the
+// benchmark that chose it; tests make lists with smaller pages (newSized) to exercise
+// splits and merges.
+const defaultPageSize = 2048
 
-const (
-	minPageCap = 32 // buffer size of a list's first page; doubled as it fills
-	minSlots   = 2  // page slots below which the page slice is not shrunk
-)
+// smallGrowth is the buffer size below which a list's first page grows to the next
+// allocator size class that holds the new item (so a small list costs little more
+// than its bytes, as a Redis listpack does); from there it grows by half.
+const smallGrowth = 256
+
+const minSlots = 1 // page slots below which the page slice is not shrunk
 
 type page struct {
 	buf   []byte // len(buf) is the page's capacity
@@ -140,56 +145,68 @@ func (p *page) offset(j int) int {
 	return o
 }
 
-// bufCap returns the buffer size for a page that must hold need bytes: the next power
-// of two from minPageCap up to pageSize, or need itself for a larger single item.
-func bufCap(need int) int {
-	if need > pageSize {
+// sizeClass returns the size of the allocation that make([]byte, need) is rounded up
+// to, so that a grown page uses the bytes it is charged for.
+func sizeClass(need int) int { return cap(slices.Grow([]byte(nil), need)) }
+
+// bufCap returns the buffer size for a page that must hold need bytes: need rounded up
+// to its size class, at most the page size; need itself for a larger single item.
+func (l *List) bufCap(need int) int {
+	ps := l.pageSize()
+	if need > ps {
 		return need
 	}
-	c := minPageCap
-	for c < need {
-		c *= 2
-	}
-	return min(c, pageSize)
+	return min(sizeClass(need), ps)
 }
 
 // newBuf returns a buffer for a new page holding need bytes: a full-size one when the
 // list already has pages (it is growing), a small one for a list's first page.
 func (l *List) newBuf(need int) []byte {
-	if need > pageSize {
+	ps := l.pageSize()
+	if need > ps {
 		return make([]byte, need)
 	}
-	if l.spare != nil && (len(l.spare) == pageSize || l.a == l.b && len(l.spare) >= need) {
-		b := l.spare
-		l.spare = nil
-		return b
+	if l.spare != nil && (int(l.spareLen) == ps || l.a == l.b && int(l.spareLen) >= need) {
+		return l.takeSpare()
 	}
 	if l.a < l.b {
-		return make([]byte, pageSize)
+		return make([]byte, ps)
 	}
-	return make([]byte, bufCap(need))
+	return make([]byte, l.bufCap(need))
 }
 
 // release keeps a dropped page's buffer for reuse when it is a full-size one (or when
 // the list is now empty and the buffer is small), and lets the GC have it otherwise.
 func (l *List) release(buf []byte) {
-	if len(buf) == pageSize || l.a == l.b && len(buf) < pageSize && l.spare == nil {
-		l.spare = buf
+	ps := l.pageSize()
+	if len(buf) == ps || l.a == l.b && len(buf) < ps && l.spare == nil {
+		l.setSpare(buf)
 	}
 }
 
+// grownCap returns the buffer size for a page of c bytes, smaller than a full page,
+// that must hold used+need: the next size class while small, half as much again
+// after, and never more than a page.
+func (l *List) grownCap(c, used, need int) int {
+	want := used + need
+	if c >= smallGrowth {
+		want = max(want, c+c/2)
+	}
+	return l.bufCap(min(want, l.pageSize()))
+}
+
 // roomBack makes room for need more bytes after p.hi, by sliding the live bytes down
-// when that moves no more than it frees, or by growing a buffer smaller than pageSize.
+// when that moves no more than it frees, or by growing a buffer smaller than a page.
 // It reports false when p cannot take them.
 func (l *List) roomBack(p *page, need int) bool {
-	used := p.used()
-	if used+need <= min(len(p.buf), pageSize) && p.lo >= used {
+	used, ps := p.used(), l.pageSize()
+	if used+need <= min(len(p.buf), ps) && p.lo >= used {
 		copy(p.buf, p.buf[p.lo:p.hi])
 		p.lo, p.hi = 0, used
 		return true
 	}
-	if len(p.buf) < pageSize && used+need <= pageSize {
-		nb := make([]byte, bufCap(min(max(2*len(p.buf), used+need), pageSize)))
+	if len(p.buf) < ps && used+need <= ps {
+		nb := make([]byte, l.grownCap(len(p.buf), used, need))
 		copy(nb, p.buf[p.lo:p.hi])
 		p.buf, p.lo, p.hi = nb, 0, used
 		return true
@@ -199,15 +216,15 @@ func (l *List) roomBack(p *page, need int) bool {
 
 // roomFront is roomBack's mirror image: room for need more bytes before p.lo.
 func (l *List) roomFront(p *page, need int) bool {
-	used := p.used()
-	if used+need <= min(len(p.buf), pageSize) && len(p.buf)-p.hi >= used {
+	used, ps := p.used(), l.pageSize()
+	if used+need <= min(len(p.buf), ps) && len(p.buf)-p.hi >= used {
 		c := len(p.buf)
 		copy(p.buf[c-used:], p.buf[p.lo:p.hi])
 		p.lo, p.hi = c-used, c
 		return true
 	}
-	if len(p.buf) < pageSize && used+need <= pageSize {
-		nb := make([]byte, bufCap(min(max(2*len(p.buf), used+need), pageSize)))
+	if len(p.buf) < ps && used+need <= ps {
+		nb := make([]byte, l.grownCap(len(p.buf), used, need))
 		c := len(nb)
 		copy(nb[c-used:], p.buf[p.lo:p.hi])
 		p.buf, p.lo, p.hi = nb, c-used, c
@@ -221,6 +238,9 @@ func (l *List) roomFront(p *page, need int) bool {
 func (l *List) insertSlot(j int, pg page) int {
 	if (j == l.b && l.b == len(l.arr)) || (j == l.a && l.a == 0) || (l.a == 0 && l.b == len(l.arr)) {
 		size := 2 * (l.b - l.a + 1)
+		if l.a == l.b {
+			size = 1 // a list's first page: most lists in a keyspace have one
+		}
 		if size <= len(l.arr) {
 			size = len(l.arr) // half empty: recentre in place
 		}
@@ -319,7 +339,7 @@ func (l *List) join(x, y *page) {
 }
 
 // mergeable reports whether neighbouring pages are small enough to be merged.
-func mergeable(x, y *page) bool { return x.used()+y.used() <= pageSize/2 }
+func (l *List) mergeable(x, y *page) bool { return x.used()+y.used() <= l.pageSize()/2 }
 
 // fixFront restores the invariants at the front after items left it.
 //
@@ -332,7 +352,7 @@ func (l *List) fixFront() {
 		l.clear()
 		return
 	}
-	for p := &l.arr[l.a]; p.n == 0 && (l.arr[l.a+1].n == 0 || len(p.buf) > pageSize); p = &l.arr[l.a] {
+	for p := &l.arr[l.a]; p.n == 0 && (l.arr[l.a+1].n == 0 || len(p.buf) > l.pageSize()); p = &l.arr[l.a] {
 		l.dropEmpty(l.a)
 	}
 	k := l.a
@@ -340,7 +360,7 @@ func (l *List) fixFront() {
 		p.lo, p.hi = len(p.buf), len(p.buf)
 		k++
 	}
-	if k+1 < l.b && l.arr[k+1].n > 0 && mergeable(&l.arr[k], &l.arr[k+1]) {
+	if k+1 < l.b && l.arr[k+1].n > 0 && l.mergeable(&l.arr[k], &l.arr[k+1]) {
 		l.join(&l.arr[k], &l.arr[k+1])
 		l.removeSlot(k + 1)
 	}
@@ -359,7 +379,7 @@ func (l *List) fixBack() {
 		l.clear()
 		return
 	}
-	for p := &l.arr[l.b-1]; p.n == 0 && (l.arr[l.b-2].n == 0 || len(p.buf) > pageSize); p = &l.arr[l.b-1] {
+	for p := &l.arr[l.b-1]; p.n == 0 && (l.arr[l.b-2].n == 0 || len(p.buf) > l.pageSize()); p = &l.arr[l.b-1] {
 		l.dropEmpty(l.b - 1)
 	}
 	k := l.b - 1
@@ -367,7 +387,7 @@ func (l *List) fixBack() {
 		p.lo, p.hi = 0, 0
 		k--
 	}
-	if k > l.a && l.arr[k-1].n > 0 && mergeable(&l.arr[k-1], &l.arr[k]) {
+	if k > l.a && l.arr[k-1].n > 0 && l.mergeable(&l.arr[k-1], &l.arr[k]) {
 		l.join(&l.arr[k-1], &l.arr[k])
 		l.removeSlot(k)
 	}
@@ -388,7 +408,7 @@ func (l *List) normalize() {
 		switch {
 		case p.n == 0:
 			l.release(p.buf)
-		case w > l.a && mergeable(&l.arr[w-1], &p):
+		case w > l.a && l.mergeable(&l.arr[w-1], &p):
 			l.join(&l.arr[w-1], &p)
 		default:
 			l.arr[w] = p
@@ -431,7 +451,7 @@ func (l *List) splice(k, from, to int, ins []byte, dn int) {
 	delta := len(ins) - (to - from)
 	newUsed := p.used() + delta
 	switch {
-	case newUsed > pageSize && p.n+dn > 1, len(p.buf) > pageSize && len(p.buf) != newUsed:
+	case newUsed > l.pageSize() && p.n+dn > 1, len(p.buf) > l.pageSize() && len(p.buf) != newUsed:
 		// Too big for one page, or a big single item's buffer no longer needed.
 		l.rebuild(k, from, to, ins, dn)
 		l.n += dn
@@ -463,8 +483,8 @@ func (l *List) splice(k, from, to int, ins []byte, dn int) {
 	if dn != 0 {
 		l.shift(k, dn)
 	}
-	if delta < 0 && (k > l.a && l.arr[k-1].n > 0 && mergeable(&l.arr[k-1], p) ||
-		k+1 < l.b && l.arr[k+1].n > 0 && mergeable(p, &l.arr[k+1])) {
+	if delta < 0 && (k > l.a && l.arr[k-1].n > 0 && l.mergeable(&l.arr[k-1], p) ||
+		k+1 < l.b && l.arr[k+1].n > 0 && l.mergeable(p, &l.arr[k+1])) {
 		l.normalize()
 	}
 }
@@ -494,10 +514,10 @@ func (l *List) rebuild(k, from, to int, ins []byte, dn int) {
 	tmp = append(tmp, ins...)
 	tmp = append(tmp, p.buf[to:p.hi]...)
 	n := p.n + dn
-	if total <= pageSize || n == 1 {
-		if len(p.buf) < total || len(p.buf) > max(pageSize, total) {
+	if total <= l.pageSize() || n == 1 {
+		if len(p.buf) < total || len(p.buf) > max(l.pageSize(), total) {
 			old := p.buf
-			p.buf = make([]byte, bufCap(total))
+			p.buf = make([]byte, l.bufCap(total))
 			l.release(old)
 		}
 		copy(p.buf, tmp)
@@ -506,7 +526,7 @@ func (l *List) rebuild(k, from, to int, ins []byte, dn int) {
 	}
 	// Split into chunks of about equal size, none above pageSize unless it is a single
 	// larger item; normalize merges any small leftovers.
-	chunks := (total + pageSize - 1) / pageSize
+	chunks := (total + l.pageSize() - 1) / l.pageSize()
 	target := (total + chunks - 1) / chunks
 	old := p.buf
 	var pages []page
@@ -514,12 +534,12 @@ func (l *List) rebuild(k, from, to int, ins []byte, dn int) {
 		c, cn := o, 0
 		for c < total {
 			_, _, next := fwd(tmp, c)
-			if cn > 0 && (next-o > pageSize || c-o >= target) {
+			if cn > 0 && (next-o > l.pageSize() || c-o >= target) {
 				break
 			}
 			c, cn = next, cn+1
 		}
-		buf := make([]byte, bufCap(c-o))
+		buf := make([]byte, l.bufCap(c-o))
 		copy(buf, tmp[o:c])
 		pages = append(pages, page{buf: buf, hi: c - o, n: cn})
 		o = c
