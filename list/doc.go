@@ -51,11 +51,11 @@
 // with them; an emptied list keeps one page buffer and a two-slot page slice.
 //
 // A small list costs little more than its bytes, as a Redis listpack does: the List
-// is 64 bytes, a one-page list has a one-slot page slice (56 bytes), and its first
+// is 64 bytes, a one-page list has a one-slot page slice (32 bytes), and its first
 // page is sized to its contents: it starts at the allocator size class of its first
 // item and grows to the next size class that holds each new item up to 256 bytes,
-// then by half up to a full page. A list of one 14-byte item takes 136 bytes of heap,
-// one of ten such items 280 (it was 224 and 448 with a two-slot slice and a first
+// then by half up to a full page. A list of one 14-byte item takes 112 bytes of heap,
+// one of ten such items 256 (it was 224 and 448 with a two-slot slice and a first
 // page doubling from 32 bytes). [List.Pages] tells a one-page list (Redis 7.2's
 // "listpack" encoding) from a longer one, and [List.MemoryUsage] gives the heap
 // bytes.
