@@ -439,6 +439,7 @@ func TestPageBoundaries(t *testing.T) {
 // page grows with it, from the size class of its first item, in one page slot, and
 // that Pages and MemoryUsage report it.
 func TestSmallList(t *testing.T) {
+	sizeClass := func(n int) int { return cap(slices.Grow([]byte(nil), n)) }
 	if got := unsafe.Sizeof(List{}); got > 64 {
 		t.Fatalf("sizeof(List) = %d; want ≤ 64", got)
 	}

@@ -171,18 +171,16 @@ func (p *page) offset(j int) int {
 	return o
 }
 
-// sizeClass returns the size of the allocation that make([]byte, need) is rounded up
-// to, so that a grown page uses the bytes it is charged for.
-func sizeClass(need int) int { return cap(slices.Grow([]byte(nil), need)) }
-
-// bufCap returns the buffer size for a page that must hold need bytes: need rounded up
-// to its size class, at most the page size; need itself for a larger single item.
-func (l *List) bufCap(need int) int {
+// alloc returns a buffer for a page that must hold need bytes: need rounded up to its
+// allocator size class, so that the page uses every byte it is charged for, but at
+// most the page size; exactly need bytes for a larger single item.
+func (l *List) alloc(need int) []byte {
 	ps := l.pageSize()
 	if need > ps {
-		return need
+		return make([]byte, need)
 	}
-	return min(sizeClass(need), ps)
+	b := slices.Grow([]byte(nil), need)
+	return b[:min(cap(b), ps)]
 }
 
 // newBuf returns a buffer for a new page holding need bytes: a full-size one when the
@@ -198,7 +196,7 @@ func (l *List) newBuf(need int) []byte {
 	if l.a < l.b {
 		return make([]byte, ps)
 	}
-	return make([]byte, l.bufCap(need))
+	return l.alloc(need)
 }
 
 // release keeps a dropped page's buffer for reuse when it is a full-size one (or when
@@ -210,15 +208,15 @@ func (l *List) release(buf []byte) {
 	}
 }
 
-// grownCap returns the buffer size for a page of c bytes, smaller than a full page,
-// that must hold used+need: the next size class while small, half as much again
-// after, and never more than a page.
-func (l *List) grownCap(c, used, need int) int {
+// grow returns a buffer for a page of c bytes, smaller than a full page, that must
+// hold used+need: the next size class while small, half as much again after, and
+// never more than a page.
+func (l *List) grow(c, used, need int) []byte {
 	want := used + need
 	if c >= smallGrowth {
 		want = max(want, c+c/2)
 	}
-	return l.bufCap(min(want, l.pageSize()))
+	return l.alloc(min(want, l.pageSize()))
 }
 
 // roomBack makes room for need more bytes after p.hi, by sliding the live bytes down
@@ -232,7 +230,7 @@ func (l *List) roomBack(p *page, need int) bool {
 		return true
 	}
 	if len(p.buf()) < ps && used+need <= ps {
-		nb := make([]byte, l.grownCap(len(p.buf()), used, need))
+		nb := l.grow(len(p.buf()), used, need)
 		copy(nb, p.buf()[p.lo:p.hi])
 		p.setBuf(nb)
 		p.lo, p.hi = 0, int32(used)
@@ -251,7 +249,7 @@ func (l *List) roomFront(p *page, need int) bool {
 		return true
 	}
 	if len(p.buf()) < ps && used+need <= ps {
-		nb := make([]byte, l.grownCap(len(p.buf()), used, need))
+		nb := l.grow(len(p.buf()), used, need)
 		c := len(nb)
 		copy(nb[c-used:], p.buf()[p.lo:p.hi])
 		p.setBuf(nb)
@@ -547,7 +545,7 @@ func (l *List) rebuild(k, from, to int, ins []byte, dn int) {
 	if total <= l.pageSize() || n == 1 {
 		if len(p.buf()) < total || len(p.buf()) > max(l.pageSize(), total) {
 			old := p.buf()
-			p.setBuf(make([]byte, l.bufCap(total)))
+			p.setBuf(l.alloc(total))
 			l.release(old)
 		}
 		copy(p.buf(), tmp)
@@ -569,7 +567,7 @@ func (l *List) rebuild(k, from, to int, ins []byte, dn int) {
 			}
 			c, cn = next, cn+1
 		}
-		buf := make([]byte, l.bufCap(c-o))
+		buf := l.alloc(c - o)
 		copy(buf, tmp[o:c])
 		pages = append(pages, newPage(buf, 0, c-o, cn, 0))
 		o = c
