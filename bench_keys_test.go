@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/zlite/zlite/list"
 )
 
 // Many small keys (issue 10): memory per key and per element, the forced-GC time with
@@ -221,7 +223,7 @@ func BenchmarkKeyTable(b *testing.B) {
 		key  string
 		live bool
 	}
-	val := any(new(int))
+	val := list.New()
 	for _, n := range []int{10_000, 100_000, 1_000_000} {
 		impls := []struct {
 			name  string

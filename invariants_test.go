@@ -12,7 +12,8 @@ func (db *DB) check() error {
 	if err := db.keys.check(); err != nil {
 		return err
 	}
-	for i, v := range db.keys.vals {
+	for i := range db.keys.ents {
+		v := db.keys.value(i)
 		if v == nil {
 			continue
 		}

@@ -102,7 +102,7 @@ func (tx *Tx) scan(cursor uint64, match string, count int64, keyType string) ([]
 		if match != "" && !globMatch(match, t.key(i)) {
 			continue
 		}
-		if keyType != "" && !strings.EqualFold(keyType, typeName(t.vals[i])) {
+		if keyType != "" && !strings.EqualFold(keyType, typeName(t.value(i))) {
 			continue
 		}
 		r = append(r, t.keyCopy(i))

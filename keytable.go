@@ -1,10 +1,14 @@
 package zlite
 
 import (
+	"fmt"
 	"hash/maphash"
 	"math"
 	"sort"
 	"unsafe"
+
+	"github.com/zlite/zlite/list"
+	"github.com/zlite/zlite/zset"
 )
 
 // keyTable maps key names to values (a *zset.Set or *list.List). It is the keyspace's
@@ -13,10 +17,11 @@ import (
 // slices. A sharded keyspace holds one per shard. It is not safe for concurrent use.
 //
 // Layout:
-//   - ents holds one keyEnt per key in creation order, deleted keys included until
-//     the next compaction: the key's place in arena (or in long), its length and its
-//     SCAN sequence number. It holds no pointers.
-//   - vals[i] is entry i's value; nil marks a deleted entry.
+//   - ents holds one 16-byte keyEnt per key in creation order, deleted keys included
+//     until the next compaction: the key's place in arena (or in long), its length,
+//     its value's type and its SCAN sequence number. It holds no pointers.
+//   - vals[i] is entry i's value, a bare pointer whose type ents[i].kind gives (an
+//     interface would take 16 bytes per key instead of 8); nil for a deleted entry.
 //   - arena holds the bytes of the keys back to back, in creation order. A key longer
 //     than maxArenaKey, or one that would take the arena past 4 GiB, is kept as a
 //     string in long instead, so a hostile key cannot make the arena grow by its size
@@ -32,7 +37,7 @@ import (
 // order, so cursors stay valid across deletes, growth and compaction.
 type keyTable struct {
 	ents    []keyEnt
-	vals    []any
+	vals    []unsafe.Pointer
 	arena   []byte
 	long    []string
 	index   []uint64
@@ -42,18 +47,49 @@ type keyTable struct {
 }
 
 // keyEnt is a key's entry: its bytes are arena[off:off+n], or long[off] when n is
-// longKey, and seq is its SCAN sequence number.
+// longKey; kind is its value's type (kindNone once deleted); seq is its SCAN sequence
+// number.
 type keyEnt struct {
-	off uint32
-	n   uint32
-	seq uint64
+	off  uint32
+	n    uint16
+	kind uint8
+	seq  uint64
 }
 
+// The types of value a key can hold.
 const (
-	longKey     = math.MaxUint32 // keyEnt.n of a key kept in long
+	kindNone uint8 = iota // a deleted entry
+	kindZSet              // *zset.Set
+	kindList              // *list.List
+)
+
+const (
+	longKey     = math.MaxUint16 // keyEnt.n of a key kept in long
 	maxArenaKey = 4096           // longer keys are kept in long
 	maxArena    = math.MaxUint32 // arena size above which keys go to long
 )
+
+// split returns v's kind and pointer.
+func split(v any) (uint8, unsafe.Pointer) {
+	switch v := v.(type) {
+	case *zset.Set:
+		return kindZSet, unsafe.Pointer(v)
+	case *list.List:
+		return kindList, unsafe.Pointer(v)
+	}
+	panic(fmt.Sprintf("zlite: a key cannot hold a %T", v))
+}
+
+// value returns entry i's value, or nil for a deleted entry.
+func (t *keyTable) value(i int) any {
+	switch t.ents[i].kind {
+	case kindZSet:
+		return (*zset.Set)(t.vals[i])
+	case kindList:
+		return (*list.List)(t.vals[i])
+	}
+	return nil
+}
 
 var keySeed = maphash.MakeSeed()
 
@@ -77,7 +113,7 @@ func (t *keyTable) keyCopy(i int) string {
 	if e.n == longKey {
 		return t.long[e.off]
 	}
-	return string(t.arena[e.off : e.off+e.n])
+	return string(t.arena[e.off : e.off+uint32(e.n)])
 }
 
 // find returns the entry number of key. The complexity is O(1) on average.
@@ -103,7 +139,7 @@ func (t *keyTable) find(key string) (int, bool) {
 // get returns the value at key, or nil.
 func (t *keyTable) get(key string) any {
 	if i, ok := t.find(key); ok {
-		return t.vals[i]
+		return t.value(i)
 	}
 	return nil
 }
@@ -111,7 +147,7 @@ func (t *keyTable) get(key string) any {
 // set makes v the value of key, adding the key (last in SCAN order) if it is absent.
 func (t *keyTable) set(key string, v any) {
 	if i, ok := t.find(key); ok {
-		t.vals[i] = v
+		t.ents[i].kind, t.vals[i] = split(v)
 		return
 	}
 	t.add(key, v)
@@ -125,18 +161,19 @@ func (t *keyTable) add(key string, v any) {
 	if (t.n+1)*4 > len(t.index)*3 {
 		t.resize(max(8, len(t.index)*2))
 	}
-	e := keyEnt{seq: t.nextSeq}
+	kind, p := split(v)
+	e := keyEnt{kind: kind, seq: t.nextSeq}
 	t.nextSeq++
 	if len(key) > maxArenaKey || uint64(len(t.arena)+len(key)) > maxArena {
 		e.off, e.n = uint32(len(t.long)), longKey
 		t.long = append(t.long, key)
 	} else {
-		e.off, e.n = uint32(len(t.arena)), uint32(len(key))
+		e.off, e.n = uint32(len(t.arena)), uint16(len(key))
 		t.arena = append(t.arena, key...)
 	}
 	t.put(keyHash(key)<<32 | uint64(len(t.ents)+1))
 	t.ents = append(t.ents, e)
-	t.vals = append(t.vals, v)
+	t.vals = append(t.vals, p)
 	t.n++
 }
 
@@ -169,7 +206,7 @@ func (t *keyTable) del(key string) bool {
 	}
 	t.n--
 	t.unindex(keyHash(key)<<32 | uint64(i+1))
-	t.vals[i] = nil
+	t.ents[i].kind, t.vals[i] = kindNone, nil
 	if i == len(t.ents)-1 {
 		// The newest key: drop its entry and bytes outright (the common
 		// create-then-delete case of a queue that fills and drains).
@@ -223,7 +260,7 @@ func (t *keyTable) compact() {
 	ents, vals := t.ents[:0], t.vals[:0]
 	arena, long := t.arena[:0], t.long[:0]
 	for i, e := range t.ents {
-		if t.vals[i] == nil {
+		if e.kind == kindNone {
 			continue
 		}
 		if e.n == longKey {
@@ -233,7 +270,7 @@ func (t *keyTable) compact() {
 		} else {
 			// Live bytes only move down, so copying in place is safe.
 			off := uint32(len(arena))
-			arena = append(arena, t.arena[e.off:e.off+e.n]...)
+			arena = append(arena, t.arena[e.off:e.off+uint32(e.n)]...)
 			e.off = off
 		}
 		ents = append(ents, e)
@@ -271,4 +308,4 @@ func (t *keyTable) seek(seq uint64) int {
 }
 
 // live reports whether entry i holds a key.
-func (t *keyTable) live(i int) bool { return t.vals[i] != nil }
+func (t *keyTable) live(i int) bool { return t.ents[i].kind != kindNone }

@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/zlite/zlite/list"
+	"github.com/zlite/zlite/zset"
 )
 
 // check verifies the key table's invariants (see keyTable) and returns the first
@@ -32,7 +35,10 @@ func (t *keyTable) check() error {
 			if e.off < arenaEnd || uint64(e.off)+uint64(e.n) > uint64(len(t.arena)) {
 				return fmt.Errorf("entry %d: arena bytes %d+%d, previous end %d, arena %d", i, e.off, e.n, arenaEnd, len(t.arena))
 			}
-			arenaEnd = e.off + e.n
+			arenaEnd = e.off + uint32(e.n)
+		}
+		if (e.kind == kindNone) != (t.vals[i] == nil) {
+			return fmt.Errorf("entry %d: kind %d with value %p", i, e.kind, t.vals[i])
 		}
 		if !t.live(i) {
 			dead++
@@ -104,9 +110,13 @@ func TestKeyTableModel(t *testing.T) {
 	r := rand.New(rand.NewPCG(ztestSeed(t), 10))
 	var kt keyTable
 	m := keyModel{vals: map[string]int{}}
-	boxes := make([]*int, 64) // values: distinct pointers, compared by identity
+	boxes := make([]any, 64) // values of both kinds, compared by identity
 	for i := range boxes {
-		boxes[i] = new(int)
+		if i%2 == 0 {
+			boxes[i] = list.New()
+		} else {
+			boxes[i] = zset.New()
+		}
 	}
 	randKey := func() string {
 		switch k := r.IntN(100); {
@@ -171,7 +181,7 @@ func TestKeyTableModel(t *testing.T) {
 		}
 		if step%97 == 0 {
 			for key, v := range m.vals {
-				if got := kt.get(key); got != any(boxes[v]) {
+				if got := kt.get(key); got != boxes[v] {
 					t.Fatalf("step %d: get(%.20q) = %v; want box %d", step, key, got, v)
 				}
 			}
@@ -184,7 +194,7 @@ func TestKeyTableModel(t *testing.T) {
 func TestScanCursorAcrossCompaction(t *testing.T) {
 	db := New()
 	for i := range 1000 {
-		db.add(fmt.Sprintf("k%04d", i), new(int))
+		db.add(fmt.Sprintf("k%04d", i), list.New())
 	}
 	tx := &db.rtx
 	first, cursor, _ := tx.Scan(0, "", 500)
@@ -200,7 +210,7 @@ func TestScanCursorAcrossCompaction(t *testing.T) {
 		t.Fatalf("%d entries (%d dead) after 599 deletes of 1000: not compacted", len(db.keys.ents), db.keys.dead)
 	}
 	for i := range 3000 {
-		db.add(fmt.Sprintf("n%04d", i), new(int))
+		db.add(fmt.Sprintf("n%04d", i), list.New())
 	}
 	if err := db.keys.check(); err != nil {
 		t.Fatal(err)
