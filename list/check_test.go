@@ -16,6 +16,9 @@ func (l *List) check() error {
 			return fmt.Errorf("dead slot %d still holds a buffer", k)
 		}
 	}
+	if l.spare != nil && (l.spareLen == 0 || int(l.spareLen) > l.pageSize()) {
+		return fmt.Errorf("kept buffer of %d bytes; page size %d", l.spareLen, l.pageSize())
+	}
 	count := l.b - l.a
 	if len(l.arr) > minSlots && count < len(l.arr)/4 {
 		return fmt.Errorf("%d pages in %d slots: not shrunk", count, len(l.arr))
