@@ -208,7 +208,8 @@ func BenchmarkManyKeysOps(b *testing.B) {
 	}
 }
 
-// BenchmarkKeyTable measures what the key table costs per key, beyond the values:
+// BenchmarkKeyTable measures what the key table costs per key, beyond the values, and
+// the speed of a lookup of a random key:
 // impl=zlite is keyTable; impl=map is the layout it replaced (a map from the key to
 // its value and SCAN sequence number, and a creation-ordered slice of sequence
 // numbers and key strings for SCAN), rebuilt here for the comparison. Every key holds
@@ -246,6 +247,34 @@ func BenchmarkKeyTable(b *testing.B) {
 				}
 				return []any{m, order}
 			}},
+		}
+		// Lookups of random present keys, through the same two layouts.
+		r := rand.New(rand.NewPCG(3, 4))
+		pick := make([]string, 1<<16)
+		for i := range pick {
+			pick[i] = benchKey(r.IntN(n))
+		}
+		lookups := []struct {
+			name string
+			get  func(built any) func(string) any
+		}{
+			{"zlite", func(built any) func(string) any { return built.(*keyTable).get }},
+			{"map", func(built any) func(string) any {
+				m := built.([]any)[0].(map[string]entry)
+				return func(k string) any { return m[k].val }
+			}},
+		}
+		for i, lk := range lookups {
+			b.Run(fmt.Sprintf("op=get/keys=%d/impl=%s", n, lk.name), func(b *testing.B) {
+				get := lk.get(impls[i].build())
+				j := 0
+				for b.Loop() {
+					if get(pick[j&(len(pick)-1)]) == nil {
+						b.Fatal("key missing")
+					}
+					j++
+				}
+			})
 		}
 		for _, im := range impls {
 			b.Run(fmt.Sprintf("op=mem/keys=%d/impl=%s", n, im.name), func(b *testing.B) {
