@@ -16,9 +16,6 @@ import (
 // check verifies the key table's invariants (see keyTable) and returns the first
 // violation.
 func (t *keyTable) check() error {
-	if len(t.vals) != len(t.ents) {
-		return fmt.Errorf("%d values for %d entries", len(t.vals), len(t.ents))
-	}
 	live, dead, arenaEnd := 0, 0, uint32(0)
 	for i, e := range t.ents {
 		if i > 0 && e.seq <= t.ents[i-1].seq {
@@ -37,8 +34,8 @@ func (t *keyTable) check() error {
 			}
 			arenaEnd = e.off + uint32(e.n)
 		}
-		if (e.kind == kindNone) != (t.vals[i] == nil) {
-			return fmt.Errorf("entry %d: kind %d with value %p", i, e.kind, t.vals[i])
+		if (e.kind == kindNone) != (e.val == nil) {
+			return fmt.Errorf("entry %d: kind %d with value %p", i, e.kind, e.val)
 		}
 		if !t.live(i) {
 			dead++
