@@ -129,7 +129,7 @@ func distinct(keys []string) []string {
 // block. Called under db.mu with a writable tx.
 func (db *DB) try(w *waiter) bool {
 	for _, k := range w.keys {
-		v := db.keys[k].val
+		v := db.value(k)
 		if v == nil {
 			continue
 		}
@@ -410,7 +410,7 @@ func (db *DB) serveReady() {
 // Each served waiter is removed from all its keys, so it is served exactly once.
 func (db *DB) serveKey(key string, q *waitQueue) {
 	for _, e := range q.ws {
-		v := db.keys[key].val
+		v := db.value(key)
 		if v == nil {
 			break
 		}
