@@ -22,10 +22,11 @@ func TestBlockingCompare(t *testing.T) {
 		{"blpop brpop", [][]string{
 			cmd("RPUSH", "b", "1", "2", "3"), cmd("BLPOP", "a", "b", "0"), cmd("BRPOP", "a", "b", "0"),
 			cmd("BLPOP", "b", "b", "1"), cmd("EXISTS", "b"), cmd("BLPOP", "a", "0.01"), cmd("BRPOP", "a", "b", "0.01"),
-			cmd("BLPOP", "a", "-1"), cmd("BLPOP", "a", "x"), cmd("BLPOP", "a", "inf"), cmd("BLPOP", "a", "-inf"),
-			cmd("BLPOP", "a", "nan"), cmd("BLPOP", "a", "1e300"), cmd("BLPOP", "a", ""), cmd("BLPOP", "a", " 1"),
-			cmd("BLPOP", "a", "1 "),
-			cmd("BLPOP", "a", "0x1p-7"), cmd("BLPOP", "a", "1e400"),
+			// inf, 1e300 and 1e400 are out of range (Redis 7.2+; 7.0 says negative): see
+			// TestTimeoutEdgesVsRedis.
+			cmd("BLPOP", "a", "-1"), cmd("BLPOP", "a", "x"), cmd("BLPOP", "a", "-inf"),
+			cmd("BLPOP", "a", "nan"), cmd("BLPOP", "a", ""), cmd("BLPOP", "a", " 1"),
+			cmd("BLPOP", "a", "1 "), cmd("BLPOP", "a", "0x1p-7"),
 			cmd("ZADD", "z", "1", "m"), cmd("RPUSH", "l", "x"), cmd("BLPOP", "missing", "z", "l", "0"),
 			cmd("BRPOP", "missing", "l", "z", "0"), cmd("BLPOP"), cmd("BLPOP", "a"),
 		}},

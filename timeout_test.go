@@ -61,6 +61,7 @@ var timeoutEdges = []struct {
 	{in: "9223372036854775.807", ms: math.MaxInt64, redis70: "accepted"}, // 2^63-1 ms: out of range once now is added
 	{in: "9223372036854775.8075", err: ErrTimeoutOutOfRange, redis70: "negative"},
 	{in: "9223372036854776", err: ErrTimeoutOutOfRange, redis70: "negative"},
+	{in: "1e300", err: ErrTimeoutOutOfRange, redis70: "negative"},
 	{in: "1e4000", err: ErrTimeoutOutOfRange, redis70: "negative"},
 	{in: "1e4932", err: ErrTimeoutOutOfRange, redis70: "negative"},
 	{in: "0x1p16383", err: ErrTimeoutOutOfRange, redis70: "negative"}, // the largest power of 2
