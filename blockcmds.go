@@ -24,7 +24,7 @@ func (db *DB) listPopWaiter(keys []string, left bool, timeout time.Duration) *wa
 	return w
 }
 
-func keyValueReply(r *popReq) any { return []any{r.key, r.val} }
+func keyValueReply(r popReq) any { return []any{r.key, r.val} }
 
 // bpop runs BLPOP or BRPOP.
 func (db *DB) bpop(ctx context.Context, name string, timeout time.Duration, left bool, keys []string) (string, string, bool, error) {
@@ -159,7 +159,7 @@ func parseMinMax(s string) (bool, error) {
 }
 
 // zmpopReply is ZMPOP/BZMPOP's reply: [key, [[member, score], ...]].
-func zmpopReply(r *popReq) any {
+func zmpopReply(r popReq) any {
 	zs := make([]any, len(r.zs))
 	for i, z := range r.zs {
 		zs[i] = []any{z.Member, formatScore(z.Score)}
@@ -284,7 +284,7 @@ func init() {
 	)
 }
 
-func valueReply(r *popReq) any { return r.val }
+func valueReply(r popReq) any { return r.val }
 
 // moveWaiter builds the waiter of BLMOVE src dst.
 func (db *DB) moveWaiter(src, dst string, srcLeft, dstLeft bool, timeout time.Duration) *waiter {
@@ -344,6 +344,6 @@ func parseBZPop(min bool) func(db *DB, a []string) (*waiter, error) {
 }
 
 // bzpopReply is BZPOPMIN/BZPOPMAX's reply: [key, member, score].
-func bzpopReply(r *popReq) any {
+func bzpopReply(r popReq) any {
 	return []any{r.key, r.z.Member, formatScore(r.z.Score)}
 }

@@ -34,7 +34,7 @@ type popReq struct {
 	// timeout is how long a blocking pop waits; 0 waits until served or ctx is done.
 	timeout time.Duration
 	// reply shapes the result as Do replies it.
-	reply func(r *popReq) any
+	reply func(r popReq) any
 
 	ok   bool   // served with an element (or elements)
 	key  string // the key served from
@@ -308,7 +308,7 @@ func popReply(r *popReq) (any, error) {
 	if r.err != nil || !r.ok {
 		return nil, r.err
 	}
-	return r.reply(r), nil
+	return r.reply(*r), nil
 }
 
 // runBlockingOnce derives a blocking command's Tx form: parse, try once, and reply

@@ -242,7 +242,7 @@ func parseMPop(a []string, i int, parseWhere func(string) (bool, error)) (keys [
 }
 
 // mpopListReply is LMPOP/BLMPOP's reply: [key, [elements...]].
-func mpopListReply(r *popReq) any {
+func mpopListReply(r popReq) any {
 	return []any{r.key, stringsReply(r.vals)}
 }
 
