@@ -377,7 +377,7 @@ type Stats struct {
 	Queues  int // wait queues in the map, live or empty
 	Entries int // queue entries, live and dead
 	// Swept counts the queues examined by sweeps since r was created: at most
-	// twice the number of keys ever enqueued (see Registry.Wait).
+	// twice the number of keys ever enqueued (see Costs in the package doc).
 	Swept int
 }
 
