@@ -242,19 +242,8 @@ func parseMPop(a []string, i int, parseWhere func(string) (bool, error)) (keys [
 }
 
 // mpopListReply is LMPOP/BLMPOP's reply: [key, [elements...]].
-func mpopListReply(w *waiter) any {
-	return []any{w.key, stringsReply(w.vals)}
+func mpopListReply(r popReq) any {
+	return []any{r.key, stringsReply(r.vals)}
 }
 
-func cmdLMPop(tx *Tx, a []string) (any, error) {
-	keys, left, count, err := parseMPop(a, 1, parsePosition)
-	if err != nil {
-		return nil, err
-	}
-	w := waiter{kind: waitList, keys: keys, left: left, count: count}
-	tx.db.try(&w)
-	if w.err != nil || !w.ok {
-		return nil, w.err
-	}
-	return mpopListReply(&w), nil
-}
+func cmdLMPop(tx *Tx, a []string) (any, error) { return tx.mpopOnce(popList, a) }

@@ -224,18 +224,7 @@ func cmdZPop(min bool) func(tx *Tx, a []string) (any, error) {
 }
 
 // cmdZMPop is ZMPOP numkeys key [key ...] MIN|MAX [COUNT count].
-func cmdZMPop(tx *Tx, a []string) (any, error) {
-	keys, min, count, err := parseMPop(a, 1, parseMinMax)
-	if err != nil {
-		return nil, err
-	}
-	w := waiter{kind: waitZSet, keys: keys, left: min, count: count}
-	tx.db.try(&w)
-	if w.err != nil || !w.ok {
-		return nil, w.err
-	}
-	return zmpopReply(&w), nil
-}
+func cmdZMPop(tx *Tx, a []string) (any, error) { return tx.mpopOnce(popZSet, a) }
 
 // cmdZRemRangeByRank is ZREMRANGEBYRANK key start stop.
 func cmdZRemRangeByRank(tx *Tx, a []string) (any, error) {

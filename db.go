@@ -3,6 +3,7 @@ package zlite
 import (
 	"sync"
 
+	"github.com/zlite/zlite/blocking"
 	"github.com/zlite/zlite/list"
 	"github.com/zlite/zlite/zset"
 )
@@ -23,23 +24,9 @@ type DB struct {
 	// keys holds every key and its value (see keytable.go).
 	keys keyTable
 
-	// waiters maps a key to the callers blocked on it, first blocked first. A key's
-	// queue may stay in the map empty for a while (see sweepQueues).
-	waiters  map[string]*waitQueue
-	nblocked int
-
-	// ready holds the keys written since the last serve that have waiters;
-	// readySet deduplicates it.
-	ready    []string
-	readySet map[string]struct{} // built only when ready grows long
-
-	spareReady []string // the other buffer for ready, swapped by serveReady
-
-	// waiterPool recycles the waiters of blocking calls (see newWaiter).
-	waiterPool sync.Pool
-
-	// freeQueues holds emptied wait queues for reuse.
-	freeQueues []*waitQueue
+	// waits holds the callers blocked on keys (BLPOP, BZPOPMIN, ...) and the keys
+	// written since the last serve that have some; it lives under mu.
+	waits blocking.Registry[popReq]
 
 	// dropped is the last list or set deleted for being empty during the current
 	// command; unlock moves it to spareList/spareSet, which newList/newZSet reuse,
@@ -56,9 +43,7 @@ type DB struct {
 // New returns an empty keyspace configured by opts (none: Redis's defaults).
 func New(opts ...Option) *DB {
 	db := &DB{
-		cfg:      newConfig(opts),
-		waiters:  make(map[string]*waitQueue),
-		readySet: make(map[string]struct{}),
+		cfg: newConfig(opts),
 	}
 	db.wtx = Tx{db: db, writable: true}
 	db.rtx = Tx{db: db}
@@ -104,8 +89,8 @@ func (db *DB) lock() *Tx {
 // keyspace: every write ends here, so hand-offs happen under the same lock as the
 // write that made them possible, after it completes.
 func (db *DB) unlock() {
-	if len(db.ready) > 0 {
-		db.serveReady()
+	if db.waits.HasReady() {
+		db.waits.ServeReady(db.serveWaiter)
 	}
 	if db.dropped != nil {
 		switch v := db.dropped.(type) {
@@ -225,31 +210,7 @@ func (tx *Tx) store(key string, v interface{ Len() int }) {
 // signal marks key as ready after a push or add: if callers are blocked on it, they
 // are served when the current command or batch completes. It costs one map lookup
 // when nobody waits.
-func (tx *Tx) signal(key string) {
-	db := tx.db
-	if db.nblocked == 0 || db.waited(key) == nil {
-		return
-	}
-	// Deduplicate: a short ready list is scanned, a long one indexed by readySet.
-	if len(db.ready) < 8 {
-		for _, k := range db.ready {
-			if k == key {
-				return
-			}
-		}
-	} else {
-		if len(db.readySet) == 0 {
-			for _, k := range db.ready {
-				db.readySet[k] = struct{}{}
-			}
-		}
-		if _, ok := db.readySet[key]; ok {
-			return
-		}
-		db.readySet[key] = struct{}{}
-	}
-	db.ready = append(db.ready, key)
-}
+func (tx *Tx) signal(key string) { tx.db.waits.MarkReady(key) }
 
 // value returns the value at key (a *zset.Set or *list.List), or nil.
 func (db *DB) value(key string) any { return db.keys.get(key) }

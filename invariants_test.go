@@ -21,27 +21,7 @@ func (db *DB) check() error {
 			return fmt.Errorf("key %q holds %T with no elements", db.keys.key(i), v)
 		}
 	}
-	blocked := map[*waiter]bool{}
-	for k, q := range db.waiters {
-		d := 0
-		for _, e := range q.ws {
-			if e.live() {
-				blocked[e.w] = true
-			} else {
-				d++
-			}
-		}
-		if d != q.dead {
-			return fmt.Errorf("queue %q counts %d dead entries, holds %d", k, q.dead, d)
-		}
-	}
-	if len(blocked) != db.nblocked {
-		return fmt.Errorf("%d waiters queued, nblocked %d", len(blocked), db.nblocked)
-	}
-	if len(db.ready) != 0 {
-		return fmt.Errorf("%d ready keys left unserved", len(db.ready))
-	}
-	return nil
+	return db.waits.Check()
 }
 
 func mustCheck(t testing.TB, db *DB) {

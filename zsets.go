@@ -193,7 +193,7 @@ func (tx *Tx) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) (n int64,
 		if !incr && len(zs) == 1 {
 			// One new member: hand it to a waiter without creating the set. NX, GT, LT
 			// and CH all count it as added.
-			if q := tx.direct(key); q != nil && tx.db.handZSet(key, q, zs[0]) {
+			if tx.handsOff(key) && tx.db.handZSet(key, zs[0]) {
 				return 1, 0, false, nil
 			}
 		}
@@ -836,19 +836,11 @@ func (tx *Tx) ZPopMax(key string, count ...int64) ([]Z, error) {
 // key is missing. A key of the wrong type met first is [ErrWrongType]. The
 // complexity is O(log n + count) plus one lookup per key tried.
 func (tx *Tx) ZMPop(order string, count int64, keys ...string) (key string, zs []Z, err error) {
-	min, err := parseMinMax(order)
-	if err != nil {
-		return "", nil, err
+	r, err := typedMPop(popZSet, order, count, keys)
+	if err == nil {
+		err = tx.once(&r, keys)
 	}
-	if err := checkMPop(keys, count); err != nil {
-		return "", nil, err
-	}
-	if !tx.writable {
-		return "", nil, ErrReadOnly
-	}
-	w := waiter{kind: waitZSet, keys: keys, left: min, count: clampInt(count)}
-	tx.db.try(&w)
-	return w.key, w.zs, w.err
+	return r.key, r.zs, err
 }
 
 // ---- ZREMRANGEBY* ------------------------------------------------------------------
