@@ -310,7 +310,7 @@ func cmdZAlgebra(name string, op setOp, store, card bool) func(tx *Tx, a []strin
 			return nil, err
 		}
 		if n < 1 {
-			return nil, noInputKeysError(name)
+			return nil, errNoInputKeys(name)
 		}
 		if n > int64(len(a)-(ni+1)) {
 			return nil, ErrSyntax

@@ -152,10 +152,10 @@ func parseInt(s string) (int64, error) {
 // BZMPop methods.
 func checkMPop(keys []string, count int64) error {
 	if len(keys) == 0 {
-		return errNumKeys
+		return ErrNumKeys
 	}
 	if count < 1 {
-		return errCountPositive
+		return ErrCountPositive
 	}
 	return nil
 }

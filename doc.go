@@ -79,15 +79,20 @@
 //     shortest round-trip; LPOS RANK -9223372036854775808 is an error.
 //   - ZRANK and ZREVRANK accept WITHSCORE (Redis 7.2); a negative LIMIT offset
 //     gives an empty reply (Redis 7.2).
-//   - ZSCAN returns a set of at most 128 members whole at cursor 0, as Redis does for
-//     its small-set encoding. For larger sets the cursor encodes a score: each call
+//   - ZSCAN returns a set of at most 128 members whole, with cursor 0, whatever the
+//     cursor given, as Redis does for its small-set encoding. For larger sets the cursor encodes a score: each call
 //     returns about COUNT members in ascending order from that score, never splitting
 //     members that share a score, in O(log n + COUNT). Every member present with an
 //     unchanged score for the whole scan is returned exactly once; one whose score
 //     changes mid-scan may be missed or repeated (Redis's hash-order cursor would
 //     still return it).
-//   - ZRANDMEMBER with a huge negative count builds its whole reply at once (Redis
-//     streams it to the socket).
+//   - Replies are built in memory (Redis streams them to the socket), so one reply
+//     holds at most [DefaultMaxReplyElements] elements, or the bound set with
+//     [WithMaxReplyElements]. Only ZRANDMEMBER with a negative count can reach it
+//     (its reply repeats members, so it is not bounded by the data); beyond it the
+//     command fails with an error matching [ErrReplyTooLarge]. Every other reply is
+//     bounded by what the keyspace holds, and no count, index, LIMIT, COUNT, MAXLEN
+//     or RANK argument sizes an allocation.
 //   - A stored score of -0 reads back as -0, as in Redis's large (skiplist) sets;
 //     Redis's small (listpack) sets read it back as 0.
 //   - Typed ZADD with NX and XX, or GT and LT, returns Redis's error; go-redis drops

@@ -6,7 +6,14 @@ type Option func(*config)
 
 // config holds the settings a DB is created with. Every field's zero value means
 // "the default", so New() with no options is Redis's default configuration.
-type config struct{}
+type config struct {
+	// maxReply bounds the elements of one reply (0: DefaultMaxReplyElements).
+	maxReply int
+}
+
+// DefaultMaxReplyElements is the number of elements one reply may hold unless
+// [WithMaxReplyElements] says otherwise: 1<<24, about 400 MB of members and scores.
+const DefaultMaxReplyElements = 1 << 24
 
 // newConfig applies opts to the defaults.
 func newConfig(opts []Option) config {
@@ -14,5 +21,21 @@ func newConfig(opts []Option) config {
 	for _, o := range opts {
 		o(&c)
 	}
+	if c.maxReply <= 0 {
+		c.maxReply = DefaultMaxReplyElements
+	}
 	return c
+}
+
+// WithMaxReplyElements bounds the number of elements (members, or member-score
+// pairs) that one reply may hold to n; n ≤ 0 restores [DefaultMaxReplyElements].
+//
+// Redis streams a long reply to the socket as it builds it; zlite builds each reply
+// in memory, so a command whose reply size the caller chooses independently of the
+// data (ZRANDMEMBER with a negative count, which may repeat members) could ask for
+// any amount of memory. Such a command fails with an error matching
+// [ErrReplyTooLarge] when its reply would hold more than n elements, and changes
+// nothing. Every other reply is bounded by the data the keyspace already holds.
+func WithMaxReplyElements(n int) Option {
+	return func(c *config) { c.maxReply = n }
 }

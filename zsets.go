@@ -38,17 +38,6 @@ var (
 	ErrNoInputKeys = errors.New("ERR at least 1 input key is needed")
 )
 
-// noInputKeysError is ErrNoInputKeys with the command's name in its text.
-type noInputKeysError string
-
-// Error returns Redis's text, naming the command.
-func (e noInputKeysError) Error() string {
-	return "ERR at least 1 input key is needed for '" + string(e) + "' command"
-}
-
-// Is reports whether target is ErrNoInputKeys.
-func (e noInputKeysError) Is(target error) bool { return target == ErrNoInputKeys }
-
 // ZAddArgs are ZADD's options and score-member pairs, as in go-redis. NX adds new
 // members only; XX updates existing members only (and never creates the key); GT and
 // LT update only when the new score is greater or less than the current one; Ch
@@ -893,7 +882,10 @@ func (tx *Tx) ZRemRangeByLex(key, min, max string) (int64, error) {
 
 // ---- ZRANDMEMBER ---------------------------------------------------------------------
 
-// zrandMember implements ZRANDMEMBER key count [WITHSCORES] after Redis's checks.
+// zrandMember implements ZRANDMEMBER key count [WITHSCORES] after Redis's checks. A
+// count at least the set's size gives the whole set in Redis's order for that case
+// (descending); a negative count is bounded by the DB's maximum reply size, since its
+// reply holds -count elements however small the set.
 func (tx *Tx) zrandMember(key string, count int64, withScores bool) ([]Z, error) {
 	if count == math.MinInt64 {
 		return nil, ErrRandCountRange
@@ -905,15 +897,24 @@ func (tx *Tx) zrandMember(key string, count int64, withScores bool) ([]Z, error)
 	if err != nil {
 		return nil, err
 	}
-	if s == nil {
+	if s == nil || count == 0 {
 		return []Z{}, nil
 	}
-	return zOrEmpty(s.RandMember(nil, clampInt(count))), nil
+	if max := tx.db.cfg.maxReply; count < -int64(max) {
+		return nil, errReplyTooLarge("zrandmember", max)
+	}
+	if count >= int64(s.Len()) {
+		return zEntriesDesc(s), nil
+	}
+	return s.RandMember(nil, int(count)), nil
 }
 
-// ZRandMember is ZRANDMEMBER key count: with count > 0, up to count distinct random
-// members; with count < 0, -count members picked independently (repeats possible).
-// Empty for a missing key or count 0. Each pick costs O(log n).
+// ZRandMember is ZRANDMEMBER key count: with count > 0, count distinct random
+// members in random order, or the whole set in descending order (as Redis replies)
+// when count is at least its size; with count < 0, -count members picked
+// independently (repeats possible), an error matching [ErrReplyTooLarge] beyond
+// [WithMaxReplyElements]. Empty for a missing key or count 0. Each pick costs
+// O(log n); the whole set O(n).
 func (tx *Tx) ZRandMember(key string, count int) ([]string, error) {
 	zs, err := tx.zrandMember(key, int64(count), false)
 	if err != nil {
@@ -922,8 +923,8 @@ func (tx *Tx) ZRandMember(key string, count int) ([]string, error) {
 	return zMembers(zs), nil
 }
 
-// ZRandMemberWithScores is ZRANDMEMBER key count WITHSCORES. A |count| above
-// MaxInt64/2 is [ErrOutOfRange], as in Redis.
+// ZRandMemberWithScores is ZRANDMEMBER key count WITHSCORES: [Tx.ZRandMember] with
+// the scores. A |count| above MaxInt64/2 is [ErrOutOfRange], as in Redis.
 func (tx *Tx) ZRandMemberWithScores(key string, count int) ([]Z, error) {
 	return tx.zrandMember(key, int64(count), true)
 }
@@ -955,8 +956,8 @@ func cursorScore(c uint64) float64 {
 // cursor 0 and ending when the returned cursor is 0. match filters members with a
 // glob pattern as SCAN's ("" matches all); count is the work per call (≤ 0: 10).
 //
-// A set of up to 128 members is returned whole at cursor 0, as Redis returns its
-// small (listpack) sets. For larger sets the cursor encodes a score: each call
+// A set of up to 128 members is returned whole, with the cursor 0, whatever the
+// cursor given, as Redis returns its small (listpack) sets. For larger sets the cursor encodes a score: each call
 // returns about count members in ascending order from that score on, never splitting
 // members that share a score, so every member present with an unchanged score for
 // the whole iteration is returned exactly once. Members added or removed meanwhile
@@ -986,7 +987,7 @@ func zscan(s *zset.Set, cursor uint64, match string, count int64) ([]Z, uint64) 
 			out = append(out, Z{Member: m, Score: f})
 		}
 	}
-	if cursor == 0 && s.Len() <= zscanSmall {
+	if s.Len() <= zscanSmall {
 		for m, f := range s.All() {
 			add(m, f)
 		}
@@ -1023,7 +1024,7 @@ const (
 // [ErrWrongType] for a list. name is the command, for numkeys < 1.
 func (tx *Tx) zsets(name string, keys []string) ([]*zset.Set, error) {
 	if len(keys) == 0 {
-		return nil, noInputKeysError(name)
+		return nil, errNoInputKeys(name)
 	}
 	sets := make([]*zset.Set, len(keys))
 	for i, k := range keys {
@@ -1091,6 +1092,15 @@ func (tx *Tx) zalgebra(name string, op setOp, store *ZStore) (*zset.Set, error) 
 func zEntries(s *zset.Set) []Z {
 	out := make([]Z, 0, s.Len())
 	for m, f := range s.All() {
+		out = append(out, Z{Member: m, Score: f})
+	}
+	return out
+}
+
+// zEntriesDesc lists s in descending order.
+func zEntriesDesc(s *zset.Set) []Z {
+	out := make([]Z, 0, s.Len())
+	for m, f := range s.Backward() {
 		out = append(out, Z{Member: m, Score: f})
 	}
 	return out
