@@ -20,6 +20,8 @@ type Z = zset.Entry
 type DB struct {
 	mu  sync.Mutex
 	cfg config
+	// stats counts the commands run, for Stats (guarded by mu).
+	stats counters
 
 	keys map[string]entry
 
@@ -82,6 +84,7 @@ func New(opts ...Option) *DB {
 		readySet: make(map[string]struct{}),
 		nextSeq:  1,
 	}
+	db.stats = newCounters(&db.cfg)
 	db.wtx = Tx{db: db, writable: true}
 	db.rtx = Tx{db: db}
 	return db

@@ -82,7 +82,7 @@ func (h *Histogram) record(d time.Duration) {
 }
 
 // Count returns the number of recorded durations. O(LatencyBuckets).
-func (h *Histogram) Count() uint64 {
+func (h Histogram) Count() uint64 {
 	var n uint64
 	for _, c := range h.Counts {
 		n += c
@@ -93,7 +93,7 @@ func (h *Histogram) Count() uint64 {
 // Quantile returns an upper bound of the q-quantile (0 ≤ q ≤ 1) of the recorded
 // durations: the upper bound of the bucket holding it, so within a factor of two of
 // the true value. It returns 0 when nothing was recorded. O(LatencyBuckets).
-func (h *Histogram) Quantile(q float64) time.Duration {
+func (h Histogram) Quantile(q float64) time.Duration {
 	n := h.Count()
 	if n == 0 {
 		return 0
@@ -107,4 +107,107 @@ func (h *Histogram) Quantile(q float64) time.Duration {
 		}
 	}
 	return BucketBound(LatencyBuckets - 1)
+}
+
+// counters are a DB's command counters, indexed like statNames; they are guarded by
+// the DB's mutex (plain increments: cheaper than atomics, and every command holds
+// the lock anyway).
+type counters struct {
+	calls []uint64
+	// latency is nil unless latency tracking is on.
+	latency []Histogram
+	// clock is the latency clock, nil when latency tracking is off.
+	clock func() time.Time
+}
+
+// newCounters sizes the counters for every registered command.
+func newCounters(c *config) counters {
+	cs := counters{calls: make([]uint64, len(statNames)), clock: c.clock}
+	if c.clock != nil {
+		cs.latency = make([]Histogram, len(statNames))
+	}
+	return cs
+}
+
+// statIndex returns the counter index of the command name, adding one for a
+// command that no typed method runs. It is called at init only.
+func statIndex(name string) int {
+	for i, n := range statNames {
+		if n == name {
+			return i
+		}
+	}
+	statNames = append(statNames, name)
+	return len(statNames) - 1
+}
+
+// begin locks the keyspace for the command whose counter is stat, counts it, and
+// returns the writable Tx with the start time (zero unless latency is tracked).
+func (db *DB) begin(stat int) (*Tx, time.Time) {
+	tx := db.lock()
+	db.stats.calls[stat]++
+	if db.stats.clock == nil {
+		return tx, time.Time{}
+	}
+	return tx, db.stats.clock()
+}
+
+// end records the latency of the command begun at start, if tracked, and unlocks
+// the keyspace (serving blocked callers first, as unlock does).
+func (db *DB) end(stat int, start time.Time) {
+	if db.stats.clock != nil {
+		db.stats.latency[stat].record(db.stats.clock().Sub(start))
+	}
+	db.unlock()
+}
+
+// count counts one run of the command whose counter is stat, for commands run
+// under a lock that the caller already holds (Tx.Do) or takes itself.
+func (db *DB) count(stat int) {
+	db.stats.calls[stat]++
+}
+
+// Stats returns a snapshot of the keyspace and its counters. It holds the lock for
+// O(keys + commands): it visits every key (each value's Len, and Encoding and
+// MemoryUsage where the engine provides them), so call it for monitoring, not on a
+// hot path.
+func (db *DB) Stats() Stats {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	st := Stats{
+		Keys:    int64(len(db.keys)),
+		Types:   map[string]TypeStats{},
+		Blocked: int64(db.nblocked),
+		Command: map[string]CommandStats{},
+	}
+	for _, e := range db.keys {
+		name := typeName(e.val)
+		ts := st.Types[name]
+		ts.Keys++
+		if v, ok := e.val.(interface{ Len() int }); ok {
+			ts.Elements += int64(v.Len())
+		}
+		if v, ok := e.val.(interface{ MemoryUsage() int }); ok {
+			ts.Bytes += int64(v.MemoryUsage())
+		}
+		if v, ok := e.val.(interface{ Encoding() string }); ok {
+			if ts.Encodings == nil {
+				ts.Encodings = map[string]int64{}
+			}
+			ts.Encodings[v.Encoding()]++
+		}
+		st.Types[name] = ts
+	}
+	for i, n := range db.stats.calls {
+		if n == 0 {
+			continue
+		}
+		cs := CommandStats{Calls: n}
+		if db.stats.latency != nil {
+			cs.Latency = db.stats.latency[i]
+		}
+		st.Command[statNames[i]] = cs
+		st.Commands += n
+	}
+	return st
 }
