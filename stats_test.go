@@ -86,3 +86,38 @@ func TestHistogram(t *testing.T) {
 	require.Equal(t, 16*time.Nanosecond, h.Quantile(0.99))
 	require.Equal(t, 1024*time.Nanosecond, h.Quantile(1))
 }
+
+// BenchmarkStatsOverhead measures the cost of Stats's counters on the cheapest
+// commands: the counters are always on; latency=on adds two clock reads per command.
+// Compare latency=off with BenchmarkOverhead's impl=typed of a build before the
+// counters for the cost of counting.
+func BenchmarkStatsOverhead(b *testing.B) {
+	ctx := context.Background()
+	for _, lat := range []struct {
+		name string
+		opts []Option
+	}{{"off", nil}, {"on", []Option{WithLatencyTracking()}}} {
+		b.Run("op=ZSCORE/latency="+lat.name, func(b *testing.B) {
+			db := New(lat.opts...)
+			ms, _ := benchNames()
+			for i, m := range ms {
+				db.ZAdd(ctx, "k", Z{Member: m, Score: float64(i)})
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				db.ZScore(ctx, "k", ms[i%len(ms)])
+				i++
+			}
+		})
+		b.Run("op=LPUSH+RPOP/latency="+lat.name, func(b *testing.B) {
+			db := New(lat.opts...)
+			db.LPush(ctx, "k", "base")
+			b.ReportAllocs()
+			for b.Loop() {
+				db.LPush(ctx, "k", "v")
+				db.RPop(ctx, "k")
+			}
+		})
+	}
+}
