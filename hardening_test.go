@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -93,4 +94,68 @@ func TestZRandMemberWholeSetOrder(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, []string{"c", "b", "a", "d"}, got, "ZRandMember(%d)", count)
 	}
+}
+
+// hostileCounts are the integers every count, index, numkeys, LIMIT, COUNT, MAXLEN
+// and RANK argument is tried with: the extremes, values whose doubling or negation
+// overflows, values beyond 32 bits, and the small edges.
+var hostileCounts = []string{
+	"9223372036854775807", "-9223372036854775808", "-9223372036854775807",
+	"4611686018427387904", "-4611686018427387904", "2147483648", "-2147483649",
+	"-1", "0", "1", "2",
+}
+
+// hostileTranscript is every command taking a count or an index, with every pair
+// of hostileCounts, on a small sorted set k and list l. ZRANDMEMBER's negative
+// counts are left out: Redis 7.0 streams them (and the test server would build a
+// reply of up to 2^63 elements); TestZRandMemberHugeCounts covers them.
+func hostileTranscript() [][]string {
+	cmds := [][]string{cmd("ZADD", "k", "1", "a", "2", "b", "3", "c"), cmd("RPUSH", "l", "a", "b", "c", "a")}
+	for _, n := range hostileCounts {
+		for _, m := range hostileCounts {
+			cmds = append(cmds,
+				cmd("ZRANGE", "k", n, m), cmd("ZRANGE", "k", n, m, "REV", "WITHSCORES"), cmd("ZREVRANGE", "k", n, m),
+				cmd("ZRANGE", "k", "(1", "+inf", "BYSCORE", "LIMIT", n, m),
+				cmd("ZRANGE", "k", "+inf", "(1", "BYSCORE", "REV", "LIMIT", n, m),
+				cmd("ZRANGEBYSCORE", "k", "(1", "+inf", "LIMIT", n, m),
+				cmd("ZREVRANGEBYSCORE", "k", "+inf", "-inf", "LIMIT", n, m),
+				cmd("ZRANGEBYLEX", "k", "(a", "+", "LIMIT", n, m), cmd("ZREVRANGEBYLEX", "k", "+", "-", "LIMIT", n, m),
+				cmd("ZRANGESTORE", "d", "k", "(1", "+inf", "BYSCORE", "LIMIT", n, m),
+				cmd("LRANGE", "l", n, m), cmd("LPOS", "l", "a", "RANK", n, "COUNT", m),
+				cmd("LPOS", "l", "a", "COUNT", n, "MAXLEN", m), cmd("LPOS", "l", "a", "RANK", n, "MAXLEN", m),
+				cmd("LMPOP", n, "nol", "LEFT", "COUNT", m), cmd("ZMPOP", n, "nok", "MIN", "COUNT", m),
+				cmd("ZINTERCARD", n, "k", "LIMIT", m), cmd("ZUNION", n, "k", "k"),
+				cmd("ZINTERCARD", "1", "k", "LIMIT", m), cmd("ZSCAN", "k", n, "COUNT", m),
+				cmd("ZREMRANGEBYRANK", "nok", n, m), cmd("LTRIM", "nol", n, m),
+			)
+		}
+		cmds = append(cmds, cmd("ZPOPMIN", "nok", n), cmd("ZPOPMAX", "nok", n), cmd("LPOP", "nol", n),
+			cmd("RPOP", "nol", n), cmd("LINDEX", "l", n), cmd("LSET", "l", n, "x"), cmd("LREM", "l", n, "zz"))
+		if n[0] != '-' && (n == "0" || len(n) > 1) { // at least the set's size: no chance
+			cmds = append(cmds, cmd("ZRANDMEMBER", "k", n), cmd("ZRANDMEMBER", "k", n, "WITHSCORES"))
+		}
+	}
+	return cmds
+}
+
+// TestHostileCounts runs hostileTranscript on the keyspace alone (it must not
+// panic or allocate by the count) and checks the invariants after it.
+func TestHostileCounts(t *testing.T) {
+	ctx := context.Background()
+	db := New()
+	for _, c := range hostileTranscript() {
+		db.Do(ctx, c...)
+	}
+	require.NoError(t, db.check())
+}
+
+// TestHostileCountsCompare requires Redis's replies to hostileTranscript, but for
+// LPOS RANK -9223372036854775808, an error in Redis 7.2 and in zlite (doc.go), that
+// the Redis 7.0 test server accepts.
+func TestHostileCountsCompare(t *testing.T) {
+	cmds := slices.DeleteFunc(hostileTranscript(), func(c []string) bool {
+		i := slices.Index(c, "RANK")
+		return c[0] == "LPOS" && i > 0 && c[i+1] == "-9223372036854775808"
+	})
+	compare(t, cmds...)
 }
