@@ -68,6 +68,26 @@
 // ping-pong round trip ~0.5 µs against ~0.26 µs for a bare channel ping-pong and
 // ~110 µs on redis-server through go-redis; ZADD→BZPOPMIN ~0.5 µs against ~100 µs.
 //
+// # Errors
+//
+// Every error's text is Redis's reply, byte for byte, so a [DB.Do] reply can be
+// compared with Redis's or sent on the wire. Match errors with errors.Is against the
+// exported sentinels ([ErrWrongType], [ErrSyntax], [ErrNotInteger], [ErrNumKeys],
+// ...; zset.ErrNotFloat and the other engine errors come through unchanged). Errors
+// whose text names the command or quotes its arguments are an [*Error], whose Kind
+// ([ErrArity], [ErrUnknownCommand], [ErrNoInputKeys], [ErrReplyTooLarge]) errors.Is
+// matches and whose Command errors.As reads.
+//
+// # Monitoring
+//
+// [DB.Stats] returns the keys by type and encoding, their elements and engine
+// memory, the blocked callers, and each command's call count (typed methods, Do and
+// Tx.Do alike; the typed blocking methods are not counted yet) with, when
+// [WithLatencyTracking] is set, a log2 histogram of its time under the lock. The
+// counters are plain increments under the keyspace lock, always on; Stats itself
+// costs O(keys). The typed DB methods that only lock and call their Tx method are
+// generated (go generate; internal/gendb) into db_methods.go, which counts them.
+//
 // # Differences from Redis
 //
 //   - Update has no rollback: writes made before fn returns an error stay, as in a
