@@ -1060,31 +1060,33 @@ func zCombine(op setOp, sets []*zset.Set, weights []float64, agg zset.Aggregate)
 	return zset.Diff(sets)
 }
 
-// zalgebra runs ZUNION or ZINTER for the typed API, checking the store as Redis
-// checks the words go-redis sends: keys (count, then types), then weights and
-// aggregate.
+// zalgebra runs ZUNION or ZINTER (or their STORE forms) for the typed API, through
+// the parser of Do, so that the checks and their order are Redis's for the words
+// go-redis sends.
 func (tx *Tx) zalgebra(name string, op setOp, store *ZStore) (*zset.Set, error) {
-	sets, err := tx.zsets(name, store.Keys)
+	al, err := tx.parseAlgebra(name, op, strings.HasSuffix(name, "store"), false, store.words())
 	if err != nil {
 		return nil, err
 	}
-	if len(store.Weights) != 0 && len(store.Weights) != len(store.Keys) {
-		return nil, ErrSyntax
-	}
-	for _, w := range store.Weights {
-		if math.IsNaN(w) {
-			return nil, ErrWeightNotFloat
+	return al.combine(op), nil
+}
+
+// words returns store as the words go-redis sends for it: numkeys, the keys, then
+// WEIGHTS and AGGREGATE when set.
+func (z *ZStore) words() []string {
+	a := make([]string, 0, 4+len(z.Keys)+len(z.Weights))
+	a = append(a, strconv.Itoa(len(z.Keys)))
+	a = append(a, z.Keys...)
+	if len(z.Weights) > 0 {
+		a = append(a, "WEIGHTS")
+		for _, w := range z.Weights {
+			a = append(a, strconv.FormatFloat(w, 'g', -1, 64))
 		}
 	}
-	agg, err := parseAggregate(store.Aggregate)
-	if err != nil {
-		return nil, err
+	if z.Aggregate != "" {
+		a = append(a, "AGGREGATE", z.Aggregate)
 	}
-	var weights []float64
-	if len(store.Weights) != 0 {
-		weights = store.Weights
-	}
-	return zCombine(op, sets, weights, agg), nil
+	return a
 }
 
 // zEntries lists s in ascending order.
