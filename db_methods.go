@@ -344,130 +344,116 @@ func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...
 	return tx.LMPop(direction, count, keys...)
 }
 
-// ZAdd is [Tx.ZAdd] (ZADD) under the keyspace lock.
-func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx, t := db.begin(statZAdd)
-	defer db.end(statZAdd, t)
-	return tx.ZAdd(key, members...)
+// ZUnion is [Tx.ZUnion] (ZUNION) under the keyspace lock.
+func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
+	tx, t := db.begin(statZUnion)
+	defer db.end(statZUnion, t)
+	return tx.ZUnion(store)
 }
 
-// ZAddNX is [Tx.ZAddNX] (ZADD) under the keyspace lock.
-func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx, t := db.begin(statZAdd)
-	defer db.end(statZAdd, t)
-	return tx.ZAddNX(key, members...)
+// ZUnionWithScores is [Tx.ZUnionWithScores] (ZUNION) under the keyspace lock.
+func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
+	tx, t := db.begin(statZUnion)
+	defer db.end(statZUnion, t)
+	return tx.ZUnionWithScores(store)
 }
 
-// ZAddXX is [Tx.ZAddXX] (ZADD) under the keyspace lock.
-func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx, t := db.begin(statZAdd)
-	defer db.end(statZAdd, t)
-	return tx.ZAddXX(key, members...)
+// ZUnionStore is [Tx.ZUnionStore] (ZUNIONSTORE) under the keyspace lock.
+func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int64, error) {
+	tx, t := db.begin(statZUnionStore)
+	defer db.end(statZUnionStore, t)
+	return tx.ZUnionStore(dest, store)
 }
 
-// ZAddGT is [Tx.ZAddGT] (ZADD) under the keyspace lock.
-func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx, t := db.begin(statZAdd)
-	defer db.end(statZAdd, t)
-	return tx.ZAddGT(key, members...)
+// ZInter is [Tx.ZInter] (ZINTER) under the keyspace lock.
+func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
+	tx, t := db.begin(statZInter)
+	defer db.end(statZInter, t)
+	return tx.ZInter(store)
 }
 
-// ZAddLT is [Tx.ZAddLT] (ZADD) under the keyspace lock.
-func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx, t := db.begin(statZAdd)
-	defer db.end(statZAdd, t)
-	return tx.ZAddLT(key, members...)
+// ZInterWithScores is [Tx.ZInterWithScores] (ZINTER) under the keyspace lock.
+func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) {
+	tx, t := db.begin(statZInter)
+	defer db.end(statZInter, t)
+	return tx.ZInterWithScores(store)
 }
 
-// ZAddArgs is [Tx.ZAddArgs] (ZADD) under the keyspace lock.
-func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, error) {
-	tx, t := db.begin(statZAdd)
-	defer db.end(statZAdd, t)
-	return tx.ZAddArgs(key, args)
+// ZInterStore is [Tx.ZInterStore] (ZINTERSTORE) under the keyspace lock.
+func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore) (int64, error) {
+	tx, t := db.begin(statZInterStore)
+	defer db.end(statZInterStore, t)
+	return tx.ZInterStore(destination, store)
 }
 
-// ZAddArgsIncr is [Tx.ZAddArgsIncr] (ZADD) under the keyspace lock.
-func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (score float64, ok bool, err error) {
-	tx, t := db.begin(statZAdd)
-	defer db.end(statZAdd, t)
-	return tx.ZAddArgsIncr(key, args)
+// ZInterCard is [Tx.ZInterCard] (ZINTERCARD) under the keyspace lock.
+func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int64, error) {
+	tx, t := db.begin(statZInterCard)
+	defer db.end(statZInterCard, t)
+	return tx.ZInterCard(limit, keys...)
 }
 
-// ZIncrBy is [Tx.ZIncrBy] (ZINCRBY) under the keyspace lock.
-func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member string) (float64, error) {
-	tx, t := db.begin(statZIncrBy)
-	defer db.end(statZIncrBy, t)
-	return tx.ZIncrBy(key, increment, member)
+// ZDiff is [Tx.ZDiff] (ZDIFF) under the keyspace lock.
+func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
+	tx, t := db.begin(statZDiff)
+	defer db.end(statZDiff, t)
+	return tx.ZDiff(keys...)
 }
 
-// ZRem is [Tx.ZRem] (ZREM) under the keyspace lock.
-func (db *DB) ZRem(ctx context.Context, key string, members ...string) (int64, error) {
-	tx, t := db.begin(statZRem)
-	defer db.end(statZRem, t)
-	return tx.ZRem(key, members...)
+// ZDiffWithScores is [Tx.ZDiffWithScores] (ZDIFF) under the keyspace lock.
+func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) {
+	tx, t := db.begin(statZDiff)
+	defer db.end(statZDiff, t)
+	return tx.ZDiffWithScores(keys...)
 }
 
-// ZCard is [Tx.ZCard] (ZCARD) under the keyspace lock.
-func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
-	tx, t := db.begin(statZCard)
-	defer db.end(statZCard, t)
-	return tx.ZCard(key)
+// ZDiffStore is [Tx.ZDiffStore] (ZDIFFSTORE) under the keyspace lock.
+func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string) (int64, error) {
+	tx, t := db.begin(statZDiffStore)
+	defer db.end(statZDiffStore, t)
+	return tx.ZDiffStore(destination, keys...)
 }
 
-// ZCount is [Tx.ZCount] (ZCOUNT) under the keyspace lock.
-func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
-	tx, t := db.begin(statZCount)
-	defer db.end(statZCount, t)
-	return tx.ZCount(key, min, max)
+// ZPopMin is [Tx.ZPopMin] (ZPOPMIN) under the keyspace lock.
+func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, error) {
+	tx, t := db.begin(statZPopMin)
+	defer db.end(statZPopMin, t)
+	return tx.ZPopMin(key, count...)
 }
 
-// ZLexCount is [Tx.ZLexCount] (ZLEXCOUNT) under the keyspace lock.
-func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error) {
-	tx, t := db.begin(statZLexCount)
-	defer db.end(statZLexCount, t)
-	return tx.ZLexCount(key, min, max)
+// ZPopMax is [Tx.ZPopMax] (ZPOPMAX) under the keyspace lock.
+func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, error) {
+	tx, t := db.begin(statZPopMax)
+	defer db.end(statZPopMax, t)
+	return tx.ZPopMax(key, count...)
 }
 
-// ZScore is [Tx.ZScore] (ZSCORE) under the keyspace lock.
-func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, error) {
-	tx, t := db.begin(statZScore)
-	defer db.end(statZScore, t)
-	return tx.ZScore(key, member)
+// ZMPop is [Tx.ZMPop] (ZMPOP) under the keyspace lock.
+func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...string) (key string, zs []Z, err error) {
+	tx, t := db.begin(statZMPop)
+	defer db.end(statZMPop, t)
+	return tx.ZMPop(order, count, keys...)
 }
 
-// ZMScore is [Tx.ZMScore] (ZMSCORE) under the keyspace lock.
-func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (scores []float64, ok []bool, err error) {
-	tx, t := db.begin(statZMScore)
-	defer db.end(statZMScore, t)
-	return tx.ZMScore(key, members...)
+// ZRemRangeByRank is [Tx.ZRemRangeByRank] (ZREMRANGEBYRANK) under the keyspace lock.
+func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64) (int64, error) {
+	tx, t := db.begin(statZRemRangeByRank)
+	defer db.end(statZRemRangeByRank, t)
+	return tx.ZRemRangeByRank(key, start, stop)
 }
 
-// ZRank is [Tx.ZRank] (ZRANK) under the keyspace lock.
-func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error) {
-	tx, t := db.begin(statZRank)
-	defer db.end(statZRank, t)
-	return tx.ZRank(key, member)
+// ZRemRangeByScore is [Tx.ZRemRangeByScore] (ZREMRANGEBYSCORE) under the keyspace lock.
+func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64, error) {
+	tx, t := db.begin(statZRemRangeByScore)
+	defer db.end(statZRemRangeByScore, t)
+	return tx.ZRemRangeByScore(key, min, max)
 }
 
-// ZRankWithScore is [Tx.ZRankWithScore] (ZRANK) under the keyspace lock.
-func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
-	tx, t := db.begin(statZRank)
-	defer db.end(statZRank, t)
-	return tx.ZRankWithScore(key, member)
-}
-
-// ZRevRank is [Tx.ZRevRank] (ZREVRANK) under the keyspace lock.
-func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, error) {
-	tx, t := db.begin(statZRevRank)
-	defer db.end(statZRevRank, t)
-	return tx.ZRevRank(key, member)
-}
-
-// ZRevRankWithScore is [Tx.ZRevRankWithScore] (ZREVRANK) under the keyspace lock.
-func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
-	tx, t := db.begin(statZRevRank)
-	defer db.end(statZRevRank, t)
-	return tx.ZRevRankWithScore(key, member)
+// ZRemRangeByLex is [Tx.ZRemRangeByLex] (ZREMRANGEBYLEX) under the keyspace lock.
+func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, error) {
+	tx, t := db.begin(statZRemRangeByLex)
+	defer db.end(statZRemRangeByLex, t)
+	return tx.ZRemRangeByLex(key, min, max)
 }
 
 // ZRange is [Tx.ZRange] (ZRANGE) under the keyspace lock.
@@ -561,46 +547,67 @@ func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]
 	return tx.ZRevRangeByLex(key, opt)
 }
 
-// ZPopMin is [Tx.ZPopMin] (ZPOPMIN) under the keyspace lock.
-func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, error) {
-	tx, t := db.begin(statZPopMin)
-	defer db.end(statZPopMin, t)
-	return tx.ZPopMin(key, count...)
+// ZCard is [Tx.ZCard] (ZCARD) under the keyspace lock.
+func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
+	tx, t := db.begin(statZCard)
+	defer db.end(statZCard, t)
+	return tx.ZCard(key)
 }
 
-// ZPopMax is [Tx.ZPopMax] (ZPOPMAX) under the keyspace lock.
-func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, error) {
-	tx, t := db.begin(statZPopMax)
-	defer db.end(statZPopMax, t)
-	return tx.ZPopMax(key, count...)
+// ZCount is [Tx.ZCount] (ZCOUNT) under the keyspace lock.
+func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
+	tx, t := db.begin(statZCount)
+	defer db.end(statZCount, t)
+	return tx.ZCount(key, min, max)
 }
 
-// ZMPop is [Tx.ZMPop] (ZMPOP) under the keyspace lock.
-func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...string) (key string, zs []Z, err error) {
-	tx, t := db.begin(statZMPop)
-	defer db.end(statZMPop, t)
-	return tx.ZMPop(order, count, keys...)
+// ZLexCount is [Tx.ZLexCount] (ZLEXCOUNT) under the keyspace lock.
+func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error) {
+	tx, t := db.begin(statZLexCount)
+	defer db.end(statZLexCount, t)
+	return tx.ZLexCount(key, min, max)
 }
 
-// ZRemRangeByRank is [Tx.ZRemRangeByRank] (ZREMRANGEBYRANK) under the keyspace lock.
-func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64) (int64, error) {
-	tx, t := db.begin(statZRemRangeByRank)
-	defer db.end(statZRemRangeByRank, t)
-	return tx.ZRemRangeByRank(key, start, stop)
+// ZScore is [Tx.ZScore] (ZSCORE) under the keyspace lock.
+func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, error) {
+	tx, t := db.begin(statZScore)
+	defer db.end(statZScore, t)
+	return tx.ZScore(key, member)
 }
 
-// ZRemRangeByScore is [Tx.ZRemRangeByScore] (ZREMRANGEBYSCORE) under the keyspace lock.
-func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64, error) {
-	tx, t := db.begin(statZRemRangeByScore)
-	defer db.end(statZRemRangeByScore, t)
-	return tx.ZRemRangeByScore(key, min, max)
+// ZMScore is [Tx.ZMScore] (ZMSCORE) under the keyspace lock.
+func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (scores []float64, ok []bool, err error) {
+	tx, t := db.begin(statZMScore)
+	defer db.end(statZMScore, t)
+	return tx.ZMScore(key, members...)
 }
 
-// ZRemRangeByLex is [Tx.ZRemRangeByLex] (ZREMRANGEBYLEX) under the keyspace lock.
-func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, error) {
-	tx, t := db.begin(statZRemRangeByLex)
-	defer db.end(statZRemRangeByLex, t)
-	return tx.ZRemRangeByLex(key, min, max)
+// ZRank is [Tx.ZRank] (ZRANK) under the keyspace lock.
+func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error) {
+	tx, t := db.begin(statZRank)
+	defer db.end(statZRank, t)
+	return tx.ZRank(key, member)
+}
+
+// ZRankWithScore is [Tx.ZRankWithScore] (ZRANK) under the keyspace lock.
+func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
+	tx, t := db.begin(statZRank)
+	defer db.end(statZRank, t)
+	return tx.ZRankWithScore(key, member)
+}
+
+// ZRevRank is [Tx.ZRevRank] (ZREVRANK) under the keyspace lock.
+func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, error) {
+	tx, t := db.begin(statZRevRank)
+	defer db.end(statZRevRank, t)
+	return tx.ZRevRank(key, member)
+}
+
+// ZRevRankWithScore is [Tx.ZRevRankWithScore] (ZREVRANK) under the keyspace lock.
+func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
+	tx, t := db.begin(statZRevRank)
+	defer db.end(statZRevRank, t)
+	return tx.ZRevRankWithScore(key, member)
 }
 
 // ZRandMember is [Tx.ZRandMember] (ZRANDMEMBER) under the keyspace lock.
@@ -624,72 +631,65 @@ func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string
 	return tx.ZScan(key, cursor, match, count)
 }
 
-// ZUnion is [Tx.ZUnion] (ZUNION) under the keyspace lock.
-func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
-	tx, t := db.begin(statZUnion)
-	defer db.end(statZUnion, t)
-	return tx.ZUnion(store)
+// ZAdd is [Tx.ZAdd] (ZADD) under the keyspace lock.
+func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error) {
+	tx, t := db.begin(statZAdd)
+	defer db.end(statZAdd, t)
+	return tx.ZAdd(key, members...)
 }
 
-// ZUnionWithScores is [Tx.ZUnionWithScores] (ZUNION) under the keyspace lock.
-func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
-	tx, t := db.begin(statZUnion)
-	defer db.end(statZUnion, t)
-	return tx.ZUnionWithScores(store)
+// ZAddNX is [Tx.ZAddNX] (ZADD) under the keyspace lock.
+func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, error) {
+	tx, t := db.begin(statZAdd)
+	defer db.end(statZAdd, t)
+	return tx.ZAddNX(key, members...)
 }
 
-// ZUnionStore is [Tx.ZUnionStore] (ZUNIONSTORE) under the keyspace lock.
-func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int64, error) {
-	tx, t := db.begin(statZUnionStore)
-	defer db.end(statZUnionStore, t)
-	return tx.ZUnionStore(dest, store)
+// ZAddXX is [Tx.ZAddXX] (ZADD) under the keyspace lock.
+func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, error) {
+	tx, t := db.begin(statZAdd)
+	defer db.end(statZAdd, t)
+	return tx.ZAddXX(key, members...)
 }
 
-// ZInter is [Tx.ZInter] (ZINTER) under the keyspace lock.
-func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
-	tx, t := db.begin(statZInter)
-	defer db.end(statZInter, t)
-	return tx.ZInter(store)
+// ZAddGT is [Tx.ZAddGT] (ZADD) under the keyspace lock.
+func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, error) {
+	tx, t := db.begin(statZAdd)
+	defer db.end(statZAdd, t)
+	return tx.ZAddGT(key, members...)
 }
 
-// ZInterWithScores is [Tx.ZInterWithScores] (ZINTER) under the keyspace lock.
-func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) {
-	tx, t := db.begin(statZInter)
-	defer db.end(statZInter, t)
-	return tx.ZInterWithScores(store)
+// ZAddLT is [Tx.ZAddLT] (ZADD) under the keyspace lock.
+func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, error) {
+	tx, t := db.begin(statZAdd)
+	defer db.end(statZAdd, t)
+	return tx.ZAddLT(key, members...)
 }
 
-// ZInterStore is [Tx.ZInterStore] (ZINTERSTORE) under the keyspace lock.
-func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore) (int64, error) {
-	tx, t := db.begin(statZInterStore)
-	defer db.end(statZInterStore, t)
-	return tx.ZInterStore(destination, store)
+// ZAddArgs is [Tx.ZAddArgs] (ZADD) under the keyspace lock.
+func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, error) {
+	tx, t := db.begin(statZAdd)
+	defer db.end(statZAdd, t)
+	return tx.ZAddArgs(key, args)
 }
 
-// ZInterCard is [Tx.ZInterCard] (ZINTERCARD) under the keyspace lock.
-func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int64, error) {
-	tx, t := db.begin(statZInterCard)
-	defer db.end(statZInterCard, t)
-	return tx.ZInterCard(limit, keys...)
+// ZAddArgsIncr is [Tx.ZAddArgsIncr] (ZADD) under the keyspace lock.
+func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (score float64, ok bool, err error) {
+	tx, t := db.begin(statZAdd)
+	defer db.end(statZAdd, t)
+	return tx.ZAddArgsIncr(key, args)
 }
 
-// ZDiff is [Tx.ZDiff] (ZDIFF) under the keyspace lock.
-func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
-	tx, t := db.begin(statZDiff)
-	defer db.end(statZDiff, t)
-	return tx.ZDiff(keys...)
+// ZIncrBy is [Tx.ZIncrBy] (ZINCRBY) under the keyspace lock.
+func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member string) (float64, error) {
+	tx, t := db.begin(statZIncrBy)
+	defer db.end(statZIncrBy, t)
+	return tx.ZIncrBy(key, increment, member)
 }
 
-// ZDiffWithScores is [Tx.ZDiffWithScores] (ZDIFF) under the keyspace lock.
-func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) {
-	tx, t := db.begin(statZDiff)
-	defer db.end(statZDiff, t)
-	return tx.ZDiffWithScores(keys...)
-}
-
-// ZDiffStore is [Tx.ZDiffStore] (ZDIFFSTORE) under the keyspace lock.
-func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string) (int64, error) {
-	tx, t := db.begin(statZDiffStore)
-	defer db.end(statZDiffStore, t)
-	return tx.ZDiffStore(destination, keys...)
+// ZRem is [Tx.ZRem] (ZREM) under the keyspace lock.
+func (db *DB) ZRem(ctx context.Context, key string, members ...string) (int64, error) {
+	tx, t := db.begin(statZRem)
+	defer db.end(statZRem, t)
+	return tx.ZRem(key, members...)
 }

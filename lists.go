@@ -335,7 +335,3 @@ func (tx *Tx) LMPop(direction string, count int64, keys ...string) (key string, 
 	tx.db.try(&w)
 	return w.key, w.vals, w.err
 }
-
-// The typed DB methods: each runs the Tx method of the same name under the keyspace
-// lock (serving blocked callers after writes). ctx is accepted for go-redis parity
-// and not used by non-blocking commands.
