@@ -84,7 +84,7 @@ func cmdPop(left bool) func(tx *Tx, a []string) (any, error) {
 	return func(tx *Tx, a []string) (any, error) {
 		switch len(a) {
 		case 2:
-			return nullableString(tx.pop(a[1], left))
+			return nullableString(tx.popOne(a[1], left))
 		case 3:
 			n, err := parseInt(a[2])
 			if err != nil || n < 0 {

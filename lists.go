@@ -79,8 +79,9 @@ func (tx *Tx) RPushX(key string, values ...string) (int64, error) {
 	return tx.push("rpushx", key, false, true, values)
 }
 
-// pop implements LPOP and RPOP without a count.
-func (tx *Tx) pop(key string, left bool) (string, bool, error) {
+// popOne implements LPOP and RPOP without a count (DB.pop is the pop that serves a
+// blocked caller).
+func (tx *Tx) popOne(key string, left bool) (string, bool, error) {
 	l, err := tx.listWrite(key)
 	if l == nil || err != nil {
 		return "", false, err
@@ -120,11 +121,11 @@ func (tx *Tx) popCount(key string, left bool, count int64) ([]string, error) {
 
 // LPop is LPOP: it removes and returns the first element of the list at key, or
 // ("", false) when the key does not exist. The complexity is O(1).
-func (tx *Tx) LPop(key string) (string, bool, error) { return tx.pop(key, true) }
+func (tx *Tx) LPop(key string) (string, bool, error) { return tx.popOne(key, true) }
 
 // RPop is RPOP: it removes and returns the last element of the list at key, or
 // ("", false) when the key does not exist. The complexity is O(1).
-func (tx *Tx) RPop(key string) (string, bool, error) { return tx.pop(key, false) }
+func (tx *Tx) RPop(key string) (string, bool, error) { return tx.popOne(key, false) }
 
 // LPopCount is LPOP key count: it removes and returns up to count elements from the
 // head; nil when the key does not exist, empty for count 0, [ErrNotPositive] for a
