@@ -34,6 +34,8 @@ func TestStats(t *testing.T) {
 	require.Equal(t, int64(0), st.Blocked)
 	require.Equal(t, int64(1), st.Types["zset"].Keys)
 	require.Equal(t, int64(3), st.Types["zset"].Elements)
+	require.Equal(t, map[string]int64{"listpack": 1}, st.Types["zset"].Encodings)
+	require.Positive(t, st.Types["zset"].Bytes, "zset.Set reports its MemoryUsage")
 	require.Equal(t, int64(2), st.Types["list"].Keys)
 	require.Equal(t, int64(4), st.Types["list"].Elements)
 	require.Equal(t, uint64(2), st.Command["zadd"].Calls, "ZAdd and ZAddNX are ZADD")
