@@ -9,6 +9,8 @@ import (
 	"github.com/zlite/zlite/zset"
 )
 
+//go:generate go run ./internal/gendb/cmd/gendb
+
 // command is one entry of the command table used by [DB.Do] and [Tx.Do].
 type command struct {
 	// name is the canonical lower-case name, as Redis prints it in arity errors.
@@ -18,6 +20,8 @@ type command struct {
 	arity int
 	// write is set for commands that may modify the keyspace (refused by View's Tx).
 	write bool
+	// stat is the command's counter index for Stats (set by register).
+	stat int
 	// run executes the command under the keyspace lock. args[0] is the name as typed.
 	// It returns a reply shaped like go-redis Do().Result(): int64, string, []any,
 	// nil for a null reply, or an error whose text is Redis's.
@@ -38,6 +42,7 @@ func register(cmds ...*command) {
 		if _, dup := commands[c.name]; dup {
 			panic("zlite: command registered twice: " + c.name)
 		}
+		c.stat = statIndex(c.name)
 		if c.block != nil {
 			c.write = true
 			c.run = runBlockingOnce(c.block)
@@ -98,14 +103,17 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 		return nil, err
 	}
 	if c.block != nil {
+		db.mu.Lock()
+		db.count(c.stat)
+		db.mu.Unlock()
 		w, err := c.block(db, args)
 		if err != nil {
 			return nil, err
 		}
 		return db.blockReply(ctx, w)
 	}
-	tx := db.lock()
-	defer db.unlock()
+	tx, t := db.begin(c.stat)
+	defer db.end(c.stat, t)
 	return c.run(tx, args)
 }
 
@@ -117,6 +125,7 @@ func (tx *Tx) Do(args ...string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	tx.db.count(c.stat)
 	if c.write && !tx.writable {
 		return nil, ErrReadOnly
 	}
@@ -151,10 +160,10 @@ func parseInt(s string) (int64, error) {
 // BZMPop methods.
 func checkMPop(keys []string, count int64) error {
 	if len(keys) == 0 {
-		return errNumKeys
+		return ErrNumKeys
 	}
 	if count < 1 {
-		return errCountPositive
+		return ErrCountPositive
 	}
 	return nil
 }

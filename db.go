@@ -20,6 +20,8 @@ type Z = zset.Entry
 type DB struct {
 	mu  sync.Mutex
 	cfg config
+	// stats counts the commands run, for Stats (guarded by mu).
+	stats counters
 
 	// keys holds every key and its value (see keytable.go).
 	keys keyTable
@@ -45,6 +47,7 @@ func New(opts ...Option) *DB {
 	db := &DB{
 		cfg: newConfig(opts),
 	}
+	db.stats = newCounters(&db.cfg)
 	db.wtx = Tx{db: db, writable: true}
 	db.rtx = Tx{db: db}
 	return db

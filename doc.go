@@ -100,6 +100,26 @@
 //
 //	go test -run '^$' -bench BenchmarkKeyTable -benchtime 1x .
 //
+// # Errors
+//
+// Every error's text is Redis's reply, byte for byte, so a [DB.Do] reply can be
+// compared with Redis's or sent on the wire. Match errors with errors.Is against the
+// exported sentinels ([ErrWrongType], [ErrSyntax], [ErrNotInteger], [ErrNumKeys],
+// ...; zset.ErrNotFloat and the other engine errors come through unchanged). Errors
+// whose text names the command or quotes its arguments are an [*Error], whose Kind
+// ([ErrArity], [ErrUnknownCommand], [ErrNoInputKeys], [ErrReplyTooLarge]) errors.Is
+// matches and whose Command errors.As reads.
+//
+// # Monitoring
+//
+// [DB.Stats] returns the keys by type and encoding, their elements and engine
+// memory, the blocked callers, and each command's call count (typed methods, Do and
+// Tx.Do alike; the typed blocking methods are not counted yet) with, when
+// [WithLatencyTracking] is set, a log2 histogram of its time under the lock. The
+// counters are plain increments under the keyspace lock, always on; Stats itself
+// costs O(keys). The typed DB methods that only lock and call their Tx method are
+// generated (go generate; internal/gendb) into db_methods.go, which counts them.
+//
 // # Differences from Redis
 //
 //   - Update has no rollback: writes made before fn returns an error stay, as in a
@@ -111,15 +131,20 @@
 //     shortest round-trip; LPOS RANK -9223372036854775808 is an error.
 //   - ZRANK and ZREVRANK accept WITHSCORE (Redis 7.2); a negative LIMIT offset
 //     gives an empty reply (Redis 7.2).
-//   - ZSCAN returns a set of at most 128 members whole at cursor 0, as Redis does for
-//     its small-set encoding. For larger sets the cursor encodes a score: each call
+//   - ZSCAN returns a set of at most 128 members whole, with cursor 0, whatever the
+//     cursor given, as Redis does for its small-set encoding. For larger sets the cursor encodes a score: each call
 //     returns about COUNT members in ascending order from that score, never splitting
 //     members that share a score, in O(log n + COUNT). Every member present with an
 //     unchanged score for the whole scan is returned exactly once; one whose score
 //     changes mid-scan may be missed or repeated (Redis's hash-order cursor would
 //     still return it).
-//   - ZRANDMEMBER with a huge negative count builds its whole reply at once (Redis
-//     streams it to the socket).
+//   - Replies are built in memory (Redis streams them to the socket), so one reply
+//     holds at most [DefaultMaxReplyElements] elements, or the bound set with
+//     [WithMaxReplyElements]. Only ZRANDMEMBER with a negative count can reach it
+//     (its reply repeats members, so it is not bounded by the data); beyond it the
+//     command fails with an error matching [ErrReplyTooLarge]. Every other reply is
+//     bounded by what the keyspace holds, and no count, index, LIMIT, COUNT, MAXLEN
+//     or RANK argument sizes an allocation.
 //   - A stored score of -0 reads back as -0, as in Redis's large (skiplist) sets;
 //     Redis's small (listpack) sets read it back as 0.
 //   - Typed ZADD with NX and XX, or GT and LT, returns Redis's error; go-redis drops

@@ -1,7 +1,6 @@
 package zlite
 
 import (
-	"context"
 	"strconv"
 	"strings"
 
@@ -150,69 +149,6 @@ func (tx *Tx) Rename(key, newKey string) error {
 	db.del(key)
 	tx.signal(newKey)
 	return nil
-}
-
-// Del is [Tx.Del] (DEL).
-func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.Del(keys...)
-}
-
-// Exists is [Tx.Exists] (EXISTS).
-func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.Exists(keys...)
-}
-
-// Type is [Tx.Type] (TYPE).
-func (db *DB) Type(ctx context.Context, key string) (string, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.Type(key)
-}
-
-// Keys is [Tx.Keys] (KEYS).
-func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.Keys(pattern)
-}
-
-// Scan is [Tx.Scan] (SCAN).
-func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64) ([]string, uint64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.Scan(cursor, match, count)
-}
-
-// ScanType is [Tx.ScanType] (SCAN ... TYPE).
-func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.ScanType(cursor, match, count, keyType)
-}
-
-// DBSize is [Tx.DBSize] (DBSIZE).
-func (db *DB) DBSize(ctx context.Context) (int64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.DBSize()
-}
-
-// FlushAll is [Tx.FlushAll] (FLUSHALL).
-func (db *DB) FlushAll(ctx context.Context) error {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.FlushAll()
-}
-
-// Rename is [Tx.Rename] (RENAME).
-func (db *DB) Rename(ctx context.Context, key, newKey string) error {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.Rename(key, newKey)
 }
 
 func init() {
