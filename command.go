@@ -19,6 +19,8 @@ type command struct {
 	arity int
 	// write is set for commands that may modify the keyspace (refused by View's Tx).
 	write bool
+	// reply declares the RESP form of the reply (see reply.go); every command sets it.
+	reply reply
 	// run executes the command under the keyspace lock. args[0] is the name as typed.
 	// It returns a reply shaped like go-redis Do().Result(): int64, string, []any,
 	// nil for a null reply, or an error whose text is Redis's.
