@@ -148,6 +148,7 @@ func (db *DB) try(w *waiter) bool {
 // ErrWrongType and consumes nothing, as in Redis.
 func (db *DB) pop(w *waiter, key string, v any) {
 	tx := &db.wtx
+	db.touch(key)
 	switch w.kind {
 	case waitList:
 		l := v.(*list.List)
@@ -172,6 +173,7 @@ func (db *DB) pop(w *waiter, key string, v any) {
 		if d == nil {
 			d = tx.newList(w.dst)
 		}
+		db.touch(w.dst)
 		w.val, _ = list.Move(l, d, w.left, w.dstL)
 		tx.dropIfEmpty(key, l)
 		tx.signal(w.dst)
@@ -223,7 +225,11 @@ func (tx *Tx) direct(key string) *waitQueue {
 	if tx.batch || tx.db.nblocked == 0 {
 		return nil
 	}
-	return tx.db.waited(key)
+	q := tx.db.waited(key)
+	if q != nil {
+		tx.db.touch(key) // the push or add modifies key, handed off or not
+	}
+	return q
 }
 
 // handList serves the waiters of the missing key from values pushed onto it, as

@@ -54,6 +54,9 @@ type DB struct {
 	spareList *list.List
 	spareSet  *zset.Set
 
+	// watches indexes the keys watched for optimistic locking (watch.go).
+	watches watchTable
+
 	// wtx and rtx are the transactions handed out under mu; reusing them keeps
 	// commands allocation-free.
 	wtx, rtx Tx
@@ -174,6 +177,7 @@ func (tx *Tx) zsetWrite(key string) (*zset.Set, error) {
 	if !tx.writable {
 		return nil, ErrReadOnly
 	}
+	tx.db.touch(key)
 	return tx.zsetRead(key)
 }
 
@@ -194,6 +198,7 @@ func (tx *Tx) listWrite(key string) (*list.List, error) {
 	if !tx.writable {
 		return nil, ErrReadOnly
 	}
+	tx.db.touch(key)
 	return tx.listRead(key)
 }
 
@@ -240,6 +245,7 @@ func (tx *Tx) store(key string, v interface{ Len() int }) {
 		db.del(key)
 		return
 	}
+	db.touch(key)
 	if e, ok := db.keys[key]; ok {
 		e.val = v
 		db.keys[key] = e
@@ -280,6 +286,7 @@ func (tx *Tx) signal(key string) {
 
 // add stores v under a new key.
 func (db *DB) add(key string, v any) {
+	db.touch(key)
 	seq := db.nextSeq
 	db.nextSeq++
 	db.keys[key] = entry{val: v, seq: seq}
@@ -292,6 +299,7 @@ func (db *DB) del(key string) bool {
 	if !ok {
 		return false
 	}
+	db.touch(key)
 	delete(db.keys, key)
 	i := db.slotIndex(e.seq)
 	if i == len(db.order)-1 {
@@ -328,6 +336,7 @@ func (db *DB) compact() {
 
 // flush deletes every key. Blocked callers stay blocked.
 func (db *DB) flush() {
+	db.touchAll()
 	clear(db.keys)
 	db.order = nil
 	db.dead = 0
