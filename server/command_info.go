@@ -22,10 +22,10 @@ var keySpecs = map[string][3]int{
 
 // cmdInfoEntry is one command's entry in COMMAND and COMMAND INFO.
 type cmdInfoEntry struct {
-	name      string
-	arity     int
-	flags     []string
-	keys      [3]int
+	name  string
+	arity int
+	flags []string
+	keys  [3]int
 }
 
 // allCommands lists the server's and the keyspace's commands by name.

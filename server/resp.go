@@ -36,14 +36,14 @@ type ProtocolError struct{ msg string }
 func (e *ProtocolError) Error() string { return "Protocol error: " + e.msg }
 
 var (
-	errMultibulkLen   = &ProtocolError{"invalid multibulk length"}
-	errBulkLen        = &ProtocolError{"invalid bulk length"}
-	errBigMultibulk   = &ProtocolError{"too big mbulk count string"}
-	errBigBulkCount   = &ProtocolError{"too big bulk count string"}
-	errBigInline      = &ProtocolError{"too big inline request"}
-	errUnbalanced     = &ProtocolError{"unbalanced quotes in request"}
+	errMultibulkLen    = &ProtocolError{"invalid multibulk length"}
+	errBulkLen         = &ProtocolError{"invalid bulk length"}
+	errBigMultibulk    = &ProtocolError{"too big mbulk count string"}
+	errBigBulkCount    = &ProtocolError{"too big bulk count string"}
+	errBigInline       = &ProtocolError{"too big inline request"}
+	errUnbalanced      = &ProtocolError{"unbalanced quotes in request"}
 	errUnauthMultibulk = &ProtocolError{"unauthenticated multibulk length"}
-	errUnauthBulk     = &ProtocolError{"unauthenticated bulk length"}
+	errUnauthBulk      = &ProtocolError{"unauthenticated bulk length"}
 	// errQueryLimit drops a client whose one command exceeds queryMax.
 	errQueryLimit = errors.New("server: client reached the query buffer limit")
 )
