@@ -219,13 +219,19 @@ func cmdSelect(c *client, a []string) bool {
 // their EXEC (Redis fails only those whose keys exist in one of the two).
 func cmdSwapDB(c *client, a []string) bool {
 	i, err := parseDB(a[1])
+	if err == zlite.ErrNotInteger {
+		err = errors.New("ERR invalid first DB index")
+	}
 	if err != nil {
-		c.w.errorReply(strings.Replace(err.Error(), "DB index", "invalid first DB index", 1))
+		c.w.errorReply(err.Error())
 		return false
 	}
 	j, err := parseDB(a[2])
+	if err == zlite.ErrNotInteger {
+		err = errors.New("ERR invalid second DB index")
+	}
 	if err != nil {
-		c.w.errorReply(strings.Replace(err.Error(), "DB index", "invalid second DB index", 1))
+		c.w.errorReply(err.Error())
 		return false
 	}
 	s := c.srv
