@@ -146,6 +146,17 @@ func (c *memConn) Close() error {
 	return nil
 }
 
+// CloseWrite closes the direction towards the peer only (as TCP's half-close): the
+// peer reads what is left, then EOF; this end can still read.
+func (c *memConn) CloseWrite() error {
+	b := c.wr
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	b.notify()
+	return nil
+}
+
 func (c *memConn) readDeadline() (time.Time, chan struct{}) {
 	c.dmu.Lock()
 	defer c.dmu.Unlock()
