@@ -59,6 +59,9 @@ func init() {
 		{name: "discard", arity: 1, inMulti: true, run: cmdDiscard},
 		{name: "watch", arity: -2, inMulti: true, run: cmdWatch},
 		{name: "unwatch", arity: 1, run: cmdUnwatch},
+		{name: "eval", arity: -3, run: cmdEval(false)},
+		{name: "evalsha", arity: -3, run: cmdEval(true)},
+		{name: "script", arity: -2, run: cmdScript},
 	} {
 		serverCommands[sc.name] = sc
 	}

@@ -11,7 +11,7 @@ import (
 // Scripted transcripts, compared on the wire with redis-server as in diff_test.go.
 // A step is "N: CMD args" (send on client N, compare the reply), "N> CMD args" (send
 // only), "N<" (read and compare the reply of an earlier send), "N!" (the server
-// closed client N's connection), "raw N: bytes" (send bytes as they are and compare
+// closed client N's connection; "~" in an argument is a space), "raw N: bytes" (send bytes as they are and compare
 // one reply) or "blocked K" (wait until K clients are blocked on both servers).
 type scenario struct {
 	name    string
@@ -72,6 +72,28 @@ var scenarios = []scenario{
 		"0: CLIENT UNBLOCK {1}", "0: CLIENT UNBLOCK x", "0: CLIENT UNBLOCK {1} FOO",
 		"0: CLIENT KILL ID {1}", "1!", "0: CLIENT KILL ID 999999", "0: CLIENT KILL 1.2.3.4:5",
 	}},
+	{"scripts", 1, []string{
+		"0: RPUSH lst a",
+		"0: EVAL return~redis.call('ZADD',KEYS[1],1,'m') 1 lst",
+		"0: EVAL return~redis.pcall('ZADD',KEYS[1],1,'m') 1 lst",
+		"0: EVAL return~redis.call('NOSUCH') 0",
+		"0: EVAL return~{1,2.7,'x',true,false,{ok='fine'}} 0",
+		"0: EVAL return~{err='my~err'} 0",
+		"0: EVAL return~redis.call('ZADD','z',1) 0",
+		"0: EVAL return~1 x", "0: EVAL return~1 5", "0: EVAL return~1 -1",
+		"0: EVALSHA abc 0", "0: SCRIPT LOAD return~1", "0: EVALSHA e0e1f9fabfc9d4800c877a703b823ac0578ff8db 0",
+		"0: SCRIPT EXISTS e0e1f9fabfc9d4800c877a703b823ac0578ff8db abc",
+		"0: EVAL error('boom') 0",
+		"0: EVAL return~redis.call('LPOP','nokey') 0",
+		"0: EVAL return~redis.call('LSET','lst',0,'b') 0",
+		"0: EVAL return~redis.error_reply('E1~bad') 0",
+		"0: EVAL return~redis.status_reply('FINE') 0",
+		"0: EVAL return~redis.call('PING') 0",
+		"0: EVAL return~redis.call('BLPOP','nokey',0) 0",
+		"0: EVAL local~n=redis.call('ZADD',KEYS[1],ARGV[1],'a');return~{n,redis.call('ZSCORE',KEYS[1],'a'),redis.call('ZRANGE',KEYS[1],0,-1,'WITHSCORES')} 1 zs 2.5",
+		"0: EVAL return~tonumber(ARGV[1])*2 0 21",
+		"0: SCRIPT FLUSH", "0: SCRIPT EXISTS e0e1f9fabfc9d4800c877a703b823ac0578ff8db",
+	}},
 	{"protocol-multibulk-len", 1, []string{"raw 0: *1\r\n$4\r\nPING\r\n*x\r\n", "raw 0:", "0!"}},
 	{"protocol-bulk-len", 1, []string{"raw 0: *1\r\n$-5\r\n", "0!"}},
 	{"protocol-bulk-huge", 1, []string{"raw 0: *1\r\n$999999999999\r\n", "0!"}},
@@ -128,6 +150,9 @@ func runScenario(t *testing.T, sc scenario, proto int) {
 			p.closed(step)
 		case ':', '>':
 			args := strings.Fields(rest)
+			for i := range args {
+				args[i] = strings.ReplaceAll(args[i], "~", " ") // a space inside an argument
+			}
 			for side, w := range p.conns {
 				a := make([]string, len(args))
 				for i, x := range args {

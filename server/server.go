@@ -66,6 +66,7 @@ type Server struct {
 
 	log     *slog.Logger
 	started time.Time
+	scripts scripts
 
 	mu        sync.Mutex
 	clients   map[int64]*client
