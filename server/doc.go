@@ -55,6 +55,15 @@
 // Redis's "timeout") closes slow or silent clients; a slow client never holds a lock
 // or stalls another connection.
 //
+// # Scripts
+//
+// EVAL, EVALSHA and SCRIPT LOAD/EXISTS/FLUSH embed github.com/yuin/gopher-lua rather
+// than giving queues/redisq a script-free mode: the interpreter was already in the
+// module graph (through miniredis), one bridge (redis.call onto [zlite.Tx.Do] inside
+// one Update) serves every script, the queue types' and the users', and a script-free
+// mode would have needed a second, optimistic implementation of each queue step.
+// A run costs a pooled Lua state and the compiled script (cached by SHA1).
+//
 // # The RESP codec
 //
 // The codec is this package's own (resp.go, a few hundred lines) rather than
@@ -72,7 +81,9 @@
 //   - A server command (PING, SELECT, ...) inside MULTI runs between the batches of
 //     keyspace commands around it rather than inside one atomic step.
 //   - There are 16 keyspaces, no other data types (strings, hashes, sets, streams),
-//     no expirations, persistence, replication, pub/sub, ACL users or scripts.
+//     no expirations, persistence, replication, pub/sub or ACL users.
+//   - Scripts (EVAL, EVALSHA, SCRIPT) run on gopher-lua; see script.go for what
+//     differs from Redis's Lua (a time limit, cjson only among the extra libraries).
 //   - OBJECT ENCODING is computed from the value (a sorted set of at most 128 members
 //     of at most 64 bytes is "listpack", lists are "quicklist"); OBJECT IDLETIME is an
 //     error (zlite keeps no access times); OBJECT FREQ is Redis's error for a

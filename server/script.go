@@ -27,7 +27,7 @@ import (
 // Differences from Redis: a script running longer than scriptTimeout is stopped
 // with an error (Redis keeps running it and answers BUSY to other clients; here the
 // keyspace's lock would stall them instead); its writes so far stay, as in Redis.
-// No cjson, cmsgpack, struct or bit libraries; redis.setresp, redis.log and
+// cjson has decode and encode (on encoding/json); no cmsgpack, struct or bit libraries; redis.setresp, redis.log and
 // redis.sha1hex are not provided.
 
 // scriptTimeout bounds a script's run time: a longer one holds its keyspace's lock.
@@ -87,6 +87,7 @@ func newState() *lua.LState {
 		L.Push(lua.LString(lib.name))
 		L.Call(1, 0)
 	}
+	openCJSON(L)
 	for _, name := range []string{"dofile", "loadfile", "require", "module"} {
 		L.SetGlobal(name, lua.LNil)
 	}
