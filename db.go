@@ -177,8 +177,11 @@ func (tx *Tx) zsetWrite(key string) (*zset.Set, error) {
 	if !tx.writable {
 		return nil, ErrReadOnly
 	}
-	tx.db.touch(key)
-	return tx.zsetRead(key)
+	s, err := tx.zsetRead(key)
+	if s != nil {
+		tx.db.touch(key) // WATCH: conservatively, the command may modify it
+	}
+	return s, err
 }
 
 // listRead returns the list at key for reading: nil if the key does not exist,
@@ -198,8 +201,11 @@ func (tx *Tx) listWrite(key string) (*list.List, error) {
 	if !tx.writable {
 		return nil, ErrReadOnly
 	}
-	tx.db.touch(key)
-	return tx.listRead(key)
+	l, err := tx.listRead(key)
+	if l != nil {
+		tx.db.touch(key) // WATCH: conservatively, the command may modify it
+	}
+	return l, err
 }
 
 // newZSet creates an empty sorted set at key, which must not exist. The caller must
