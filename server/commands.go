@@ -18,12 +18,27 @@ type serverCommand struct {
 	arity   int
 	noAuth  bool // allowed before AUTH (AUTH, HELLO, QUIT, RESET)
 	inMulti bool // runs at once inside MULTI instead of being queued
-	run     func(c *client, a []string) (quit bool)
+	// subs, for a container command (CLIENT, CONFIG...), maps each subcommand to its
+	// arity, checked with the command's before AUTH and MULTI, as in Redis.
+	subs map[string]int
+	run  func(c *client, a []string) (quit bool)
 }
 
-func (sc *serverCommand) checkArity(a []string) error {
+// check returns Redis's error for a wrong arity or an unknown subcommand.
+func (sc *serverCommand) check(a []string) error {
 	if (sc.arity > 0 && len(a) != sc.arity) || len(a) < -sc.arity {
 		return arityError(sc.name)
+	}
+	if sc.subs == nil || len(a) < 2 {
+		return nil
+	}
+	sub := strings.ToLower(a[1])
+	n, ok := sc.subs[sub]
+	if !ok {
+		return errors.New("ERR unknown subcommand '" + trunc(a[1], 128) + "'. Try " + strings.ToUpper(sc.name) + " HELP.")
+	}
+	if (n > 0 && len(a) != n) || len(a) < -n {
+		return arityError(sc.name + "|" + sub)
 	}
 	return nil
 }
@@ -48,11 +63,12 @@ func init() {
 		{name: "swapdb", arity: 3, run: cmdSwapDB},
 		{name: "flushdb", arity: -1, run: cmdFlush(false)},
 		{name: "flushall", arity: -1, run: cmdFlush(true)},
-		{name: "client", arity: -2, run: cmdClient},
+		{name: "client", arity: -2, run: cmdClient, subs: map[string]int{"id": 2, "setname": 3, "getname": 2,
+			"list": -2, "info": 2, "kill": -3, "unblock": -3, "setinfo": 4, "no-evict": 3, "no-touch": 3, "reply": 3, "help": 2}},
 		{name: "info", arity: -1, run: cmdInfo},
-		{name: "config", arity: -2, run: cmdConfig},
-		{name: "command", arity: -1, run: cmdCommand},
-		{name: "object", arity: -2, run: cmdObject},
+		{name: "config", arity: -2, run: cmdConfig, subs: map[string]int{"get": -3, "set": -4, "resetstat": 2, "help": 2}},
+		{name: "command", arity: -1, run: cmdCommand, subs: map[string]int{"count": 2, "list": -2, "info": -2, "docs": -2, "help": 2}},
+		{name: "object", arity: -2, run: cmdObject, subs: map[string]int{"encoding": 3, "freq": 3, "idletime": 3, "refcount": 3, "help": 2}},
 		{name: "time", arity: 1, run: cmdTime},
 		{name: "multi", arity: 1, inMulti: true, run: cmdMulti},
 		{name: "exec", arity: 1, inMulti: true, run: cmdExec},
@@ -61,7 +77,7 @@ func init() {
 		{name: "unwatch", arity: 1, run: cmdUnwatch},
 		{name: "eval", arity: -3, run: cmdEval(false)},
 		{name: "evalsha", arity: -3, run: cmdEval(true)},
-		{name: "script", arity: -2, run: cmdScript},
+		{name: "script", arity: -2, run: cmdScript, subs: map[string]int{"load": 3, "exists": -3, "flush": -2, "help": 2}},
 	} {
 		serverCommands[sc.name] = sc
 	}
@@ -132,7 +148,7 @@ func cmdHello(c *client, a []string) bool {
 		}
 	}
 	if c.needsAuth() {
-		c.w.errorReply("NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time")
+		c.w.errorReply("NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time")
 		return false
 	}
 	c.mu.Lock()
@@ -279,16 +295,6 @@ func cmdObject(c *client, a []string) bool {
 	if sub == "help" {
 		c.w.array(1)
 		c.w.status("OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are: ENCODING <key> REFCOUNT <key> FREQ <key> IDLETIME <key>")
-		return false
-	}
-	switch sub {
-	case "encoding", "freq", "idletime", "refcount":
-	default:
-		c.w.errorReply("ERR unknown subcommand '" + trunc(a[1], 128) + "'. Try OBJECT HELP.")
-		return false
-	}
-	if len(a) != 3 {
-		c.w.errorReply(arityError("object|" + sub).Error())
 		return false
 	}
 	typ, err := c.srv.DB(c.db).Type(context.Background(), a[2])

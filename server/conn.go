@@ -202,7 +202,7 @@ func (c *client) dispatch(args []string) (quit bool) {
 			c.w.errorReply(err.Error())
 			return false
 		}
-	} else if err := sc.checkArity(args); err != nil {
+	} else if err := sc.check(args); err != nil {
 		if c.multi != nil {
 			c.multi.aborted = true
 		}

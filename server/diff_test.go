@@ -2,9 +2,11 @@ package server
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -49,14 +51,22 @@ func sides(t *testing.T, n, proto int) []*pair {
 	t.Helper()
 	raddr := redistest.Require(t)
 	zaddr, _ := startServer(t)
-	ps := make([]*pair, n)
-	for i := range ps {
-		ps[i] = &pair{t: t, conns: [2]*wire{dial(t, zaddr), dial(t, raddr)}}
-		for _, w := range ps[i].conns {
+	ps := sidesAt(t, n, zaddr, raddr)
+	for _, p := range ps {
+		for _, w := range p.conns {
 			w.do("HELLO", strconv.Itoa(proto))
 		}
 	}
 	ps[0].conns[1].do("FLUSHALL")
+	return ps
+}
+
+// sidesAt opens n client pairs on the servers at zaddr (zlite) and raddr (Redis).
+func sidesAt(t *testing.T, n int, zaddr, raddr string) []*pair {
+	ps := make([]*pair, n)
+	for i := range ps {
+		ps[i] = &pair{t: t, conns: [2]*wire{dial(t, zaddr), dial(t, raddr)}}
+	}
 	return ps
 }
 
@@ -79,7 +89,7 @@ func (p *pair) check(what string) {
 	p.t.Helper()
 	zl, zerr := p.conns[0].read()
 	rd, rerr := p.conns[1].read()
-	if (zerr == nil) != (rerr == nil) {
+	if zerr != nil || rerr != nil {
 		p.t.Fatalf("%s: zlite %q (err %v); redis %q (err %v)", what, zl, zerr, rd, rerr)
 	}
 	if msg := compareWire(zl, rd); msg != "" {
@@ -98,8 +108,10 @@ func (p *pair) do(args ...string) {
 func (p *pair) closed(what string) {
 	p.t.Helper()
 	for i, w := range p.conns {
-		if r, err := w.read(); err == nil {
-			p.t.Fatalf("%s: side %d: connection still open, read %q", what, i, r)
+		r, err := w.read()
+		var ne net.Error
+		if err == nil || (errors.As(err, &ne) && ne.Timeout()) {
+			p.t.Fatalf("%s: side %d: connection still open, read %q, %v", what, i, r, err)
 		}
 	}
 }

@@ -113,17 +113,6 @@ func human(n uint64) string {
 // cmdClient is CLIENT ID|SETNAME|GETNAME|LIST|INFO|KILL|UNBLOCK|SETINFO|NO-EVICT|HELP.
 func cmdClient(c *client, a []string) bool {
 	sub := strings.ToLower(a[1])
-	arity := map[string]int{"id": 2, "setname": 3, "getname": 2, "list": -2, "info": 2, "kill": -3,
-		"unblock": -3, "setinfo": 4, "no-evict": 3, "no-touch": 3, "reply": 3, "help": 2}
-	n, ok := arity[sub]
-	if !ok {
-		c.w.errorReply("ERR unknown subcommand '" + trunc(a[1], 128) + "'. Try CLIENT HELP.")
-		return false
-	}
-	if (n > 0 && len(a) != n) || len(a) < -n {
-		c.w.errorReply(arityError("client|" + sub).Error())
-		return false
-	}
 	switch sub {
 	case "id":
 		c.w.integer(c.id)
@@ -341,10 +330,6 @@ func cmdConfig(c *client, a []string) bool {
 	s := c.srv
 	switch sub := strings.ToLower(a[1]); sub {
 	case "get":
-		if len(a) < 3 {
-			c.w.errorReply(arityError("config|get").Error())
-			return false
-		}
 		var keys []string
 		for name := range configParams {
 			for _, p := range a[2:] {
@@ -361,7 +346,7 @@ func cmdConfig(c *client, a []string) bool {
 			c.w.bulk(configParams[k].get(s))
 		}
 	case "set":
-		if len(a) < 4 || len(a)%2 != 0 {
+		if len(a)%2 != 0 {
 			c.w.errorReply(arityError("config|set").Error())
 			return false
 		}
@@ -391,8 +376,6 @@ func cmdConfig(c *client, a []string) bool {
 	case "help":
 		c.w.array(1)
 		c.w.status("CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are: GET <pattern> SET <directive> <value> RESETSTAT")
-	default:
-		c.w.errorReply("ERR unknown subcommand '" + trunc(a[1], 128) + "'. Try CONFIG HELP.")
 	}
 	return false
 }

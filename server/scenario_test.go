@@ -2,15 +2,19 @@ package server
 
 import (
 	"context"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zlite/zlite/internal/redistest"
 )
 
 // Scripted transcripts, compared on the wire with redis-server as in diff_test.go.
 // A step is "N: CMD args" (send on client N, compare the reply), "N> CMD args" (send
-// only), "N<" (read and compare the reply of an earlier send), "N!" (the server
+// only), "N<" (read and compare the reply of an earlier send), "N~" (read it without
+// comparing: HELLO's map names the server's version and the client's id), "N!" (the server
 // closed client N's connection; "~" in an argument is a space), "raw N: bytes" (send bytes as they are and compare
 // one reply) or "blocked K" (wait until K clients are blocked on both servers).
 type scenario struct {
@@ -100,9 +104,11 @@ var scenarios = []scenario{
 	{"protocol-expected-dollar", 1, []string{"raw 0: *2\r\n$4\r\nECHO\r\n:5\r\n", "0!"}},
 	{"protocol-mbulk-huge", 1, []string{"raw 0: *4294967296\r\n", "0!"}},
 	{"protocol-empty-and-inline", 1, []string{
-		"raw 0: *0\r\n*-1\r\n\r\nPING\r\n", "raw 0: ECHO \"a\\x41\\n b\" \r\n", "raw 0: ECHO 'it''s'\r\n",
-		"raw 0: ECHO \"unbalanced\r\n", "0!",
+		"raw 0: *0\r\n*-1\r\n\r\nPING\r\n", "raw 0: ECHO \"a\\x41\\n b\" \r\n", "raw 0: ECHO 'it\\'s'\r\n",
+		"raw 0: ECHO 'it''s'\r\n", "0!",
 	}},
+	{"protocol-unbalanced", 1, []string{"raw 0: ECHO \"unbalanced\r\n", "0!"}},
+	{"protocol-pipelined-before-error", 1, []string{"raw 0: PING\r\n*1\r\n$4\r\nPING\r\n*1\r\n$x\r\n", "raw 0:", "raw 0:", "0!"}},
 }
 
 // TestWireScenarios runs each scenario on both servers, in RESP2 and RESP3.
@@ -117,7 +123,11 @@ func TestWireScenarios(t *testing.T) {
 }
 
 func runScenario(t *testing.T, sc scenario, proto int) {
-	ps := sides(t, sc.clients, proto)
+	runSteps(t, sc, sides(t, sc.clients, proto))
+}
+
+// runSteps runs a scenario's steps on client pairs.
+func runSteps(t *testing.T, sc scenario, ps []*pair) {
 	// {N} in a step is client N's id on each side.
 	ids := make([][2]string, sc.clients)
 	for i, p := range ps {
@@ -146,6 +156,12 @@ func runScenario(t *testing.T, sc scenario, proto int) {
 		switch op, rest := step[1], strings.TrimSpace(step[2:]); op {
 		case '<':
 			p.check(step)
+		case '~':
+			for side, w := range p.conns {
+				if _, err := w.read(); err != nil {
+					t.Fatalf("%s: side %d: %v", step, side, err)
+				}
+			}
 		case '!':
 			p.closed(step)
 		case ':', '>':
@@ -188,5 +204,45 @@ func waitBlocked(t *testing.T, p *pair, n int) {
 				t.Fatalf("side %d: %d clients never blocked: %q", side, n, r)
 			}
 		}
+	}
+}
+
+// TestWireAuth compares the requirepass behaviour with a redis-server of the
+// test's own (CONFIG SET requirepass on it), byte for byte.
+func TestWireAuth(t *testing.T) {
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Skip("skipping: redis-server not installed")
+	}
+	raddr, err := redistest.Start(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := dial(t, raddr)
+	if r := admin.do("CONFIG", "SET", "requirepass", "s3cret"); r != "+OK\r\n" {
+		t.Fatalf("CONFIG SET requirepass: %q", r)
+	}
+	zaddr, _ := startServer(t, WithPassword("s3cret"))
+	steps := []string{
+		"0: PING", "0: ZADD k 1 a", "0: MULTI", "0: AUTH wrong", "0: AUTH default wrong", "0: AUTH a b c",
+		"0: HELLO 3", "0: HELLO 2 AUTH default wrong", "0: CLIENT ID2", "0: QUIT", "0!",
+		"1: AUTH s3cret", "1: PING", "1> HELLO 2 AUTH default s3cret SETNAME n1", "1~", "1: CLIENT GETNAME",
+		"1: AUTH default s3cret", "1: RESET", "1: PING",
+		"raw 2: *11\r\n", "2!",
+		"raw 3: *1\r\n$16385\r\n", "3!",
+		"raw 4: *1\r\n$16384\r\n" + strings.Repeat("x", 16384) + "\r\n",
+	}
+	for _, proto := range []string{"2", "3"} {
+		t.Run("resp="+proto, func(t *testing.T) {
+			ps := sidesAt(t, 5, zaddr, raddr)
+			if proto == "3" {
+				for _, p := range ps[1:2] {
+					for _, w := range p.conns {
+						w.do("HELLO", "3", "AUTH", "default", "s3cret")
+					}
+				}
+			}
+			runSteps(t, scenario{name: "auth", clients: 5, steps: steps}, ps)
+		})
 	}
 }

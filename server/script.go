@@ -337,15 +337,15 @@ func (w *writer) luaReply(v lua.LValue) {
 // cmdScript is SCRIPT LOAD script | EXISTS sha1 [sha1 ...] | FLUSH [ASYNC|SYNC].
 func cmdScript(c *client, a []string) bool {
 	sc := &c.srv.scripts
-	switch sub := strings.ToLower(a[1]); {
-	case sub == "load" && len(a) == 3:
+	switch strings.ToLower(a[1]) {
+	case "load":
 		sha, _, err := sc.compile(a[2])
 		if err != nil {
 			c.w.errorReply(err.Error())
 			return false
 		}
 		c.w.bulk(sha)
-	case sub == "exists" && len(a) >= 3:
+	case "exists":
 		c.w.array(len(a) - 2)
 		for _, sha := range a[2:] {
 			if sc.lookup(sha) != nil {
@@ -354,15 +354,18 @@ func cmdScript(c *client, a []string) bool {
 				c.w.integer(0)
 			}
 		}
-	case sub == "flush" && len(a) <= 3:
+	case "flush":
+		if len(a) > 3 || (len(a) == 3 && !strings.EqualFold(a[2], "sync") && !strings.EqualFold(a[2], "async")) {
+			c.w.errorReply("ERR SCRIPT FLUSH only support SYNC|ASYNC option")
+			return false
+		}
 		sc.mu.Lock()
 		sc.protos = nil
 		sc.mu.Unlock()
 		c.w.status("OK")
-	case sub == "load" || sub == "exists" || sub == "flush":
-		c.w.errorReply(arityError("script|" + sub).Error())
-	default:
-		c.w.errorReply("ERR unknown subcommand '" + trunc(a[1], 128) + "'. Try SCRIPT HELP.")
+	case "help":
+		c.w.array(1)
+		c.w.status("SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are: LOAD <script> EXISTS <sha1> [<sha1> ...] FLUSH [ASYNC|SYNC]")
 	}
 	return false
 }
