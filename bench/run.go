@@ -18,6 +18,7 @@ const (
 	LatencyP50                 // median latency in seconds; lower is better
 	LatencyP99                 // 99th-percentile latency in seconds; lower is better
 	BytesPerElem               // memory per element in bytes; lower is better
+	BytesPerKey                // memory per key in bytes; lower is better
 )
 
 // HigherIsBetter reports whether a larger figure is the better one.
@@ -25,7 +26,7 @@ func (m Metric) HigherIsBetter() bool { return m == OpsPerSec }
 
 // String returns the metric as the table's Metric column shows it.
 func (m Metric) String() string {
-	return [...]string{"ops/s", "p50", "p99", "B/elem"}[m]
+	return [...]string{"ops/s", "p50", "p99", "B/elem", "B/key"}[m]
 }
 
 // Row is one line of the report: one workload at one size, one figure per system.
@@ -33,9 +34,11 @@ type Row struct {
 	Group    string             // "core", "blocking", "queues" or "memory"
 	Workload string             // a human-readable name, e.g. "ZSCORE"
 	ID       string             // the benchmark name of the workload, e.g. "zscore"
-	N        int                // elements in the data; 0 when size does not matter
+	N        int                // elements in the data (per key when Keys > 0); 0 when size does not matter
+	Keys     int                // keys the data is spread over, for the many-keys rows; 0 for one key
 	Metric   Metric             // what Values measure
 	Values   map[string]float64 // by System.Name; absent when not measured
+	Spread   map[string]Spread  // by System.Name: the range of the runs behind Values; absent for single measurements
 }
 
 // Report is the outcome of [Run].
@@ -168,7 +171,7 @@ func measureCore(ctx context.Context, cfg *Config, op coreOp, d *dataset) (Row, 
 		}
 	}
 	for i, s := range cfg.Systems {
-		row.Values[s.Name()] = median(runs[i])
+		row.set(s.Name(), runs[i])
 		cfg.progress("%-20s n=%-8d %-10s %s", op.id, d.n, s.Name(), formatValue(OpsPerSec, row.Values[s.Name()]))
 	}
 	return row, nil

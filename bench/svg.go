@@ -42,6 +42,7 @@ func (r *Report) SVG() string {
 		{"Throughput (log scale; longer is better)", []Metric{OpsPerSec}},
 		{"Latency (log scale; shorter is better)", []Metric{LatencyP50, LatencyP99}},
 		{"Memory per element (log scale; shorter is better)", []Metric{BytesPerElem}},
+		{"Memory per key (log scale; shorter is better)", []Metric{BytesPerKey}},
 	}
 	var body strings.Builder
 	y := 60
@@ -115,7 +116,10 @@ func (r *Report) SVG() string {
 			groupH := n*(barH+gap) - gap
 			label := row.Workload
 			if row.N > 0 {
-				label += " · n=" + sizeText(row.N)
+				label += " · n=" + row.sizeText()
+			}
+			if row.Disagrees() {
+				label += " ⚠"
 			}
 			if row.Metric == LatencyP50 || row.Metric == LatencyP99 {
 				label += " · " + row.Metric.String()
