@@ -212,11 +212,48 @@ func checkMarkdown(t *testing.T, rep *Report) {
 				}
 				continue
 			}
-			parsed, err := parseValue(c[3+j])
+			figure, spread, hasSpread := strings.Cut(c[3+j], " ±")
+			parsed, err := parseValue(figure)
 			if err != nil || math.Abs(parsed-v) > 0.06*v {
 				t.Errorf("row %d %s cell %q parses to %v, %v; want ≈ %v", i, s, c[3+j], parsed, err, v)
 			}
+			sp, ok := row.Spread[s]
+			if wantSpread := ok && sp.Max > sp.Min; hasSpread != wantSpread {
+				t.Errorf("row %d %s cell %q shows a spread: %v; want %v (%+v)", i, s, c[3+j], hasSpread, wantSpread, sp)
+			} else if hasSpread && spread != fmt.Sprintf("%.0f%%", 50*sp.Relative(v)) {
+				t.Errorf("row %d %s cell %q: spread %q; want half of %+v relative to %v", i, s, c[3+j], spread, sp, v)
+			}
 		}
+		if flagged := strings.HasSuffix(c[0], " ⚠"); flagged != row.Disagrees() {
+			t.Errorf("row %d %q flagged %v; want %v (spreads %+v)", i, c[0], flagged, row.Disagrees(), row.Spread)
+		}
+	}
+}
+
+func TestRowSet(t *testing.T) {
+	tests := []struct {
+		runs      []float64
+		value     float64
+		spread    Spread
+		disagrees bool
+	}{
+		{[]float64{5}, 5, Spread{5, 5}, false},
+		{[]float64{100, 104, 96}, 100, Spread{96, 104}, false},
+		{[]float64{100, 110, 95, 101}, 100.5, Spread{95, 110}, true},
+		{[]float64{1, 2, 3, 4, 100}, 3, Spread{1, 100}, true},
+	}
+	for _, tt := range tests {
+		row := Row{Values: map[string]float64{}}
+		row.set("x", tt.runs)
+		if row.Values["x"] != tt.value || row.Spread["x"] != tt.spread || row.Disagrees() != tt.disagrees {
+			t.Errorf("set(%v): value %v, spread %+v, disagrees %v; want %v, %+v, %v",
+				tt.runs, row.Values["x"], row.Spread["x"], row.Disagrees(), tt.value, tt.spread, tt.disagrees)
+		}
+	}
+	row := Row{Values: map[string]float64{}}
+	row.set("x", nil)
+	if _, ok := row.Values["x"]; ok || row.Disagrees() {
+		t.Errorf("set(nil) recorded %v; want nothing", row.Values)
 	}
 }
 

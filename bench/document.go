@@ -32,8 +32,10 @@ func (r *Report) Document() string {
 	if r.Load != "" {
 		fmt.Fprintf(&b, "Load average when it started (1, 5, 15 min): %s; a busy machine lowers every figure.\n", r.Load)
 	}
-	fmt.Fprintf(&b, "Each figure is the median of %d runs of %s of timed work after an untimed warm-up; "+
-		"every system got the same data, built the same way, and the same command arguments.\n", c.Runs, c.Duration)
+	fmt.Fprintf(&b, "Versions and command line: %s.\n", r.Provenance)
+	fmt.Fprintf(&b, "Each figure is the median of %d runs of %s of timed work after an untimed warm-up, "+
+		"± half the range of the runs; a workload marked ⚠ had runs that disagreed by more than 10%%. "+
+		"Every system got the same data, built the same way, and the same command arguments.\n", c.Runs, c.Duration)
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "\n> %s\n", n)
 	}

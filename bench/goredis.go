@@ -294,6 +294,24 @@ func (s *goRedis) Memory(ctx context.Context) (int64, bool, error) {
 	return 0, false, nil
 }
 
+// serverVersion returns redis_version from INFO server. Only a real redis-server
+// (not miniredis, whose INFO is partial) is asked.
+func (s *goRedis) serverVersion(ctx context.Context) (string, error) {
+	if s.mini != nil {
+		return "", nil
+	}
+	info, err := s.c.Info(ctx, "server").Result()
+	if err != nil {
+		return "", err
+	}
+	for line := range strings.SplitSeq(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "redis_version:"); ok {
+			return v, nil
+		}
+	}
+	return "", errors.New("bench: INFO server has no redis_version")
+}
+
 // formatBound formats a score as a ZRANGEBYSCORE bound.
 func formatBound(f float64) string {
 	switch {

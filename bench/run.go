@@ -43,13 +43,14 @@ type Row struct {
 
 // Report is the outcome of [Run].
 type Report struct {
-	Systems []string      // system names, in column order
-	Rows    []Row         // in the order the workloads ran
-	Notes   []string      // remarks for the reader, such as why a system was left out
-	Started time.Time     // when Run started
-	Elapsed time.Duration // how long Run took
-	Load    string        // load averages when the run started, "" where unknown
-	Config  Config        // what was measured, with Run's defaults filled in
+	Systems    []string      // system names, in column order
+	Rows       []Row         // in the order the workloads ran
+	Notes      []string      // remarks for the reader, such as why a system was left out
+	Started    time.Time     // when Run started
+	Elapsed    time.Duration // how long Run took
+	Load       string        // load averages when the run started, "" where unknown
+	Config     Config        // what was measured, with Run's defaults filled in
+	Provenance Provenance    // versions, Redis's origin and the command line
 }
 
 // Config says what [Run] measures.
@@ -63,6 +64,7 @@ type Config struct {
 	Groups     []string      // subset of "core", "blocking", "memory", "queues"; nil means all
 	Progress   io.Writer     // progress lines; nil for none
 	Notes      []string      // carried into the report
+	Flags      string        // the command line's flags, for the report's provenance
 
 	start time.Time // when Run started, for the progress lines
 }
@@ -97,6 +99,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r := &Report{Started: cfg.start, Config: cfg, Notes: cfg.Notes, Load: loadAverage()}
 	for _, s := range cfg.Systems {
 		r.Systems = append(r.Systems, s.Name())
+	}
+	var err error
+	if r.Provenance, err = provenance(ctx, &cfg); err != nil {
+		return r, err
 	}
 	steps := []struct {
 		group string

@@ -53,6 +53,7 @@ func run() error {
 		Runs:       *runs,
 		Groups:     split(*groups),
 		Progress:   os.Stderr,
+		Flags:      strings.Join(os.Args[1:], " "),
 	}
 	for _, s := range split(*sizes) {
 		n, err := strconv.Atoi(s)
