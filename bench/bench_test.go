@@ -40,6 +40,7 @@ func tinyConfig(systems []System) Config {
 		Systems:    systems,
 		Sizes:      []int{100, 200},
 		MemorySize: 2000,
+		ManyKeys:   300,
 		Duration:   4 * time.Millisecond,
 		Runs:       2,
 		MinSamples: 3,
@@ -136,6 +137,12 @@ func checkRun(t *testing.T, systems []System, sharedRedis bool) {
 		}
 	}
 	want = append(want, rowKey{"memory-zset", cfg.MemorySize, BytesPerElem}, rowKey{"memory-list", cfg.MemorySize, BytesPerElem})
+	for _, sh := range manyShapes(cfg.ManyKeys) {
+		want = append(want, rowKey{sh.id(), sh.n, BytesPerKey}, rowKey{sh.id(), sh.n, BytesPerElem})
+	}
+	for _, op := range manyOps {
+		want = append(want, rowKey{op.id, 10, OpsPerSec})
+	}
 	var got []rowKey
 	for _, r := range rep.Rows {
 		got = append(got, rowKey{r.ID, r.N, r.Metric})
@@ -155,11 +162,15 @@ func checkRun(t *testing.T, systems []System, sharedRedis bool) {
 				expect = s.QueueBackend() != nil
 			case "memory":
 				_, expect, _ = s.Memory(context.Background())
+			case "manykeys":
+				if r.Metric != OpsPerSec {
+					_, expect, _ = s.Memory(context.Background())
+				}
 			}
 			if ok != expect {
 				t.Errorf("%s n=%d %v %s: measured %v; want %v", r.ID, r.N, r.Metric, s.Name(), ok, expect)
 			}
-			if ok && sharedRedis && r.Group == "memory" && s.Name() == "redis" {
+			if ok && sharedRedis && (r.Metric == BytesPerElem || r.Metric == BytesPerKey) && s.Name() == "redis" {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
 					t.Errorf("%s %s = %v; want a finite figure", r.ID, s.Name(), v)
 				}
@@ -418,7 +429,7 @@ func BenchmarkCore(b *testing.B) {
 						}
 						outer.Cleanup(func() { s.Del(ctx, k.zset, k.list) })
 					}
-					m := newMeter(op, d)
+					m := op.meter(d)
 					size := min(batch, m.max)
 					pos := 0
 					b.ReportAllocs()

@@ -75,6 +75,7 @@ func runBlocking(ctx context.Context, cfg *Config, r *Report) error {
 					formatValue(LatencyP50, rows[1].Values[s.Name()]), formatValue(LatencyP99, rows[2].Values[s.Name()]))
 			}
 			r.Rows = append(r.Rows, rows[:]...)
+			cfg.bar.finished()
 		}
 	}
 	return nil

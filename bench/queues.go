@@ -303,6 +303,7 @@ func runQueues(ctx context.Context, cfg *Config, r *Report) error {
 					formatValue(LatencyP50, p50.Values[s.Name()]), formatValue(LatencyP99, p99.Values[s.Name()]))
 			}
 		}
+		cfg.bar.finished()
 		r.Rows = append(r.Rows, tput)
 		if op.channel != nil {
 			r.Rows = append(r.Rows, p50, p99)

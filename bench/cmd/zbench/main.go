@@ -38,6 +38,7 @@ func run() error {
 	var (
 		sizes    = flag.String("sizes", "1000,100000", "comma-separated data sizes for the core workloads (e.g. 1000,100000,1000000)")
 		memSize  = flag.Int("memsize", 1000000, "elements in the memory rows (0 leaves them out)")
+		manyKeys = flag.Int("manykeys", 100000, "keys of the many-keys group (its 100-member sets use a tenth of them)")
 		duration = flag.Duration("duration", 60*time.Millisecond, "timed work per run of each figure")
 		runs     = flag.Int("runs", 5, "runs per figure; the median is reported")
 		systems  = flag.String("systems", strings.Join(bench.SystemNames, ","), "comma-separated systems to compare")
@@ -49,6 +50,7 @@ func run() error {
 
 	cfg := bench.Config{
 		MemorySize: *memSize,
+		ManyKeys:   *manyKeys,
 		Duration:   *duration,
 		Runs:       *runs,
 		Groups:     split(*groups),
