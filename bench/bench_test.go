@@ -408,7 +408,6 @@ func openOne(b, owner *testing.B, name string) System {
 //
 //	go test ./bench -run '^$' -bench Core -count 6 | tee new.txt; benchstat -col /impl new.txt
 func BenchmarkCore(b *testing.B) {
-	const batch = 100
 	ctx := context.Background()
 	outer := b
 	for _, n := range benchSizes(b) {
@@ -429,30 +428,120 @@ func BenchmarkCore(b *testing.B) {
 						}
 						outer.Cleanup(func() { s.Del(ctx, k.zset, k.list) })
 					}
-					m := op.meter(d)
-					size := min(batch, m.max)
-					pos := 0
-					b.ReportAllocs()
-					for b.Loop() {
-						if pos+size > m.limit {
-							pos = 0
-						}
-						restore, err := op.run(ctx, s, k, d, pos, size)
-						if err != nil {
-							b.Fatal(err)
-						}
-						if restore != nil {
-							b.StopTimer()
-							if err := restore(); err != nil {
-								b.Fatal(err)
-							}
-							b.StartTimer()
-						}
-						pos += size
-					}
-					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*size), "ns/cmd")
+					loopBatches(b, op.meter(d), func(pos, k2 int) (func() error, error) { return op.run(ctx, s, k, d, pos, k2) })
 				})
 			}
+		}
+	}
+}
+
+// benchBatch is the commands per iteration of the throughput benchmarks.
+const benchBatch = 100
+
+// loopBatches runs b's iterations, each a batch of up to benchBatch commands of run
+// (fewer when m bounds the batch), with the batch's restore untimed, and reports
+// ns/cmd and allocations.
+func loopBatches(b *testing.B, m *meter, run batch) {
+	size := min(benchBatch, m.max)
+	pos := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if pos+size > m.limit {
+			pos = 0
+		}
+		restore, err := run(pos, size)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if restore != nil {
+			b.StopTimer()
+			if err := restore(); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+		pos += size
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*size), "ns/cmd")
+}
+
+// benchKeys returns the keys of the many-keys benchmarks: ZLITE_BENCH_KEYS, or 100k.
+func benchKeys(b *testing.B) int {
+	env := os.Getenv("ZLITE_BENCH_KEYS")
+	if env == "" {
+		return defaultManyKeys
+	}
+	n, err := strconv.Atoi(env)
+	if err != nil || n < 10 {
+		b.Fatalf("ZLITE_BENCH_KEYS: %q is not a count of at least 10", env)
+	}
+	return n
+}
+
+// BenchmarkManyKeys runs the many-keys workloads: single commands on random keys
+// among ZLITE_BENCH_KEYS (100k) sorted sets and lists of 10 elements. Iterations
+// are batches of 100 commands, as in [BenchmarkCore].
+//
+//	go test ./bench -run '^$' -bench ManyKeys -count 6 | tee new.txt; benchstat -col /impl new.txt
+func BenchmarkManyKeys(b *testing.B) {
+	ctx := context.Background()
+	load := manyLoad(benchKeys(b))
+	zsets, lists := load, load
+	lists.list = true
+	outer := b
+	for _, name := range SystemNames {
+		var s System
+		var k *manyKeys
+		for _, op := range manyOps {
+			b.Run(fmt.Sprintf("op=%s/keys=%d/n=%d/impl=%s", op.id, load.keys, load.n, name), func(b *testing.B) {
+				if s == nil { // filled once per system, by the first op that runs
+					s = openOne(b, outer, name)
+					k = newManyKeys(name, load)
+					for _, sh := range []manyShape{zsets, lists} {
+						prefix := k.prefix + "z:"
+						if sh.list {
+							prefix = k.prefix + "l:"
+						}
+						if err := fillMany(ctx, s, prefix, sh); err != nil {
+							b.Fatal(err)
+						}
+						outer.Cleanup(func() { delMany(ctx, s, prefix, sh) })
+					}
+				}
+				loopBatches(b, newMeter(op.bounded, load.keys, window), func(pos, n int) (func() error, error) { return op.run(ctx, s, k, pos, n) })
+			})
+		}
+	}
+}
+
+// BenchmarkManyKeysMemory builds each many-keys shape per iteration and reports the
+// memory it adds per key (B/key) and per element (B/elem), as [Run] does.
+func BenchmarkManyKeysMemory(b *testing.B) {
+	ctx := context.Background()
+	for _, sh := range manyShapes(benchKeys(b)) {
+		kind := "zset"
+		if sh.list {
+			kind = "list"
+		}
+		for _, name := range SystemNames {
+			b.Run(fmt.Sprintf("op=memory-%s/keys=%d/n=%d/impl=%s", kind, sh.keys, sh.n, name), func(b *testing.B) {
+				s := openOne(b, b, name)
+				var delta int64
+				for b.Loop() {
+					d, ok, err := memoryDelta(ctx, s,
+						func() error { return fillMany(ctx, s, "", sh) },
+						func() error { return delMany(ctx, s, "", sh) })
+					if err != nil {
+						b.Fatal(err)
+					}
+					if !ok {
+						b.Skipf("%s shares its memory figure with another system", name)
+					}
+					delta = d
+				}
+				b.ReportMetric(float64(delta)/float64(sh.keys), "B/key")
+				b.ReportMetric(float64(delta)/float64(sh.keys*sh.n), "B/elem")
+			})
 		}
 	}
 }
