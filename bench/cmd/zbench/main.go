@@ -8,8 +8,9 @@
 //
 // Redis: the server at REDIS_ADDR when set, else redis-server from PATH started on a
 // free 127.0.0.1 port (persistence off) and stopped at the end; with neither, the
-// Redis columns are left out and the table says so. Progress goes to stderr, the
-// table to stdout and to -out, the chart to -svg.
+// Redis columns are left out and the table says so. Progress goes to stderr (a bar
+// on a terminal, plain lines otherwise), the table to stdout and to -out, the chart
+// to -svg; both name the versions measured and the flags given.
 package main
 
 import (
