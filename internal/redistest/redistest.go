@@ -81,7 +81,7 @@ func Stop() {
 }
 
 // Origin says where the server [Addr] returned comes from: "REDIS_ADDR" or
-// "started from PATH (/usr/bin/redis-server)"; "" before a successful [Addr].
+// "started from /usr/bin/redis-server"; "" before a successful [Addr].
 func Origin() string {
 	mu.Lock()
 	defer mu.Unlock()
@@ -103,7 +103,7 @@ func find() (string, error) {
 	if err != nil {
 		return "", errors.New("redis-server is not in PATH and REDIS_ADDR is not set")
 	}
-	origin = "started from PATH (" + bin + ")"
+	origin = "started from " + bin
 	return start(bin)
 }
 

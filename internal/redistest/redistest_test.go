@@ -113,7 +113,7 @@ func TestOrigin(t *testing.T) {
 	want := "REDIS_ADDR"
 	if os.Getenv("REDIS_ADDR") == "" {
 		bin, _ := exec.LookPath("redis-server")
-		want = "started from PATH (" + bin + ")"
+		want = "started from " + bin
 	}
 	if got != want {
 		t.Fatalf("Origin() with the server at %s = %q; want %q", a, got, want)
