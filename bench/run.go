@@ -63,7 +63,7 @@ type Config struct {
 	Runs       int           // runs per figure; the median is reported
 	MinSamples int           // fewest hand-offs behind a latency figure; 0 means 20
 	Groups     []string      // subset of [AllGroups]; nil means all
-	Progress   io.Writer     // progress lines; nil for none
+	Progress   io.Writer     // progress: a bar on a terminal, lines otherwise; nil for none
 	Notes      []string      // carried into the report
 	Flags      string        // the command line's flags, for the report's provenance
 
@@ -98,6 +98,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.ManyKeys <= 0 {
 		cfg.ManyKeys = defaultManyKeys
 	}
+	memoryRows := 0
+	if cfg.MemorySize > 0 {
+		memoryRows = len(memoryKinds)
+	}
 	start := time.Now()
 	steps := []struct {
 		group     string
@@ -107,7 +111,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		{"core", runCore, len(cfg.Sizes) * len(coreOps)},
 		{"blocking", runBlocking, len(blockingOps) * len(blockingShapes)},
 		{"queues", runQueues, len(queueOps)},
-		{"memory", runMemory, len(memoryKinds) * min(cfg.MemorySize, 1)},
+		{"memory", runMemory, memoryRows},
 		{"manykeys", runManyKeys, len(manyShapes(cfg.ManyKeys)) + len(manyOps)},
 	}
 	total := 0
