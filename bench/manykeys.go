@@ -150,13 +150,21 @@ type manyKeys struct {
 // system named name; every system draws the same ones.
 func newManyKeys(name string, load manyShape) *manyKeys {
 	k := &manyKeys{prefix: "bench:" + name + ":"}
+	zsets, lists, members := map[int]string{}, map[int]string{}, map[int]string{}
+	named := func(names map[int]string, i int, name func(int) string) string {
+		if _, ok := names[i]; !ok {
+			names[i] = name(i)
+		}
+		return names[i]
+	}
 	r := rand.New(rand.NewPCG(seed, uint64(load.keys)))
 	for range window {
 		i, j := r.IntN(load.keys), r.IntN(load.n)
-		k.zsets = append(k.zsets, manyKeyName(k.prefix+"z:", i))
-		k.lists = append(k.lists, manyKeyName(k.prefix+"l:", i))
-		k.members = append(k.members, manyMember(j))
-		k.updates = append(k.updates, Z{Member: manyMember(j), Score: float64(r.IntN(load.n)) + 0.5})
+		k.zsets = append(k.zsets, named(zsets, i, func(i int) string { return manyKeyName(k.prefix+"z:", i) }))
+		k.lists = append(k.lists, named(lists, i, func(i int) string { return manyKeyName(k.prefix+"l:", i) }))
+		m := named(members, j, manyMember)
+		k.members = append(k.members, m)
+		k.updates = append(k.updates, Z{Member: m, Score: float64(r.IntN(load.n)) + 0.5})
 	}
 	return k
 }
