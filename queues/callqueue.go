@@ -133,12 +133,11 @@ func (q *CallQueue) Enqueue(ctx context.Context, id string, priority float64) er
 var callDequeue = NewScript(luaSyncTokens+`
 local r = redis.call('ZPOPMIN', KEYS[1])
 if #r == 0 then sync(KEYS[1], KEYS[5]); return false end
-local id = string.sub(r[1], 17)
 local since = redis.call('ZSCORE', KEYS[2], r[1])
 redis.call('ZREM', KEYS[2], r[1])
-redis.call('ZREM', KEYS[3], id)
+redis.call('ZREM', KEYS[3], string.sub(r[1], 17))
 sync(KEYS[1], KEYS[5])
-return {id, r[2], since}
+return {r[1], r[2], since}
 `, func(tx Tx, keys, args []string) (any, error) {
 	z, ok, err := tx.ZPopMin(keys[0])
 	if err != nil {
@@ -158,8 +157,20 @@ return {id, r[2], since}
 	if _, err := tx.ZRem(keys[2], id); err != nil {
 		return nil, err
 	}
-	return []any{id, fmtFloat(z.Score), fmtFloat(since)}, syncTokens(tx, keys[0], keys[4])
-})
+	return []any{z.Member, fmtFloat(z.Score), fmtFloat(since)}, syncTokens(tx, keys[0], keys[4])
+}).WithUndo(callRestore)
+
+// callRestore puts back a call that callDequeue took (its reply: member, score,
+// since), unless its id was enqueued again meanwhile.
+var callRestore = NewScript(luaSyncTokens+`
+local id = string.sub(ARGV[1], 17)
+if redis.call('ZSCORE', KEYS[3], id) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+redis.call('ZADD', KEYS[3], tonumber(string.sub(ARGV[1], 1, 16), 16), id)
+sync(KEYS[1], KEYS[5])
+return 1
+`, nil)
 
 func (q *CallQueue) decodeCall(r any) (Call, bool, error) {
 	if r == nil {
@@ -169,7 +180,7 @@ func (q *CallQueue) decodeCall(r any) (Call, bool, error) {
 	if err != nil || len(a) != 3 {
 		return Call{}, false, err
 	}
-	return Call{ID: replyString(a[0]), Priority: -replyFloat(a[1]) + 0,
+	return Call{ID: stripSeq(replyString(a[0])), Priority: -replyFloat(a[1]) + 0,
 		Since: time.UnixMicro(int64(replyFloat(a[2])))}, true, nil
 }
 
@@ -196,9 +207,7 @@ func (q *CallQueue) Dequeue(ctx context.Context, timeout time.Duration) (Call, b
 		deadline = time.Now().Add(timeout)
 	}
 	for {
-		// Once a token is taken the step must run, cancelled or not, or a call whose
-		// token was consumed could wait for the next write to be noticed.
-		c, ok, err := q.TryDequeue(context.WithoutCancel(ctx))
+		c, ok, err := afterWake(ctx, q.TryDequeue)
 		if ok || err != nil {
 			return c, ok, err
 		}
@@ -280,7 +289,7 @@ var callStale = NewScript(`
 local r = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'WITHSCORES')
 local out = {}
 for i = 1, #r, 2 do
-  out[#out+1] = string.sub(r[i], 17)
+  out[#out+1] = r[i]
   out[#out+1] = redis.call('ZSCORE', KEYS[1], r[i])
   out[#out+1] = r[i+1]
 end
@@ -296,7 +305,7 @@ return out
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, stripSeq(z.Member), fmtFloat(p), fmtFloat(z.Score))
+		out = append(out, z.Member, fmtFloat(p), fmtFloat(z.Score))
 	}
 	return out, nil
 })

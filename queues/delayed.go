@@ -130,7 +130,15 @@ return r
 		return []any{r[0].Member, fmtFloat(r[0].Score)}, err
 	}
 	return []any{r[0].Member, fmtFloat(r[0].Score)}, wake(tx, keys[2])
-})
+}).WithUndo(delayedRestore)
+
+// delayedRestore puts back a job that delayedPop took (its reply: member, due time)
+// and wakes a sleeper, as scheduling it did.
+var delayedRestore = NewScript(`
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+if redis.call('LLEN', KEYS[3]) == 0 then redis.call('LPUSH', KEYS[3], '1') end
+return 1
+`, nil)
 
 // tryPop runs the pop step: a due job, or the earliest due time (zero when empty).
 func (q *Delayed) tryPop(ctx context.Context) (Job, bool, time.Time, error) {
@@ -160,8 +168,28 @@ func (q *Delayed) TryPop(ctx context.Context) (Job, bool, error) {
 // taken is returned even if ctx ended meanwhile. The complexity is O(log n).
 func (q *Delayed) Pop(ctx context.Context, timeout time.Duration) (Job, bool, error) {
 	return waitDue(ctx, q.b, q.wakeList, q.clock, timeout, func() (Job, bool, time.Time, error) {
-		return q.tryPop(context.WithoutCancel(ctx))
+		var next time.Time
+		j, ok, err := afterWake(ctx, func(ctx context.Context) (Job, bool, error) {
+			j, ok, n, err := q.tryPop(ctx)
+			next = n
+			return j, ok, err
+		})
+		return j, ok, next, err
 	})
+}
+
+// afterWake runs step, which follows a wake or token that a blocking pop may have
+// consumed, so it must run even when ctx ended meanwhile: it resets the tokens, and
+// without it a sleeper could miss its wake-up. When ctx ended before the backend sent
+// the step (a Backend then returns ctx.Err() itself and runs nothing), it runs once
+// more without ctx's cancellation. A backend that gives up waiting for the step's
+// reply undoes what the step took ([Script.WithUndo]), so nothing is lost either way.
+func afterWake[T any](ctx context.Context, step func(context.Context) (T, bool, error)) (T, bool, error) {
+	v, ok, err := step(ctx)
+	if err != nil && err == ctx.Err() {
+		return step(context.WithoutCancel(ctx))
+	}
+	return v, ok, err
 }
 
 // waitDue runs try until it yields, sleeping on the wake list until the next due time

@@ -93,7 +93,10 @@ func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bo
 	}
 	d := Delivery{ID: e[:min(seqWidth, len(e))], Payload: stripSeq(e)}
 	deadline := micros(q.clock.Now().Add(q.lease))
-	_, err = q.b.Eval(context.WithoutCancel(ctx), reliableLease, q.keys(), e, fmtInt(deadline))
+	_, _, err = afterWake(ctx, func(ctx context.Context) (struct{}, bool, error) {
+		_, err := q.b.Eval(ctx, reliableLease, q.keys(), e, fmtInt(deadline))
+		return struct{}{}, true, err
+	})
 	return d, true, err
 }
 

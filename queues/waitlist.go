@@ -112,10 +112,9 @@ else
   end
 end
 if best == nil then return false end
-local name = string.sub(best, 17)
 redis.call('ZREM', KEYS[1], best)
-redis.call('ZREM', KEYS[2], name)
-return {name, seats}
+redis.call('ZREM', KEYS[2], string.sub(best, 17))
+return {best, seats}
 `, func(tx Tx, keys, args []string) (any, error) {
 	var best *Z
 	if args[1] == "exact" {
@@ -153,8 +152,18 @@ return {name, seats}
 	if _, err := tx.ZRem(keys[1], name); err != nil {
 		return nil, err
 	}
-	return []any{name, fmtFloat(best.Score)}, nil
-})
+	return []any{best.Member, fmtFloat(best.Score)}, nil
+}).WithUndo(waitlistRestore)
+
+// waitlistRestore puts back a party that waitlistSeat took (its reply: member,
+// seats), unless a party of that name was added again meanwhile.
+var waitlistRestore = NewScript(`
+local name = string.sub(ARGV[1], 17)
+if redis.call('ZSCORE', KEYS[2], name) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[2], tonumber(string.sub(ARGV[1], 1, 16), 16), name)
+return 1
+`, nil)
 
 // Seat removes and returns the party to seat at a free table of size table: with
 // [Exact], the earliest-arrived party that asked for exactly table seats; with
@@ -178,7 +187,7 @@ func (w *Waitlist) Seat(ctx context.Context, table int, m Match) (Party, bool, e
 	if err != nil || len(a) != 2 {
 		return Party{}, false, err
 	}
-	return Party{Name: replyString(a[0]), Seats: int(replyFloat(a[1]))}, true, nil
+	return Party{Name: stripSeq(replyString(a[0])), Seats: int(replyFloat(a[1]))}, true, nil
 }
 
 var waitlistLeave = NewScript(`
