@@ -272,14 +272,15 @@ func (b *Backend) block(ctx context.Context, timeout time.Duration, args []any, 
 	if timeout > 0 {
 		deadline = time.Now().Add(timeout)
 	}
-	for {
+	for first := true; ; first = false {
 		if err := ctx.Err(); err != nil {
 			return nil, false, err
 		}
 		round := b.slice
 		if timeout > 0 {
+			// At least one round, however short the timeout: it takes a ready element.
 			left := time.Until(deadline)
-			if left < time.Millisecond {
+			if left < time.Millisecond && !first {
 				return nil, false, nil
 			}
 			round = min(round, left)
