@@ -153,13 +153,6 @@ type systemClock struct{}
 
 func (systemClock) Now() time.Time { return time.Now() }
 
-func clockOr(c Clock) Clock {
-	if c == nil {
-		return systemClock{}
-	}
-	return c
-}
-
 // micros returns t as Unix microseconds: exact in a float64 score until the year 2255.
 func micros(t time.Time) int64 { return t.UnixMicro() }
 

@@ -61,7 +61,7 @@ func BenchmarkQueues(b *testing.B) {
 			}
 		})
 		b.Run("op=pushpop/queue=scheduler/impl="+bk.name, func(b *testing.B) {
-			s := queues.NewScheduler(bk.new(b), qname(b), 0, nil)
+			s := queues.NewScheduler(bk.new(b), qname(b))
 			work := s.Queue("q")
 			ctx := context.Background()
 			b.ReportAllocs()
@@ -94,7 +94,7 @@ func BenchmarkQueues(b *testing.B) {
 			})
 		}
 		b.Run("op=lateness/queue=delayed/impl="+bk.name, func(b *testing.B) {
-			benchLateness(b, queues.NewDelayed(bk.new(b), qname(b), nil))
+			benchLateness(b, queues.NewDelayed(bk.new(b), qname(b)))
 		})
 	}
 }
@@ -236,25 +236,25 @@ func BenchmarkQueueMemory(b *testing.B) {
 			return func(i int) error { return q.Push(ctx, payload(i)) }
 		}},
 		{"priority", func(ctx context.Context, bk queues.Backend, name string) func(int) error {
-			q := queues.NewPriority(bk, name, queues.LowestFirst)
+			q := queues.NewPriority(bk, name)
 			return func(i int) error { return q.Push(ctx, payload(i), float64(i%100)) }
 		}},
 		{"callqueue", func(ctx context.Context, bk queues.Backend, name string) func(int) error {
-			q := queues.NewCallQueue(bk, name, nil)
+			q := queues.NewCallQueue(bk, name)
 			return func(i int) error { return q.Enqueue(ctx, payload(i), float64(i%3)) }
 		}},
 		{"delayed", func(ctx context.Context, bk queues.Backend, name string) func(int) error {
-			q := queues.NewDelayed(bk, name, nil)
+			q := queues.NewDelayed(bk, name)
 			at := time.Now().Add(time.Hour)
 			return func(i int) error { return q.Schedule(ctx, payload(i), at.Add(time.Duration(i))) }
 		}},
 		{"reliable", func(ctx context.Context, bk queues.Backend, name string) func(int) error {
-			q := queues.NewReliable(bk, name, 0, nil)
+			q := queues.NewReliable(bk, name)
 			return func(i int) error { _, err := q.Push(ctx, payload(i)); return err }
 		}},
 		{"waitlist", func(ctx context.Context, bk queues.Backend, name string) func(int) error {
 			q := queues.NewWaitlist(bk, name)
-			return func(i int) error { return q.Add(ctx, payload(i), 1+i%6) }
+			return func(i int) error { return q.Add(ctx, payload(i), int64(1+i%6)) }
 		}},
 	}
 	for _, bk := range backends {

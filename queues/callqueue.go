@@ -36,11 +36,12 @@ type Call struct {
 	Since    time.Time // when it was enqueued
 }
 
-// NewCallQueue returns the call queue called name on b, reading the time from clock
-// (nil: the system clock). It panics if name is empty.
-func NewCallQueue(b Backend, name string, clock Clock) *CallQueue {
+// NewCallQueue returns the call queue called name on b. It uses the options
+// [WithClock] and [WithStats]. It panics if name is empty.
+func NewCallQueue(b Backend, name string, opts ...Option) *CallQueue {
 	checkName("CallQueue", name)
-	return &CallQueue{b: b, clock: clockOr(clock),
+	cfg := newConfig(opts)
+	return &CallQueue{b: b, clock: cfg.clock,
 		calls: key(name, "calls"), since: key(name, "since"), ids: key(name, "ids"),
 		meta: key(name, "meta"), r: key(name, "ready")}
 }
@@ -274,7 +275,7 @@ return redis.call('ZRANK', KEYS[1], string.format('%016x', tonumber(s)) .. ARGV[
 
 // Position returns the 1-based place of the call id in serving order ("you are 5th
 // in the queue"), or ok == false when it is not waiting. The complexity is O(log n).
-func (q *CallQueue) Position(ctx context.Context, id string) (int, bool, error) {
+func (q *CallQueue) Position(ctx context.Context, id string) (int64, bool, error) {
 	if id == "" {
 		return 0, false, ErrEmptyID
 	}
@@ -282,7 +283,7 @@ func (q *CallQueue) Position(ctx context.Context, id string) (int, bool, error) 
 	if err != nil || r == nil {
 		return 0, false, err
 	}
-	return int(replyInt(r)), true, nil
+	return replyInt(r), true, nil
 }
 
 var callStale = NewScript(`
@@ -323,15 +324,17 @@ func (q *CallQueue) Stale(ctx context.Context, maxWait time.Duration) ([]Call, e
 		return nil, err
 	}
 	a, err := replyArray(r)
-	if err != nil {
-		return nil, err
-	}
+	return q.decodeCalls(a), err
+}
+
+// decodeCalls decodes a flat reply of (member, score, since) triples.
+func (q *CallQueue) decodeCalls(a []any) []Call {
 	out := make([]Call, 0, len(a)/3)
 	for i := 0; i+2 < len(a); i += 3 {
 		c, _, _ := q.decodeCall(a[i : i+3])
 		out = append(out, c)
 	}
-	return out, nil
+	return out
 }
 
 // Len returns the number of waiting calls (ZCARD). The complexity is O(1).

@@ -37,11 +37,12 @@ type Job struct {
 	Due     time.Time // when it became due, to the microsecond (a past time: when scheduled)
 }
 
-// NewDelayed returns the delayed queue called name on b, reading the time from clock
-// (nil: the system clock). It panics if name is empty.
-func NewDelayed(b Backend, name string, clock Clock) *Delayed {
+// NewDelayed returns the delayed queue called name on b. It uses the options
+// [WithClock] and [WithStats]. It panics if name is empty.
+func NewDelayed(b Backend, name string, opts ...Option) *Delayed {
 	checkName("Delayed", name)
-	return &Delayed{b: b, clock: clockOr(clock), due: key(name, "due"), meta: key(name, "meta"), wakeList: key(name, "wake")}
+	cfg := newConfig(opts)
+	return &Delayed{b: b, clock: cfg.clock, due: key(name, "due"), meta: key(name, "meta"), wakeList: key(name, "wake")}
 }
 
 func (q *Delayed) keys() []string { return []string{q.due, q.meta, q.wakeList} }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/zlite/zlite"
@@ -31,7 +32,7 @@ func ExampleFIFO() {
 // drains a before b.
 func ExampleLevels() {
 	ctx := context.Background()
-	q := queues.NewLevels(queues.NewEmbedded(zlite.New()), "seed", "a", "b")
+	q := queues.NewLevels(queues.NewEmbedded(zlite.New()), "seed", []string{"a", "b"})
 	for _, level := range []string{"a", "b"} {
 		for _, v := range []string{"1", "2", "3"} {
 			q.Push(ctx, level, v) // lpush <level> <v>
@@ -53,7 +54,7 @@ func ExampleLevels() {
 // Priorities from 0 to 99999 on one sorted set; equal priorities leave in order.
 func ExamplePriority() {
 	ctx := context.Background()
-	q := queues.NewPriority(queues.NewEmbedded(zlite.New()), "tasks", queues.HighestFirst)
+	q := queues.NewPriority(queues.NewEmbedded(zlite.New()), "tasks", queues.WithOrder(queues.HighestFirst))
 	q.Push(ctx, "compile", 7)
 	q.Push(ctx, "backup", 1)
 	q.Push(ctx, "page on-call", 99999)
@@ -83,7 +84,7 @@ func ExampleWaitlist() {
 	fmt.Println("seated:", p.Name)
 	p, _, _ = w.Seat(ctx, 6, queues.Fits)
 	fmt.Println("seated:", p.Name)
-	list, _ := w.List(ctx)
+	list, _ := w.Items(ctx, 0, math.MaxInt64)
 	fmt.Println("waiting:", list)
 	// Output:
 	// you are number 3
@@ -101,7 +102,7 @@ func (c fixedClock) Now() time.Time { return *c.t }
 func ExampleCallQueue() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "support", fixedClock{&now})
+	q := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "support", queues.WithClock(fixedClock{&now}))
 	q.Enqueue(ctx, "+1-555-0100", 1)
 	now = now.Add(20 * time.Second)
 	q.Enqueue(ctx, "+1-555-0101", 1)
@@ -135,7 +136,7 @@ func ExampleCallQueue() {
 func ExampleDelayed() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewDelayed(queues.NewEmbedded(zlite.New()), "reminders", fixedClock{&now})
+	q := queues.NewDelayed(queues.NewEmbedded(zlite.New()), "reminders", queues.WithClock(fixedClock{&now}))
 	q.Schedule(ctx, "send reminder", now.Add(time.Hour))
 	q.Schedule(ctx, "retry payment", now.Add(-time.Minute)) // in the past: due now
 
@@ -156,7 +157,7 @@ func ExampleDelayed() {
 func ExampleScheduler() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	s := queues.NewScheduler(queues.NewEmbedded(zlite.New()), "cron", 100, fixedClock{&now})
+	s := queues.NewScheduler(queues.NewEmbedded(zlite.New()), "cron", queues.WithBatch(100), queues.WithClock(fixedClock{&now}))
 	s.AddFutureJob(ctx, queues.FutureJob{Queue: "email", Func: "send_digest", Args: json.RawMessage(`["ann"]`)}, now.Add(time.Minute))
 	err := s.AddFutureJob(ctx, queues.FutureJob{Func: "orphan"}, now)
 	fmt.Println(err)
@@ -180,7 +181,7 @@ func ExampleScheduler() {
 func ExampleReliable() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewReliable(queues.NewEmbedded(zlite.New()), "work", time.Minute, fixedClock{&now})
+	q := queues.NewReliable(queues.NewEmbedded(zlite.New()), "work", queues.WithLease(time.Minute), queues.WithClock(fixedClock{&now}))
 	q.Push(ctx, "resize image 1")
 	q.Push(ctx, "resize image 2")
 

@@ -16,8 +16,8 @@ type FIFO struct {
 }
 
 // NewFIFO returns the FIFO queue called name on b. Its list is the key "{name}:items".
-// It panics if name is empty.
-func NewFIFO(b Backend, name string) *FIFO {
+// It uses the option [WithStats]. It panics if name is empty.
+func NewFIFO(b Backend, name string, opts ...Option) *FIFO {
 	checkName("FIFO", name)
 	return &FIFO{b: b, key: key(name, "items")}
 }

@@ -20,9 +20,9 @@ type Levels struct {
 }
 
 // NewLevels returns the level queue called name on b with levels from highest to
-// lowest priority. Level l is the list "{name}:level:l". It panics if name is empty,
-// no level is given, or a level repeats.
-func NewLevels(b Backend, name string, levels ...string) *Levels {
+// lowest priority. Level l is the list "{name}:level:l". It uses the option
+// [WithStats]. It panics if name is empty, no level is given, or a level repeats.
+func NewLevels(b Backend, name string, levels []string, opts ...Option) *Levels {
 	checkName("Levels", name)
 	if len(levels) == 0 {
 		panic("queues: NewLevels without levels")

@@ -32,10 +32,12 @@ type Priority struct {
 }
 
 // NewPriority returns the priority queue called name on b. Its keys are
-// "{name}:items" and "{name}:meta". It panics if name is empty.
-func NewPriority(b Backend, name string, order Order) *Priority {
+// "{name}:items" and "{name}:meta". It uses the options [WithOrder] ([LowestFirst]
+// by default) and [WithStats]. It panics if name is empty.
+func NewPriority(b Backend, name string, opts ...Option) *Priority {
 	checkName("Priority", name)
-	return &Priority{b: b, order: order, items: key(name, "items"), seq: key(name, "meta")}
+	cfg := newConfig(opts)
+	return &Priority{b: b, order: cfg.order, items: key(name, "items"), seq: key(name, "meta")}
 }
 
 var priorityPush = NewScript(luaSeq+`
@@ -74,10 +76,15 @@ func (q *Priority) Pop(ctx context.Context, timeout time.Duration) (value string
 	if !ok || err != nil {
 		return "", 0, ok, err
 	}
+	return stripSeq(z.Member), q.priority(z.Score), true, nil
+}
+
+// priority returns the priority a member's score stands for.
+func (q *Priority) priority(score float64) float64 {
 	if q.order == HighestFirst {
-		z.Score = -z.Score
+		score = -score
 	}
-	return stripSeq(z.Member), z.Score + 0, true, nil // + 0 turns a negated 0 back into 0
+	return score + 0 // + 0 turns a negated 0 back into 0
 }
 
 // Len returns the number of queued values (ZCARD). The complexity is O(1).

@@ -37,15 +37,18 @@ type Delivery struct {
 
 func (d Delivery) elem() string { return d.ID + d.Payload }
 
-// NewReliable returns the reliable queue called name on b, with leases of length
-// lease (≤ 0: 30 s), reading the time from clock (nil: the system clock). It panics
-// if name is empty.
-func NewReliable(b Backend, name string, lease time.Duration, clock Clock) *Reliable {
+// delivery splits a queued element into its id and payload.
+func delivery(e string) Delivery {
+	return Delivery{ID: e[:min(seqWidth, len(e))], Payload: stripSeq(e)}
+}
+
+// NewReliable returns the reliable queue called name on b. It uses the options
+// [WithLease] (30 s by default), [WithClock] and [WithStats]. It panics if name is
+// empty.
+func NewReliable(b Backend, name string, opts ...Option) *Reliable {
 	checkName("Reliable", name)
-	if lease <= 0 {
-		lease = 30 * time.Second
-	}
-	return &Reliable{b: b, clock: clockOr(clock), lease: lease,
+	cfg := newConfig(opts)
+	return &Reliable{b: b, clock: cfg.clock, lease: cfg.lease,
 		ready: key(name, "ready"), processing: key(name, "processing"), leases: key(name, "leases"), meta: key(name, "meta")}
 }
 
@@ -91,7 +94,7 @@ func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bo
 	if !ok || err != nil {
 		return Delivery{}, ok, err
 	}
-	d := Delivery{ID: e[:min(seqWidth, len(e))], Payload: stripSeq(e)}
+	d := delivery(e)
 	deadline := micros(q.clock.Now().Add(q.lease))
 	_, _, err = afterWake(ctx, func(ctx context.Context) (struct{}, bool, error) {
 		_, err := q.b.Eval(ctx, reliableLease, q.keys(), e, fmtInt(deadline))
@@ -226,10 +229,10 @@ return n
 // returns how many it put back; elements in processing without a lease get one. Run
 // it periodically (say every lease/2). The complexity is O(p log n) for p elements in
 // processing.
-func (q *Reliable) Reap(ctx context.Context) (int, error) {
+func (q *Reliable) Reap(ctx context.Context) (int64, error) {
 	now := q.clock.Now()
 	r, err := q.b.Eval(ctx, reliableReap, q.keys(), fmtInt(micros(now)), fmtInt(micros(now.Add(q.lease))))
-	return int(replyInt(r)), err
+	return replyInt(r), err
 }
 
 // Len returns the number of elements waiting (LLEN ready) and in processing (LLEN

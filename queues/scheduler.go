@@ -23,7 +23,7 @@ import (
 type Scheduler struct {
 	b                   Backend
 	clock               Clock
-	batch               int
+	batch               int64
 	name                string
 	jobs, meta, wakeKey string
 }
@@ -37,15 +37,13 @@ type FutureJob struct {
 	Args  json.RawMessage `json:"args,omitempty"`
 }
 
-// NewScheduler returns the scheduler called name on b, moving up to batch jobs per
-// atomic step (batch < 1: 100) and reading the time from clock (nil: the system
-// clock). It panics if name is empty.
-func NewScheduler(b Backend, name string, batch int, clock Clock) *Scheduler {
+// NewScheduler returns the scheduler called name on b. It uses the options
+// [WithBatch] (100 jobs per atomic step by default), [WithClock] and [WithStats]. It
+// panics if name is empty.
+func NewScheduler(b Backend, name string, opts ...Option) *Scheduler {
 	checkName("Scheduler", name)
-	if batch < 1 {
-		batch = 100
-	}
-	return &Scheduler{b: b, clock: clockOr(clock), batch: batch, name: name,
+	cfg := newConfig(opts)
+	return &Scheduler{b: b, clock: cfg.clock, batch: cfg.batch, name: name,
 		jobs: key(name, "jobs"), meta: key(name, "meta"), wakeKey: key(name, "wake")}
 }
 
@@ -130,7 +128,7 @@ return out
 // (zero when no job is left).
 func (s *Scheduler) moveBatch(ctx context.Context) ([]FutureJob, time.Time, error) {
 	r, err := s.b.Eval(ctx, schedulerMove, s.keys(),
-		fmtInt(micros(s.clock.Now())), strconv.Itoa(s.batch), key(s.name, "queue:"))
+		fmtInt(micros(s.clock.Now())), fmtInt(s.batch), key(s.name, "queue:"))
 	if err != nil {
 		return nil, time.Time{}, err
 	}
@@ -161,7 +159,7 @@ func (s *Scheduler) Step(ctx context.Context) ([]FutureJob, error) {
 	for {
 		moved, _, err := s.moveBatch(ctx)
 		all = append(all, moved...)
-		if err != nil || len(moved) < s.batch {
+		if err != nil || int64(len(moved)) < s.batch {
 			return all, err
 		}
 	}

@@ -1,9 +1,6 @@
 package queues
 
-import (
-	"context"
-	"strconv"
-)
+import "context"
 
 // Waitlist is a restaurant waitlist (seed 000): parties ask for a number of seats and
 // are seated in arrival order when a table that suits them frees up.
@@ -25,7 +22,7 @@ type Waitlist struct {
 // Party is a waiting party.
 type Party struct {
 	Name  string // as given to [Waitlist.Add]
-	Seats int    // the seats it asked for
+	Seats int64  // the seats it asked for
 }
 
 // Match says which parties a free table may seat.
@@ -41,8 +38,9 @@ const (
 
 // NewWaitlist returns the waitlist called name on b. Its keys are "{name}:seats"
 // (score: seats; member: sequence + name), "{name}:arrival" (score: sequence; member:
-// name) and "{name}:meta". It panics if name is empty.
-func NewWaitlist(b Backend, name string) *Waitlist {
+// name) and "{name}:meta". It uses the option [WithStats]. It panics if name is
+// empty.
+func NewWaitlist(b Backend, name string, opts ...Option) *Waitlist {
 	checkName("Waitlist", name)
 	return &Waitlist{b: b, seats: key(name, "seats"), arrival: key(name, "arrival"), seq: key(name, "meta")}
 }
@@ -77,14 +75,14 @@ return 1
 // returns [ErrEmptyID] for an empty name, [ErrBadSeats] when seats < 1 and
 // [ErrDuplicate] when a party of that name is already waiting. The complexity is
 // O(log n).
-func (w *Waitlist) Add(ctx context.Context, name string, seats int) error {
+func (w *Waitlist) Add(ctx context.Context, name string, seats int64) error {
 	if name == "" {
 		return ErrEmptyID
 	}
 	if seats < 1 {
 		return ErrBadSeats
 	}
-	r, err := w.b.Eval(ctx, waitlistAdd, w.keys(), name, strconv.Itoa(seats))
+	r, err := w.b.Eval(ctx, waitlistAdd, w.keys(), name, fmtInt(seats))
 	if err != nil {
 		return err
 	}
@@ -171,7 +169,7 @@ return 1
 // ok == false when no party suits, and [ErrBadSeats] when table < 1. The complexity
 // is O(log n) for Exact and O(d log n) for Fits, d being the number of distinct party
 // sizes up to table.
-func (w *Waitlist) Seat(ctx context.Context, table int, m Match) (Party, bool, error) {
+func (w *Waitlist) Seat(ctx context.Context, table int64, m Match) (Party, bool, error) {
 	if table < 1 {
 		return Party{}, false, ErrBadSeats
 	}
@@ -179,7 +177,7 @@ func (w *Waitlist) Seat(ctx context.Context, table int, m Match) (Party, bool, e
 	if m == Fits {
 		mode = "fits"
 	}
-	r, err := w.b.Eval(ctx, waitlistSeat, w.keys(), strconv.Itoa(table), mode)
+	r, err := w.b.Eval(ctx, waitlistSeat, w.keys(), fmtInt(table), mode)
 	if err != nil || r == nil {
 		return Party{}, false, err
 	}
@@ -187,7 +185,7 @@ func (w *Waitlist) Seat(ctx context.Context, table int, m Match) (Party, bool, e
 	if err != nil || len(a) != 2 {
 		return Party{}, false, err
 	}
-	return Party{Name: stripSeq(replyString(a[0])), Seats: int(replyFloat(a[1]))}, true, nil
+	return Party{Name: stripSeq(replyString(a[0])), Seats: int64(replyFloat(a[1]))}, true, nil
 }
 
 var waitlistLeave = NewScript(`
@@ -234,7 +232,7 @@ return r + 1
 
 // Position returns the 1-based place of the party name in arrival order (ZRANK), or
 // ok == false when it is not waiting. The complexity is O(log n).
-func (w *Waitlist) Position(ctx context.Context, name string) (int, bool, error) {
+func (w *Waitlist) Position(ctx context.Context, name string) (int64, bool, error) {
 	if name == "" {
 		return 0, false, ErrEmptyID
 	}
@@ -242,20 +240,20 @@ func (w *Waitlist) Position(ctx context.Context, name string) (int, bool, error)
 	if err != nil || r == nil {
 		return 0, false, err
 	}
-	return int(replyInt(r)), true, nil
+	return replyInt(r), true, nil
 }
 
-var waitlistList = NewScript(`
-local names = redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES')
+var waitlistItems = NewScript(`
+local names = redis.call('ZRANGE', KEYS[2], ARGV[1], ARGV[2], 'WITHSCORES')
 local out = {}
 for i = 1, #names, 2 do
-  local m = string.format('%016x', tonumber(names[i+1])) .. names[i]
   out[#out+1] = names[i]
-  out[#out+1] = redis.call('ZSCORE', KEYS[1], m)
+  out[#out+1] = redis.call('ZSCORE', KEYS[1], string.format('%016x', tonumber(names[i+1])) .. names[i])
 end
 return out
 `, func(tx Tx, keys, args []string) (any, error) {
-	names, err := tx.ZRangeWithScores(keys[1], 0, -1)
+	start, stop := parseInt(args[0]), parseInt(args[1])
+	names, err := tx.ZRangeWithScores(keys[1], start, stop)
 	if err != nil {
 		return nil, err
 	}
@@ -270,19 +268,17 @@ return out
 	return out, nil
 })
 
-// List returns the waiting parties in arrival order. The complexity is O(n log n).
-func (w *Waitlist) List(ctx context.Context) ([]Party, error) {
-	r, err := w.b.Eval(ctx, waitlistList, w.keys())
-	if err != nil {
-		return nil, err
-	}
-	a, err := replyArray(r)
-	if err != nil {
+// Items returns up to count waiting parties in arrival order, skipping the first
+// offset: the page a host's screen shows. It returns [ErrBadRange] when offset or
+// count is negative. The complexity is O(log n + k log n) for k parties returned.
+func (w *Waitlist) Items(ctx context.Context, offset, count int64) ([]Party, error) {
+	a, err := page(ctx, w.b, waitlistItems, w.keys(), offset, count)
+	if err != nil || len(a) == 0 {
 		return nil, err
 	}
 	out := make([]Party, 0, len(a)/2)
 	for i := 0; i+1 < len(a); i += 2 {
-		out = append(out, Party{Name: replyString(a[i]), Seats: int(replyFloat(a[i+1]))})
+		out = append(out, Party{Name: replyString(a[i]), Seats: int64(replyFloat(a[i+1]))})
 	}
 	return out, nil
 }

@@ -117,8 +117,8 @@ func TestPausedRedis(t *testing.T) {
 	ctx := context.Background()
 	fifo := queues.NewFIFO(b, "fifo")
 	empty := queues.NewFIFO(b, "empty")
-	calls := queues.NewCallQueue(b, "calls", nil)
-	rel := queues.NewReliable(b, "rel", time.Minute, nil)
+	calls := queues.NewCallQueue(b, "calls")
+	rel := queues.NewReliable(b, "rel", queues.WithLease(time.Minute))
 	for i := range 5 {
 		require.NoError(t, fifo.Push(ctx, fmt.Sprint("job-", i)))
 		require.NoError(t, calls.Enqueue(ctx, fmt.Sprint("call-", i), float64(i%2)))
@@ -194,7 +194,7 @@ func TestRestartedRedis(t *testing.T) {
 	ctx := context.Background()
 	clock := &stepClock{t: time.Unix(1_700_000_000, 0)}
 	fifo := queues.NewFIFO(b, "fifo")
-	rel := queues.NewReliable(b, "rel", time.Minute, clock)
+	rel := queues.NewReliable(b, "rel", queues.WithLease(time.Minute), queues.WithClock(clock))
 	const n = 20
 	for i := range n {
 		require.NoError(t, fifo.Push(ctx, strconv.Itoa(i)))
