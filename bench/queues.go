@@ -138,7 +138,9 @@ var queueOps = []queueOp{
 			}
 		}},
 	{id: "reliable", title: "Reliable", pairTitle: "Push+Pop+Ack",
-		make: func(b queues.Backend, name string) any { return queues.NewReliable(b, name, queues.WithLease(time.Minute)) },
+		make: func(b queues.Backend, name string) any {
+			return queues.NewReliable(b, name, queues.WithLease(time.Minute))
+		},
 		pair: func(ctx context.Context, q any, i int) error {
 			r := q.(*queues.Reliable)
 			if _, err := r.Push(ctx, "v"); err != nil {
