@@ -25,6 +25,8 @@ import (
 // CallQueue is safe for concurrent use; each call is dequeued at most once.
 type CallQueue struct {
 	b                          Backend
+	name                       string
+	st                         *counters
 	clock                      Clock
 	calls, since, ids, meta, r string
 }
@@ -41,7 +43,7 @@ type Call struct {
 func NewCallQueue(b Backend, name string, opts ...Option) *CallQueue {
 	checkName("CallQueue", name)
 	cfg := newConfig(opts)
-	return &CallQueue{b: b, clock: cfg.clock,
+	return &CallQueue{b: b, name: name, st: newCounters(cfg, false), clock: cfg.clock,
 		calls: key(name, "calls"), since: key(name, "since"), ids: key(name, "ids"),
 		meta: key(name, "meta"), r: key(name, "ready")}
 }
@@ -128,6 +130,7 @@ func (q *CallQueue) Enqueue(ctx context.Context, id string, priority float64) er
 	if replyInt(r) == 0 {
 		return ErrDuplicate
 	}
+	q.st.enq(1)
 	return nil
 }
 
@@ -192,7 +195,11 @@ func (q *CallQueue) TryDequeue(ctx context.Context) (Call, bool, error) {
 	if err != nil {
 		return Call{}, false, err
 	}
-	return q.decodeCall(r)
+	c, ok, err := q.decodeCall(r)
+	if ok {
+		q.st.deq(1)
+	}
+	return c, ok, err
 }
 
 // Dequeue is [CallQueue.TryDequeue] for an operator waiting for the next call: it
@@ -203,6 +210,7 @@ func (q *CallQueue) Dequeue(ctx context.Context, timeout time.Duration) (Call, b
 	if err := ctx.Err(); err != nil {
 		return Call{}, false, err
 	}
+	defer q.st.block()()
 	var deadline time.Time
 	if timeout > 0 {
 		deadline = time.Now().Add(timeout)
@@ -254,6 +262,9 @@ func (q *CallQueue) Cancel(ctx context.Context, id string) (bool, error) {
 		return false, ErrEmptyID
 	}
 	r, err := q.b.Eval(ctx, callCancel, q.keys(), id)
+	if replyInt(r) == 1 {
+		q.st.cancel()
+	}
 	return replyInt(r) == 1, err
 }
 
@@ -339,3 +350,24 @@ func (q *CallQueue) decodeCalls(a []any) []Call {
 
 // Len returns the number of waiting calls (ZCARD). The complexity is O(1).
 func (q *CallQueue) Len(ctx context.Context) (int64, error) { return q.b.ZCard(ctx, q.calls) }
+
+// Stats returns the number of waiting calls, split by priority (the first
+// [MaxStatsLevels], highest first), how long the longest-waiting call has waited,
+// and this process's counters (Cancelled: hang-ups); see [Stats]. The complexity is
+// O(MaxStatsLevels · log n).
+func (q *CallQueue) Stats(ctx context.Context) (Stats, error) {
+	s := Stats{Name: q.name, Type: "callqueue", HasAge: true}
+	q.st.fill(&s)
+	var err error
+	if s.Depth, err = q.Len(ctx); err != nil {
+		return s, err
+	}
+	if s.Levels, err = groups(ctx, q.b, q.calls, func(score float64) string { return fmtFloat(-score + 0) }); err != nil {
+		return s, err
+	}
+	oldest, err := page(ctx, q.b, zsetPage, []string{q.since}, 0, 1)
+	if len(oldest) == 2 {
+		s.OldestAge = max(q.clock.Now().Sub(time.UnixMicro(int64(replyFloat(oldest[1])))), 0)
+	}
+	return s, err
+}

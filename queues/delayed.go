@@ -27,6 +27,8 @@ import (
 // Delayed is safe for concurrent use; two consumers never get the same job.
 type Delayed struct {
 	b                   Backend
+	name                string
+	st                  *counters
 	clock               Clock
 	due, meta, wakeList string
 }
@@ -42,7 +44,7 @@ type Job struct {
 func NewDelayed(b Backend, name string, opts ...Option) *Delayed {
 	checkName("Delayed", name)
 	cfg := newConfig(opts)
-	return &Delayed{b: b, clock: cfg.clock, due: key(name, "due"), meta: key(name, "meta"), wakeList: key(name, "wake")}
+	return &Delayed{b: b, name: name, st: newCounters(cfg, true), clock: cfg.clock, due: key(name, "due"), meta: key(name, "meta"), wakeList: key(name, "wake")}
 }
 
 func (q *Delayed) keys() []string { return []string{q.due, q.meta, q.wakeList} }
@@ -103,6 +105,9 @@ func dueMicros(at, now time.Time) int64 {
 // complexity is O(log n).
 func (q *Delayed) Schedule(ctx context.Context, payload string, at time.Time) error {
 	_, err := q.b.Eval(ctx, delayedSchedule, q.keys(), payload, fmtInt(dueMicros(at, q.clock.Now())))
+	if err == nil {
+		q.st.enq(1)
+	}
 	return err
 }
 
@@ -143,7 +148,8 @@ return 1
 
 // tryPop runs the pop step: a due job, or the earliest due time (zero when empty).
 func (q *Delayed) tryPop(ctx context.Context) (Job, bool, time.Time, error) {
-	r, err := q.b.Eval(ctx, delayedPop, q.keys(), fmtInt(micros(q.clock.Now())))
+	now := q.clock.Now()
+	r, err := q.b.Eval(ctx, delayedPop, q.keys(), fmtInt(micros(now)))
 	if err != nil || r == nil {
 		return Job{}, false, time.Time{}, err
 	}
@@ -154,7 +160,10 @@ func (q *Delayed) tryPop(ctx context.Context) (Job, bool, time.Time, error) {
 	if err != nil || len(a) != 2 {
 		return Job{}, false, time.Time{}, err
 	}
-	return Job{Payload: stripSeq(replyString(a[0])), Due: time.UnixMicro(int64(replyFloat(a[1])))}, true, time.Time{}, nil
+	j := Job{Payload: stripSeq(replyString(a[0])), Due: time.UnixMicro(int64(replyFloat(a[1])))}
+	q.st.deq(1)
+	q.st.late(now.Sub(j.Due))
+	return j, true, time.Time{}, nil
 }
 
 // TryPop removes and returns the earliest job if it is due, or ok == false. The
@@ -168,6 +177,7 @@ func (q *Delayed) TryPop(ctx context.Context) (Job, bool, error) {
 // until ctx is done). Timeout and cancellation behave as in [FIFO.Pop]: a job it has
 // taken is returned even if ctx ended meanwhile. The complexity is O(log n).
 func (q *Delayed) Pop(ctx context.Context, timeout time.Duration) (Job, bool, error) {
+	defer q.st.block()()
 	return waitDue(ctx, q.b, q.wakeList, q.clock, timeout, func() (Job, bool, time.Time, error) {
 		var next time.Time
 		j, ok, err := afterWake(ctx, func(ctx context.Context) (Job, bool, error) {
@@ -252,3 +262,13 @@ func resolution(b Backend) time.Duration {
 
 // Len returns the number of scheduled jobs, due or not (ZCARD). The complexity is O(1).
 func (q *Delayed) Len(ctx context.Context) (int64, error) { return q.b.ZCard(ctx, q.due) }
+
+// Stats returns the number of scheduled jobs, how many are due, how long the
+// earliest has been due, this process's counters and the lateness of the jobs it
+// popped (now − due, at the pop); see [Stats]. The complexity is O(log n).
+func (q *Delayed) Stats(ctx context.Context) (Stats, error) {
+	s := Stats{Name: q.name, Type: "delayed"}
+	q.st.fill(&s)
+	err := dueStats(ctx, q.b, q.due, q.clock.Now(), &s)
+	return s, err
+}

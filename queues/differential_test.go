@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 	"time"
 
@@ -21,11 +19,7 @@ import (
 func TestDifferential(t *testing.T) {
 	emb := newEmbedded(t)
 	red := newRedis(t)
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("ZLITE_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
-	t.Logf("ZLITE_SEED=%d", seed)
+	seed := testSeed(t)
 	steps := 400
 	if raceEnabled || testing.Short() {
 		steps = 100

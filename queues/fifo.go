@@ -11,15 +11,17 @@ import (
 // A FIFO is safe for concurrent use by any number of producers and consumers, in one
 // process or (on Redis) many; every element is delivered to exactly one consumer.
 type FIFO struct {
-	b   Backend
-	key string
+	b    Backend
+	name string
+	key  string
+	st   *counters
 }
 
 // NewFIFO returns the FIFO queue called name on b. Its list is the key "{name}:items".
 // It uses the option [WithStats]. It panics if name is empty.
 func NewFIFO(b Backend, name string, opts ...Option) *FIFO {
 	checkName("FIFO", name)
-	return &FIFO{b: b, key: key(name, "items")}
+	return &FIFO{b: b, name: name, key: key(name, "items"), st: newCounters(newConfig(opts), false)}
 }
 
 // Push appends values to the queue in order (LPUSH). Pushing nothing does nothing.
@@ -29,6 +31,9 @@ func (q *FIFO) Push(ctx context.Context, values ...string) error {
 		return nil
 	}
 	_, err := q.b.LPush(ctx, q.key, values...)
+	if err == nil {
+		q.st.enq(int64(len(values)))
+	}
 	return err
 }
 
@@ -37,9 +42,23 @@ func (q *FIFO) Push(ctx context.Context, values ...string) error {
 // the queue empty, and ctx.Err() when ctx ended first; an element already taken is
 // returned even if ctx ended meanwhile. The complexity is O(1).
 func (q *FIFO) Pop(ctx context.Context, timeout time.Duration) (string, bool, error) {
+	defer q.st.block()()
 	_, v, ok, err := q.b.BRPop(ctx, timeout, q.key)
+	if ok {
+		q.st.deq(1)
+	}
 	return v, ok, err
 }
 
 // Len returns the number of queued elements (LLEN). The complexity is O(1).
 func (q *FIFO) Len(ctx context.Context) (int64, error) { return q.b.LLen(ctx, q.key) }
+
+// Stats returns the queue's depth (LLEN) and this process's counters; see [Stats].
+// The complexity is O(1).
+func (q *FIFO) Stats(ctx context.Context) (Stats, error) {
+	s := Stats{Name: q.name, Type: "fifo"}
+	q.st.fill(&s)
+	var err error
+	s.Depth, err = q.Len(ctx)
+	return s, err
+}

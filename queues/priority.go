@@ -27,6 +27,8 @@ const (
 // the rate. Priority is safe for concurrent use; every element is delivered once.
 type Priority struct {
 	b          Backend
+	name       string
+	st         *counters
 	order      Order
 	items, seq string
 }
@@ -37,7 +39,7 @@ type Priority struct {
 func NewPriority(b Backend, name string, opts ...Option) *Priority {
 	checkName("Priority", name)
 	cfg := newConfig(opts)
-	return &Priority{b: b, order: cfg.order, items: key(name, "items"), seq: key(name, "meta")}
+	return &Priority{b: b, name: name, st: newCounters(cfg, false), order: cfg.order, items: key(name, "items"), seq: key(name, "meta")}
 }
 
 var priorityPush = NewScript(luaSeq+`
@@ -65,6 +67,9 @@ func (q *Priority) Push(ctx context.Context, value string, priority float64) err
 		priority = -priority
 	}
 	_, err := q.b.Eval(ctx, priorityPush, []string{q.items, q.seq}, fmtFloat(priority), value)
+	if err == nil {
+		q.st.enq(1)
+	}
 	return err
 }
 
@@ -72,10 +77,12 @@ func (q *Priority) Push(ctx context.Context, value string, priority float64) err
 // (BZPOPMIN), waiting up to timeout (0: until ctx is done). Timeout and cancellation
 // behave as in [FIFO.Pop]. The complexity is O(log n).
 func (q *Priority) Pop(ctx context.Context, timeout time.Duration) (value string, priority float64, ok bool, err error) {
+	defer q.st.block()()
 	_, z, ok, err := q.b.BZPopMin(ctx, timeout, q.items)
 	if !ok || err != nil {
 		return "", 0, ok, err
 	}
+	q.st.deq(1)
 	return stripSeq(z.Member), q.priority(z.Score), true, nil
 }
 
@@ -89,3 +96,17 @@ func (q *Priority) priority(score float64) float64 {
 
 // Len returns the number of queued values (ZCARD). The complexity is O(1).
 func (q *Priority) Len(ctx context.Context) (int64, error) { return q.b.ZCard(ctx, q.items) }
+
+// Stats returns the queue's depth, split by priority (the first [MaxStatsLevels]
+// served), and this process's counters; see [Stats]. The complexity is
+// O(MaxStatsLevels · log n).
+func (q *Priority) Stats(ctx context.Context) (Stats, error) {
+	s := Stats{Name: q.name, Type: "priority"}
+	q.st.fill(&s)
+	var err error
+	if s.Depth, err = q.Len(ctx); err != nil {
+		return s, err
+	}
+	s.Levels, err = groups(ctx, q.b, q.items, func(score float64) string { return fmtFloat(q.priority(score)) })
+	return s, err
+}

@@ -24,6 +24,8 @@ import (
 // Reliable is safe for concurrent use.
 type Reliable struct {
 	b                               Backend
+	name                            string
+	st                              *counters
 	clock                           Clock
 	lease                           time.Duration
 	ready, processing, leases, meta string
@@ -48,7 +50,7 @@ func delivery(e string) Delivery {
 func NewReliable(b Backend, name string, opts ...Option) *Reliable {
 	checkName("Reliable", name)
 	cfg := newConfig(opts)
-	return &Reliable{b: b, clock: cfg.clock, lease: cfg.lease,
+	return &Reliable{b: b, name: name, st: newCounters(cfg, false), clock: cfg.clock, lease: cfg.lease,
 		ready: key(name, "ready"), processing: key(name, "processing"), leases: key(name, "leases"), meta: key(name, "meta")}
 }
 
@@ -71,6 +73,9 @@ return s
 // complexity is O(1).
 func (q *Reliable) Push(ctx context.Context, payload string) (string, error) {
 	r, err := q.b.Eval(ctx, reliablePush, q.keys(), payload)
+	if err == nil {
+		q.st.enq(1)
+	}
 	return replyString(r), err
 }
 
@@ -90,10 +95,12 @@ return 1
 // error; the element is then in processing without a lease, and [Reliable.Reap]
 // leases it. The complexity is O(log n).
 func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bool, error) {
+	defer q.st.block()()
 	e, ok, err := q.b.BLMove(ctx, q.ready, q.processing, "RIGHT", "LEFT", timeout)
 	if !ok || err != nil {
 		return Delivery{}, ok, err
 	}
+	q.st.deq(1)
 	d := delivery(e)
 	deadline := micros(q.clock.Now().Add(q.lease))
 	_, _, err = afterWake(ctx, func(ctx context.Context) (struct{}, bool, error) {
@@ -123,6 +130,9 @@ return n
 // The complexity is O(p) for p elements in processing.
 func (q *Reliable) Ack(ctx context.Context, d Delivery) (bool, error) {
 	r, err := q.b.Eval(ctx, reliableAck, q.keys(), d.elem())
+	if replyInt(r) > 0 {
+		q.st.ack()
+	}
 	return replyInt(r) > 0, err
 }
 
@@ -148,6 +158,9 @@ return 1
 // processing.
 func (q *Reliable) Nack(ctx context.Context, d Delivery) (bool, error) {
 	r, err := q.b.Eval(ctx, reliableNack, q.keys(), d.elem())
+	if replyInt(r) > 0 {
+		q.st.requeue(1)
+	}
 	return replyInt(r) > 0, err
 }
 
@@ -232,6 +245,8 @@ return n
 func (q *Reliable) Reap(ctx context.Context) (int64, error) {
 	now := q.clock.Now()
 	r, err := q.b.Eval(ctx, reliableReap, q.keys(), fmtInt(micros(now)), fmtInt(micros(now.Add(q.lease))))
+	q.st.expire(replyInt(r))
+	q.st.requeue(replyInt(r))
 	return replyInt(r), err
 }
 
@@ -243,4 +258,15 @@ func (q *Reliable) Len(ctx context.Context) (ready, processing int64, err error)
 	}
 	processing, err = q.b.LLen(ctx, q.processing)
 	return ready, processing, err
+}
+
+// Stats returns the number of waiting elements, the number in processing, and this
+// process's counters (Requeued: by Nack and Reap; ExpiredLeases: by Reap); see
+// [Stats]. The complexity is O(1).
+func (q *Reliable) Stats(ctx context.Context) (Stats, error) {
+	s := Stats{Name: q.name, Type: "reliable"}
+	q.st.fill(&s)
+	var err error
+	s.Depth, s.InFlight, err = q.Len(ctx)
+	return s, err
 }

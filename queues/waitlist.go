@@ -16,6 +16,8 @@ import "context"
 // Waitlist is safe for concurrent use.
 type Waitlist struct {
 	b                   Backend
+	name                string
+	st                  *counters
 	seats, arrival, seq string
 }
 
@@ -42,7 +44,7 @@ const (
 // empty.
 func NewWaitlist(b Backend, name string, opts ...Option) *Waitlist {
 	checkName("Waitlist", name)
-	return &Waitlist{b: b, seats: key(name, "seats"), arrival: key(name, "arrival"), seq: key(name, "meta")}
+	return &Waitlist{b: b, name: name, st: newCounters(newConfig(opts), false), seats: key(name, "seats"), arrival: key(name, "arrival"), seq: key(name, "meta")}
 }
 
 func (w *Waitlist) keys() []string { return []string{w.seats, w.arrival, w.seq} }
@@ -89,6 +91,7 @@ func (w *Waitlist) Add(ctx context.Context, name string, seats int64) error {
 	if replyInt(r) == 0 {
 		return ErrDuplicate
 	}
+	w.st.enq(1)
 	return nil
 }
 
@@ -185,6 +188,7 @@ func (w *Waitlist) Seat(ctx context.Context, table int64, m Match) (Party, bool,
 	if err != nil || len(a) != 2 {
 		return Party{}, false, err
 	}
+	w.st.deq(1)
 	return Party{Name: stripSeq(replyString(a[0])), Seats: int64(replyFloat(a[1]))}, true, nil
 }
 
@@ -215,6 +219,9 @@ func (w *Waitlist) Leave(ctx context.Context, name string) (bool, error) {
 		return false, ErrEmptyID
 	}
 	r, err := w.b.Eval(ctx, waitlistLeave, w.keys(), name)
+	if replyInt(r) == 1 {
+		w.st.cancel()
+	}
 	return replyInt(r) == 1, err
 }
 
@@ -285,3 +292,17 @@ func (w *Waitlist) Items(ctx context.Context, offset, count int64) ([]Party, err
 
 // Len returns the number of waiting parties (ZCARD). The complexity is O(1).
 func (w *Waitlist) Len(ctx context.Context) (int64, error) { return w.b.ZCard(ctx, w.arrival) }
+
+// Stats returns the number of waiting parties, split by party size (the first
+// [MaxStatsLevels] sizes, smallest first), and this process's counters; see
+// [Stats]. The complexity is O(MaxStatsLevels · log n).
+func (w *Waitlist) Stats(ctx context.Context) (Stats, error) {
+	s := Stats{Name: w.name, Type: "waitlist"}
+	w.st.fill(&s)
+	var err error
+	if s.Depth, err = w.Len(ctx); err != nil {
+		return s, err
+	}
+	s.Levels, err = groups(ctx, w.b, w.seats, fmtFloat)
+	return s, err
+}
