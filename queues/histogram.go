@@ -25,8 +25,8 @@ type Histogram struct {
 }
 
 const (
-	histSub     = 4                 // buckets per doubling
-	histOctaves = 32                // 1 µs … 2^32 µs
+	histSub     = 4  // buckets per doubling
+	histOctaves = 32 // 1 µs … 2^32 µs
 	histBuckets = histOctaves*histSub + 1
 )
 
