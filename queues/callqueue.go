@@ -210,7 +210,8 @@ func (q *CallQueue) Dequeue(ctx context.Context, timeout time.Duration) (Call, b
 	if err := ctx.Err(); err != nil {
 		return Call{}, false, err
 	}
-	defer q.st.block()()
+	q.st.enter()
+	defer q.st.leave(false) // the step counts what it takes
 	var deadline time.Time
 	if timeout > 0 {
 		deadline = time.Now().Add(timeout)

@@ -177,7 +177,8 @@ func (q *Delayed) TryPop(ctx context.Context) (Job, bool, error) {
 // until ctx is done). Timeout and cancellation behave as in [FIFO.Pop]: a job it has
 // taken is returned even if ctx ended meanwhile. The complexity is O(log n).
 func (q *Delayed) Pop(ctx context.Context, timeout time.Duration) (Job, bool, error) {
-	defer q.st.block()()
+	q.st.enter()
+	defer q.st.leave(false) // the step counts what it takes
 	return waitDue(ctx, q.b, q.wakeList, q.clock, timeout, func() (Job, bool, time.Time, error) {
 		var next time.Time
 		j, ok, err := afterWake(ctx, func(ctx context.Context) (Job, bool, error) {

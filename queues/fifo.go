@@ -42,11 +42,9 @@ func (q *FIFO) Push(ctx context.Context, values ...string) error {
 // the queue empty, and ctx.Err() when ctx ended first; an element already taken is
 // returned even if ctx ended meanwhile. The complexity is O(1).
 func (q *FIFO) Pop(ctx context.Context, timeout time.Duration) (string, bool, error) {
-	defer q.st.block()()
+	q.st.enter()
 	_, v, ok, err := q.b.BRPop(ctx, timeout, q.key)
-	if ok {
-		q.st.deq(1)
-	}
+	q.st.leave(ok)
 	return v, ok, err
 }
 

@@ -61,12 +61,12 @@ func (q *Levels) Push(ctx context.Context, level string, values ...string) error
 // over all levels), waiting up to timeout (0: until ctx is done). Timeout and
 // cancellation behave as in [FIFO.Pop]. The complexity is O(number of levels).
 func (q *Levels) Pop(ctx context.Context, timeout time.Duration) (level, value string, ok bool, err error) {
-	defer q.st.block()()
+	q.st.enter()
 	k, v, ok, err := q.b.BRPop(ctx, timeout, q.keys...)
+	q.st.leave(ok)
 	if !ok || err != nil {
 		return "", "", ok, err
 	}
-	q.st.deq(1)
 	for i, kk := range q.keys {
 		if kk == k {
 			return q.levels[i], v, true, nil

@@ -77,12 +77,12 @@ func (q *Priority) Push(ctx context.Context, value string, priority float64) err
 // (BZPOPMIN), waiting up to timeout (0: until ctx is done). Timeout and cancellation
 // behave as in [FIFO.Pop]. The complexity is O(log n).
 func (q *Priority) Pop(ctx context.Context, timeout time.Duration) (value string, priority float64, ok bool, err error) {
-	defer q.st.block()()
+	q.st.enter()
 	_, z, ok, err := q.b.BZPopMin(ctx, timeout, q.items)
+	q.st.leave(ok)
 	if !ok || err != nil {
 		return "", 0, ok, err
 	}
-	q.st.deq(1)
 	return stripSeq(z.Member), q.priority(z.Score), true, nil
 }
 

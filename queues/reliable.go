@@ -95,12 +95,12 @@ return 1
 // error; the element is then in processing without a lease, and [Reliable.Reap]
 // leases it. The complexity is O(log n).
 func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bool, error) {
-	defer q.st.block()()
+	q.st.enter()
 	e, ok, err := q.b.BLMove(ctx, q.ready, q.processing, "RIGHT", "LEFT", timeout)
+	q.st.leave(ok)
 	if !ok || err != nil {
 		return Delivery{}, ok, err
 	}
-	q.st.deq(1)
 	d := delivery(e)
 	deadline := micros(q.clock.Now().Add(q.lease))
 	_, _, err = afterWake(ctx, func(ctx context.Context) (struct{}, bool, error) {
