@@ -6,14 +6,15 @@ import (
 	"time"
 )
 
-// CallQueue is a call-centre queue (seed 002): calls wait with a priority (VIP
-// callers first), operators take the highest priority and, within it, the earliest
-// call; callers see their position, may hang up from the middle, and supervisors list
-// the calls waiting longer than an SLA.
+// CallQueue is for serving waiting people by priority and then by arrival, as a
+// call centre does: calls wait with a priority (VIP callers first), operators take
+// the highest priority and, within it, the earliest call; callers see their position,
+// may hang up from the middle, and supervisors list the calls waiting longer than an
+// SLA.
 //
-// The seed packs priority and time into one float score (priority·10¹⁰ + 10¹⁰ −
-// seconds), which loses the sub-second order and needs a full scan for stale calls.
-// Here each call lives in three sorted sets changed together by one atomic step:
+// The usual Redis recipe packs priority and time into one float score (priority·10¹⁰
+// + 10¹⁰ − seconds), which loses the sub-second order and needs a full scan for stale
+// calls. Here each call lives in three sorted sets changed together by one atomic step:
 // "{name}:calls" (score −priority, member arrival sequence + id: exact FIFO within a
 // priority at any rate), "{name}:since" (score enqueue time in µs, same member: stale
 // calls in O(log n + k)) and "{name}:ids" (score sequence, member id: lookup by id).

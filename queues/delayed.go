@@ -5,14 +5,15 @@ import (
 	"time"
 )
 
-// Delayed is a delayed-job queue (seed 003, "Redis implements timed Message
-// Queuing"): Schedule a payload for a time, and Pop returns it once it is due. Jobs
+// Delayed is for work that must not start before a given time (send the reminder
+// in an hour, retry in 30 s): Schedule a payload for a time, and Pop returns it once
+// it is due. Jobs
 // live in the sorted set "{name}:due", scored by due time in Unix microseconds, the
 // member being the arrival sequence followed by the payload (jobs due at the same
 // microsecond leave in scheduling order; equal payloads may be scheduled many times).
 //
-// The seed polls ZRANGEBYSCORE 0 now LIMIT 0 1 + ZREM and sleeps a second when
-// nothing is due. Here an atomic step pops one due job or returns the earliest due
+// The usual recipe polls ZRANGEBYSCORE 0 now LIMIT 0 1 + ZREM and sleeps a second
+// when nothing is due. Here an atomic step pops one due job or returns the earliest due
 // time, and a consumer with nothing due blocks on the wake list "{name}:wake" (BRPOP)
 // with a timeout that ends exactly at the earliest due time. Schedule pushes a wake
 // token when the new job becomes the earliest, and a consumer that took a job pushes

@@ -28,11 +28,11 @@ func ExampleFIFO() {
 	// reset@example.com
 }
 
-// The seed's transcript: three elements each on lists a and b, then "BRPOP a b"
+// Levels served strictly in order: three elements each on lists a and b, then "BRPOP a b"
 // drains a before b.
 func ExampleLevels() {
 	ctx := context.Background()
-	q := queues.NewLevels(queues.NewEmbedded(zlite.New()), "seed", []string{"a", "b"})
+	q := queues.NewLevels(queues.NewEmbedded(zlite.New()), "tiers", []string{"a", "b"})
 	for _, level := range []string{"a", "b"} {
 		for _, v := range []string{"1", "2", "3"} {
 			q.Push(ctx, level, v) // lpush <level> <v>
@@ -70,7 +70,7 @@ func ExamplePriority() {
 	// 1 backup
 }
 
-// The seed's waitlist: Bob and Karen are waiting, you arrive, and a two-seat table
+// A restaurant waitlist: Bob and Karen are waiting, you arrive, and a two-seat table
 // frees up.
 func ExampleWaitlist() {
 	ctx := context.Background()
@@ -98,7 +98,7 @@ type fixedClock struct{ t *time.Time }
 
 func (c fixedClock) Now() time.Time { return *c.t }
 
-// The seed's call centre: VIP callers first, positions, hang-ups and SLA reports.
+// A call centre: VIP callers first, positions, hang-ups and SLA reports.
 func ExampleCallQueue() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
@@ -240,4 +240,62 @@ func ExampleNewScript() {
 	// backup <nil>
 	// <nil> <nil>
 	// 1 <nil>
+}
+
+// A page of a call queue in serving order, as a supervisor's screen shows it.
+func ExampleCallQueue_Items() {
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	q := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "support", queues.WithClock(fixedClock{&now}))
+	for i, id := range []string{"ann", "bob", "cat", "dan", "eve"} {
+		q.Enqueue(ctx, id, float64(i%2)) // bob and dan are VIPs
+		now = now.Add(time.Minute)
+	}
+	for offset := int64(0); ; offset += 2 {
+		page, _ := q.Items(ctx, offset, 2)
+		if len(page) == 0 {
+			break
+		}
+		for i, c := range page {
+			fmt.Printf("%d. %s (priority %v, waiting %v)\n", offset+int64(i)+1, c.ID, c.Priority, now.Sub(c.Since))
+		}
+	}
+	// Output:
+	// 1. bob (priority 1, waiting 4m0s)
+	// 2. dan (priority 1, waiting 2m0s)
+	// 3. ann (priority 0, waiting 5m0s)
+	// 4. cat (priority 0, waiting 3m0s)
+	// 5. eve (priority 0, waiting 1m0s)
+}
+
+// A delayed queue's statistics: how many jobs wait, how many are due, how late the
+// popped ones were.
+func ExampleDelayed_Stats() {
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	q := queues.NewDelayed(queues.NewEmbedded(zlite.New()), "reminders", queues.WithClock(fixedClock{&now}))
+	q.Schedule(ctx, "a", now.Add(time.Second))
+	q.Schedule(ctx, "b", now.Add(2*time.Second))
+	q.Schedule(ctx, "c", now.Add(time.Hour))
+	now = now.Add(5 * time.Second)
+	q.TryPop(ctx) // "a", 4 s late
+
+	s, _ := q.Stats(ctx)
+	fmt.Println("depth", s.Depth, "due", s.Due, "oldest due for", s.OldestAge)
+	fmt.Println("enqueued", s.Enqueued, "dequeued", s.Dequeued, "lateness max", s.Lateness.Max)
+	// Output:
+	// depth 2 due 1 oldest due for 3s
+	// enqueued 3 dequeued 1 lateness max 4s
+}
+
+// Stats is an expvar.Var; Publish serves a queue's live Stats on /debug/vars.
+func ExampleStats() {
+	ctx := context.Background()
+	q := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "mail")
+	q.Push(ctx, "a", "b")
+	s, _ := q.Stats(ctx)
+	fmt.Println(s.String())
+	queues.Publish("queues.mail", q, time.Second)
+	// Output:
+	// {"name":"mail","type":"fifo","depth":2,"oldest_age_ns":0,"has_age":false,"blocked":0,"enqueued":2,"dequeued":0}
 }

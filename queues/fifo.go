@@ -5,8 +5,10 @@ import (
 	"time"
 )
 
-// FIFO is a first-in first-out work queue on one list: producers LPUSH, consumers
-// BRPOP (seed 003, "Redis implements FIFO queue").
+// FIFO is for handing work from producers to consumers in arrival order (send this
+// e-mail, resize that image): one list, producers LPUSH, consumers BRPOP. An element
+// is delivered at most once; use [Reliable] when a consumer that dies mid-job must not
+// lose it.
 //
 // A FIFO is safe for concurrent use by any number of producers and consumers, in one
 // process or (on Redis) many; every element is delivered to exactly one consumer.

@@ -8,7 +8,8 @@ import (
 // Levels is a priority queue with a few named levels, one list each, served strictly
 // in the order the levels were given by a single multi-key BRPOP ("BRPOP high medium
 // low"): an element of a lower level is delivered only when every higher level is
-// empty, and each level is FIFO (seed 003, "Redis Implementation Priority queue").
+// empty, and each level is FIFO. Use it for a few fixed classes of work (urgent,
+// normal, bulk); for many or numeric priorities use [Priority].
 //
 // Levels is safe for concurrent use; every element is delivered to exactly one
 // consumer.

@@ -16,11 +16,10 @@ const (
 	HighestFirst
 )
 
-// Priority is a priority queue with any number of levels (any finite float64
-// priority, e.g. 0–99999) on one sorted set, FIFO among equal priorities, with a
-// blocking Pop by BZPOPMIN (seed 003, "Multi-priority Problem solving": the seed keeps a
-// list sorted by binary search with LSET because "sorted sets cannot block"; Redis ≥ 5
-// can, and so can the embedded engine).
+// Priority is for work whose urgency is a number (any finite float64 priority, e.g.
+// 0–99999): one sorted set, FIFO among equal priorities, with a blocking Pop by
+// BZPOPMIN. (An older recipe keeps a list sorted by binary search with LSET because
+// "sorted sets cannot block"; Redis ≥ 5 can, and so can the embedded engine.)
 //
 // The member is the arrival sequence followed by the value, the score the priority
 // (negated for [HighestFirst]), so equal priorities leave in arrival order whatever

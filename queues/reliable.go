@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Reliable is an at-least-once work queue: what every production user of BRPOP
-// needs, beyond the seeds. Pop moves an element from the list "{name}:ready" into the
+// Reliable is for work that must not be lost when a worker dies mid-job: an
+// at-least-once work queue. Pop moves an element from the list "{name}:ready" into the
 // list "{name}:processing" (BLMOVE, atomic) and gives it a lease in the sorted set
 // "{name}:leases" (score: deadline in Unix microseconds). [Reliable.Ack] removes a
 // finished element; [Reliable.Nack] puts it back at the head of the queue; and

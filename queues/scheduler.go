@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Scheduler is the delay scheduler of "Redis in Action" 6.4 (seed 004): AddFutureJob
-// stores a job — JSON naming a target queue, a function and its arguments — in the
+// Scheduler is for running jobs later on ordinary work queues, the delay scheduler
+// of "Redis in Action" 6.4: AddFutureJob stores a job — JSON naming a target queue, a function and its arguments — in the
 // sorted set "{name}:jobs" scored by due time; a mover transfers every due job, in
 // batches, into its target work queue, the list "{name}:queue:<queue>" (read it with
 // [Scheduler.Queue]).

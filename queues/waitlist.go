@@ -2,10 +2,11 @@ package queues
 
 import "context"
 
-// Waitlist is a restaurant waitlist (seed 000): parties ask for a number of seats and
-// are seated in arrival order when a table that suits them frees up.
+// Waitlist is for matching waiting parties to resources of a size, as a restaurant
+// seats parties: parties ask for a number of seats and are seated in arrival order
+// when a table that suits them frees up.
 //
-// The seed scores each party by its seat count and names it "<unix seconds> <name>",
+// The usual Redis recipe scores each party by its seat count and names it "<unix seconds> <name>",
 // so that Redis orders equal seat counts by arrival second, and ties within a second
 // by name. Here the member is a fixed-width arrival sequence followed by the name, so
 // arrival order is exact at any rate; a second sorted set indexes parties by name (score:
@@ -32,7 +33,7 @@ type Match int
 
 const (
 	// Exact seats the earliest party that asked for exactly the table's size (the
-	// seed's ZRANGEBYSCORE waitlist (K-1 (K+1 LIMIT 0 1).
+	// recipe's ZRANGEBYSCORE waitlist (K-1 (K+1 LIMIT 0 1).
 	Exact Match = iota
 	// Fits seats the earliest party that fits: asked for at most the table's size.
 	Fits
