@@ -119,7 +119,12 @@ func TestPausedRedis(t *testing.T) {
 	empty := queues.NewFIFO(b, "empty")
 	calls := queues.NewCallQueue(b, "calls")
 	rel := queues.NewReliable(b, "rel", queues.WithLease(time.Minute))
+	clock := &stepClock{t: time.Unix(1_700_000_000, 0)}
+	delayed := queues.NewDelayed(b, "delayed", queues.WithClock(clock))
+	wait := queues.NewWaitlist(b, "wait")
 	for i := range 5 {
+		require.NoError(t, delayed.Schedule(ctx, fmt.Sprint("due-", i), clock.t.Add(time.Duration(i)*time.Second)))
+		require.NoError(t, wait.Add(ctx, fmt.Sprint("party-", i), 2))
 		require.NoError(t, fifo.Push(ctx, fmt.Sprint("job-", i)))
 		require.NoError(t, calls.Enqueue(ctx, fmt.Sprint("call-", i), float64(i%2)))
 		_, err := rel.Push(ctx, fmt.Sprint("rel-", i))
@@ -146,12 +151,21 @@ func TestPausedRedis(t *testing.T) {
 		_, _, err := rel.Pop(ctx, 0)
 		return err
 	})
+	clock.advance(time.Minute) // all due
+	returnsWhilePaused(t, "Delayed.Pop", 200*time.Millisecond, func(ctx context.Context) error {
+		_, _, err := delayed.Pop(ctx, 0)
+		return err
+	})
+	returnsWhilePaused(t, "Waitlist.Seat", 200*time.Millisecond, func(ctx context.Context) error {
+		_, _, err := wait.Seat(ctx, 2, queues.Exact)
+		return err
+	})
 	srv.signal(syscall.SIGCONT)
 	b.Wait()
 	f := b.Faults()
 	t.Logf("faults: %+v", f)
-	require.EqualValues(t, 5, f.Abandoned)
-	require.EqualValues(t, 3, f.Restored, "the FIFO pop, the dequeue and the reliable pop put back")
+	require.EqualValues(t, 7, f.Abandoned)
+	require.EqualValues(t, 5, f.Restored, "the FIFO pop, the dequeue, the reliable pop, the delayed pop and the seat put back")
 	require.Zero(t, f.Unrestored)
 
 	var got []string
@@ -181,6 +195,16 @@ func TestPausedRedis(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.Equal(t, "rel-0", d.Payload, "the put-back element is served first")
+	jobs, err := delayed.Items(ctx, 0, 10)
+	require.NoError(t, err)
+	require.Len(t, jobs, 5)
+	for i, j := range jobs {
+		require.Equal(t, fmt.Sprint("due-", i), j.Payload)
+		require.True(t, j.Due.Equal(clock.t.Add(time.Duration(i)*time.Second-time.Minute)), "job %d due %v", i, j.Due)
+	}
+	parties, err := wait.Items(ctx, 0, 10)
+	require.NoError(t, err)
+	require.Equal(t, []queues.Party{{"party-0", 2}, {"party-1", 2}, {"party-2", 2}, {"party-3", 2}, {"party-4", 2}}, parties)
 }
 
 // TestRestartedRedis: redis-server killed (SIGKILL) under blocked consumers and
