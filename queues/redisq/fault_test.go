@@ -204,7 +204,11 @@ func TestPausedRedis(t *testing.T) {
 	}
 	parties, err := wait.Items(ctx, 0, 10)
 	require.NoError(t, err)
-	require.Equal(t, []queues.Party{{"party-0", 2}, {"party-1", 2}, {"party-2", 2}, {"party-3", 2}, {"party-4", 2}}, parties)
+	var want []queues.Party
+	for i := range 5 {
+		want = append(want, queues.Party{Name: fmt.Sprint("party-", i), Seats: 2})
+	}
+	require.Equal(t, want, parties)
 }
 
 // TestRestartedRedis: redis-server killed (SIGKILL) under blocked consumers and
