@@ -149,3 +149,32 @@ func TestScriptError(t *testing.T) {
 	_, err := b.Eval(ctx, s, []string{"{" + name + "}:items"})
 	require.ErrorContains(t, err, "WRONGTYPE")
 }
+
+// BenchmarkDetach is what running each command on its own goroutine (so that a
+// cancellable ctx can abandon it) costs next to the inline call a ctx that cannot
+// be cancelled gets: LPUSH + BRPOP of one element, one round trip each.
+func BenchmarkDetach(b *testing.B) {
+	addr := redistest.Require(b)
+	c := redis.NewClient(&redis.Options{Addr: addr})
+	b.Cleanup(func() { c.Close() })
+	be := redisq.New(c, nil)
+	cancellable, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+	}{{"background", context.Background()}, {"cancellable", cancellable}} {
+		b.Run("op=pushpop/ctx="+tc.name, func(b *testing.B) {
+			key := fmt.Sprintf("{bench-%d}:items", time.Now().UnixNano())
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := be.LPush(tc.ctx, key, "x"); err != nil {
+					b.Fatal(err)
+				}
+				if _, _, ok, err := be.BRPop(tc.ctx, time.Second, key); !ok || err != nil {
+					b.Fatal(ok, err)
+				}
+			}
+		})
+	}
+}
