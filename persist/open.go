@@ -1,0 +1,250 @@
+package persist
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Replayer receives the stored state at [Open]: first every key of the snapshot, then
+// every record of the log after it, in order. An error it returns stops Open, which
+// returns it.
+type Replayer interface {
+	// LoadKey is called once per key of the snapshot. The key's value is read through
+	// [Key.ListItems] or [Key.ZSetEntries] during the call (what is not read is
+	// skipped); the Key is not valid after the call returns.
+	LoadKey(k *Key) error
+	// Replay is called once per log record, with the payload given to
+	// [Store.Append]; the slice is valid only during the call.
+	Replay(record []byte) error
+}
+
+// File names: generations are 20-digit decimal numbers, so names sort by generation.
+const (
+	logPrefix  = "log-"
+	logSuffix  = ".zlog"
+	snapPrefix = "snapshot-"
+	snapSuffix = ".zsnap"
+	tmpSuffix  = ".tmp"
+)
+
+func logName(gen uint64) string  { return fmt.Sprintf("%s%020d%s", logPrefix, gen, logSuffix) }
+func snapName(gen uint64) string { return fmt.Sprintf("%s%020d%s", snapPrefix, gen, snapSuffix) }
+
+// parseGen returns the generation of a file called prefix+digits+suffix.
+func parseGen(name, prefix, suffix string) (uint64, bool) {
+	digits, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return 0, false
+	}
+	if digits, ok = strings.CutSuffix(digits, suffix); !ok || len(digits) != 20 {
+		return 0, false
+	}
+	g, err := strconv.ParseUint(digits, 10, 64)
+	return g, err == nil && g > 0
+}
+
+// Open opens (creating it if needed) the store in dir and hands its state to r: the
+// newest snapshot's keys, then the records of the log chain after it. A torn final
+// record is dropped and the log truncated to the last whole record, with a warning; any
+// other damage is a [*CorruptError] naming the file and offset, and nothing is opened.
+// Files left over by an interrupted snapshot are removed once the state is loaded.
+// The cost is one read of the snapshot and of the logs.
+func Open(dir string, r Replayer, opts ...Option) (*Store, error) {
+	cfg := config{sync: Always, interval: time.Second, fs: OSFS{}, logger: slog.Default()}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s := &Store{dir: dir, cfg: cfg}
+	if err := cfg.fs.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("persist: creating %s: %w", dir, err)
+	}
+	names, err := cfg.fs.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("persist: listing %s: %w", dir, err)
+	}
+	var logs, snaps []uint64
+	var stale []string // files to remove once the state is loaded
+	for _, n := range names {
+		if g, ok := parseGen(n, logPrefix, logSuffix); ok {
+			logs = append(logs, g)
+		} else if g, ok := parseGen(n, snapPrefix, snapSuffix); ok {
+			snaps = append(snaps, g)
+		} else if _, ok := parseGen(n, snapPrefix, snapSuffix+tmpSuffix); ok {
+			stale = append(stale, n)
+		}
+	}
+	slices.Sort(logs)
+	slices.Sort(snaps)
+
+	// The newest snapshot is the base; with none, the chain starts at log 1.
+	base := uint64(1)
+	if len(snaps) > 0 {
+		base = snaps[len(snaps)-1]
+		for _, g := range snaps[:len(snaps)-1] {
+			stale = append(stale, snapName(g))
+		}
+	}
+	var chain []uint64
+	for _, g := range logs {
+		if g < base {
+			stale = append(stale, logName(g))
+		} else {
+			chain = append(chain, g)
+		}
+	}
+	for i, g := range chain {
+		if g != base+uint64(i) {
+			return nil, &CorruptError{Path: s.path(logName(base + uint64(i))), Reason: "log file missing from the chain"}
+		}
+	}
+	if len(chain) == 0 && len(snaps) > 0 {
+		return nil, &CorruptError{Path: s.path(logName(base)), Reason: "log file missing for the snapshot"}
+	}
+
+	if len(snaps) > 0 {
+		if err := s.loadSnapshot(base, r); err != nil {
+			return nil, err
+		}
+	}
+	for i, g := range chain {
+		lf, err := s.replayLog(g, i == len(chain)-1, r)
+		if err != nil {
+			return nil, err
+		}
+		if lf != nil {
+			s.cur = lf
+		}
+	}
+	if s.cur == nil { // a new store
+		lf, err := s.createLog(base)
+		if err != nil {
+			return nil, err
+		}
+		if err := lf.f.Sync(); err != nil {
+			lf.f.Close()
+			return nil, fmt.Errorf("persist: fsyncing %s: %w", lf.path, err)
+		}
+		if err := cfg.fs.SyncDir(dir); err != nil {
+			lf.f.Close()
+			return nil, fmt.Errorf("persist: fsyncing %s: %w", dir, err)
+		}
+		lf.needDirSync = false
+		s.cur = lf
+	}
+	s.gen = s.cur.gen
+	s.removeStale(stale)
+	if cfg.sync == EverySecond {
+		s.stop = make(chan struct{})
+		s.wg.Add(1)
+		go s.syncLoop()
+	}
+	return s, nil
+}
+
+func (s *Store) path(name string) string { return filepath.Join(s.dir, name) }
+
+// createLog creates the log of generation gen with its header (not fsynced).
+func (s *Store) createLog(gen uint64) (*logFile, error) {
+	p := s.path(logName(gen))
+	f, err := createFile(s.cfg.fs, p, fileHeader(logMagic, gen))
+	if err != nil {
+		return nil, fmt.Errorf("%w: creating %s: %w", ErrFailed, p, err)
+	}
+	return &logFile{f: f, path: p, gen: gen, size: fileHeaderSize, needDirSync: true}, nil
+}
+
+// replayLog replays the log of generation gen. For the last log of the chain it keeps
+// the file open for appending (returned), after truncating a torn tail; a log whose
+// header is incomplete is then started again. Earlier logs are closed and nil is returned.
+func (s *Store) replayLog(gen uint64, last bool, r Replayer) (*logFile, error) {
+	p := s.path(logName(gen))
+	flag := os.O_RDONLY
+	if last {
+		flag = os.O_RDWR | os.O_APPEND
+	}
+	f, err := s.cfg.fs.OpenFile(p, flag, 0)
+	if err != nil {
+		return nil, fmt.Errorf("persist: opening %s: %w", p, err)
+	}
+	lf, err := s.scanLog(f, p, gen, last, r)
+	if err != nil || !last {
+		f.Close()
+		return nil, err
+	}
+	return lf, nil
+}
+
+func (s *Store) scanLog(f File, p string, gen uint64, last bool, r Replayer) (*logFile, error) {
+	size, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, fmt.Errorf("persist: reading %s: %w", p, err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("persist: reading %s: %w", p, err)
+	}
+	if size < fileHeaderSize && last {
+		// Created by a rotation that crashed before its header was written: nothing
+		// was ever acknowledged in it. Start it again.
+		s.cfg.logger.Warn("persist: log with an incomplete header started again", "file", p, "size", size)
+		if err := f.Truncate(0); err != nil {
+			return nil, fmt.Errorf("persist: truncating %s: %w", p, err)
+		}
+		if _, err := f.Write(fileHeader(logMagic, gen)); err != nil {
+			return nil, fmt.Errorf("persist: writing %s: %w", p, err)
+		}
+		return &logFile{f: f, path: p, gen: gen, size: fileHeaderSize, needDirSync: true}, nil
+	}
+	if err := readFileHeader(f, p, logMagic, gen); err != nil {
+		return nil, err
+	}
+	rr := newRecordReader(p, f, fileHeaderSize, size)
+	for {
+		rec, off, err := rr.next()
+		switch {
+		case err == nil:
+			if err := r.Replay(rec); err != nil {
+				return nil, fmt.Errorf("persist: replaying %s at byte offset %d: %w", p, off, err)
+			}
+			continue
+		case errors.Is(err, io.EOF):
+			return &logFile{f: f, path: p, gen: gen, size: size}, nil
+		case errors.Is(err, errTorn) && last:
+			s.cfg.logger.Warn("persist: torn final record dropped (the write was never acknowledged)",
+				"file", p, "offset", off, "dropped_bytes", size-off)
+			if err := f.Truncate(off); err != nil {
+				return nil, fmt.Errorf("persist: truncating %s: %w", p, err)
+			}
+			if err := f.Sync(); err != nil {
+				return nil, fmt.Errorf("persist: fsyncing %s: %w", p, err)
+			}
+			return &logFile{f: f, path: p, gen: gen, size: off}, nil
+		case errors.Is(err, errTorn):
+			return nil, &CorruptError{Path: p, Offset: off, Reason: "torn record in a log that is not the last of the chain"}
+		default:
+			return nil, err
+		}
+	}
+}
+
+// removeStale removes files no longer part of the state, warning on failure.
+func (s *Store) removeStale(names []string) {
+	if len(names) == 0 {
+		return
+	}
+	for _, n := range names {
+		if err := s.cfg.fs.Remove(s.path(n)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			s.cfg.logger.Warn("persist: could not remove a stale file", "file", s.path(n), "err", err)
+		}
+	}
+	if err := s.cfg.fs.SyncDir(s.dir); err != nil {
+		s.cfg.logger.Warn("persist: could not fsync the directory", "dir", s.dir, "err", err)
+	}
+}
