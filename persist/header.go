@@ -3,7 +3,6 @@ package persist
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 )
 
@@ -27,7 +26,7 @@ func fileHeader(magic [8]byte, gen uint64) []byte {
 	copy(h, magic[:])
 	binary.LittleEndian.PutUint16(h[8:], formatVersion)
 	binary.LittleEndian.PutUint64(h[12:], gen)
-	binary.LittleEndian.PutUint32(h[20:], crc32.Checksum(h[:20], castagnoli))
+	binary.LittleEndian.PutUint32(h[20:], crcOf(h[:20]))
 	return h
 }
 
@@ -42,7 +41,7 @@ func readFileHeader(r io.Reader, path string, magic [8]byte, gen uint64) error {
 	switch {
 	case [8]byte(h[:8]) != magic:
 		return bad(fmt.Sprintf("bad magic %q, want %q", h[:8], magic[:]))
-	case crc32.Checksum(h[:20], castagnoli) != binary.LittleEndian.Uint32(h[20:]):
+	case crcOf(h[:20]) != binary.LittleEndian.Uint32(h[20:]):
 		return bad("header checksum mismatch")
 	}
 	if v := binary.LittleEndian.Uint16(h[8:]); v == 0 || v > formatVersion {

@@ -44,8 +44,8 @@ func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
 func appendRecord(buf, payload []byte) []byte {
 	var h [recordHeaderSize]byte
 	binary.LittleEndian.PutUint32(h[0:], uint32(len(payload)))
-	binary.LittleEndian.PutUint32(h[4:], crc32.Checksum(payload, castagnoli))
-	binary.LittleEndian.PutUint32(h[8:], crc32.Checksum(h[:8], castagnoli))
+	binary.LittleEndian.PutUint32(h[4:], crcOf(payload))
+	binary.LittleEndian.PutUint32(h[8:], crcOf(h[:8]))
 	buf = append(buf, h[:]...)
 	return append(buf, payload...)
 }
@@ -87,7 +87,7 @@ func (rr *recordReader) next() ([]byte, int64, error) {
 		return nil, start, rr.ioError(start, err)
 	}
 	n := int64(binary.LittleEndian.Uint32(h[0:]))
-	if crc32.Checksum(h[:8], castagnoli) != binary.LittleEndian.Uint32(h[8:]) {
+	if crcOf(h[:8]) != binary.LittleEndian.Uint32(h[8:]) {
 		if h == [recordHeaderSize]byte{} && rr.zeroTail() {
 			return nil, start, errTorn
 		}
@@ -106,7 +106,7 @@ func (rr *recordReader) next() ([]byte, int64, error) {
 	if _, err := io.ReadFull(rr.r, p); err != nil {
 		return nil, start, rr.ioError(start, err)
 	}
-	if crc32.Checksum(p, castagnoli) != binary.LittleEndian.Uint32(h[4:]) {
+	if crcOf(p) != binary.LittleEndian.Uint32(h[4:]) {
 		return nil, start, rr.corrupt(start, "record checksum mismatch")
 	}
 	rr.off = start + recordHeaderSize + n
@@ -138,3 +138,6 @@ func (rr *recordReader) ioError(off int64, err error) error {
 	}
 	return fmt.Errorf("persist: reading %s at byte offset %d: %w", rr.path, off, err)
 }
+
+// crcOf is the CRC-32C of b.
+func crcOf(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
