@@ -23,6 +23,9 @@ type FS interface {
 	// SyncDir makes the directory's entries (creations, renames, removals) durable:
 	// fsync of the directory itself.
 	SyncDir(dir string) error
+	// Lock takes an exclusive lock on the file at path (creating it), held until the
+	// returned Closer is closed or the process ends, or fails with [ErrLocked].
+	Lock(path string) (io.Closer, error)
 }
 
 // File is an open file of an [FS]: what [os.File] offers and a Store uses.

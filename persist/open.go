@@ -33,6 +33,7 @@ const (
 	snapPrefix = "snapshot-"
 	snapSuffix = ".zsnap"
 	tmpSuffix  = ".tmp"
+	lockName   = "LOCK"
 )
 
 func logName(gen uint64) string  { return fmt.Sprintf("%s%020d%s", logPrefix, gen, logSuffix) }
@@ -66,6 +67,22 @@ func Open(dir string, r Replayer, opts ...Option) (*Store, error) {
 	if err := cfg.fs.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("persist: creating %s: %w", dir, err)
 	}
+	lock, err := cfg.fs.Lock(s.path(lockName))
+	if err != nil {
+		return nil, err
+	}
+	s.lock = lock
+	st, err := s.open(r)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+// open is Open once the directory is locked.
+func (s *Store) open(r Replayer) (*Store, error) {
+	cfg, dir := s.cfg, s.dir
 	names, err := cfg.fs.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("persist: listing %s: %w", dir, err)

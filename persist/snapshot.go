@@ -120,8 +120,8 @@ func (s *Store) finishRotation() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for s.rotate != nil || s.flushing {
-		if s.err != nil {
-			return s.err
+		if err := s.usableLocked(); err != nil {
+			return err
 		}
 		if s.flushing {
 			done := s.flushDone
@@ -132,7 +132,7 @@ func (s *Store) finishRotation() error {
 		}
 		s.flushLocked(s.cfg.sync == Always)
 	}
-	return s.err
+	return s.usableLocked()
 }
 
 // WriteList writes a list key: its name, its expiry time in Unix milliseconds (0 for
@@ -311,7 +311,10 @@ func (w *SnapshotWriter) Abort() error {
 	if err := w.s.cfg.fs.Remove(w.tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
 		w.s.cfg.logger.Warn("persist: could not remove an aborted snapshot", "file", w.tmp, "err", err)
 	}
-	return w.s.finishRotation()
+	if err := w.s.finishRotation(); err != nil && !errors.Is(err, ErrClosed) {
+		return err
+	}
+	return nil
 }
 
 // Key is one key of a snapshot, handed to [Replayer.LoadKey].

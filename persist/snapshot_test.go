@@ -106,7 +106,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	}
 	names, _ := OSFS{}.ReadDir(dir)
 	slices.Sort(names)
-	if want := []string{logName(2), snapName(2)}; !slices.Equal(names, want) {
+	if want := []string{lockName, logName(2), snapName(2)}; !slices.Equal(names, want) {
 		t.Fatalf("files after compaction: %q; want %q", names, want)
 	}
 	s, m := openT(t, dir)
@@ -229,7 +229,7 @@ func TestSnapshotInterrupted(t *testing.T) {
 			t.Fatalf("step %d: %v; want the simulated crash", step, err)
 		}
 		s.Close()
-		s2, m := openT(t, dir)
+		s2, m := openT(t, dir, WithLogger(q.logger()))
 		s2.Close()
 		switch {
 		case keys1.equal(m) == nil:

@@ -81,6 +81,9 @@ var (
 	// failure: the store refuses further records until it is reopened. The error
 	// also wraps the operating system's error (e.g. syscall.ENOSPC, syscall.EIO).
 	ErrFailed = errors.New("persist: log write failed")
+	// ErrLocked is returned by [Open] when another Store (in this process or another)
+	// has the directory open.
+	ErrLocked = errors.New("persist: directory in use by another store")
 	// ErrClosed is returned by the methods of a closed [Store].
 	ErrClosed = errors.New("persist: store closed")
 	// ErrEmptyRecord is returned by [Store.Append] for an empty payload.
@@ -128,6 +131,8 @@ type Store struct {
 
 	syncMu sync.Mutex // held while fsyncing or switching cur
 	cur    *logFile   // the log being written; only the flusher (or Open/Close) changes it
+
+	lock io.Closer     // the directory's LOCK file
 
 	stop chan struct{} // closed by Close to stop the EverySecond syncer
 	wg   sync.WaitGroup
@@ -218,7 +223,8 @@ func (s *Store) Close() error {
 		s.mu.Unlock()
 		return nil
 	}
-	for s.err == nil && (s.flushing || s.synced < s.appended || s.rotate != nil) {
+	// Wait for a flusher in flight even after a failure: it is using the log.
+	for s.flushing || (s.err == nil && (s.synced < s.appended || s.rotate != nil)) {
 		if s.flushing {
 			done := s.flushDone
 			s.mu.Unlock()
@@ -240,6 +246,7 @@ func (s *Store) Close() error {
 		err = fmt.Errorf("persist: closing %s: %w", s.cur.path, cerr)
 	}
 	s.syncMu.Unlock()
+	s.lock.Close()
 	return err
 }
 

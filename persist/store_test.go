@@ -72,3 +72,14 @@ func TestOpenNotADirectory(t *testing.T) {
 		t.Fatal("Open(a regular file) = nil error")
 	}
 }
+
+func TestLocked(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := openT(t, dir)
+	if _, err := Open(dir, newModel()); !errors.Is(err, ErrLocked) {
+		t.Fatalf("second Open = %v; want ErrLocked", err)
+	}
+	s.Close()
+	s, _ = openT(t, dir) // the lock is released by Close
+	s.Close()
+}
