@@ -42,11 +42,10 @@ func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
 // appendRecord appends the framed payload to buf: length (uint32 LE), CRC-32C of the
 // payload, CRC-32C of those 8 header bytes, then the payload. O(len(payload)).
 func appendRecord(buf, payload []byte) []byte {
-	var h [recordHeaderSize]byte
-	binary.LittleEndian.PutUint32(h[0:], uint32(len(payload)))
-	binary.LittleEndian.PutUint32(h[4:], crcOf(payload))
-	binary.LittleEndian.PutUint32(h[8:], crcOf(h[:8]))
-	buf = append(buf, h[:]...)
+	start := len(buf)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(payload)))
+	buf = binary.LittleEndian.AppendUint32(buf, crcOf(payload))
+	buf = binary.LittleEndian.AppendUint32(buf, crcOf(buf[start:]))
 	return append(buf, payload...)
 }
 
@@ -57,6 +56,7 @@ type recordReader struct {
 	r    *bufio.Reader
 	off  int64 // offset of the next record
 	size int64 // file size
+	h    [recordHeaderSize]byte
 	buf  []byte
 }
 
@@ -82,13 +82,13 @@ func (rr *recordReader) next() ([]byte, int64, error) {
 	if left < recordHeaderSize {
 		return nil, start, errTorn
 	}
-	var h [recordHeaderSize]byte
-	if _, err := io.ReadFull(rr.r, h[:]); err != nil {
+	h := rr.h[:]
+	if _, err := io.ReadFull(rr.r, h); err != nil {
 		return nil, start, rr.ioError(start, err)
 	}
 	n := int64(binary.LittleEndian.Uint32(h[0:]))
 	if crcOf(h[:8]) != binary.LittleEndian.Uint32(h[8:]) {
-		if h == [recordHeaderSize]byte{} && rr.zeroTail() {
+		if rr.h == [recordHeaderSize]byte{} && rr.zeroTail() {
 			return nil, start, errTorn
 		}
 		return nil, start, rr.corrupt(start, "record header checksum mismatch")

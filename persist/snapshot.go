@@ -124,10 +124,7 @@ func (s *Store) finishRotation() error {
 			return err
 		}
 		if s.flushing {
-			done := s.flushDone
-			s.mu.Unlock()
-			<-done
-			s.mu.Lock()
+			s.awaitFlushLocked()
 			continue
 		}
 		s.flushLocked(s.cfg.sync == Always)

@@ -123,7 +123,7 @@ type Store struct {
 	written   Pos      // last position written to a log
 	synced    Pos      // last position fsynced
 	flushing  bool     // a flusher is doing I/O
-	flushDone chan struct{}
+	flushDone chan struct{} // closed when the flush in flight ends; made by the first waiter
 	err       error  // sticky failure; wraps ErrFailed
 	closed    bool   // Close has run
 	snapping  bool   // a snapshot is in progress
@@ -189,10 +189,7 @@ func (s *Store) Wait(pos Pos) error {
 			return s.err
 		}
 		if s.flushing {
-			done := s.flushDone
-			s.mu.Unlock()
-			<-done
-			s.mu.Lock()
+			s.awaitFlushLocked()
 			continue
 		}
 		s.flushLocked(s.cfg.sync == Always)
@@ -226,10 +223,7 @@ func (s *Store) Close() error {
 	// Wait for a flusher in flight even after a failure: it is using the log.
 	for s.flushing || (s.err == nil && (s.synced < s.appended || s.rotate != nil)) {
 		if s.flushing {
-			done := s.flushDone
-			s.mu.Unlock()
-			<-done
-			s.mu.Lock()
+			s.awaitFlushLocked()
 			continue
 		}
 		s.flushLocked(true)
@@ -269,8 +263,6 @@ func (s *Store) durableLocked(pos Pos) bool {
 // failure recorded.
 func (s *Store) flushLocked(doSync bool) {
 	s.flushing = true
-	done := make(chan struct{})
-	s.flushDone = done
 	oldBuf, rot, buf, target := s.oldBuf, s.rotate, s.buf, s.appended
 	s.oldBuf, s.rotate, s.buf, s.spare = nil, nil, s.spare[:0], nil
 	s.mu.Unlock()
@@ -290,7 +282,21 @@ func (s *Store) flushLocked(doSync bool) {
 		s.err = err
 	}
 	s.flushing = false
-	close(done)
+	if s.flushDone != nil {
+		close(s.flushDone)
+		s.flushDone = nil
+	}
+}
+
+// awaitFlushLocked waits, with s.mu released, for the flush in flight to end.
+func (s *Store) awaitFlushLocked() {
+	if s.flushDone == nil {
+		s.flushDone = make(chan struct{})
+	}
+	done := s.flushDone
+	s.mu.Unlock()
+	<-done
+	s.mu.Lock()
 }
 
 // writeOut does a flusher's I/O: the bytes of a pending rotation to the old log, which

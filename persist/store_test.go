@@ -4,8 +4,19 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"syscall"
 	"testing"
 )
+
+// hugeSlice returns n bytes of anonymous memory, mapped but not touched (so free).
+func hugeSlice(t *testing.T, n int) []byte {
+	b, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap of %d bytes: %v", n, err)
+	}
+	t.Cleanup(func() { syscall.Munmap(b) })
+	return b
+}
 
 func TestRoundTrip(t *testing.T) {
 	for _, p := range []SyncPolicy{Always, EverySecond, Never} {
@@ -45,7 +56,7 @@ func TestAppendErrors(t *testing.T) {
 		want    error
 	}{
 		{"empty", nil, ErrEmptyRecord},
-		{"too large", make([]byte, MaxRecordSize+1), ErrTooLarge},
+		{"too large", hugeSlice(t, MaxRecordSize+1), ErrTooLarge},
 	}
 	for _, tc := range tests {
 		if _, err := s.Append(tc.payload); !errors.Is(err, tc.want) {
