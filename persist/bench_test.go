@@ -149,4 +149,3 @@ func BenchmarkSnapshot(b *testing.B) {
 		}
 	})
 }
-

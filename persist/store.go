@@ -115,24 +115,24 @@ type Store struct {
 	cfg config
 
 	mu        sync.Mutex
-	buf       []byte   // framed records not yet taken by a flusher
-	spare     []byte   // a drained buffer kept for reuse
-	oldBuf    []byte   // records for the log before a pending rotation
-	rotate    *logFile // the log to switch to once oldBuf is written; nil when none pending
-	appended  Pos      // last position appended
-	written   Pos      // last position written to a log
-	synced    Pos      // last position fsynced
-	flushing  bool     // a flusher is doing I/O
+	buf       []byte        // framed records not yet taken by a flusher
+	spare     []byte        // a drained buffer kept for reuse
+	oldBuf    []byte        // records for the log before a pending rotation
+	rotate    *logFile      // the log to switch to once oldBuf is written; nil when none pending
+	appended  Pos           // last position appended
+	written   Pos           // last position written to a log
+	synced    Pos           // last position fsynced
+	flushing  bool          // a flusher is doing I/O
 	flushDone chan struct{} // closed when the flush in flight ends; made by the first waiter
-	err       error  // sticky failure; wraps ErrFailed
-	closed    bool   // Close has run
-	snapping  bool   // a snapshot is in progress
-	gen       uint64 // generation of the newest log
+	err       error         // sticky failure; wraps ErrFailed
+	closed    bool          // Close has run
+	snapping  bool          // a snapshot is in progress
+	gen       uint64        // generation of the newest log
 
 	syncMu sync.Mutex // held while fsyncing or switching cur
 	cur    *logFile   // the log being written; only the flusher (or Open/Close) changes it
 
-	lock io.Closer     // the directory's LOCK file
+	lock io.Closer // the directory's LOCK file
 
 	stop chan struct{} // closed by Close to stop the EverySecond syncer
 	wg   sync.WaitGroup
