@@ -200,6 +200,9 @@ func crashRound(dir string, p SyncPolicy, killAfter int) (int, error) {
 	}
 	io.Copy(io.Discard, out)
 	err = cmd.Wait()
+	if strings.Contains(stderr.String(), "DATA RACE") {
+		return 0, fmt.Errorf("the child found a data race: %s", stderr.String())
+	}
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		return 0, fmt.Errorf("child ended with %v, not by SIGKILL; stderr: %s", err, stderr.String())
