@@ -131,16 +131,11 @@ func (s *Store) open(r Replayer) (*Store, error) {
 			return nil, err
 		}
 	}
-	for i, g := range chain {
-		lf, err := s.replayLog(g, i == len(chain)-1, r)
-		if err != nil {
+	if len(chain) > 0 {
+		if s.cur, err = s.replayChain(chain, r); err != nil {
 			return nil, err
 		}
-		if lf != nil {
-			s.cur = lf
-		}
-	}
-	if s.cur == nil { // a new store
+	} else { // a new store
 		lf, err := s.createLog(base)
 		if err != nil {
 			return nil, err
@@ -178,75 +173,94 @@ func (s *Store) createLog(gen uint64) (*logFile, error) {
 	return &logFile{f: f, path: p, gen: gen, size: fileHeaderSize, needDirSync: true}, nil
 }
 
-// replayLog replays the log of generation gen. For the last log of the chain it keeps
-// the file open for appending (returned), after truncating a torn tail; a log whose
-// header is incomplete is then started again. Earlier logs are closed and nil is returned.
-func (s *Store) replayLog(gen uint64, last bool, r Replayer) (*logFile, error) {
-	p := s.path(logName(gen))
-	flag := os.O_RDONLY
-	if last {
-		flag = os.O_RDWR | os.O_APPEND
+// replayChain replays the logs of the chain in order and returns the last one, open
+// for appending. A log's torn tail is dropped (and a log with an incomplete header
+// started again) only when no later log holds a record: a rotation fsyncs the old log
+// before the new one gets its first record, so a torn tail before a record is damage,
+// while before empty logs it is what a power loss can leave.
+func (s *Store) replayChain(chain []uint64, r Replayer) (*logFile, error) {
+	files := make([]*logFile, len(chain))
+	ok := false
+	defer func() { // close all but the last, and the last too on failure
+		for i, lf := range files {
+			if lf != nil && (i < len(files)-1 || !ok) {
+				lf.f.Close()
+			}
+		}
+	}()
+	for i, g := range chain {
+		p := s.path(logName(g))
+		f, err := s.cfg.fs.OpenFile(p, os.O_RDWR|os.O_APPEND, 0)
+		if err != nil {
+			return nil, fmt.Errorf("persist: opening %s: %w", p, err)
+		}
+		size, err := f.Seek(0, io.SeekEnd)
+		if err == nil {
+			_, err = f.Seek(0, io.SeekStart)
+		}
+		files[i] = &logFile{f: f, path: p, gen: g, size: size}
+		if err != nil {
+			return nil, fmt.Errorf("persist: reading %s: %w", p, err)
+		}
 	}
-	f, err := s.cfg.fs.OpenFile(p, flag, 0)
-	if err != nil {
-		return nil, fmt.Errorf("persist: opening %s: %w", p, err)
+	for i, lf := range files {
+		tolerant := true
+		for _, later := range files[i+1:] {
+			tolerant = tolerant && later.size <= fileHeaderSize
+		}
+		if err := s.scanLog(lf, tolerant, r); err != nil {
+			return nil, err
+		}
 	}
-	lf, err := s.scanLog(f, p, gen, last, r)
-	if err != nil || !last {
-		f.Close()
-		return nil, err
-	}
-	return lf, nil
+	ok = true
+	return files[len(files)-1], nil
 }
 
-func (s *Store) scanLog(f File, p string, gen uint64, last bool, r Replayer) (*logFile, error) {
-	size, err := f.Seek(0, io.SeekEnd)
-	if err != nil {
-		return nil, fmt.Errorf("persist: reading %s: %w", p, err)
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("persist: reading %s: %w", p, err)
-	}
-	if size < fileHeaderSize && last {
-		// Created by a rotation that crashed before its header was written: nothing
-		// was ever acknowledged in it. Start it again.
-		s.cfg.logger.Warn("persist: log with an incomplete header started again", "file", p, "size", size)
+// scanLog replays one log, leaving lf.size at the end of its last whole record.
+func (s *Store) scanLog(lf *logFile, tolerant bool, r Replayer) error {
+	f, p := lf.f, lf.path
+	if lf.size < fileHeaderSize && tolerant {
+		// Created by a rotation, and a crash came before its header was durable:
+		// nothing was ever acknowledged in it. Start it again.
+		s.cfg.logger.Warn("persist: log with an incomplete header started again", "file", p, "size", lf.size)
 		if err := f.Truncate(0); err != nil {
-			return nil, fmt.Errorf("persist: truncating %s: %w", p, err)
+			return fmt.Errorf("persist: truncating %s: %w", p, err)
 		}
-		if _, err := f.Write(fileHeader(logMagic, gen)); err != nil {
-			return nil, fmt.Errorf("persist: writing %s: %w", p, err)
+		if _, err := f.Write(fileHeader(logMagic, lf.gen)); err != nil {
+			return fmt.Errorf("persist: writing %s: %w", p, err)
 		}
-		return &logFile{f: f, path: p, gen: gen, size: fileHeaderSize, needDirSync: true}, nil
+		lf.size, lf.needDirSync = fileHeaderSize, true
+		return nil
 	}
-	if err := readFileHeader(f, p, logMagic, gen); err != nil {
-		return nil, err
+	if err := readFileHeader(f, p, logMagic, lf.gen); err != nil {
+		return err
 	}
-	rr := newRecordReader(p, f, fileHeaderSize, size)
+	rr := newRecordReader(p, f, fileHeaderSize, lf.size)
 	for {
 		rec, off, err := rr.next()
 		switch {
 		case err == nil:
 			if err := r.Replay(rec); err != nil {
-				return nil, fmt.Errorf("persist: replaying %s at byte offset %d: %w", p, off, err)
+				return fmt.Errorf("persist: replaying %s at byte offset %d: %w", p, off, err)
 			}
 			continue
 		case errors.Is(err, io.EOF):
-			return &logFile{f: f, path: p, gen: gen, size: size}, nil
-		case errors.Is(err, errTorn) && last:
+			return nil
+		case errors.Is(err, errTorn) && tolerant:
 			s.cfg.logger.Warn("persist: torn final record dropped (the write was never acknowledged)",
-				"file", p, "offset", off, "dropped_bytes", size-off)
+				"file", p, "offset", off, "dropped_bytes", lf.size-off)
 			if err := f.Truncate(off); err != nil {
-				return nil, fmt.Errorf("persist: truncating %s: %w", p, err)
+				return fmt.Errorf("persist: truncating %s: %w", p, err)
 			}
 			if err := f.Sync(); err != nil {
-				return nil, fmt.Errorf("persist: fsyncing %s: %w", p, err)
+				return fmt.Errorf("persist: fsyncing %s: %w", p, err)
 			}
-			return &logFile{f: f, path: p, gen: gen, size: off}, nil
+			lf.size = off
+			return nil
 		case errors.Is(err, errTorn):
-			return nil, &CorruptError{Path: p, Offset: off, Reason: "torn record in a log that is not the last of the chain"}
+			return &CorruptError{Path: p, Offset: off, Reason: "torn record in a log followed by logs holding records"}
 		default:
-			return nil, err
+			return err
 		}
 	}
 }

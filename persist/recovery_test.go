@@ -173,7 +173,7 @@ func TestTornRecordInOlderLog(t *testing.T) {
 	os.Truncate(p, fi.Size()-2)
 	_, err = Open(dir, newModel())
 	var ce *CorruptError
-	if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "not the last") {
+	if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "followed by logs holding records") {
 		t.Fatalf("Open = %v; want a CorruptError for a torn record in an older log", err)
 	}
 }
