@@ -28,9 +28,21 @@
 //   - [Never]: as EverySecond for a process crash; after a power loss, what survives
 //     is up to the operating system.
 //
-// After a process crash the log holds a prefix of the records appended: every
-// acknowledged one, and possibly some appended but not yet acknowledged. A record for
-// which Wait did not return nil may therefore be present after a restart.
+// After a crash the store holds a prefix of the records appended: after a process
+// crash, every acknowledged one and possibly some appended but not yet acknowledged;
+// after a power loss, at least every record fsynced. A record for which Wait did not
+// return nil may therefore be present after a restart. These promises are what the
+// tests check: a child process SIGKILLed at random moments (every policy), a power
+// loss simulated at every file-system step of a workload of appends and snapshots
+// (losing what was not fsynced, keeping a random part of it), a full disk and a
+// failing fsync injected through [FS].
+//
+// # Records
+//
+// persist does not interpret payloads. [AppendCommand] and [Commands] are an encoding
+// for the usual case, a record holding one command or an atomic batch of commands,
+// each a list of words: per command uvarint(number of words), then per word
+// uvarint(length) and its bytes.
 //
 // # Failures
 //
@@ -83,8 +95,11 @@
 // record, like Redis's aof-load-truncated yes. Anything else is a [*CorruptError]
 // naming the file and the byte offset, and Open fails: a checksum mismatch anywhere
 // (even in the final record: a whole record whose checksum fails is damage, not a
-// torn write), a torn record in a log that is not the last, a bad header, an unknown
-// format version, a snapshot without its end frame, a log missing from the chain.
+// torn write), a torn record in a log followed by a log holding records (a rotation
+// fsyncs the old log before the new one gets its first record, so only a power loss
+// just after a rotation leaves a torn log followed by empty ones, and that is
+// recovered as above), a bad header, an unknown format version, a snapshot without
+// its end frame, a log missing from the chain.
 // The keyspace is never silently partial. (A Replayer may still have been handed part
 // of the state before the error; the caller discards it.)
 //

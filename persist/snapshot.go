@@ -32,6 +32,10 @@ const (
 // chunkSize is the size above which a key's elements are cut into another frame.
 const chunkSize = 32 << 10
 
+// maxElemSize bounds a key name or an element so that its frame stays within
+// MaxRecordSize.
+const maxElemSize = MaxRecordSize - chunkSize - 64
+
 // SnapshotWriter writes a snapshot, one key at a time, from any goroutine; its methods
 // are not safe for concurrent use with each other. Get one from [Store.StartSnapshot],
 // write every key with [SnapshotWriter.WriteList] and [SnapshotWriter.WriteZSet], then
@@ -133,13 +137,18 @@ func (s *Store) finishRotation() error {
 }
 
 // WriteList writes a list key: its name, its expiry time in Unix milliseconds (0 for
-// none) and its items in order. The complexity is O(total bytes).
+// none) and its items in order. A write error, or a name or item over about
+// [MaxRecordSize], fails the snapshot (this call and Commit return the error). The
+// complexity is O(total bytes).
 func (w *SnapshotWriter) WriteList(name string, expireAt int64, items iter.Seq[string]) error {
 	if w.settled {
 		return errSettled
 	}
 	w.startKey(TypeList, name, expireAt)
 	for it := range items {
+		if !w.fits(it) {
+			break
+		}
 		w.frame = binary.AppendUvarint(w.frame, uint64(len(it)))
 		w.frame = append(w.frame, it...)
 		w.elem()
@@ -149,13 +158,17 @@ func (w *SnapshotWriter) WriteList(name string, expireAt int64, items iter.Seq[s
 
 // WriteZSet writes a sorted-set key: its name, its expiry time in Unix milliseconds (0
 // for none) and its entries. Integral scores of magnitude up to 2^53 take a varint,
-// others 8 bytes. The complexity is O(total bytes).
+// others 8 bytes. Errors are as for [SnapshotWriter.WriteList]. The complexity is
+// O(total bytes).
 func (w *SnapshotWriter) WriteZSet(name string, expireAt int64, entries iter.Seq2[string, float64]) error {
 	if w.settled {
 		return errSettled
 	}
 	w.startKey(TypeZSet, name, expireAt)
 	for m, sc := range entries {
+		if !w.fits(m) {
+			break
+		}
 		if i := int64(sc); float64(i) == sc && i >= -1<<53 && i <= 1<<53 && !(sc == 0 && math.Signbit(sc)) {
 			w.frame = binary.AppendUvarint(w.frame, uint64(len(m))<<1|1)
 			w.frame = append(w.frame, m...)
@@ -170,7 +183,16 @@ func (w *SnapshotWriter) WriteZSet(name string, expireAt int64, entries iter.Seq
 	return w.endKey()
 }
 
+// fits checks that a name or element can be framed, failing the snapshot if not.
+func (w *SnapshotWriter) fits(b string) bool {
+	if len(b) > maxElemSize && w.err == nil {
+		w.err = ErrTooLarge
+	}
+	return w.err == nil
+}
+
 func (w *SnapshotWriter) startKey(t KeyType, name string, expireAt int64) {
+	w.fits(name)
 	w.frame = append(w.frame[:0], frameKey, byte(t))
 	w.frame = binary.AppendVarint(w.frame, expireAt)
 	w.frame = binary.AppendUvarint(w.frame, uint64(len(name)))
@@ -214,16 +236,21 @@ func (w *SnapshotWriter) emit() {
 // errSettled is returned by the methods of a committed or aborted SnapshotWriter.
 var errSettled = errors.New("persist: snapshot already committed or aborted")
 
-// writeErr returns the writer's first write error as a failure.
+// writeErr returns the writer's first error: ErrTooLarge, or a write error as a
+// failure.
 func (w *SnapshotWriter) writeErr() error {
+	if errors.Is(w.err, ErrTooLarge) {
+		return fmt.Errorf("persist: snapshot %s: %w", w.tmp, w.err)
+	}
 	return fmt.Errorf("%w: writing %s: %w", ErrFailed, w.tmp, w.err)
 }
 
 // Commit finishes the snapshot and makes it the store's base: it writes the end frame,
 // fsyncs the file, renames it into place and fsyncs the directory (the commit point),
 // then removes the logs and snapshots it replaces. On an error nothing is replaced:
-// the store goes on with the older snapshot and every log since, and the snapshot can
-// be retried after reopening.
+// the store goes on with the older snapshot and every log since. An I/O error
+// (matching [ErrFailed]) fails the store, as a log write error does; [ErrTooLarge]
+// (an element over the limit) only abandons this snapshot.
 func (w *SnapshotWriter) Commit() error {
 	if w.settled {
 		return errSettled
@@ -235,7 +262,10 @@ func (w *SnapshotWriter) Commit() error {
 	if err != nil {
 		w.f.Close()
 		s.cfg.fs.Remove(w.tmp)
-		return s.fail(err)
+		if errors.Is(err, ErrFailed) {
+			return s.fail(err)
+		}
+		return err
 	}
 	s.removeOlder(w.gen)
 	return nil

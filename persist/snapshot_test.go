@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // testKeys is a keyspace for snapshots: lists and sorted sets, one large enough to
@@ -247,5 +248,27 @@ func TestSnapshotInterrupted(t *testing.T) {
 			t.Logf("the sequence has %d file-system steps; a crash at each one recovers", step-1)
 			break
 		}
+	}
+}
+
+func TestSnapshotTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := openT(t, dir)
+	defer s.Close()
+	w, _ := s.StartSnapshot()
+	b := hugeSlice(t, maxElemSize+1)
+	big := unsafe.String(&b[0], len(b)) // no copy of the mapped (untouched) memory
+	if err := w.WriteList("k", 0, slices.Values([]string{"ok", big})); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("WriteList(an item over the limit) = %v; want ErrTooLarge", err)
+	}
+	if err := w.Commit(); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("Commit = %v; want ErrTooLarge", err)
+	}
+	if err := s.Err(); err != nil {
+		t.Fatalf("Err() = %v; an oversized element must not fail the store", err)
+	}
+	appendWait(t, s, "still writable")
+	if w, err := s.StartSnapshot(); err != nil || w.Commit() != nil {
+		t.Fatalf("a snapshot after the abandoned one: %v", err)
 	}
 }

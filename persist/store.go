@@ -90,6 +90,8 @@ var (
 	ErrEmptyRecord = errors.New("persist: empty record")
 	// ErrTooLarge is returned by [Store.Append] for a payload over [MaxRecordSize].
 	ErrTooLarge = errors.New("persist: record larger than MaxRecordSize")
+	// ErrBadPos is returned by [Store.Wait] for a position not yet appended.
+	ErrBadPos = errors.New("persist: wait for a position not appended")
 	// ErrSnapshotInProgress is returned by [Store.StartSnapshot] while another
 	// snapshot has been started and not yet committed or aborted.
 	ErrSnapshotInProgress = errors.New("persist: a snapshot is already in progress")
@@ -178,9 +180,13 @@ func (s *Store) Append(payload []byte) (Pos, error) {
 // appended so far, so concurrent waiters share one write and one fsync. If that I/O
 // fails, Wait returns the error (matching [ErrFailed] and wrapping the system's
 // error) for every position it did not make durable, and the store stays failed.
+// A position not yet appended is [ErrBadPos].
 func (s *Store) Wait(pos Pos) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if pos > s.appended {
+		return ErrBadPos
+	}
 	for {
 		if s.durableLocked(pos) {
 			return nil

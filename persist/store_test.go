@@ -94,3 +94,12 @@ func TestLocked(t *testing.T) {
 	s, _ = openT(t, dir) // the lock is released by Close
 	s.Close()
 }
+
+func TestWaitBadPos(t *testing.T) {
+	s, _ := openT(t, t.TempDir())
+	defer s.Close()
+	appendWait(t, s, "a")
+	if err := s.Wait(2); !errors.Is(err, ErrBadPos) {
+		t.Fatalf("Wait(2) after one Append = %v; want ErrBadPos", err)
+	}
+}
