@@ -22,8 +22,9 @@ const MaxRecordSize = 1 << 30
 // ErrCorrupt is matched (with [errors.Is]) by every [*CorruptError].
 var ErrCorrupt = errors.New("persist: corrupt file")
 
-// CorruptError reports a file that cannot be loaded as written: a checksum mismatch
-// before the end of a log, a bad or unknown header, a missing file of the chain.
+// CorruptError reports a file that cannot be loaded as written: a checksum mismatch,
+// a torn record that is not at the end of the state, a bad or unknown header, a
+// missing file of the chain (see the package documentation's Recovery section).
 // Use [errors.As] to get the file and offset; it also matches [ErrCorrupt].
 type CorruptError struct {
 	Path   string // the file

@@ -346,9 +346,9 @@ func (w *SnapshotWriter) Abort() error {
 
 // Key is one key of a snapshot, handed to [Replayer.LoadKey].
 type Key struct {
-	Name     string
-	Type     KeyType
-	ExpireAt int64 // Unix milliseconds; 0 means no expiry
+	Name     string  // the key
+	Type     KeyType // which iterator yields its value
+	ExpireAt int64   // expiry time in Unix milliseconds; 0 means none
 	sr       *snapReader
 }
 
