@@ -202,12 +202,13 @@ func (db *DB) serveWaiter(key string, w *waiter) (served, exhausted bool) {
 	return true, db.keys[key].val == nil
 }
 
-// handsOff reports whether a write that creates key may hand its elements straight
-// to blocked callers instead of storing them: someone waits on key and the write is
-// a command of its own. Inside an Update batch later commands must see the key, so
-// batches take the general path (create the key, serve when the batch completes).
-func (tx *Tx) handsOff(key string) bool {
-	return !tx.batch && tx.db.waits.Waiting(key)
+// handsOff reports whether a write that creates a key may hand its elements
+// straight to blocked callers instead of storing them (handList, handZSet): someone
+// is blocked, and the write is a command of its own. Inside an Update batch later
+// commands must see the key, so batches take the general path (create the key,
+// serve when the batch completes). O(1).
+func (tx *Tx) handsOff() bool {
+	return !tx.batch && tx.db.waits.Blocked() > 0
 }
 
 // handList serves the waiters of the missing key from values pushed onto it, as
