@@ -144,8 +144,8 @@
 //     take it past the limit (Redis 7.0.15, our reference; 7.2+ converts first when the
 //     command has more elements than the limit, duplicates included). Only
 //     [Set.Encoding] and the -0 rule can tell.
-//   - A small set's bytes are limited only by its Limits (Redis also bounds a listpack
-//     to 1 GiB, which 65535 entries of 65535 bytes stay below... almost: Limits caps both
-//     at 65535).
+//   - Limits caps Entries and Value at 65535 (Redis's settings have no such cap), and
+//     a small set is bounded by its Limits alone (Redis also keeps a listpack under
+//     1 GiB).
 //   - A LIMIT offset below zero returns nothing, as Redis 7.2+ does.
 package zset
