@@ -118,17 +118,20 @@
 //
 // In a small set every operation but Len is O(n) (n at most Limits.Entries), as in
 // Redis's listpack, over contiguous bytes; a conversion to the tree is O(n log n), once.
-// Measured against the tree on one set (BenchmarkSmall, same run, ratios small/tree):
-// at 1 and 10 members most operations are faster or equal (add+remove 0.7×, popmin+add
-// 0.5–0.7×, update 0.7–1.0×, incr 0.4–0.9×, range 0 -1 and iteration 0.7–1.0×, no
-// allocation per member yielded), while member lookups are up to 1.7× slower at 10
-// (Score 30 ns against 19 ns); at 100–128 members the linear scans cost: Score and Rank
-// 250–400 ns against 20–40 ns, Count 8×, add+remove 3–5×. Sets that need tree speed at
-// that size can say so with smaller Limits. Measured on the shared, loaded 2-core
-// machine:
+// What that costs depends on the cache. On a random set among many (a keyspace of small
+// keys: BenchmarkManySetsOps, 100k sets of 1 or 10 members, 10k of 100), the small
+// encoding is faster for every operation measured, because it touches one or two cache
+// lines where the tree touches the engine, the index, the slab and the arena: Score and
+// Rank 0.2× the tree's time at 1 member, 0.5× at 10, 0.85–0.9× at 100; updates, range
+// 0 -1 and pop+add 0.2–0.5×. On one set hot in the cache (BenchmarkSmall), the linear
+// scans show: at 1 member the small set is faster for nearly everything (0.4–0.8×), at
+// 10 members comparable (0.9–1.5×, Count and Score the slowest), at 100–128 members a
+// member lookup costs 250–550 ns against 20–45 ns (5–15×), Count up to 19×. Sets that
+// need the tree's speed at that size can get it with smaller Limits. Measured on the
+// shared 2-core machine under load (times vary 2–3×; the ratios are from one run):
 //
 //	go test ./zset -run '^$' -bench 'BenchmarkSmall|BenchmarkManySets' -benchtime 100ms
-//
+
 // # Differences from Redis
 //
 //   - Lexicographic ranges are specified by Redis only when all scores are equal; with
