@@ -24,11 +24,23 @@ func (s *Set) check() error {
 // checkSmall verifies the small encoding: entries strictly in order, canonical score
 // encodings (no -0, no NaN), the count, the limits and the capacity bound.
 func (s *Set) checkSmall() error {
-	p, lim := s.sm, s.Limits()
+	v, lim := s.small(), s.Limits()
+	p := v.p
+	if len(s.sm) != len(p)+trailerLen(int(s.n)) {
+		return fmt.Errorf("small set: %d bytes for %d of entries and the index of %d", len(s.sm), len(p), s.n)
+	}
 	n := 0
 	var prev Entry
 	for off := 0; off < len(p); n++ {
 		sc, m, next := p.entry(off)
+		if v.fps != nil && n < len(v.fps) {
+			if v.fps[n] != fingerprint(m) {
+				return fmt.Errorf("entry %d: fingerprint %x; want %x", n, v.fps[n], fingerprint(m))
+			}
+			if n%markStep == 0 && v.mark(n/markStep) != off {
+				return fmt.Errorf("mark %d = %d; want %d", n/markStep, v.mark(n/markStep), off)
+			}
+		}
 		if next > len(p) {
 			return fmt.Errorf("entry %d runs past the bytes", n)
 		}

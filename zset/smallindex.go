@@ -1,0 +1,222 @@
+package zset
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"math/bits"
+	"slices"
+)
+
+// A small set of more than idxMin entries carries an index after its entries, in the
+// same byte slice, so that member lookups and score searches do not scan every entry:
+//
+//	fps    n bytes: a one-byte fingerprint (hash) of each member, in rank order
+//	marks  ceil(n/8) × 4 bytes: the offset of the entry of rank 8j, little endian
+//
+// Finding a member compares its fingerprint with eight at a time and decodes only the
+// entries whose fingerprint matches (1 in 256 others), each reached from its mark in at
+// most 7 skips; a search by score or by member binary-searches the marks and then scans
+// at most 8 entries. That costs 1.5 bytes per entry, which at 100 entries of 16 bytes
+// stays inside the allocator's size class the entries alone need (1792 bytes). A write
+// rebuilds the marks from the block it changes on.
+
+const (
+	idxMin   = 16 // sets of up to idxMin entries have no index
+	markStep = 8  // entries per mark
+	idxStack = 128 + 128/markStep*4
+)
+
+// trailerLen returns the bytes of the index of a small set of n entries.
+func trailerLen(n int) int {
+	if n <= idxMin {
+		return 0
+	}
+	return n + (n+markStep-1)/markStep*4
+}
+
+func fingerprint(m string) byte { return byte(maphash.String(hashSeed, m)) }
+
+// smallView is a small set's entries and, above idxMin entries, its index.
+type smallView struct {
+	p     packed
+	fps   []byte
+	marks []byte
+}
+
+// small returns the view of the small encoding.
+func (s *Set) small() smallView {
+	n := int(s.n)
+	if n <= idxMin {
+		return smallView{p: s.sm}
+	}
+	e := len(s.sm) - trailerLen(n)
+	return smallView{p: s.sm[:e], fps: s.sm[e : e+n], marks: s.sm[e+n:]}
+}
+
+func (v smallView) mark(j int) int { return int(binary.LittleEndian.Uint32(v.marks[4*j:])) }
+
+// offsetOf returns the offset of the entry at rank r (len(p) for r == the length).
+func (v smallView) offsetOf(r int) int {
+	switch {
+	case v.fps == nil:
+		return v.p.offsetOf(r)
+	case r >= len(v.fps):
+		return len(v.p)
+	}
+	off := v.mark(r / markStep)
+	for k := r % markStep; k > 0; k-- {
+		off = v.p.skip(off)
+	}
+	return off
+}
+
+// find returns the offset, rank and score of member m.
+func (v smallView) find(m string) (off, rank int, sc float64, ok bool) {
+	if v.fps == nil {
+		return v.p.find(m)
+	}
+	fp := fingerprint(m)
+	pattern := uint64(fp) * 0x0101010101010101
+	n := len(v.fps)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		x := binary.LittleEndian.Uint64(v.fps[i:]) ^ pattern
+		// The zero bytes of x are the matches. This flags every zero byte, and possibly
+		// a byte above one (a borrow), which the member comparison then rejects.
+		for z := (x - 0x0101010101010101) & ^x & 0x8080808080808080; z != 0; z &= z - 1 {
+			if off, sc, ok := v.at(i+bits.TrailingZeros64(z)/8, m); ok {
+				return off, i + bits.TrailingZeros64(z)/8, sc, true
+			}
+		}
+	}
+	for ; i < n; i++ {
+		if v.fps[i] == fp {
+			if off, sc, ok := v.at(i, m); ok {
+				return off, i, sc, true
+			}
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// at returns the offset and score of the entry of rank r if its member is m.
+func (v smallView) at(r int, m string) (int, float64, bool) {
+	o := v.offsetOf(r)
+	start, end := v.p.memberEnd(o + scoreLen(v.p[o]))
+	if string(v.p[start:end]) != m {
+		return 0, 0, false
+	}
+	sc, _ := v.p.score(o)
+	return o, sc, true
+}
+
+// block returns the rank and offset at which to start a linear scan for the first entry
+// for which a predicate that holds for a prefix of the order is false: the last mark
+// whose entry satisfies first (below), or the start.
+func (v smallView) block(below func(off int) bool) (rank, off int) {
+	if v.fps == nil {
+		return 0, 0
+	}
+	lo, hi := 0, len(v.marks)/4 // the marks whose entry is below: [0, lo)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if below(v.mark(mid)) {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo == 0 {
+		return 0, 0
+	}
+	return (lo - 1) * markStep, v.mark(lo - 1)
+}
+
+// countScore returns the rank and offset of the first entry whose score is above f (at
+// least f unless orEqual).
+func (v smallView) countScore(f float64, orEqual bool) (int, int) {
+	r, off := v.block(func(o int) bool {
+		sc, _ := v.p.score(o)
+		return sc < f || orEqual && sc == f
+	})
+	return v.p.countScore(r, off, f, orEqual)
+}
+
+// lower returns the rank and offset of the first entry whose key is >= (score, m).
+func (v smallView) lower(score float64, m string) (int, int) {
+	r, off := v.block(func(o int) bool {
+		sc, om, _ := v.p.entry(o)
+		return sc < score || sc == score && om < m
+	})
+	return v.p.lower(r, off, score, m)
+}
+
+// below returns the rank and offset of the first entry for which below is false.
+func (v smallView) below(below func(sc float64, m string) bool) (int, int) {
+	r, off := v.block(func(o int) bool {
+		sc, m, _ := v.p.entry(o)
+		return below(sc, m)
+	})
+	return v.p.below(r, off, below)
+}
+
+// detach removes the index from s.sm, leaving the entries, and returns a copy of it
+// (appended to buf), or nil when there is none.
+func (s *Set) detach(buf []byte) []byte {
+	t := trailerLen(int(s.n))
+	if t == 0 {
+		return nil
+	}
+	e := len(s.sm) - t
+	buf = append(buf, s.sm[e:]...)
+	s.sm = s.sm[:e]
+	return buf
+}
+
+// attach rebuilds the index after the entries changed at rank r: delta entries were
+// inserted there (delta = 1, with fingerprint fp) or removed (delta < 0). old is what
+// detach returned for the oldN entries before. Marks of blocks before r's are kept.
+func (s *Set) attach(old []byte, oldN, r, delta int, fp byte) {
+	n := int(s.n)
+	if n <= idxMin {
+		return
+	}
+	e := len(s.sm)
+	need := e + trailerLen(n)
+	if need > cap(s.sm) { // only after bulk appends: smInsert and smCut reserve the room
+		s.sm = append(slices.Grow([]byte(nil), need), s.sm...)
+	}
+	s.sm = s.sm[:need]
+	p := packed(s.sm[:e])
+	fps, marks := s.sm[e:e+n], s.sm[e+n:]
+	from, off := 0, 0
+	if oldN <= idxMin || old == nil {
+		// Build from scratch.
+		i := 0
+		for o := 0; o < len(p); i++ {
+			_, m, next := p.entry(o)
+			fps[i] = fingerprint(m)
+			o = next
+		}
+	} else {
+		oldFps, oldMarks := old[:oldN], old[oldN:]
+		copy(fps, oldFps[:r])
+		if delta > 0 {
+			fps[r] = fp
+			copy(fps[r+1:], oldFps[r:])
+		} else {
+			copy(fps[r:], oldFps[r-delta:])
+		}
+		if j := r / markStep; j > 0 {
+			copy(marks, oldMarks[:4*(j-1)])
+			from = (j - 1) * markStep
+			off = int(binary.LittleEndian.Uint32(oldMarks[4*(j-1):]))
+		}
+	}
+	for rank := from; rank < n; rank++ {
+		if rank%markStep == 0 {
+			binary.LittleEndian.PutUint32(marks[4*(rank/markStep):], uint32(off))
+		}
+		off = p.skip(off)
+	}
+}
