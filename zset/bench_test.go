@@ -648,7 +648,9 @@ func BenchmarkManySetsOps(b *testing.B) {
 	}{
 		{"score", func(s *zset.Set, m string, _ int) { s.Score(m) }},
 		{"rank", func(s *zset.Set, m string, _ int) { s.Rank(m) }},
-		{"update", func(s *zset.Set, m string, i int) { s.Add(zset.AddOptions{}, zset.Entry{Member: m, Score: float64(i & 15)}) }},
+		{"update", func(s *zset.Set, m string, i int) {
+			s.Add(zset.AddOptions{}, zset.Entry{Member: m, Score: float64(i & 15)})
+		}},
 		{"range-all", func(s *zset.Set, _ string, _ int) { s.Range(0, -1) }},
 		{"popmin-add", func(s *zset.Set, _ string, _ int) {
 			e, _ := s.PopMin()

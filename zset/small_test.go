@@ -3,9 +3,9 @@ package zset
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
-	"runtime"
 	"testing"
 	"unsafe"
 )
@@ -60,7 +60,11 @@ func TestConversionBoundaries(t *testing.T) {
 		{"custom: 3-byte member", Limits{Entries: 128, Value: 2}, func(t *testing.T, s *Set) { s.Add(AddOptions{}, Entry{"abc", 1}) }, "skiplist"},
 		{"SetLimits below the size", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 10); s.SetLimits(Limits{Entries: 9, Value: 64}) }, "skiplist"},
 		{"SetLimits below a member", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 10); s.SetLimits(Limits{Entries: 128, Value: 3}) }, "skiplist"},
-		{"SetLimits raised: a tree stays", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 200); s.PopMaxN(150); s.SetLimits(Limits{Entries: 1000, Value: 64}) }, "skiplist"},
+		{"SetLimits raised: a tree stays", DefaultLimits, func(t *testing.T, s *Set) {
+			addN(s, 200)
+			s.PopMaxN(150)
+			s.SetLimits(Limits{Entries: 1000, Value: 64})
+		}, "skiplist"},
 		{"huge limits are capped", Limits{Entries: 1 << 40, Value: -5}, func(t *testing.T, s *Set) { s.Add(AddOptions{}, Entry{"", 1}) }, "listpack"},
 	}
 	for _, tt := range tests {
