@@ -315,7 +315,7 @@ func (s *Set) smInsert(m string, score float64) {
 	}
 	copy(s.sm[off+copy(s.sm[off:], h):], m)
 	s.n++
-	s.attach(old, oldN, rank, 1, fingerprint(m))
+	s.attach(old, oldN, rank, 1, fingerprint(m), off, k)
 }
 
 // smCut removes the k entries of ranks rank.. in the bytes [lo, hi).
@@ -339,7 +339,7 @@ func (s *Set) smCut(rank, lo, hi, k int) {
 		copy(s.sm[lo:], s.sm[hi:])
 		s.sm = s.sm[:e]
 	}
-	s.attach(old, oldN, rank, -k, 0)
+	s.attach(old, oldN, rank, -k, 0, lo, hi-lo)
 }
 
 // smallSlack is the capacity a small set keeps whatever its length, so that a queue
@@ -436,7 +436,7 @@ func (s *Set) smAppend(m string, score float64) {
 // smFit ends a run of smAppend calls: it builds the index and gives back the capacity
 // that the appends left beyond the size class.
 func (s *Set) smFit() {
-	s.attach(nil, 0, 0, 0, 0)
+	s.attach(nil, 0, 0, 0, 0, 0, 0)
 	if n := len(s.sm); cap(s.sm) > n+n/8+16 {
 		s.sm = append(slices.Grow([]byte(nil), n), s.sm...)
 	}

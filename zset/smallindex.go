@@ -11,19 +11,25 @@ import (
 // same byte slice, so that member lookups and score searches do not scan every entry:
 //
 //	fps    n bytes: a one-byte fingerprint (hash) of each member, in rank order
-//	marks  ceil(n/8) × 4 bytes: the offset of the entry of rank 8j, little endian
+//	marks  ceil(n/8) × 6 bytes: the rank (uint16) and offset (uint32) of some entries,
+//	       little endian, in rank order: the first at rank 0, no two more than 16 apart,
+//	       none past the last entry
 //
 // Finding a member compares its fingerprint with eight at a time and decodes only the
-// entries whose fingerprint matches (1 in 256 others), each reached from its mark in at
-// most 7 skips; a search by score or by member binary-searches the marks and then scans
-// at most 8 entries. That costs 1.5 bytes per entry, which at 100 entries of 16 bytes
-// stays inside the allocator's size class the entries alone need (1792 bytes). A write
-// rebuilds the marks from the block it changes on.
+// entries whose fingerprint matches (1 in 256 others), each reached from the mark before
+// it in at most 16 skips; a search by score or by member binary-searches the marks and
+// then scans at most 16 entries. That costs 1.75 bytes per entry, which at 100 entries
+// of 16 bytes stays inside the allocator's size class the entries alone need (1792
+// bytes). A write moves the marks after it by arithmetic (an entry inserted or removed
+// before a mark changes its rank by one and its offset by the entry's bytes); only when
+// the number of marks changes (every 8 entries) or a gap grows past 16 are they placed
+// again at ranks 0, 8, 16, ... by one walk over the entries.
 
 const (
 	idxMin   = 16 // sets of up to idxMin entries have no index
-	markStep = 8  // entries per mark
-	idxStack = 128 + 128/markStep*4
+	markStep = 8  // entries per mark when placed; gaps may grow to 2*markStep
+	markSize = 6  // uint16 rank, uint32 offset
+	idxStack = 128 + 128/markStep*markSize
 )
 
 // trailerLen returns the bytes of the index of a small set of n entries.
@@ -31,7 +37,7 @@ func trailerLen(n int) int {
 	if n <= idxMin {
 		return 0
 	}
-	return n + (n+markStep-1)/markStep*4
+	return n + (n+markStep-1)/markStep*markSize
 }
 
 func fingerprint(m string) byte { return byte(maphash.String(hashSeed, m)) }
@@ -53,7 +59,17 @@ func (s *Set) small() smallView {
 	return smallView{p: s.sm[:e], fps: s.sm[e : e+n], marks: s.sm[e+n:]}
 }
 
-func (v smallView) mark(j int) int { return int(binary.LittleEndian.Uint32(v.marks[4*j:])) }
+// mark returns the rank and offset of mark j.
+func (v smallView) mark(j int) (rank, off int) { return readMark(v.marks, j) }
+
+func readMark(marks []byte, j int) (rank, off int) {
+	return int(binary.LittleEndian.Uint16(marks[markSize*j:])), int(binary.LittleEndian.Uint32(marks[markSize*j+2:]))
+}
+
+func writeMark(marks []byte, j, rank, off int) {
+	binary.LittleEndian.PutUint16(marks[markSize*j:], uint16(rank))
+	binary.LittleEndian.PutUint32(marks[markSize*j+2:], uint32(off))
+}
 
 // offsetOf returns the offset of the entry at rank r (len(p) for r == the length).
 func (v smallView) offsetOf(r int) int {
@@ -63,8 +79,17 @@ func (v smallView) offsetOf(r int) int {
 	case r >= len(v.fps):
 		return len(v.p)
 	}
-	off := v.mark(r / markStep)
-	for k := r % markStep; k > 0; k-- {
+	lo, hi := 1, len(v.marks)/markSize // mark 0 is at rank 0: find the last at or before r
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if rk, _ := v.mark(mid); rk <= r {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	rank, off := v.mark(lo - 1)
+	for ; rank < r; rank++ {
 		off = v.p.skip(off)
 	}
 	return off
@@ -117,10 +142,10 @@ func (v smallView) block(below func(off int) bool) (rank, off int) {
 	if v.fps == nil {
 		return 0, 0
 	}
-	lo, hi := 0, len(v.marks)/4 // the marks whose entry is below: [0, lo)
+	lo, hi := 0, len(v.marks)/markSize // the marks whose entry is below: [0, lo)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if below(v.mark(mid)) {
+		if _, off := v.mark(mid); below(off) {
 			lo = mid + 1
 		} else {
 			hi = mid
@@ -129,7 +154,7 @@ func (v smallView) block(below func(off int) bool) (rank, off int) {
 	if lo == 0 {
 		return 0, 0
 	}
-	return (lo - 1) * markStep, v.mark(lo - 1)
+	return v.mark(lo - 1)
 }
 
 // countScore returns the rank and offset of the first entry whose score is above f (at
@@ -173,10 +198,11 @@ func (s *Set) detach(buf []byte) []byte {
 	return buf
 }
 
-// attach rebuilds the index after the entries changed at rank r: delta entries were
-// inserted there (delta = 1, with fingerprint fp) or removed (delta < 0). old is what
-// detach returned for the oldN entries before. Marks of blocks before r's are kept.
-func (s *Set) attach(old []byte, oldN, r, delta int, fp byte) {
+// attach rebuilds the index after the entries changed at rank r, offset off: delta
+// entries of size bytes in all were inserted there (delta = 1, with fingerprint fp) or
+// removed (delta < 0). old is what detach returned for the oldN entries before (nil:
+// build the index from scratch).
+func (s *Set) attach(old []byte, oldN, r, delta int, fp byte, off, size int) {
 	n := int(s.n)
 	if n <= idxMin {
 		return
@@ -189,34 +215,60 @@ func (s *Set) attach(old []byte, oldN, r, delta int, fp byte) {
 	s.sm = s.sm[:need]
 	p := packed(s.sm[:e])
 	fps, marks := s.sm[e:e+n], s.sm[e+n:]
-	from, off := 0, 0
-	if oldN <= idxMin || old == nil {
-		// Build from scratch.
+	if old == nil || oldN <= idxMin {
 		i := 0
 		for o := 0; o < len(p); i++ {
 			_, m, next := p.entry(o)
 			fps[i] = fingerprint(m)
 			o = next
 		}
-	} else {
-		oldFps, oldMarks := old[:oldN], old[oldN:]
-		copy(fps, oldFps[:r])
-		if delta > 0 {
-			fps[r] = fp
-			copy(fps[r+1:], oldFps[r:])
-		} else {
-			copy(fps[r:], oldFps[r-delta:])
-		}
-		if j := r / markStep; j > 0 {
-			copy(marks, oldMarks[:4*(j-1)])
-			from = (j - 1) * markStep
-			off = int(binary.LittleEndian.Uint32(oldMarks[4*(j-1):]))
-		}
+		placeMarks(p, marks)
+		return
 	}
-	for rank := from; rank < n; rank++ {
-		if rank%markStep == 0 {
-			binary.LittleEndian.PutUint32(marks[4*(rank/markStep):], uint32(off))
+	oldFps, oldMarks := old[:oldN], old[oldN:]
+	copy(fps, oldFps[:r])
+	if delta > 0 {
+		fps[r] = fp
+		copy(fps[r+1:], oldFps[r:])
+	} else {
+		copy(fps[r:], oldFps[r-delta:])
+	}
+	if len(marks) != len(oldMarks) {
+		placeMarks(p, marks)
+		return
+	}
+	prev := 0
+	for j := range len(marks) / markSize {
+		rk, o := readMark(oldMarks, j)
+		switch {
+		case delta > 0 && rk > r:
+			rk, o = rk+1, o+size
+		case delta < 0 && rk >= r-delta:
+			rk, o = rk+delta, o-size
+		case delta < 0 && rk >= r:
+			rk, o = r, off // its entry was removed: the entry now there
 		}
-		off = p.skip(off)
+		if rk >= n || rk-prev > 2*markStep {
+			placeMarks(p, marks)
+			return
+		}
+		writeMark(marks, j, rk, o)
+		prev = rk
+	}
+	if n-prev > 2*markStep {
+		placeMarks(p, marks)
+	}
+}
+
+// placeMarks sets the marks at ranks 0, 8, 16, ... of the entries p.
+func placeMarks(p packed, marks []byte) {
+	off := 0
+	for j := range len(marks) / markSize {
+		writeMark(marks, j, j*markStep, off)
+		for range markStep {
+			if off < len(p) {
+				off = p.skip(off)
+			}
+		}
 	}
 }
