@@ -220,11 +220,13 @@ func (l *List) grow(c, used, need int) []byte {
 }
 
 // roomBack makes room for need more bytes after p.hi, by sliding the live bytes down
-// when that moves no more than it frees, or by growing a buffer smaller than a page.
-// It reports false when p cannot take them.
+// when that moves no more than it frees (or at most smallGrowth bytes: a small list
+// used as a queue fills its page sized to its contents and slides at each push rather
+// than allocating), or by growing a buffer smaller than a page. It reports false when
+// p cannot take them.
 func (l *List) roomBack(p *page, need int) bool {
 	used, ps := p.used(), l.pageSize()
-	if used+need <= min(len(p.buf()), ps) && int(p.lo) >= used {
+	if used+need <= min(len(p.buf()), ps) && (int(p.lo) >= used || used <= smallGrowth) {
 		copy(p.buf(), p.buf()[p.lo:p.hi])
 		p.lo, p.hi = 0, int32(used)
 		return true
@@ -242,7 +244,7 @@ func (l *List) roomBack(p *page, need int) bool {
 // roomFront is roomBack's mirror image: room for need more bytes before p.lo.
 func (l *List) roomFront(p *page, need int) bool {
 	used, ps := p.used(), l.pageSize()
-	if used+need <= min(len(p.buf()), ps) && len(p.buf())-int(p.hi) >= used {
+	if used+need <= min(len(p.buf()), ps) && (len(p.buf())-int(p.hi) >= used || used <= smallGrowth) {
 		c := len(p.buf())
 		copy(p.buf()[c-used:], p.buf()[p.lo:p.hi])
 		p.lo, p.hi = int32(c-used), int32(c)
