@@ -226,7 +226,8 @@ func render(ms []method) ([]byte, error) {
 			b.WriteString(", " + strings.Join(decl, ", "))
 		}
 		fmt.Fprintf(&b, ") %s {\n", m.results)
-		fmt.Fprintf(&b, "\ttx, t := db.begin(%s)\n\tdefer db.end(%s, t)\n", s, s)
+		fmt.Fprintf(&b, "\ttx := db.lock()\n\tdb.stats.calls[%s]++\n", s)
+		fmt.Fprintf(&b, "\tif db.stats.timed {\n\t\tdefer db.endTimed(%s, db.now())\n\t} else {\n\t\tdefer db.unlock()\n\t}\n", s)
 		ret := "return "
 		if m.results == "" {
 			ret = ""
