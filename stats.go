@@ -45,8 +45,9 @@ type CommandStats struct {
 	Calls uint64
 	// Latency is the distribution of the time the command ran under the keyspace
 	// lock (as Redis's INFO commandstats, not counting the wait for the lock or a
-	// blocking call's wait for data). It is empty unless [WithLatencyTracking] or
-	// [WithLatencyClock] is set.
+	// blocking call's wait for data), for calls through typed DB methods and DB.Do
+	// (not Tx.Do, whose batch holds the lock throughout). It is empty unless
+	// [WithLatencyTracking] or [WithLatencyClock] is set.
 	Latency Histogram
 }
 
