@@ -3,6 +3,7 @@ package zlite
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/require"
@@ -152,4 +153,23 @@ func BenchmarkStatsOverhead(b *testing.B) {
 			}
 		})
 	}
+}
+
+func TestStatsBlocked(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		db := New()
+		done := make(chan string)
+		go func() {
+			_, v, _, _ := db.BLPop(ctx, 0, "q")
+			done <- v
+		}()
+		synctest.Wait() // the caller is blocked
+		st := db.Stats()
+		require.Equal(t, int64(1), st.Blocked)
+		db.RPush(ctx, "q", "x")
+		require.Equal(t, "x", <-done)
+		require.Equal(t, int64(0), db.Stats().Blocked)
+		require.Equal(t, uint64(1), db.Stats().Command["rpush"].Calls)
+	})
 }
