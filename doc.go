@@ -52,9 +52,9 @@
 //
 // # Costs
 //
-// A typed method costs the engine operation plus one uncontended mutex round trip and
-// one map lookup; [DB.Do] adds a table lookup, argument parsing and the boxing of the
-// reply. A key that is created and drained over and over (a queue) reuses its value,
+// A typed method costs the engine operation plus one uncontended mutex round trip,
+// one map lookup and one command-counter increment (for [DB.Stats]); [DB.Do] adds a
+// table lookup, argument parsing and the boxing of the reply. A key that is created and drained over and over (a queue) reuses its value,
 // its wait queue and its waiters. A push (LPUSH, RPUSH) onto a missing key that has
 // waiters hands the pushed strings straight to them, as the list it would create would
 // serve them, without creating that list (only what is left over, or a BLMOVE waiter,
