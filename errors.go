@@ -26,6 +26,9 @@ var (
 	ErrTimeoutNegative = errors.New("ERR timeout is negative")
 	// ErrTimeoutNotFloat is returned by the blocking commands for a malformed timeout.
 	ErrTimeoutNotFloat = errors.New("ERR timeout is not a float or out of range")
+	// ErrTimeoutOutOfRange is returned by the blocking commands (through Do) for a
+	// timeout whose deadline, in milliseconds since 1970, does not fit in 64 bits.
+	ErrTimeoutOutOfRange = errors.New("ERR timeout is out of range")
 	// ErrNotPositive is returned by LPOP/RPOP for a negative count.
 	ErrNotPositive = errors.New("ERR value is out of range, must be positive")
 	// ErrNumKeys is LMPOP/ZMPOP/BLMPOP/BZMPOP's reply to a numkeys below 1 or

@@ -28,7 +28,7 @@ func (tx *Tx) Del(keys ...string) (int64, error) {
 func (tx *Tx) Exists(keys ...string) (int64, error) {
 	var n int64
 	for _, k := range keys {
-		if _, ok := tx.db.keys[k]; ok {
+		if _, ok := tx.db.keys.find(k); ok {
 			n++
 		}
 	}
@@ -55,10 +55,11 @@ func (tx *Tx) Type(key string) (string, error) {
 // in creation order. O(number of keys).
 func (tx *Tx) Keys(pattern string) ([]string, error) {
 	all := pattern == "*"
+	t := &tx.db.keys
 	r := []string{}
-	for _, s := range tx.db.order {
-		if s.live && (all || globMatch(pattern, s.key)) {
-			r = append(r, s.key)
+	for i := range t.ents {
+		if t.live(i) && (all || globMatch(pattern, t.key(i))) {
+			r = append(r, t.keyCopy(i))
 		}
 	}
 	return r, nil
@@ -88,35 +89,35 @@ func (tx *Tx) scan(cursor uint64, match string, count int64, keyType string) ([]
 	if match == "*" {
 		match = ""
 	}
+	t := &db.keys
 	r := []string{}
-	i := db.slotIndex(cursor)
+	i := t.seek(cursor)
 	visited := int64(0)
-	for ; i < len(db.order) && visited < count; i++ {
-		s := db.order[i]
-		if !s.live {
+	for ; i < len(t.ents) && visited < count; i++ {
+		if !t.live(i) {
 			continue
 		}
 		visited++
-		if match != "" && !globMatch(match, s.key) {
+		if match != "" && !globMatch(match, t.key(i)) {
 			continue
 		}
-		if keyType != "" && !strings.EqualFold(keyType, typeName(db.keys[s.key].val)) {
+		if keyType != "" && !strings.EqualFold(keyType, typeName(t.value(i))) {
 			continue
 		}
-		r = append(r, s.key)
+		r = append(r, t.keyCopy(i))
 	}
-	for i < len(db.order) && !db.order[i].live {
+	for i < len(t.ents) && !t.live(i) {
 		i++
 	}
-	if i == len(db.order) {
+	if i == len(t.ents) {
 		return r, 0, nil
 	}
-	return r, db.order[i].seq, nil
+	return r, t.ents[i].seq, nil
 }
 
 // DBSize is DBSIZE: the number of keys. O(1).
 func (tx *Tx) DBSize() (int64, error) {
-	return int64(len(tx.db.keys)), nil
+	return int64(tx.db.keys.n), nil
 }
 
 // FlushAll is FLUSHALL: it deletes every key. Blocked callers stay blocked. O(1)
@@ -136,15 +137,15 @@ func (tx *Tx) Rename(key, newKey string) error {
 		return ErrReadOnly
 	}
 	db := tx.db
-	e, ok := db.keys[key]
-	if !ok {
+	v := db.value(key)
+	if v == nil {
 		return ErrNoSuchKey
 	}
 	if key == newKey {
 		return nil
 	}
 	db.del(newKey)
-	db.add(newKey, e.val)
+	db.add(newKey, v)
 	db.del(key)
 	tx.signal(newKey)
 	return nil
@@ -152,30 +153,30 @@ func (tx *Tx) Rename(key, newKey string) error {
 
 func init() {
 	register(
-		&command{name: "del", arity: -2, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "del", arity: -2, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.Del(a[1:]...))
 		}},
-		&command{name: "exists", arity: -2, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "exists", arity: -2, reply: replyBulk, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.Exists(a[1:]...))
 		}},
-		&command{name: "type", arity: 2, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "type", arity: 2, reply: replyStatus, run: func(tx *Tx, a []string) (any, error) {
 			return tx.Type(a[1])
 		}},
-		&command{name: "keys", arity: 2, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "keys", arity: 2, reply: replyBulk, run: func(tx *Tx, a []string) (any, error) {
 			ks, _ := tx.Keys(a[1])
 			return stringsReply(ks), nil
 		}},
-		&command{name: "scan", arity: -2, run: cmdScan},
-		&command{name: "dbsize", arity: 1, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "scan", arity: -2, reply: replyBulk, run: cmdScan},
+		&command{name: "dbsize", arity: 1, reply: replyBulk, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.DBSize())
 		}},
-		&command{name: "flushall", arity: -1, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "flushall", arity: -1, reply: replyStatus, write: true, run: func(tx *Tx, a []string) (any, error) {
 			if len(a) > 2 || (len(a) == 2 && !strings.EqualFold(a[1], "sync") && !strings.EqualFold(a[1], "async")) {
 				return nil, ErrSyntax
 			}
 			return okReply(tx.FlushAll())
 		}},
-		&command{name: "rename", arity: 3, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "rename", arity: 3, reply: replyStatus, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return okReply(tx.Rename(a[1], a[2]))
 		}},
 	)

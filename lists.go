@@ -25,11 +25,11 @@ func (tx *Tx) push(name, key string, left, xx bool, values []string) (int64, err
 		if xx {
 			return 0, nil
 		}
-		if q := tx.direct(key); q != nil {
+		if tx.handsOff(key) {
 			// Hand the values to the waiters without creating the list first; the
 			// reply is the length after the push, as in Redis.
 			n := len(values)
-			lo, hi := tx.db.handList(key, q, left, values)
+			lo, hi := tx.db.handList(key, left, values)
 			if lo == hi {
 				return int64(n), nil
 			}
@@ -295,9 +295,9 @@ func (tx *Tx) move(src, dst string, srcLeft, dstLeft bool) (string, bool, error)
 	if !tx.writable {
 		return "", false, ErrReadOnly
 	}
-	w := waiter{kind: waitMove, keys: []string{src}, left: srcLeft, dst: dst, dstL: dstLeft}
-	tx.db.try(&w)
-	return w.val, w.ok, w.err
+	r := popReq{kind: popMove, left: srcLeft, dst: dst, dstLeft: dstLeft}
+	tx.db.tryKeys(&r, []string{src})
+	return r.val, r.ok, r.err
 }
 
 // LMove is LMOVE: it pops an element from src (srcPos "LEFT" = head, "RIGHT" = tail)
@@ -322,17 +322,9 @@ func (tx *Tx) RPopLPush(src, dst string) (string, bool, error) {
 // that key and the elements; values is nil when every key is missing. Errors as
 // Redis for count < 1 or a bad direction. O(count) plus one lookup per key tried.
 func (tx *Tx) LMPop(direction string, count int64, keys ...string) (key string, values []string, err error) {
-	left, err := parsePosition(direction)
-	if err != nil {
-		return "", nil, err
+	r, err := typedMPop(popList, direction, count, keys)
+	if err == nil {
+		err = tx.once(&r, keys)
 	}
-	if err := checkMPop(keys, count); err != nil {
-		return "", nil, err
-	}
-	if !tx.writable {
-		return "", nil, ErrReadOnly
-	}
-	w := waiter{kind: waitList, keys: keys, left: left, count: clampInt(count)}
-	tx.db.try(&w)
-	return w.key, w.vals, w.err
+	return r.key, r.vals, err
 }

@@ -191,22 +191,26 @@ func (db *DB) Stats() Stats {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	st := Stats{
-		Keys:    int64(len(db.keys)),
+		Keys:    int64(db.keys.n),
 		Types:   map[string]TypeStats{},
-		Blocked: int64(db.nblocked),
+		Blocked: int64(db.waits.Blocked()),
 		Command: map[string]CommandStats{},
 	}
-	for _, e := range db.keys {
-		name := typeName(e.val)
+	for i := range db.keys.ents {
+		val := db.keys.value(i)
+		if val == nil {
+			continue
+		}
+		name := typeName(val)
 		ts := st.Types[name]
 		ts.Keys++
-		if v, ok := e.val.(interface{ Len() int }); ok {
+		if v, ok := val.(interface{ Len() int }); ok {
 			ts.Elements += int64(v.Len())
 		}
-		if v, ok := e.val.(interface{ MemoryUsage() int }); ok {
+		if v, ok := val.(interface{ MemoryUsage() int }); ok {
 			ts.Bytes += int64(v.MemoryUsage())
 		}
-		if v, ok := e.val.(interface{ Encoding() string }); ok {
+		if v, ok := val.(interface{ Encoding() string }); ok {
 			if ts.Encodings == nil {
 				ts.Encodings = map[string]int64{}
 			}

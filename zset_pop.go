@@ -70,19 +70,11 @@ func (tx *Tx) ZPopMax(key string, count ...int64) ([]Z, error) {
 // key is missing. A key of the wrong type met first is [ErrWrongType]. The
 // complexity is O(log n + count) plus one lookup per key tried.
 func (tx *Tx) ZMPop(order string, count int64, keys ...string) (key string, zs []Z, err error) {
-	min, err := parseMinMax(order)
-	if err != nil {
-		return "", nil, err
+	r, err := typedMPop(popZSet, order, count, keys)
+	if err == nil {
+		err = tx.once(&r, keys)
 	}
-	if err := checkMPop(keys, count); err != nil {
-		return "", nil, err
-	}
-	if !tx.writable {
-		return "", nil, ErrReadOnly
-	}
-	w := waiter{kind: waitZSet, keys: keys, left: min, count: clampInt(count)}
-	tx.db.try(&w)
-	return w.key, w.zs, w.err
+	return r.key, r.zs, err
 }
 
 // zremRange removes what del selects from the set at key.

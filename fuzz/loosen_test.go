@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,8 +21,9 @@ import (
 //   - Blocking commands in the main transcript are preceded by a push onto their last
 //     key, so they never block on either side; blocking itself is compared by
 //     TestDifferentialBlocking.
-//   - SCAN and ZSCAN are sent with COUNT 1000 on small data, so both sides finish in one
-//     call with cursor 0 (zlite's cursors are creation numbers, Redis's hash positions).
+//   - SCAN and ZSCAN are sent with COUNT 10000, more than the largest set (zb, at most
+//     a few thousand members) or keyspace holds, so both sides finish in one call with
+//     cursor 0 (zlite's cursors are creation numbers, Redis's hash positions).
 //   - Commands the keyspace does not implement are left out of the transcript, and
 //     listed in the test log.
 
@@ -114,6 +116,33 @@ return {r, redis.call('ZSCORE', KEYS[1], ARGV[2])}`, "1", args[1], args[0], args
 		},
 	},
 	{
+		name: "timeout-out-of-range",
+		why: "Redis before 7.2 turns a blocking timeout of 2^63 ms or more (1e400, inf) into a " +
+			"negative number and replies 'timeout is negative'; 7.2+ checks the range first and " +
+			"replies 'timeout is out of range' (timeout.c), which zlite follows (timeout.go). " +
+			"Any other reply must match exactly.",
+		applies: func(args []string, redis72 bool) bool {
+			if redis72 || !blockingCommands[name(args)] {
+				return false
+			}
+			t := args[len(args)-1] // BLPOP, BRPOP, BZPOPMIN, BZPOPMAX, BLMOVE, BRPOPLPUSH
+			if n := name(args); (n == "BLMPOP" || n == "BZMPOP") && len(args) > 1 {
+				t = args[1]
+			}
+			f, _ := strconv.ParseFloat(t, 64) // 1e400 parses as +Inf
+			return f >= math.MaxInt64/1000
+		},
+		check: func(_ []string, zl, rd, _ val) string {
+			if equalVal(zl, rd, true) { // another error came first
+				return ""
+			}
+			if rd.kind == kErr && rd.s == "ERR timeout is negative" && zl.kind == kErr && zl.s == "ERR timeout is out of range" {
+				return ""
+			}
+			return "want Redis's reply, or (error) ERR timeout is out of range where Redis 7.0 says negative"
+		},
+	},
+	{
 		name: "lpos-rank-min",
 		why: "Redis before 7.2 negates LPOS's RANK -9223372036854775808 (an overflow, undefined " +
 			"behaviour in C; 7.0.15 happens to reply nil); newer Redis range-checks RANK and replies " +
@@ -145,7 +174,7 @@ return {r, redis.call('ZSCORE', KEYS[1], ARGV[2])}`, "1", args[1], args[0], args
 		name: "unordered",
 		why: "KEYS and SCAN list keys in hash-table order and ZSCAN of a hash-encoded set lists " +
 			"members in hash order; the same elements in another order are the same answer. " +
-			"(Every SCAN/ZSCAN is sent with COUNT 1000 on small data, so both finish in one call.)",
+			"(Every SCAN/ZSCAN is sent with COUNT 10000, more than any set or keyspace holds, so both finish in one call.)",
 		applies: func(args []string, _ bool) bool {
 			n := name(args)
 			return n == "KEYS" || n == "SCAN" || n == "ZSCAN"
