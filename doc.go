@@ -117,7 +117,8 @@
 // Tx.Do alike; the typed blocking methods are not counted yet) with, when
 // [WithLatencyTracking] is set, a log2 histogram of its time under the lock. The
 // counters are plain increments under the keyspace lock, always on; Stats itself
-// costs O(keys). The typed DB methods that only lock and call their Tx method are
+// holds the lock while it visits every key, so it is for monitoring, not for a hot
+// path. The typed DB methods that only lock and call their Tx method are
 // generated (go generate; internal/gendb) into db_methods.go, which counts them.
 //
 // # Differences from Redis
