@@ -78,6 +78,8 @@
 //     modified even when it changes nothing (ZADD XX of a missing member, LREM
 //     without a match); Redis marks only real modifications. SWAPDB fails the EXEC of
 //     every client watching either keyspace (Redis: those whose keys exist in one).
+//     A client blocked in a keyspace stays with that keyspace's data after SWAPDB
+//     (Redis moves it with the index: a push to the new data wakes it).
 //   - A server command (PING, SELECT, ...) inside MULTI runs between the batches of
 //     keyspace commands around it rather than inside one atomic step.
 //   - There are 16 keyspaces, no other data types (strings, hashes, sets, streams),
