@@ -96,7 +96,7 @@ func (db *DB) touchAll() {
 		return
 	}
 	for k, ws := range db.watches.keys {
-		if _, ok := db.keys[k]; ok {
+		if db.value(k) != nil {
 			for _, w := range ws {
 				w.dirty.Store(true)
 			}

@@ -86,8 +86,8 @@
 //     no expirations, persistence, replication, pub/sub or ACL users.
 //   - Scripts (EVAL, EVALSHA, SCRIPT) run on gopher-lua; see script.go for what
 //     differs from Redis's Lua (a time limit, cjson only among the extra libraries).
-//   - OBJECT ENCODING is computed from the value (a sorted set of at most 128 members
-//     of at most 64 bytes is "listpack", lists are "quicklist"); OBJECT IDLETIME is an
+//   - OBJECT ENCODING is the sorted set's own encoding (zset.Set.Encoding: "listpack"
+//     while small, "skiplist" after) and "quicklist" for lists; OBJECT IDLETIME is an
 //     error (zlite keeps no access times); OBJECT FREQ is Redis's error for a
 //     non-LFU policy.
 //   - INFO reports the fields zlite has (server, clients, memory from the Go heap,
