@@ -94,6 +94,11 @@
 //     stats, keyspace); CONFIG knows requirepass, maxclients, proto-max-bulk-len,
 //     timeout (and read-only databases, save, appendonly); COMMAND DOCS has a summary
 //     and group per command only.
+//   - Connections run in parallel, so replies on different connections are not
+//     ordered as in single-threaded Redis: when a push's reply arrives, the reply of
+//     the BLPOP it served on another connection may still be on its way (it is
+//     never lost; its goroutine writes it).
+//   - INFO commandstats has the calls per command only (from zlite.DB.Stats).
 //   - HELLO and INFO report version 7.2.0: zlite follows Redis 7.2's replies where
 //     7.2 changed them (score formatting, ZRANK WITHSCORE).
 package server
