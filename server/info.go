@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path"
@@ -108,7 +107,9 @@ func (s *Server) infoSection(b *strings.Builder, sec string) {
 	case "keyspace":
 		b.WriteString("# Keyspace\r\n")
 		for i := range NumDBs {
-			if n, _ := s.DB(i).DBSize(context.Background()); n > 0 {
+			var n int64
+			_ = s.DB(i).View(func(tx *zlite.Tx) error { n, _ = tx.DBSize(); return nil }) // not counted as a DBSIZE
+			if n > 0 {
 				fmt.Fprintf(b, "db%d:keys=%d,expires=0,avg_ttl=0\r\n", i, n)
 			}
 		}

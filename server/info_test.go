@@ -20,7 +20,7 @@ func TestInfo(t *testing.T) {
 			"# Memory\r\nused_memory:", "# Stats\r\n", "total_commands_processed:", "# Keyspace\r\ndb0:keys=1,expires=0,avg_ttl=0\r\ndb3:keys=1,expires=0,avg_ttl=0\r\n"},
 			[]string{"# Commandstats"}},
 		{[]string{"INFO", "keyspace"}, []string{"# Keyspace\r\n"}, []string{"# Server"}},
-		{[]string{"INFO", "all"}, []string{"# Commandstats\r\ncmdstat_rpush:calls=1,", "cmdstat_zadd:calls=1,"}, nil},
+		{[]string{"INFO", "all"}, []string{"# Commandstats\r\ncmdstat_rpush:calls=1,", "cmdstat_zadd:calls=1,"}, []string{"cmdstat_dbsize"}},
 	}
 	for _, tt := range tests {
 		r := w.do(tt.args...)
