@@ -142,6 +142,7 @@ func (db *DB) tryKeys(r *popReq, keys []string) bool {
 // implementation.)
 func (db *DB) take(r *popReq, key string, v any) {
 	tx := &db.wtx
+	db.touch(key)
 	switch r.kind {
 	case popList:
 		l := v.(*list.List)
@@ -166,6 +167,7 @@ func (db *DB) take(r *popReq, key string, v any) {
 		if d == nil {
 			d = tx.newList(r.dst)
 		}
+		db.touch(r.dst)
 		r.val, _ = list.Move(l, d, r.left, r.dstLeft)
 		tx.dropIfEmpty(key, l)
 		tx.signal(r.dst)

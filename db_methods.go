@@ -24,6 +24,7 @@ const (
 	statLRem
 	statLSet
 	statLTrim
+	statObjectEncoding
 	statRename
 	statRPop
 	statRPopLPush
@@ -86,6 +87,7 @@ var statNames = []string{
 	"lrem",
 	"lset",
 	"ltrim",
+	"object",
 	"rename",
 	"rpop",
 	"rpoplpush",
@@ -497,6 +499,18 @@ func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...
 		defer db.unlock()
 	}
 	return tx.LMPop(direction, count, keys...)
+}
+
+// ObjectEncoding is [Tx.ObjectEncoding] (OBJECT) under the keyspace lock.
+func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bool) {
+	tx := db.lock()
+	db.stats.calls[statObjectEncoding]++
+	if db.stats.timed {
+		defer db.endTimed(statObjectEncoding, db.now())
+	} else {
+		defer db.unlock()
+	}
+	return tx.ObjectEncoding(key)
 }
 
 // ZUnion is [Tx.ZUnion] (ZUNION) under the keyspace lock.
