@@ -7,7 +7,8 @@ import (
 )
 
 // The blocking commands. Each builds a waiter and runs it with DB.wait (which may
-// block) or, in a Tx, with Tx.once (which never blocks, as inside MULTI).
+// block) or, in a Tx, builds its popReq and runs it with Tx.once (which never
+// blocks, as inside MULTI).
 
 // checkTimeout rejects negative typed timeouts as Redis rejects negative seconds.
 func checkTimeout(timeout time.Duration) error {
@@ -18,12 +19,12 @@ func checkTimeout(timeout time.Duration) error {
 }
 
 func (db *DB) listPopWaiter(keys []string, left bool, timeout time.Duration) *waiter {
-	w := db.newWaiter(waitList, keys)
-	w.left, w.timeout, w.reply = left, timeout, keyValueReply
+	w := db.newWaiter(popList, keys)
+	w.Req.left, w.Req.timeout, w.Req.reply = left, timeout, keyValueReply
 	return w
 }
 
-func keyValueReply(w *waiter) any { return []any{w.key, w.val} }
+func keyValueReply(r popReq) any { return []any{r.key, r.val} }
 
 // bpop runs BLPOP or BRPOP.
 func (db *DB) bpop(ctx context.Context, name string, timeout time.Duration, left bool, keys []string) (string, string, bool, error) {
@@ -34,18 +35,19 @@ func (db *DB) bpop(ctx context.Context, name string, timeout time.Duration, left
 		return "", "", false, err
 	}
 	w := db.listPopWaiter(keys, left, timeout)
-	defer w.release()
+	defer w.Release()
 	if err := db.wait(ctx, w); err != nil {
 		return "", "", false, err
 	}
-	return w.key, w.val, w.ok, w.err
+	return w.Req.key, w.Req.val, w.Req.ok, w.Req.err
 }
 
 // BLPop is BLPOP: it pops the head of the first non-empty list among keys, tried left
 // to right, or else waits until a push into one of them hands it an element, the
 // timeout expires (ok false; 0 waits forever) or ctx is done (ctx.Err()). Waiters
-// are served first come, first served, one element each. O(number of keys) to block,
-// O(1) to be served.
+// are served first come, first served, one element each. Repeated keys count once.
+// The complexity is amortised O(number of keys) to block (and to stop waiting), O(1)
+// plus O(number of keys) to be served.
 func (db *DB) BLPop(ctx context.Context, timeout time.Duration, keys ...string) (key, value string, ok bool, err error) {
 	return db.bpop(ctx, "blpop", timeout, true, keys)
 }
@@ -78,41 +80,34 @@ func (db *DB) bmove(ctx context.Context, src, dst string, srcLeft, dstLeft bool,
 		return "", false, err
 	}
 	w := db.moveWaiter(src, dst, srcLeft, dstLeft, timeout)
-	defer w.release()
+	defer w.Release()
 	if err := db.wait(ctx, w); err != nil {
 		return "", false, err
 	}
-	return w.val, w.ok, w.err
+	return w.Req.val, w.Req.ok, w.Req.err
 }
 
 // BLMPop is BLMPOP: [DB.LMPop] that waits (as [DB.BLPop]) while every key is missing;
-// values is nil on timeout. O(number of keys) to block, O(count) to be served.
+// values is nil on timeout. Amortised O(number of keys) to block, O(count) to be
+// served.
 func (db *DB) BLMPop(ctx context.Context, timeout time.Duration, direction string, count int64, keys ...string) (key string, values []string, err error) {
-	w, err := db.lmpopWaiter(timeout, direction, count, keys)
-	if err != nil {
-		return "", nil, err
-	}
-	defer w.release()
-	if err := db.wait(ctx, w); err != nil {
-		return "", nil, err
-	}
-	return w.key, w.vals, w.err
+	r, err := db.bmpop(ctx, popList, timeout, direction, count, keys)
+	return r.key, r.vals, err
 }
 
-func (db *DB) lmpopWaiter(timeout time.Duration, direction string, count int64, keys []string) (*waiter, error) {
-	left, err := parsePosition(direction)
+// bmpop runs the typed BLMPop or BZMPop.
+func (db *DB) bmpop(ctx context.Context, kind popKind, timeout time.Duration, where string, count int64, keys []string) (popReq, error) {
+	r, err := blockingMPop(kind, timeout, where, count, keys)
 	if err != nil {
-		return nil, err
+		return popReq{}, err
 	}
-	if err := checkMPop(keys, count); err != nil {
-		return nil, err
+	w := db.waits.NewWaiter(keys)
+	defer w.Release()
+	w.Req = r
+	if err := db.wait(ctx, w); err != nil {
+		return popReq{}, err
 	}
-	if err := checkTimeout(timeout); err != nil {
-		return nil, err
-	}
-	w := db.newWaiter(waitList, keys)
-	w.left, w.count, w.timeout, w.reply = left, clampInt(count), timeout, mpopListReply
-	return w, nil
+	return w.Req, w.Req.err
 }
 
 // bzpop runs BZPOPMIN or BZPOPMAX.
@@ -123,13 +118,13 @@ func (db *DB) bzpop(ctx context.Context, name string, timeout time.Duration, min
 	if err := checkTimeout(timeout); err != nil {
 		return "", Z{}, false, err
 	}
-	w := db.newWaiter(waitZSet, keys)
-	w.left, w.timeout = min, timeout
-	defer w.release()
+	w := db.newWaiter(popZSet, keys)
+	w.Req.left, w.Req.timeout = min, timeout
+	defer w.Release()
 	if err := db.wait(ctx, w); err != nil {
 		return "", Z{}, false, err
 	}
-	return w.key, w.z, w.ok, w.err
+	return w.Req.key, w.Req.z, w.Req.ok, w.Req.err
 }
 
 // BZPopMin is BZPOPMIN: it pops the member with the lowest score from the first
@@ -146,17 +141,10 @@ func (db *DB) BZPopMax(ctx context.Context, timeout time.Duration, keys ...strin
 
 // BZMPop is BZMPOP: it pops up to count members ("MIN" or "MAX" order) from the first
 // non-empty sorted set among keys, or waits as [DB.BLPop] does; zs is nil on timeout.
-// O(number of keys) to block, O(log n + count) to be served.
+// Amortised O(number of keys) to block, O(log n + count) to be served.
 func (db *DB) BZMPop(ctx context.Context, timeout time.Duration, order string, count int64, keys ...string) (key string, zs []Z, err error) {
-	w, err := db.zmpopWaiter(timeout, order, count, keys)
-	if err != nil {
-		return "", nil, err
-	}
-	defer w.release()
-	if err := db.wait(ctx, w); err != nil {
-		return "", nil, err
-	}
-	return w.key, w.zs, w.err
+	r, err := db.bmpop(ctx, popZSet, timeout, order, count, keys)
+	return r.key, r.zs, err
 }
 
 // parseMinMax parses ZMPOP's MIN or MAX (case-insensitively); true means MIN.
@@ -170,29 +158,13 @@ func parseMinMax(s string) (bool, error) {
 	return false, ErrSyntax
 }
 
-func (db *DB) zmpopWaiter(timeout time.Duration, order string, count int64, keys []string) (*waiter, error) {
-	min, err := parseMinMax(order)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkMPop(keys, count); err != nil {
-		return nil, err
-	}
-	if err := checkTimeout(timeout); err != nil {
-		return nil, err
-	}
-	w := db.newWaiter(waitZSet, keys)
-	w.left, w.count, w.timeout, w.reply = min, clampInt(count), timeout, zmpopReply
-	return w, nil
-}
-
 // zmpopReply is ZMPOP/BZMPOP's reply: [key, [[member, score], ...]].
-func zmpopReply(w *waiter) any {
-	r := make([]any, len(w.zs))
-	for i, z := range w.zs {
-		r[i] = []any{z.Member, formatScore(z.Score)}
+func zmpopReply(r popReq) any {
+	zs := make([]any, len(r.zs))
+	for i, z := range r.zs {
+		zs[i] = []any{z.Member, formatScore(z.Score)}
 	}
-	return []any{w.key, r}
+	return []any{r.key, zs}
 }
 
 // The Tx forms: as inside MULTI, they never block; with nothing ready they return
@@ -215,9 +187,9 @@ func (tx *Tx) bpop(name string, timeout time.Duration, left bool, keys []string)
 	if err := checkTimeout(timeout); err != nil {
 		return "", "", false, err
 	}
-	w := waiter{kind: waitList, keys: keys, left: left}
-	err := tx.once(&w)
-	return w.key, w.val, w.ok, err
+	r := popReq{kind: popList, left: left}
+	err := tx.once(&r, keys)
+	return r.key, r.val, r.ok, err
 }
 
 // BLMove is [DB.BLMove] without blocking.
@@ -238,13 +210,17 @@ func (tx *Tx) BRPopLPush(src, dst string, timeout time.Duration) (string, bool, 
 
 // BLMPop is [DB.BLMPop] without blocking.
 func (tx *Tx) BLMPop(timeout time.Duration, direction string, count int64, keys ...string) (string, []string, error) {
-	w, err := tx.db.lmpopWaiter(timeout, direction, count, keys)
+	r, err := tx.bmpop(popList, timeout, direction, count, keys)
+	return r.key, r.vals, err
+}
+
+func (tx *Tx) bmpop(kind popKind, timeout time.Duration, where string, count int64, keys []string) (popReq, error) {
+	r, err := blockingMPop(kind, timeout, where, count, keys)
 	if err != nil {
-		return "", nil, err
+		return popReq{}, err
 	}
-	defer w.release()
-	err = tx.once(w)
-	return w.key, w.vals, err
+	err = tx.once(&r, keys)
+	return r, err
 }
 
 // BZPopMin is [DB.BZPopMin] without blocking.
@@ -264,20 +240,15 @@ func (tx *Tx) bzpop(name string, timeout time.Duration, min bool, keys []string)
 	if err := checkTimeout(timeout); err != nil {
 		return "", Z{}, false, err
 	}
-	w := waiter{kind: waitZSet, keys: keys, left: min}
-	err := tx.once(&w)
-	return w.key, w.z, w.ok, err
+	r := popReq{kind: popZSet, left: min}
+	err := tx.once(&r, keys)
+	return r.key, r.z, r.ok, err
 }
 
 // BZMPop is [DB.BZMPop] without blocking.
 func (tx *Tx) BZMPop(timeout time.Duration, order string, count int64, keys ...string) (string, []Z, error) {
-	w, err := tx.db.zmpopWaiter(timeout, order, count, keys)
-	if err != nil {
-		return "", nil, err
-	}
-	defer w.release()
-	err = tx.once(w)
-	return w.key, w.zs, err
+	r, err := tx.bmpop(popZSet, timeout, order, count, keys)
+	return r.key, r.zs, err
 }
 
 func init() {
@@ -294,7 +265,7 @@ func init() {
 				return nil, err
 			}
 			w := db.moveWaiter(a[1], a[2], sl, dl, t)
-			w.reply = valueReply
+			w.Req.reply = valueReply
 			return w, nil
 		}},
 		&command{name: "brpoplpush", arity: 4, block: func(db *DB, a []string) (*waiter, error) {
@@ -303,47 +274,49 @@ func init() {
 				return nil, err
 			}
 			w := db.moveWaiter(a[1], a[2], false, true, t)
-			w.reply = valueReply
+			w.Req.reply = valueReply
 			return w, nil
 		}},
-		&command{name: "blmpop", arity: -5, block: func(db *DB, a []string) (*waiter, error) {
-			keys, left, count, err := parseMPop(a, 2, parsePosition)
-			if err != nil {
-				return nil, err
-			}
-			t, err := parseTimeout(a[1])
-			if err != nil {
-				return nil, err
-			}
-			w := db.newWaiter(waitList, keys)
-			w.left, w.count, w.timeout, w.reply = left, count, t, mpopListReply
-			return w, nil
-		}},
+		&command{name: "blmpop", arity: -5, block: parseBMPop(popList)},
 		&command{name: "bzpopmin", arity: -3, block: parseBZPop(true)},
 		&command{name: "bzpopmax", arity: -3, block: parseBZPop(false)},
-		&command{name: "bzmpop", arity: -5, block: func(db *DB, a []string) (*waiter, error) {
-			keys, min, count, err := parseMPop(a, 2, parseMinMax)
-			if err != nil {
-				return nil, err
-			}
-			t, err := parseTimeout(a[1])
-			if err != nil {
-				return nil, err
-			}
-			w := db.newWaiter(waitZSet, keys)
-			w.left, w.count, w.timeout, w.reply = min, count, t, zmpopReply
-			return w, nil
-		}},
+		&command{name: "bzmpop", arity: -5, block: parseBMPop(popZSet)},
 	)
 }
 
-func valueReply(w *waiter) any { return w.val }
+func valueReply(r popReq) any { return r.val }
 
 // moveWaiter builds the waiter of BLMOVE src dst.
 func (db *DB) moveWaiter(src, dst string, srcLeft, dstLeft bool, timeout time.Duration) *waiter {
-	w := db.newWaiter(waitMove, []string{src})
-	w.left, w.dst, w.dstL, w.timeout = srcLeft, dst, dstLeft, timeout
+	w := db.newWaiter(popMove, []string{src})
+	w.Req.left, w.Req.dst, w.Req.dstLeft, w.Req.timeout = srcLeft, dst, dstLeft, timeout
 	return w
+}
+
+// blockingMPop builds the request of the typed BLMPop and BZMPop, in DB and Tx.
+func blockingMPop(kind popKind, timeout time.Duration, where string, count int64, keys []string) (popReq, error) {
+	r, err := typedMPop(kind, where, count, keys)
+	if err == nil {
+		err = checkTimeout(timeout)
+	}
+	r.timeout = timeout
+	return r, err
+}
+
+// parseBMPop parses BLMPOP/BZMPOP timeout numkeys key [key ...] where [COUNT n].
+func parseBMPop(kind popKind) func(db *DB, a []string) (*waiter, error) {
+	return func(db *DB, a []string) (*waiter, error) {
+		keys, r, err := mpopArgs(kind, a, 2)
+		if err != nil {
+			return nil, err
+		}
+		if r.timeout, err = parseTimeout(a[1]); err != nil {
+			return nil, err
+		}
+		w := db.waits.NewWaiter(keys)
+		w.Req = r
+		return w, nil
+	}
 }
 
 // parseBPop parses BLPOP/BRPOP key [key ...] timeout.
@@ -364,13 +337,13 @@ func parseBZPop(min bool) func(db *DB, a []string) (*waiter, error) {
 		if err != nil {
 			return nil, err
 		}
-		w := db.newWaiter(waitZSet, a[1:len(a)-1])
-		w.left, w.timeout, w.reply = min, t, bzpopReply
+		w := db.newWaiter(popZSet, a[1:len(a)-1])
+		w.Req.left, w.Req.timeout, w.Req.reply = min, t, bzpopReply
 		return w, nil
 	}
 }
 
 // bzpopReply is BZPOPMIN/BZPOPMAX's reply: [key, member, score].
-func bzpopReply(w *waiter) any {
-	return []any{w.key, w.z.Member, formatScore(w.z.Score)}
+func bzpopReply(r popReq) any {
+	return []any{r.key, r.z.Member, formatScore(r.z.Score)}
 }

@@ -320,7 +320,8 @@ func TestBlockingCancel(t *testing.T) {
 		mustRecv(t, w, popResult{err: context.Canceled})
 		db.RPush(context.Background(), "k", "a")
 		wantList(t, db, "k", "a")
-		// A done context with data ready still pops (as semaphore.Acquire does).
+		// A done context with data ready still pops: the keys are tried before ctx
+		// (see blocking.Registry.Wait).
 		k, v, ok, err := db.BLPop(ctx, 0, "k")
 		if k != "k" || v != "a" || !ok || err != nil {
 			t.Fatalf("BLPop with cancelled ctx and data = %q %q %v %v; want k a true nil", k, v, ok, err)
@@ -416,7 +417,7 @@ func TestBlockingQueueSweep(t *testing.T) {
 			mustRecv(t, w, popResult{err: context.Canceled})
 		}
 		db.mu.Lock()
-		n := len(db.waiters)
+		n := db.waits.Stats().Queues
 		db.mu.Unlock()
 		if n > 200 {
 			t.Fatalf("waiters map holds %d queues with nobody waiting", n)
@@ -438,7 +439,7 @@ func TestBlockingQueueCompaction(t *testing.T) {
 			mustRecv(t, w, popResult{err: context.Canceled})
 		}
 		db.mu.Lock()
-		n := len(db.waiters["k"].ws)
+		n := db.waits.Stats().Entries
 		db.mu.Unlock()
 		if n > 20 {
 			t.Fatalf("wait queue holds %d entries for 1 live waiter", n)
@@ -447,10 +448,8 @@ func TestBlockingQueueCompaction(t *testing.T) {
 		mustRecv(t, keep, popResult{"k", "a", true, nil})
 		db.mu.Lock()
 		defer db.mu.Unlock()
-		for k, q := range db.waiters {
-			if len(q.ws) != 0 || q.dead != 0 {
-				t.Fatalf("queue of %q holds %d entries (%d dead) after all were served", k, len(q.ws), q.dead)
-			}
+		if n := db.waits.Stats().Entries; n != 0 {
+			t.Fatalf("queues hold %d entries after all were served", n)
 		}
 	})
 }
@@ -459,7 +458,7 @@ func TestBlockingQueueCompaction(t *testing.T) {
 func (db *DB) blockedCount() int {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	return db.nblocked
+	return db.waits.Blocked()
 }
 
 // TestBlockingHandOffLeftovers covers a push onto a missing key whose waiters take

@@ -84,7 +84,7 @@ func cmdPop(left bool) func(tx *Tx, a []string) (any, error) {
 	return func(tx *Tx, a []string) (any, error) {
 		switch len(a) {
 		case 2:
-			return nullableString(tx.pop(a[1], left))
+			return nullableString(tx.popOne(a[1], left))
 		case 3:
 			n, err := parseInt(a[2])
 			if err != nil || n < 0 {
@@ -167,21 +167,21 @@ func cmdLPos(tx *Tx, a []string) (any, error) {
 				return nil, list.ErrRankOutOfRange
 			}
 			if n == 0 {
-				return nil, errRankZero
+				return nil, list.ErrRankZero
 			}
 			rank = n
 		case strings.EqualFold(a[j], "count") && more:
 			j++
 			n, err := parseInt(a[j])
 			if err != nil || n < 0 {
-				return nil, errLPosCount
+				return nil, list.ErrNegativeCount
 			}
 			count = n
 		case strings.EqualFold(a[j], "maxlen") && more:
 			j++
 			n, err := parseInt(a[j])
 			if err != nil || n < 0 {
-				return nil, errLPosMaxLen
+				return nil, list.ErrNegativeMaxLen
 			}
 			maxLen = n
 		default:
@@ -211,7 +211,7 @@ func cmdLPos(tx *Tx, a []string) (any, error) {
 func parseMPop(a []string, i int, parseWhere func(string) (bool, error)) (keys []string, where bool, count int, err error) {
 	n, err := parseInt(a[i])
 	if err != nil || n < 1 {
-		return nil, false, 0, errNumKeys
+		return nil, false, 0, ErrNumKeys
 	}
 	// Compare with the arguments left before adding, so a huge numkeys cannot overflow.
 	if n >= int64(len(a)-i-1) {
@@ -228,7 +228,7 @@ func parseMPop(a []string, i int, parseWhere func(string) (bool, error)) (keys [
 			j++
 			c, err := parseInt(a[j])
 			if err != nil || c < 1 {
-				return nil, false, 0, errCountPositive
+				return nil, false, 0, ErrCountPositive
 			}
 			count = clampInt(c)
 			continue
@@ -242,19 +242,8 @@ func parseMPop(a []string, i int, parseWhere func(string) (bool, error)) (keys [
 }
 
 // mpopListReply is LMPOP/BLMPOP's reply: [key, [elements...]].
-func mpopListReply(w *waiter) any {
-	return []any{w.key, stringsReply(w.vals)}
+func mpopListReply(r popReq) any {
+	return []any{r.key, stringsReply(r.vals)}
 }
 
-func cmdLMPop(tx *Tx, a []string) (any, error) {
-	keys, left, count, err := parseMPop(a, 1, parsePosition)
-	if err != nil {
-		return nil, err
-	}
-	w := waiter{kind: waitList, keys: keys, left: left, count: count}
-	tx.db.try(&w)
-	if w.err != nil || !w.ok {
-		return nil, w.err
-	}
-	return mpopListReply(&w), nil
-}
+func cmdLMPop(tx *Tx, a []string) (any, error) { return tx.mpopOnce(popList, a) }

@@ -224,18 +224,7 @@ func cmdZPop(min bool) func(tx *Tx, a []string) (any, error) {
 }
 
 // cmdZMPop is ZMPOP numkeys key [key ...] MIN|MAX [COUNT count].
-func cmdZMPop(tx *Tx, a []string) (any, error) {
-	keys, min, count, err := parseMPop(a, 1, parseMinMax)
-	if err != nil {
-		return nil, err
-	}
-	w := waiter{kind: waitZSet, keys: keys, left: min, count: count}
-	tx.db.try(&w)
-	if w.err != nil || !w.ok {
-		return nil, w.err
-	}
-	return zmpopReply(&w), nil
-}
+func cmdZMPop(tx *Tx, a []string) (any, error) { return tx.mpopOnce(popZSet, a) }
 
 // cmdZRemRangeByRank is ZREMRANGEBYRANK key start stop.
 func cmdZRemRangeByRank(tx *Tx, a []string) (any, error) {
@@ -297,73 +286,98 @@ func cmdZScan(tx *Tx, a []string) (any, error) {
 
 // cmdZAlgebra is ZUNION, ZINTER, ZDIFF (numkeys key... [WEIGHTS w...] [AGGREGATE
 // SUM|MIN|MAX] [WITHSCORES]), their STORE forms (destination first, no WITHSCORES)
-// and ZINTERCARD (numkeys key... [LIMIT limit]). As in Redis, the keys' types are
-// checked before the options are parsed.
+// and ZINTERCARD (numkeys key... [LIMIT limit]).
 func cmdZAlgebra(name string, op setOp, store, card bool) func(tx *Tx, a []string) (any, error) {
+	ni := 1
+	if store {
+		ni = 2
+	}
 	return func(tx *Tx, a []string) (any, error) {
-		ni := 1
-		if store {
-			ni = 2
-		}
-		n, err := parseInt(a[ni])
+		al, err := tx.parseAlgebra(name, op, store, card, a[ni:])
 		if err != nil {
 			return nil, err
-		}
-		if n < 1 {
-			return nil, noInputKeysError(name)
-		}
-		if n > int64(len(a)-(ni+1)) {
-			return nil, ErrSyntax
-		}
-		k := int(n)
-		sets, err := tx.zsets(name, a[ni+1:ni+1+k])
-		if err != nil {
-			return nil, err
-		}
-		var weights []float64
-		agg, withScores, limit := zset.Sum, false, int64(0)
-		for j := ni + 1 + k; j < len(a); {
-			remaining := len(a) - j
-			switch {
-			case op != opDiff && !card && remaining >= k+1 && strings.EqualFold(a[j], "weights"):
-				j++
-				weights = make([]float64, k)
-				for i := range weights {
-					f, err := zset.ParseScore(a[j])
-					if err != nil {
-						return nil, ErrWeightNotFloat
-					}
-					weights[i] = f
-					j++
-				}
-			case op != opDiff && !card && remaining >= 2 && strings.EqualFold(a[j], "aggregate"):
-				if a[j+1] == "" {
-					return nil, ErrSyntax
-				}
-				if agg, err = parseAggregate(a[j+1]); err != nil {
-					return nil, err
-				}
-				j += 2
-			case !store && !card && strings.EqualFold(a[j], "withscores"):
-				withScores = true
-				j++
-			case card && remaining >= 2 && strings.EqualFold(a[j], "limit"):
-				l, err := parseInt(a[j+1])
-				if err != nil || l < 0 {
-					return nil, ErrLimitNegative
-				}
-				limit = l
-				j += 2
-			default:
-				return nil, ErrSyntax
-			}
 		}
 		switch {
 		case card:
-			return int64(zset.InterCard(sets, clampInt(limit))), nil
+			return int64(zset.InterCard(al.sets, clampInt(al.limit))), nil
 		case store:
-			return tx.storeSet(a[1], zCombine(op, sets, weights, agg)), nil
+			return tx.storeSet(a[1], al.combine(op)), nil
 		}
-		return zsReply(zEntries(zCombine(op, sets, weights, agg)), withScores), nil
+		return zsReply(zEntries(al.combine(op)), al.withScores), nil
 	}
+}
+
+// algebra is a parsed ZUNION, ZINTER, ZDIFF, STORE form or ZINTERCARD.
+type algebra struct {
+	sets       []*zset.Set // nil for a missing key
+	weights    []float64   // nil: all 1
+	agg        zset.Aggregate
+	withScores bool
+	limit      int64 // ZINTERCARD's LIMIT, 0 for none
+}
+
+// combine computes op over al's sets.
+func (al *algebra) combine(op setOp) *zset.Set {
+	return zCombine(op, al.sets, al.weights, al.agg)
+}
+
+// parseAlgebra parses the words after the command name (and destination) of an
+// algebra command, numkeys first; store and card select the STORE forms' and
+// ZINTERCARD's options. As in Redis, the keys' types are checked before the options
+// are parsed. It is the one parser of these commands: the typed methods pass their
+// arguments as words ([ZStore.words]).
+func (tx *Tx) parseAlgebra(name string, op setOp, store, card bool, a []string) (algebra, error) {
+	var al algebra
+	n, err := parseInt(a[0])
+	if err != nil {
+		return al, err
+	}
+	if n < 1 {
+		return al, errNoInputKeys(name)
+	}
+	if n > int64(len(a)-1) {
+		return al, ErrSyntax
+	}
+	k := int(n)
+	if al.sets, err = tx.zsets(name, a[1:1+k]); err != nil {
+		return al, err
+	}
+	al.agg = zset.Sum
+	for j := 1 + k; j < len(a); {
+		remaining := len(a) - j
+		switch {
+		case op != opDiff && !card && remaining >= k+1 && strings.EqualFold(a[j], "weights"):
+			j++
+			al.weights = make([]float64, k)
+			for i := range al.weights {
+				f, err := zset.ParseScore(a[j])
+				if err != nil {
+					return al, ErrWeightNotFloat
+				}
+				al.weights[i] = f
+				j++
+			}
+		case op != opDiff && !card && remaining >= 2 && strings.EqualFold(a[j], "aggregate"):
+			if a[j+1] == "" {
+				return al, ErrSyntax
+			}
+			if al.agg, err = parseAggregate(a[j+1]); err != nil {
+				return al, err
+			}
+			j += 2
+		case !store && !card && strings.EqualFold(a[j], "withscores"):
+			al.withScores = true
+			j++
+		case card && remaining >= 2 && strings.EqualFold(a[j], "limit"):
+			l, err := parseInt(a[j+1])
+			if err != nil || l < 0 {
+				return al, ErrLimitNegative
+			}
+			al.limit = l
+			j += 2
+		default:
+			return al, ErrSyntax
+		}
+	}
+	return al, nil
 }

@@ -5,10 +5,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/zlite/zlite/zset"
 )
+
+//go:generate go run ./internal/gendb/cmd/gendb
 
 // command is one entry of the command table used by [DB.Do] and [Tx.Do].
 type command struct {
@@ -19,6 +20,8 @@ type command struct {
 	arity int
 	// write is set for commands that may modify the keyspace (refused by View's Tx).
 	write bool
+	// stat is the command's counter index for Stats (set by register).
+	stat int
 	// run executes the command under the keyspace lock. args[0] is the name as typed.
 	// It returns a reply shaped like go-redis Do().Result(): int64, string, []any,
 	// nil for a null reply, or an error whose text is Redis's.
@@ -39,6 +42,7 @@ func register(cmds ...*command) {
 		if _, dup := commands[c.name]; dup {
 			panic("zlite: command registered twice: " + c.name)
 		}
+		c.stat = statIndex(c.name)
 		if c.block != nil {
 			c.write = true
 			c.run = runBlockingOnce(c.block)
@@ -99,14 +103,17 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 		return nil, err
 	}
 	if c.block != nil {
+		db.mu.Lock()
+		db.count(c.stat)
+		db.mu.Unlock()
 		w, err := c.block(db, args)
 		if err != nil {
 			return nil, err
 		}
 		return db.blockReply(ctx, w)
 	}
-	tx := db.lock()
-	defer db.unlock()
+	tx, t := db.begin(c.stat)
+	defer db.end(c.stat, t)
 	return c.run(tx, args)
 }
 
@@ -118,6 +125,7 @@ func (tx *Tx) Do(args ...string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	tx.db.count(c.stat)
 	if c.write && !tx.writable {
 		return nil, ErrReadOnly
 	}
@@ -152,10 +160,10 @@ func parseInt(s string) (int64, error) {
 // BZMPop methods.
 func checkMPop(keys []string, count int64) error {
 	if len(keys) == 0 {
-		return errNumKeys
+		return ErrNumKeys
 	}
 	if count < 1 {
-		return errCountPositive
+		return ErrCountPositive
 	}
 	return nil
 }
@@ -163,60 +171,6 @@ func checkMPop(keys []string, count int64) error {
 // clampInt converts a parsed 64-bit integer to int for the engine packages.
 func clampInt(n int64) int {
 	return int(max(min(n, math.MaxInt), math.MinInt))
-}
-
-// parseTimeout parses a blocking command's timeout in seconds as Redis 7.0 does:
-// a long double, rounded up to whole milliseconds; 0 means forever. Values whose
-// milliseconds do not fit in 64 bits come out negative in Redis, so they are
-// ErrTimeoutNegative here too.
-func parseTimeout(s string) (time.Duration, error) {
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil && isHexMantissa(s) {
-		// strtold accepts a hexadecimal float without a binary exponent; Go does not.
-		f, err = strconv.ParseFloat(s+"p0", 64)
-	}
-	if err != nil {
-		ne, ok := err.(*strconv.NumError)
-		if !ok || ne.Err != strconv.ErrRange {
-			return 0, ErrTimeoutNotFloat
-		}
-		// Out of float64's range: huge values are representable as long double and
-		// overflow into negative milliseconds; tiny ones round to 0 (forever).
-	}
-	if math.IsNaN(f) || len(s) == 0 || s[0] == ' ' || strings.ContainsAny(s, "_") {
-		return 0, ErrTimeoutNotFloat
-	}
-	ms := math.Ceil(f * 1000)
-	if ms >= math.MaxInt64 || ms < 0 {
-		return 0, ErrTimeoutNegative
-	}
-	if ms == 0 {
-		return 0, nil
-	}
-	if ms >= float64(math.MaxInt64/int64(time.Millisecond)) {
-		return math.MaxInt64, nil
-	}
-	return time.Duration(ms) * time.Millisecond, nil
-}
-
-// isHexMantissa reports whether s is [sign]0x followed by hex digits and at most one
-// '.', with no exponent.
-func isHexMantissa(s string) bool {
-	s = strings.TrimLeft(s, "+-")
-	if len(s) < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
-		return false
-	}
-	dot := false
-	for _, c := range s[2:] {
-		switch {
-		case c == '.' && !dot:
-			dot = true
-		case '0' <= c && c <= '9', 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // parsePosition parses LEFT or RIGHT (case-insensitively); true means LEFT (the head).

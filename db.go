@@ -1,9 +1,9 @@
 package zlite
 
 import (
-	"sort"
 	"sync"
 
+	"github.com/zlite/zlite/blocking"
 	"github.com/zlite/zlite/list"
 	"github.com/zlite/zlite/zset"
 )
@@ -20,32 +20,15 @@ type Z = zset.Entry
 type DB struct {
 	mu  sync.Mutex
 	cfg config
+	// stats counts the commands run, for Stats (guarded by mu).
+	stats counters
 
-	keys map[string]entry
+	// keys holds every key and its value (see keytable.go).
+	keys keyTable
 
-	// order lists every key by creation sequence number, ascending, for SCAN. Deleted
-	// keys leave a dead slot that is compacted away once dead slots are the majority.
-	order   []slot
-	dead    int
-	nextSeq uint64
-
-	// waiters maps a key to the callers blocked on it, first blocked first. A key's
-	// queue may stay in the map empty for a while (see sweepQueues).
-	waiters  map[string]*waitQueue
-	nblocked int
-
-	// ready holds the keys written since the last serve that have waiters;
-	// readySet deduplicates it.
-	ready    []string
-	readySet map[string]struct{} // built only when ready grows long
-
-	spareReady []string // the other buffer for ready, swapped by serveReady
-
-	// waiterPool recycles the waiters of blocking calls (see newWaiter).
-	waiterPool sync.Pool
-
-	// freeQueues holds emptied wait queues for reuse.
-	freeQueues []*waitQueue
+	// waits holds the callers blocked on keys (BLPOP, BZPOPMIN, ...) and the keys
+	// written since the last serve that have some; it lives under mu.
+	waits blocking.Registry[popReq]
 
 	// dropped is the last list or set deleted for being empty during the current
 	// command; unlock moves it to spareList/spareSet, which newList/newZSet reuse,
@@ -59,29 +42,12 @@ type DB struct {
 	wtx, rtx Tx
 }
 
-// entry is a key's value (*zset.Set or *list.List, never empty) and its SCAN sequence
-// number.
-type entry struct {
-	val any
-	seq uint64
-}
-
-// slot is a key's place in the SCAN order; live is false once the key is deleted.
-type slot struct {
-	seq  uint64
-	key  string
-	live bool
-}
-
 // New returns an empty keyspace configured by opts (none: Redis's defaults).
 func New(opts ...Option) *DB {
 	db := &DB{
-		cfg:      newConfig(opts),
-		keys:     make(map[string]entry),
-		waiters:  make(map[string]*waitQueue),
-		readySet: make(map[string]struct{}),
-		nextSeq:  1,
+		cfg: newConfig(opts),
 	}
+	db.stats = newCounters(&db.cfg)
 	db.wtx = Tx{db: db, writable: true}
 	db.rtx = Tx{db: db}
 	return db
@@ -126,8 +92,8 @@ func (db *DB) lock() *Tx {
 // keyspace: every write ends here, so hand-offs happen under the same lock as the
 // write that made them possible, after it completes.
 func (db *DB) unlock() {
-	if len(db.ready) > 0 {
-		db.serveReady()
+	if db.waits.HasReady() {
+		db.waits.ServeReady(db.serveWaiter)
 	}
 	if db.dropped != nil {
 		switch v := db.dropped.(type) {
@@ -154,13 +120,13 @@ type Tx struct {
 
 // value returns the value at key, or nil.
 func (tx *Tx) value(key string) any {
-	return tx.db.keys[key].val
+	return tx.db.keys.get(key)
 }
 
 // zsetRead returns the sorted set at key for reading: nil if the key does not exist,
 // ErrWrongType if it holds a list.
 func (tx *Tx) zsetRead(key string) (*zset.Set, error) {
-	switch v := tx.db.keys[key].val.(type) {
+	switch v := tx.db.keys.get(key).(type) {
 	case nil:
 		return nil, nil
 	case *zset.Set:
@@ -180,7 +146,7 @@ func (tx *Tx) zsetWrite(key string) (*zset.Set, error) {
 // listRead returns the list at key for reading: nil if the key does not exist,
 // ErrWrongType if it holds a sorted set.
 func (tx *Tx) listRead(key string) (*list.List, error) {
-	switch v := tx.db.keys[key].val.(type) {
+	switch v := tx.db.keys.get(key).(type) {
 	case nil:
 		return nil, nil
 	case *list.List:
@@ -240,95 +206,23 @@ func (tx *Tx) store(key string, v interface{ Len() int }) {
 		db.del(key)
 		return
 	}
-	if e, ok := db.keys[key]; ok {
-		e.val = v
-		db.keys[key] = e
-	} else {
-		db.add(key, v)
-	}
+	db.keys.set(key, v)
 	tx.signal(key)
 }
 
 // signal marks key as ready after a push or add: if callers are blocked on it, they
 // are served when the current command or batch completes. It costs one map lookup
 // when nobody waits.
-func (tx *Tx) signal(key string) {
-	db := tx.db
-	if db.nblocked == 0 || db.waited(key) == nil {
-		return
-	}
-	// Deduplicate: a short ready list is scanned, a long one indexed by readySet.
-	if len(db.ready) < 8 {
-		for _, k := range db.ready {
-			if k == key {
-				return
-			}
-		}
-	} else {
-		if len(db.readySet) == 0 {
-			for _, k := range db.ready {
-				db.readySet[k] = struct{}{}
-			}
-		}
-		if _, ok := db.readySet[key]; ok {
-			return
-		}
-		db.readySet[key] = struct{}{}
-	}
-	db.ready = append(db.ready, key)
-}
+func (tx *Tx) signal(key string) { tx.db.waits.MarkReady(key) }
+
+// value returns the value at key (a *zset.Set or *list.List), or nil.
+func (db *DB) value(key string) any { return db.keys.get(key) }
 
 // add stores v under a new key.
-func (db *DB) add(key string, v any) {
-	seq := db.nextSeq
-	db.nextSeq++
-	db.keys[key] = entry{val: v, seq: seq}
-	db.order = append(db.order, slot{seq: seq, key: key, live: true})
-}
+func (db *DB) add(key string, v any) { db.keys.add(key, v) }
 
 // del deletes key, reporting whether it existed.
-func (db *DB) del(key string) bool {
-	e, ok := db.keys[key]
-	if !ok {
-		return false
-	}
-	delete(db.keys, key)
-	i := db.slotIndex(e.seq)
-	if i == len(db.order)-1 {
-		// The newest key: drop its slot outright (the common create-then-delete case).
-		db.order = db.order[:i]
-	} else {
-		db.order[i] = slot{seq: e.seq}
-		db.dead++
-		if db.dead > 32 && db.dead*2 > len(db.order) {
-			db.compact()
-		}
-	}
-	return true
-}
-
-// slotIndex returns the index in db.order of the first slot with seq ≥ seq.
-func (db *DB) slotIndex(seq uint64) int {
-	return sort.Search(len(db.order), func(i int) bool { return db.order[i].seq >= seq })
-}
-
-// compact removes the dead slots from db.order; sequence numbers do not change, so
-// SCAN cursors stay valid.
-func (db *DB) compact() {
-	live := db.order[:0]
-	for _, s := range db.order {
-		if s.live {
-			live = append(live, s)
-		}
-	}
-	clear(db.order[len(live):])
-	db.order = live
-	db.dead = 0
-}
+func (db *DB) del(key string) bool { return db.keys.del(key) }
 
 // flush deletes every key. Blocked callers stay blocked.
-func (db *DB) flush() {
-	clear(db.keys)
-	db.order = nil
-	db.dead = 0
-}
+func (db *DB) flush() { db.keys.reset() }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/zlite/zlite/list"
 )
 
 func TestUpdateNoRollback(t *testing.T) {
@@ -79,7 +81,7 @@ func TestTypedLists(t *testing.T) {
 	if idx, err := db.LPosCount(ctx, "l", "b", 0, LPosArgs{}); !slices.Equal(idx, []int64{1, 3}) || err != nil {
 		t.Fatalf("LPosCount(b, 0) = %v, %v; want [1 3]", idx, err)
 	}
-	if _, err := db.LPosCount(ctx, "l", "b", -1, LPosArgs{}); !errors.Is(err, errLPosCount) {
+	if _, err := db.LPosCount(ctx, "l", "b", -1, LPosArgs{}); !errors.Is(err, list.ErrNegativeCount) {
 		t.Fatalf("LPosCount(-1) = %v; want the COUNT error", err)
 	}
 	if v, ok, err := db.LIndex(ctx, "l", -2); v != "c" || !ok || err != nil {

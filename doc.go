@@ -24,28 +24,35 @@
 //
 // BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP, BZPOPMIN, BZPOPMAX and BZMPOP follow
 // Redis's serving rules. A blocking call first tries its keys left to right, like the
-// non-blocking command. If every key is missing it registers a waiter, with its own
-// buffered channel, in a first-come-first-served queue per key, and waits on that
-// channel, its timer and ctx.Done() in one select. A write that adds to a key with
-// waiters marks the key ready; when the command (or the whole Update batch) is
-// complete, and still under the lock, the ready keys are served in order: each
-// waiter in turn takes its element(s), is removed from the queues of all its keys and
-// is signalled, until the key is empty. One element wakes exactly one waiter; a
-// variadic push or a batch serves waiters from the final state; a BLMOVE's push into
-// its destination marks that key ready and serves its waiters in the same pass.
-// A BLMOVE whose destination holds a sorted set gets WRONGTYPE and consumes nothing.
+// non-blocking command. If every key is missing it registers a waiter in a
+// first-come-first-served queue per key and waits on the waiter's own channel, its
+// timer and ctx.Done() in one select. A write that adds to a key with waiters marks
+// the key ready; when the command (or the whole Update batch) is complete, and still
+// under the lock, the ready keys are served in order: each waiter in turn takes its
+// element(s), is removed from the queues of all its keys and is signalled, until the
+// key is empty. One element wakes exactly one waiter; a variadic push or a batch
+// serves waiters from the final state; a BLMOVE's push into its destination marks
+// that key ready and serves its waiters in the same pass. A BLMOVE whose destination
+// holds a sorted set gets WRONGTYPE and consumes nothing.
 //
-// When the timer or ctx fires, the waiter re-locks and checks whether it was served
-// in the meantime. If it was, the element already left the key and is returned (it
-// is never lost); if not, it removes itself under the lock, so no later write can
-// serve it (it is never delivered twice). This is the design of
-// golang.org/x/sync/semaphore. A sync.Cond could not be used alone: it cannot be
-// combined with ctx.Done() or a timer in a select, and Broadcast wakes every waiter
-// to fight over one element. Each blocked call costs its own goroutine (the
-// caller's), one waiter with its channel (recycled through a per-DB pool; a
-// generation number keeps stale queue entries from matching a reused waiter) and,
-// with a timeout, one time.Timer; nothing else runs in the background. A wait with
-// no timeout and a context that cannot be cancelled is a plain channel receive.
+// The queues, the ready keys and the wait are package
+// [github.com/zlite/zlite/blocking], which knows nothing of lists or sorted sets; the
+// keyspace says what each waiter takes. When the timer or ctx fires, the waiter
+// re-locks: if it was served in the meantime, the element already left its key and
+// is returned (never lost); if not, it removes itself under the lock, so no later
+// write can serve it (never delivered twice). A caller whose ctx is already done
+// still gets an element that is there (the keys are tried first), and a caller
+// served at the instant its ctx fires keeps the element: unlike
+// golang.org/x/sync/semaphore, which checks ctx first and gives tokens back, since
+// an element popped in order cannot be put back unseen. Package blocking's doc says
+// why each waiter has a channel rather than sharing a sync.Cond. Each blocked call
+// costs its own goroutine (the caller's), one waiter with its channel (recycled) and,
+// with a timeout, one time.Timer; nothing else runs in the background. Blocking on
+// n keys costs amortised O(n) under the lock, and so does leaving them.
+//
+// Timeouts given to [DB.Do] are seconds parsed as Redis 7.2+ parses them on x86-64
+// (a long double, rounded up to milliseconds): 1e-400 is 1 ms, -0.0001 is forever,
+// and a deadline beyond 2^63 ms is [ErrTimeoutOutOfRange].
 //
 // Inside [DB.Update], blocking commands do not block: as inside MULTI, they return at
 // once as on a timeout when nothing is ready.
@@ -68,6 +75,51 @@
 // ping-pong round trip ~0.5 µs against ~0.26 µs for a bare channel ping-pong and
 // ~110 µs on redis-server through go-redis; ZADD→BZPOPMIN ~0.5 µs against ~100 µs.
 //
+// # Key table
+//
+// The keys live in one table (keyTable, keytable.go) rather than a Go map: their
+// bytes back to back in a pointer-free byte arena; one 24-byte entry per key in
+// creation order (arena offset, length, the value as a bare pointer and its type,
+// SCAN sequence number), whose value pointers are the only pointers, one per key;
+// and a pointer-free open-addressing index of 8-byte slots (the entry's number and
+// 32 bits of the key's hash; linear probing, backward-shift deletion, load kept
+// between 3/32 and 3/4). A lookup hashes the key, probes the index, and reads the
+// entry and the key's bytes only on a hash match: three cache lines. Deleting a key marks
+// its entry dead (the newest key's entry and bytes are dropped at once, the common
+// case of a queue key that fills and drains); once dead entries are the majority they
+// are compacted away, keeping every entry's sequence number. A SCAN cursor is the
+// sequence number of the next key, found by binary search over the entries, so it
+// stays valid across deletes, growth and compaction, and KEYS and SCAN walk the
+// entries in creation order without a separate order slice. Keys longer than 4 KiB
+// are kept as strings beside the arena. A sharded keyspace would hold one table per
+// shard.
+//
+// A key costs 52-63 bytes beyond its value (at 100k keys: a 24-byte entry, plus
+// about a tenth for slice growth; 21 bytes of index; 13 of key bytes), against
+// 116-151 bytes for the map and SCAN order slice this table replaced; from
+//
+//	go test -run '^$' -bench BenchmarkKeyTable -benchtime 1x .
+//
+// # Errors
+//
+// Every error's text is Redis's reply, byte for byte, so a [DB.Do] reply can be
+// compared with Redis's or sent on the wire. Match errors with errors.Is against the
+// exported sentinels ([ErrWrongType], [ErrSyntax], [ErrNotInteger], [ErrNumKeys],
+// ...; zset.ErrNotFloat and the other engine errors come through unchanged). Errors
+// whose text names the command or quotes its arguments are an [*Error], whose Kind
+// ([ErrArity], [ErrUnknownCommand], [ErrNoInputKeys], [ErrReplyTooLarge]) errors.Is
+// matches and whose Command errors.As reads.
+//
+// # Monitoring
+//
+// [DB.Stats] returns the keys by type and encoding, their elements and engine
+// memory, the blocked callers, and each command's call count (typed methods, Do and
+// Tx.Do alike; the typed blocking methods are not counted yet) with, when
+// [WithLatencyTracking] is set, a log2 histogram of its time under the lock. The
+// counters are plain increments under the keyspace lock, always on; Stats itself
+// costs O(keys). The typed DB methods that only lock and call their Tx method are
+// generated (go generate; internal/gendb) into db_methods.go, which counts them.
+//
 // # Differences from Redis
 //
 //   - Update has no rollback: writes made before fn returns an error stay, as in a
@@ -79,15 +131,20 @@
 //     shortest round-trip; LPOS RANK -9223372036854775808 is an error.
 //   - ZRANK and ZREVRANK accept WITHSCORE (Redis 7.2); a negative LIMIT offset
 //     gives an empty reply (Redis 7.2).
-//   - ZSCAN returns a set of at most 128 members whole at cursor 0, as Redis does for
-//     its small-set encoding. For larger sets the cursor encodes a score: each call
+//   - ZSCAN returns a set of at most 128 members whole, with cursor 0, whatever the
+//     cursor given, as Redis does for its small-set encoding. For larger sets the cursor encodes a score: each call
 //     returns about COUNT members in ascending order from that score, never splitting
 //     members that share a score, in O(log n + COUNT). Every member present with an
 //     unchanged score for the whole scan is returned exactly once; one whose score
 //     changes mid-scan may be missed or repeated (Redis's hash-order cursor would
 //     still return it).
-//   - ZRANDMEMBER with a huge negative count builds its whole reply at once (Redis
-//     streams it to the socket).
+//   - Replies are built in memory (Redis streams them to the socket), so one reply
+//     holds at most [DefaultMaxReplyElements] elements, or the bound set with
+//     [WithMaxReplyElements]. Only ZRANDMEMBER with a negative count can reach it
+//     (its reply repeats members, so it is not bounded by the data); beyond it the
+//     command fails with an error matching [ErrReplyTooLarge]. Every other reply is
+//     bounded by what the keyspace holds, and no count, index, LIMIT, COUNT, MAXLEN
+//     or RANK argument sizes an allocation.
 //   - A stored score of -0 reads back as -0, as in Redis's large (skiplist) sets;
 //     Redis's small (listpack) sets read it back as 0.
 //   - Typed ZADD with NX and XX, or GT and LT, returns Redis's error; go-redis drops

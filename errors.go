@@ -2,15 +2,16 @@ package zlite
 
 import (
 	"errors"
+	"strconv"
 	"strings"
-
-	"github.com/zlite/zlite/list"
 )
 
 // Errors returned by the keyspace. Each one's Error() is Redis's reply text, byte for
 // byte, so a reply from [DB.Do] can be compared with (or sent as) Redis's; match them
-// with errors.Is. Errors from the zset and list packages (zset.ErrNotFloat,
-// list.ErrIndexOutOfRange, ...) are returned unchanged.
+// with errors.Is, never by text. Errors whose text names the command or quotes its
+// arguments are an [*Error] that matches its kind (ErrArity, ErrUnknownCommand,
+// ErrNoInputKeys, ErrReplyTooLarge) with errors.Is. Errors from the zset and list
+// packages (zset.ErrNotFloat, list.ErrIndexOutOfRange, ...) are returned unchanged.
 var (
 	// ErrWrongType is returned when a command meets a key holding the other kind of value.
 	ErrWrongType = errors.New("WRONGTYPE Operation against a key holding the wrong kind of value")
@@ -25,25 +26,74 @@ var (
 	ErrTimeoutNegative = errors.New("ERR timeout is negative")
 	// ErrTimeoutNotFloat is returned by the blocking commands for a malformed timeout.
 	ErrTimeoutNotFloat = errors.New("ERR timeout is not a float or out of range")
+	// ErrTimeoutOutOfRange is returned by the blocking commands (through Do) for a
+	// timeout whose deadline, in milliseconds since 1970, does not fit in 64 bits.
+	ErrTimeoutOutOfRange = errors.New("ERR timeout is out of range")
 	// ErrNotPositive is returned by LPOP/RPOP for a negative count.
 	ErrNotPositive = errors.New("ERR value is out of range, must be positive")
-	// errNumKeys is LMPOP/ZMPOP/BLMPOP/BZMPOP's reply to a numkeys below 1 or malformed.
-	errNumKeys = errors.New("ERR numkeys should be greater than 0")
-	// errCountPositive is LMPOP/ZMPOP's reply to a COUNT below 1 or malformed.
-	errCountPositive = errors.New("ERR count should be greater than 0")
-	// LPOS's replies to bad options; errRankZero is list.ErrRankZero's text.
-	errRankZero   = list.ErrRankZero
-	errLPosCount  = list.ErrNegativeCount
-	errLPosMaxLen = list.ErrNegativeMaxLen
+	// ErrNumKeys is LMPOP/ZMPOP/BLMPOP/BZMPOP's reply to a numkeys below 1 or
+	// malformed, and the typed methods' to no keys.
+	ErrNumKeys = errors.New("ERR numkeys should be greater than 0")
+	// ErrCountPositive is LMPOP/ZMPOP's reply to a COUNT below 1 or malformed.
+	ErrCountPositive = errors.New("ERR count should be greater than 0")
+	// ErrArity matches (with errors.Is) Redis's reply to a command called with the
+	// wrong number of arguments, an [*Error] whose text names the command:
+	// "ERR wrong number of arguments for 'zadd' command".
+	ErrArity = errors.New("ERR wrong number of arguments")
+	// ErrUnknownCommand matches (with errors.Is) [DB.Do]'s reply to a command it does
+	// not know, an [*Error] whose text quotes the command and its first arguments as
+	// Redis does: "ERR unknown command 'foo', with args beginning with: 'a' ".
+	ErrUnknownCommand = errors.New("ERR unknown command")
+	// ErrReplyTooLarge matches (with errors.Is) the error of a command whose reply
+	// would hold more elements than [WithMaxReplyElements] allows, an [*Error] whose
+	// text gives the bound. It has no Redis counterpart (Redis streams the reply).
+	ErrReplyTooLarge = errors.New("ERR reply too large")
 	// ErrReadOnly is returned by a write made through the [Tx] of [DB.View].
 	// It has no Redis counterpart.
 	ErrReadOnly = errors.New("zlite: write in a read-only transaction (DB.View)")
 )
 
+// Error is an error whose text is Redis's reply and names the command or quotes its
+// arguments, so it cannot be one fixed value. Kind is the exported sentinel it
+// matches with errors.Is; errors.As gives the command:
+//
+//	var e *zlite.Error
+//	if errors.As(err, &e) && errors.Is(e, zlite.ErrArity) { ... e.Command ... }
+type Error struct {
+	// Kind is the sentinel the error matches: [ErrArity], [ErrUnknownCommand],
+	// [ErrNoInputKeys] or [ErrReplyTooLarge].
+	Kind error
+	// Command is the command's name: lower case as Redis prints it, or as typed for
+	// ErrUnknownCommand.
+	Command string
+	msg     string
+}
+
+// Error returns Redis's reply text.
+func (e *Error) Error() string { return e.msg }
+
+// Is reports whether target is e's Kind.
+func (e *Error) Is(target error) bool { return target == e.Kind }
+
 // errArity is Redis's reply to a command called with the wrong number of arguments;
 // name is the command's canonical lower-case name, as Redis prints it.
 func errArity(name string) error {
-	return errors.New("ERR wrong number of arguments for '" + name + "' command")
+	return &Error{Kind: ErrArity, Command: name,
+		msg: "ERR wrong number of arguments for '" + name + "' command"}
+}
+
+// errNoInputKeys is the algebra commands' reply to numkeys < 1, naming the command.
+func errNoInputKeys(name string) error {
+	return &Error{Kind: ErrNoInputKeys, Command: name,
+		msg: "ERR at least 1 input key is needed for '" + name + "' command"}
+}
+
+// errReplyTooLarge is the error of command when its reply would hold more than max
+// elements.
+func errReplyTooLarge(name string, max int) error {
+	return &Error{Kind: ErrReplyTooLarge, Command: name,
+		msg: "ERR reply would hold more than " + strconv.Itoa(max) +
+			" elements (zlite.WithMaxReplyElements)"}
 }
 
 // errUnknownCommand is Redis 7.0's reply to an unknown command: the name as typed (at
@@ -64,7 +114,8 @@ func errUnknownCommand(args []string) error {
 		name = name[:128]
 	}
 	msg := "ERR unknown command '" + name + "', with args beginning with: " + list.String()
-	return errors.New(strings.NewReplacer("\r", " ", "\n", " ").Replace(msg))
+	return &Error{Kind: ErrUnknownCommand, Command: args[0],
+		msg: strings.NewReplacer("\r", " ", "\n", " ").Replace(msg)}
 }
 
 // errorString is an error whose text is a Redis reply.

@@ -9,50 +9,19 @@ import (
 func (db *DB) check() error {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	for k, e := range db.keys {
-		v, ok := e.val.(interface{ Len() int })
-		if !ok || v.Len() == 0 {
-			return fmt.Errorf("key %q holds %T with no elements", k, e.val)
-		}
+	if err := db.keys.check(); err != nil {
+		return err
 	}
-	live, dead := 0, 0
-	for i, s := range db.order {
-		if i > 0 && s.seq <= db.order[i-1].seq {
-			return fmt.Errorf("SCAN order not increasing at %d", i)
-		}
-		if !s.live {
-			dead++
+	for i := range db.keys.ents {
+		v := db.keys.value(i)
+		if v == nil {
 			continue
 		}
-		live++
-		if e, ok := db.keys[s.key]; !ok || e.seq != s.seq {
-			return fmt.Errorf("SCAN slot %q seq %d does not match the key", s.key, s.seq)
+		if l, ok := v.(interface{ Len() int }); !ok || l.Len() == 0 {
+			return fmt.Errorf("key %q holds %T with no elements", db.keys.key(i), v)
 		}
 	}
-	if live != len(db.keys) || dead != db.dead {
-		return fmt.Errorf("SCAN order has %d live, %d dead slots; want %d, %d", live, dead, len(db.keys), db.dead)
-	}
-	blocked := map[*waiter]bool{}
-	for k, q := range db.waiters {
-		d := 0
-		for _, e := range q.ws {
-			if e.live() {
-				blocked[e.w] = true
-			} else {
-				d++
-			}
-		}
-		if d != q.dead {
-			return fmt.Errorf("queue %q counts %d dead entries, holds %d", k, q.dead, d)
-		}
-	}
-	if len(blocked) != db.nblocked {
-		return fmt.Errorf("%d waiters queued, nblocked %d", len(blocked), db.nblocked)
-	}
-	if len(db.ready) != 0 {
-		return fmt.Errorf("%d ready keys left unserved", len(db.ready))
-	}
-	return nil
+	return db.waits.Check()
 }
 
 func mustCheck(t testing.TB, db *DB) {

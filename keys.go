@@ -1,7 +1,6 @@
 package zlite
 
 import (
-	"context"
 	"strconv"
 	"strings"
 
@@ -29,7 +28,7 @@ func (tx *Tx) Del(keys ...string) (int64, error) {
 func (tx *Tx) Exists(keys ...string) (int64, error) {
 	var n int64
 	for _, k := range keys {
-		if _, ok := tx.db.keys[k]; ok {
+		if _, ok := tx.db.keys.find(k); ok {
 			n++
 		}
 	}
@@ -56,10 +55,11 @@ func (tx *Tx) Type(key string) (string, error) {
 // in creation order. O(number of keys).
 func (tx *Tx) Keys(pattern string) ([]string, error) {
 	all := pattern == "*"
+	t := &tx.db.keys
 	r := []string{}
-	for _, s := range tx.db.order {
-		if s.live && (all || globMatch(pattern, s.key)) {
-			r = append(r, s.key)
+	for i := range t.ents {
+		if t.live(i) && (all || globMatch(pattern, t.key(i))) {
+			r = append(r, t.keyCopy(i))
 		}
 	}
 	return r, nil
@@ -89,35 +89,35 @@ func (tx *Tx) scan(cursor uint64, match string, count int64, keyType string) ([]
 	if match == "*" {
 		match = ""
 	}
+	t := &db.keys
 	r := []string{}
-	i := db.slotIndex(cursor)
+	i := t.seek(cursor)
 	visited := int64(0)
-	for ; i < len(db.order) && visited < count; i++ {
-		s := db.order[i]
-		if !s.live {
+	for ; i < len(t.ents) && visited < count; i++ {
+		if !t.live(i) {
 			continue
 		}
 		visited++
-		if match != "" && !globMatch(match, s.key) {
+		if match != "" && !globMatch(match, t.key(i)) {
 			continue
 		}
-		if keyType != "" && !strings.EqualFold(keyType, typeName(db.keys[s.key].val)) {
+		if keyType != "" && !strings.EqualFold(keyType, typeName(t.value(i))) {
 			continue
 		}
-		r = append(r, s.key)
+		r = append(r, t.keyCopy(i))
 	}
-	for i < len(db.order) && !db.order[i].live {
+	for i < len(t.ents) && !t.live(i) {
 		i++
 	}
-	if i == len(db.order) {
+	if i == len(t.ents) {
 		return r, 0, nil
 	}
-	return r, db.order[i].seq, nil
+	return r, t.ents[i].seq, nil
 }
 
 // DBSize is DBSIZE: the number of keys. O(1).
 func (tx *Tx) DBSize() (int64, error) {
-	return int64(len(tx.db.keys)), nil
+	return int64(tx.db.keys.n), nil
 }
 
 // FlushAll is FLUSHALL: it deletes every key. Blocked callers stay blocked. O(1)
@@ -137,81 +137,18 @@ func (tx *Tx) Rename(key, newKey string) error {
 		return ErrReadOnly
 	}
 	db := tx.db
-	e, ok := db.keys[key]
-	if !ok {
+	v := db.value(key)
+	if v == nil {
 		return ErrNoSuchKey
 	}
 	if key == newKey {
 		return nil
 	}
 	db.del(newKey)
-	db.add(newKey, e.val)
+	db.add(newKey, v)
 	db.del(key)
 	tx.signal(newKey)
 	return nil
-}
-
-// Del is [Tx.Del] (DEL).
-func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.Del(keys...)
-}
-
-// Exists is [Tx.Exists] (EXISTS).
-func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.Exists(keys...)
-}
-
-// Type is [Tx.Type] (TYPE).
-func (db *DB) Type(ctx context.Context, key string) (string, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.Type(key)
-}
-
-// Keys is [Tx.Keys] (KEYS).
-func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.Keys(pattern)
-}
-
-// Scan is [Tx.Scan] (SCAN).
-func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64) ([]string, uint64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.Scan(cursor, match, count)
-}
-
-// ScanType is [Tx.ScanType] (SCAN ... TYPE).
-func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.ScanType(cursor, match, count, keyType)
-}
-
-// DBSize is [Tx.DBSize] (DBSIZE).
-func (db *DB) DBSize(ctx context.Context) (int64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.DBSize()
-}
-
-// FlushAll is [Tx.FlushAll] (FLUSHALL).
-func (db *DB) FlushAll(ctx context.Context) error {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.FlushAll()
-}
-
-// Rename is [Tx.Rename] (RENAME).
-func (db *DB) Rename(ctx context.Context, key, newKey string) error {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.Rename(key, newKey)
 }
 
 func init() {

@@ -1,7 +1,6 @@
 package zlite
 
 import (
-	"context"
 	"strings"
 
 	"github.com/zlite/zlite/list"
@@ -26,11 +25,11 @@ func (tx *Tx) push(name, key string, left, xx bool, values []string) (int64, err
 		if xx {
 			return 0, nil
 		}
-		if q := tx.direct(key); q != nil {
+		if tx.handsOff(key) {
 			// Hand the values to the waiters without creating the list first; the
 			// reply is the length after the push, as in Redis.
 			n := len(values)
-			lo, hi := tx.db.handList(key, q, left, values)
+			lo, hi := tx.db.handList(key, left, values)
 			if lo == hi {
 				return int64(n), nil
 			}
@@ -80,8 +79,9 @@ func (tx *Tx) RPushX(key string, values ...string) (int64, error) {
 	return tx.push("rpushx", key, false, true, values)
 }
 
-// pop implements LPOP and RPOP without a count.
-func (tx *Tx) pop(key string, left bool) (string, bool, error) {
+// popOne implements LPOP and RPOP without a count (DB.pop is the pop that serves a
+// blocked caller).
+func (tx *Tx) popOne(key string, left bool) (string, bool, error) {
 	l, err := tx.listWrite(key)
 	if l == nil || err != nil {
 		return "", false, err
@@ -121,11 +121,11 @@ func (tx *Tx) popCount(key string, left bool, count int64) ([]string, error) {
 
 // LPop is LPOP: it removes and returns the first element of the list at key, or
 // ("", false) when the key does not exist. The complexity is O(1).
-func (tx *Tx) LPop(key string) (string, bool, error) { return tx.pop(key, true) }
+func (tx *Tx) LPop(key string) (string, bool, error) { return tx.popOne(key, true) }
 
 // RPop is RPOP: it removes and returns the last element of the list at key, or
 // ("", false) when the key does not exist. The complexity is O(1).
-func (tx *Tx) RPop(key string) (string, bool, error) { return tx.pop(key, false) }
+func (tx *Tx) RPop(key string) (string, bool, error) { return tx.popOne(key, false) }
 
 // LPopCount is LPOP key count: it removes and returns up to count elements from the
 // head; nil when the key does not exist, empty for count 0, [ErrNotPositive] for a
@@ -295,9 +295,9 @@ func (tx *Tx) move(src, dst string, srcLeft, dstLeft bool) (string, bool, error)
 	if !tx.writable {
 		return "", false, ErrReadOnly
 	}
-	w := waiter{kind: waitMove, keys: []string{src}, left: srcLeft, dst: dst, dstL: dstLeft}
-	tx.db.try(&w)
-	return w.val, w.ok, w.err
+	r := popReq{kind: popMove, left: srcLeft, dst: dst, dstLeft: dstLeft}
+	tx.db.tryKeys(&r, []string{src})
+	return r.val, r.ok, r.err
 }
 
 // LMove is LMOVE: it pops an element from src (srcPos "LEFT" = head, "RIGHT" = tail)
@@ -322,171 +322,9 @@ func (tx *Tx) RPopLPush(src, dst string) (string, bool, error) {
 // that key and the elements; values is nil when every key is missing. Errors as
 // Redis for count < 1 or a bad direction. O(count) plus one lookup per key tried.
 func (tx *Tx) LMPop(direction string, count int64, keys ...string) (key string, values []string, err error) {
-	left, err := parsePosition(direction)
-	if err != nil {
-		return "", nil, err
+	r, err := typedMPop(popList, direction, count, keys)
+	if err == nil {
+		err = tx.once(&r, keys)
 	}
-	if err := checkMPop(keys, count); err != nil {
-		return "", nil, err
-	}
-	if !tx.writable {
-		return "", nil, ErrReadOnly
-	}
-	w := waiter{kind: waitList, keys: keys, left: left, count: clampInt(count)}
-	tx.db.try(&w)
-	return w.key, w.vals, w.err
-}
-
-// The typed DB methods: each runs the Tx method of the same name under the keyspace
-// lock (serving blocked callers after writes). ctx is accepted for go-redis parity
-// and not used by non-blocking commands.
-
-// LPush is [Tx.LPush] (LPUSH).
-func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LPush(key, values...)
-}
-
-// RPush is [Tx.RPush] (RPUSH).
-func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.RPush(key, values...)
-}
-
-// LPushX is [Tx.LPushX] (LPUSHX).
-func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LPushX(key, values...)
-}
-
-// RPushX is [Tx.RPushX] (RPUSHX).
-func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.RPushX(key, values...)
-}
-
-// LPop is [Tx.LPop] (LPOP).
-func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LPop(key)
-}
-
-// RPop is [Tx.RPop] (RPOP).
-func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.RPop(key)
-}
-
-// LPopCount is [Tx.LPopCount] (LPOP key count).
-func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LPopCount(key, count)
-}
-
-// RPopCount is [Tx.RPopCount] (RPOP key count).
-func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.RPopCount(key, count)
-}
-
-// LLen is [Tx.LLen] (LLEN).
-func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LLen(key)
-}
-
-// LIndex is [Tx.LIndex] (LINDEX).
-func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LIndex(key, index)
-}
-
-// LSet is [Tx.LSet] (LSET).
-func (db *DB) LSet(ctx context.Context, key string, index int64, value string) error {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LSet(key, index, value)
-}
-
-// LRange is [Tx.LRange] (LRANGE).
-func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LRange(key, start, stop)
-}
-
-// LInsert is [Tx.LInsert] (LINSERT).
-func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LInsert(key, op, pivot, value)
-}
-
-// LInsertBefore is [Tx.LInsertBefore] (LINSERT BEFORE).
-func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int64, error) {
-	return db.LInsert(ctx, key, "BEFORE", pivot, value)
-}
-
-// LInsertAfter is [Tx.LInsertAfter] (LINSERT AFTER).
-func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64, error) {
-	return db.LInsert(ctx, key, "AFTER", pivot, value)
-}
-
-// LRem is [Tx.LRem] (LREM).
-func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (int64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LRem(key, count, value)
-}
-
-// LTrim is [Tx.LTrim] (LTRIM).
-func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LTrim(key, start, stop)
-}
-
-// LPos is [Tx.LPos] (LPOS).
-func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, bool, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LPos(key, value, a)
-}
-
-// LPosCount is [Tx.LPosCount] (LPOS ... COUNT).
-func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a LPosArgs) ([]int64, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LPosCount(key, value, count, a)
-}
-
-// LMove is [Tx.LMove] (LMOVE).
-func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (string, bool, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LMove(src, dst, srcPos, dstPos)
-}
-
-// RPopLPush is [Tx.RPopLPush] (RPOPLPUSH).
-func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.RPopLPush(src, dst)
-}
-
-// LMPop is [Tx.LMPop] (LMPOP).
-func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...string) (string, []string, error) {
-	tx := db.lock()
-	defer db.unlock()
-	return tx.LMPop(direction, count, keys...)
+	return r.key, r.vals, err
 }

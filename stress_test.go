@@ -17,17 +17,17 @@ import (
 // TestStress moves items from 16 producers to 16 consumers through BRPOP and through
 // BZPOPMIN, with random timeouts and cancellations, and checks that every item is
 // delivered exactly once. 1e6 items per command (1e5 under -race or -short).
-// ZLITE_STRESS_SEED sets the seed.
+// ZLITE_SEED sets the seed.
 func TestStress(t *testing.T) {
 	n := 1_000_000
 	if raceEnabled || testing.Short() {
 		n = 100_000
 	}
 	seed := rand.Uint64()
-	if s := os.Getenv("ZLITE_STRESS_SEED"); s != "" {
+	if s := os.Getenv("ZLITE_SEED"); s != "" {
 		seed, _ = strconv.ParseUint(s, 10, 64)
 	}
-	t.Logf("seed %d (set ZLITE_STRESS_SEED to repeat), %d items", seed, n)
+	t.Logf("seed %d (set ZLITE_SEED to repeat), %d items", seed, n)
 	t.Run("cmd=BRPOP", func(t *testing.T) { stress(t, false, n, seed) })
 	t.Run("cmd=BZPOPMIN", func(t *testing.T) { stress(t, true, n, seed+1) })
 }

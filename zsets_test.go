@@ -487,9 +487,9 @@ func TestZTypedMethods(t *testing.T) {
 	_, _, err = db.ZMPop(ctx, "middle", 1, "k")
 	mustErr("ZMPop bad order", err, ErrSyntax)
 	_, _, err = db.ZMPop(ctx, "MIN", 0, "k")
-	mustErr("ZMPop count 0", err, errCountPositive)
+	mustErr("ZMPop count 0", err, ErrCountPositive)
 	_, _, err = db.ZMPop(ctx, "MIN", 1)
-	mustErr("ZMPop no keys", err, errNumKeys)
+	mustErr("ZMPop no keys", err, ErrNumKeys)
 
 	db.ZAdd(ctx, "r", z("a", 1), z("b", 2), z("c", 3), z("d", 4))
 	n, err = db.ZRemRangeByRank(ctx, "r", 0, 0)

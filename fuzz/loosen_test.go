@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -111,6 +112,33 @@ return {r, redis.call('ZSCORE', KEYS[1], ARGV[2])}`, "1", args[1], args[0], args
 				return ""
 			}
 			return "want (error) ERR syntax error"
+		},
+	},
+	{
+		name: "timeout-out-of-range",
+		why: "Redis before 7.2 turns a blocking timeout of 2^63 ms or more (1e400, inf) into a " +
+			"negative number and replies 'timeout is negative'; 7.2+ checks the range first and " +
+			"replies 'timeout is out of range' (timeout.c), which zlite follows (timeout.go). " +
+			"Any other reply must match exactly.",
+		applies: func(args []string, redis72 bool) bool {
+			if redis72 || !blockingCommands[name(args)] {
+				return false
+			}
+			t := args[len(args)-1] // BLPOP, BRPOP, BZPOPMIN, BZPOPMAX, BLMOVE, BRPOPLPUSH
+			if n := name(args); (n == "BLMPOP" || n == "BZMPOP") && len(args) > 1 {
+				t = args[1]
+			}
+			f, _ := strconv.ParseFloat(t, 64) // 1e400 parses as +Inf
+			return f >= math.MaxInt64/1000
+		},
+		check: func(_ []string, zl, rd, _ val) string {
+			if equalVal(zl, rd, true) { // another error came first
+				return ""
+			}
+			if rd.kind == kErr && rd.s == "ERR timeout is negative" && zl.kind == kErr && zl.s == "ERR timeout is out of range" {
+				return ""
+			}
+			return "want Redis's reply, or (error) ERR timeout is out of range where Redis 7.0 says negative"
 		},
 	},
 	{

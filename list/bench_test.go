@@ -34,20 +34,23 @@ func item(i int) string {
 
 // impl is one implementation under benchmark, holding n items 0..n-1.
 type impl struct {
-	name     string
-	build    func(n int) any
-	ops      map[string]func(b *testing.B, s any, n int)
-	elements func(s any) int
+	name  string
+	build func(n int) any
+	ops   map[string]func(b *testing.B, s any, n int)
 }
 
 var sink string
 var sinkN int
 
-func zliteImpl() impl {
+// zliteImpl is the List with pages of pageSize bytes (0: the default).
+func zliteImpl(pageSize int) impl {
 	return impl{
 		name: "zlite",
 		build: func(n int) any {
 			l := New()
+			if pageSize != 0 {
+				l = newSized(pageSize)
+			}
 			for i := range n {
 				l.PushBack(item(i))
 			}
@@ -237,7 +240,7 @@ func sliceImpl() impl {
 var benchOps = []string{"lpush+lpop", "rpush+rpop", "rpush+lpop", "lpush+rpop", "index-mid", "range100-mid", "pos-mid"}
 
 func BenchmarkList(b *testing.B) {
-	impls := []impl{zliteImpl(), containerListImpl(), sliceImpl()}
+	impls := []impl{zliteImpl(0), containerListImpl(), sliceImpl()}
 	for _, op := range benchOps {
 		for _, n := range benchSizes {
 			for _, im := range impls {
@@ -289,23 +292,21 @@ func benchMem(b *testing.B, n int, build func(int) any) {
 	b.ReportMetric(gcNs, "gc-ns")
 }
 
-// BenchmarkPageSize is the study behind pageSize (see doc.go): the List at n = 1e6
+// BenchmarkPageSize is the study behind defaultPageSize (see doc.go): the List at n = 1e6
 // with each candidate page size.
 func BenchmarkPageSize(b *testing.B) {
-	z := zliteImpl()
 	const n = 1_000_000
 	for _, size := range []int{512, 1024, 2048, 4096, 8192, 16384} {
-		withPageSize(b, size, func() {
-			for _, op := range []string{"rpush+lpop", "index-mid", "range100-mid"} {
-				b.Run(fmt.Sprintf("op=%s/pagesize=%d/impl=zlite", op, size), func(b *testing.B) {
-					s := z.build(n)
-					b.ReportAllocs()
-					z.ops[op](b, s, n)
-				})
-			}
-			b.Run(fmt.Sprintf("op=mem/pagesize=%d/impl=zlite", size), func(b *testing.B) {
-				benchMem(b, n, z.build)
+		z := zliteImpl(size)
+		for _, op := range []string{"rpush+lpop", "index-mid", "range100-mid"} {
+			b.Run(fmt.Sprintf("op=%s/pagesize=%d/impl=zlite", op, size), func(b *testing.B) {
+				s := z.build(n)
+				b.ReportAllocs()
+				z.ops[op](b, s, n)
 			})
+		}
+		b.Run(fmt.Sprintf("op=mem/pagesize=%d/impl=zlite", size), func(b *testing.B) {
+			benchMem(b, n, z.build)
 		})
 	}
 }

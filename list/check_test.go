@@ -12,9 +12,12 @@ func (l *List) check() error {
 		return fmt.Errorf("slots a=%d b=%d len=%d", l.a, l.b, len(l.arr))
 	}
 	for k := range l.arr {
-		if (k < l.a || k >= l.b) && l.arr[k].buf != nil {
+		if (k < l.a || k >= l.b) && l.arr[k].ptr != nil {
 			return fmt.Errorf("dead slot %d still holds a buffer", k)
 		}
+	}
+	if l.spare != nil && (l.spareLen == 0 || int(l.spareLen) > l.pageSize()) {
+		return fmt.Errorf("kept buffer of %d bytes; page size %d", l.spareLen, l.pageSize())
 	}
 	count := l.b - l.a
 	if len(l.arr) > minSlots && count < len(l.arr)/4 {
@@ -26,41 +29,41 @@ func (l *List) check() error {
 		if p.n < 1 && (l.n == 0 || k != l.a && k != l.b-1) {
 			return fmt.Errorf("page %d of %d is empty (list length %d)", k-l.a, count, l.n)
 		}
-		if p.lo < 0 || p.lo > p.hi || p.hi > len(p.buf) {
-			return fmt.Errorf("page %d: lo=%d hi=%d cap=%d", k-l.a, p.lo, p.hi, len(p.buf))
+		if p.lo < 0 || p.lo > p.hi || int(p.hi) > len(p.buf()) {
+			return fmt.Errorf("page %d: lo=%d hi=%d cap=%d", k-l.a, int(p.lo), int(p.hi), len(p.buf()))
 		}
-		if p.used() > pageSize && p.n > 1 {
-			return fmt.Errorf("page %d: %d bytes in %d items exceed pageSize %d", k-l.a, p.used(), p.n, pageSize)
+		if p.used() > l.pageSize() && p.n > 1 {
+			return fmt.Errorf("page %d: %d bytes in %d items exceed the page size %d", k-l.a, p.used(), int(p.n), l.pageSize())
 		}
-		if len(p.buf) > pageSize && len(p.buf) != p.used() {
-			return fmt.Errorf("page %d: oversized buffer %d for %d bytes", k-l.a, len(p.buf), p.used())
+		if len(p.buf()) > l.pageSize() && len(p.buf()) != p.used() {
+			return fmt.Errorf("page %d: oversized buffer %d for %d bytes", k-l.a, len(p.buf()), p.used())
 		}
-		n, o := 0, p.lo
-		for o < p.hi {
-			_, _, o = fwd(p.buf, o)
+		n, o := 0, int(p.lo)
+		for o < int(p.hi) {
+			_, _, o = fwd(p.buf(), o)
 			n++
 		}
-		if o != p.hi || n != p.n {
-			return fmt.Errorf("page %d: forward decode found %d items ending at %d; want %d ending at %d", k-l.a, n, o, p.n, p.hi)
+		if o != int(p.hi) || n != int(p.n) {
+			return fmt.Errorf("page %d: forward decode found %d items ending at %d; want %d ending at %d", k-l.a, n, o, int(p.n), int(p.hi))
 		}
-		n, o = 0, p.hi
-		for o > p.lo {
-			_, _, o = bwd(p.buf, o)
+		n, o = 0, int(p.hi)
+		for o > int(p.lo) {
+			_, _, o = bwd(p.buf(), o)
 			n++
 		}
-		if o != p.lo || n != p.n {
-			return fmt.Errorf("page %d: backward decode found %d items ending at %d; want %d ending at %d", k-l.a, n, o, p.n, p.lo)
+		if o != int(p.lo) || n != int(p.n) {
+			return fmt.Errorf("page %d: backward decode found %d items ending at %d; want %d ending at %d", k-l.a, n, o, int(p.n), int(p.lo))
 		}
 		if k > l.a {
 			q := &l.arr[k-1]
-			if p.start != q.start+q.n {
-				return fmt.Errorf("page %d: start %d; want %d", k-l.a, p.start, q.start+q.n)
+			if p.start != q.start+int(q.n) {
+				return fmt.Errorf("page %d: start %d; want %d", k-l.a, p.start, q.start+int(q.n))
 			}
-			if q.n > 0 && p.n > 0 && mergeable(q, p) {
+			if q.n > 0 && p.n > 0 && l.mergeable(q, p) {
 				return fmt.Errorf("pages %d and %d hold %d+%d bytes: should be merged", k-1-l.a, k-l.a, q.used(), p.used())
 			}
 		}
-		total += p.n
+		total += int(p.n)
 	}
 	if total != l.n {
 		return fmt.Errorf("pages hold %d items; Len() = %d", total, l.n)
@@ -73,9 +76,9 @@ func (l *List) items() []string {
 	var out []string
 	for k := l.a; k < l.b; k++ {
 		p := &l.arr[k]
-		for o := p.lo; o < p.hi; {
-			ds, de, next := fwd(p.buf, o)
-			out = append(out, string(p.buf[ds:de]))
+		for o := int(p.lo); o < int(p.hi); {
+			ds, de, next := fwd(p.buf(), o)
+			out = append(out, string(p.buf()[ds:de]))
 			o = next
 		}
 	}
@@ -90,9 +93,9 @@ func (l *List) equal(want []string) bool {
 	i := 0
 	for k := l.a; k < l.b; k++ {
 		p := &l.arr[k]
-		for o := p.lo; o < p.hi; i++ {
-			ds, de, next := fwd(p.buf, o)
-			if string(p.buf[ds:de]) != want[i] {
+		for o := int(p.lo); o < int(p.hi); i++ {
+			ds, de, next := fwd(p.buf(), o)
+			if string(p.buf()[ds:de]) != want[i] {
 				return false
 			}
 			o = next

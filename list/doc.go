@@ -50,8 +50,15 @@
 // list drains, its pages go back to the GC one by one and the page slice shrinks
 // with them; an emptied list keeps one page buffer and a two-slot page slice.
 //
-// A list of one short item takes about 230 bytes of heap (the List, a two-slot page
-// slice and a 32-byte first page, which doubles as it fills up to a full page).
+// A small list costs little more than its bytes, as a Redis listpack does: the List
+// is 64 bytes, a one-page list has a one-slot page slice (32 bytes), and its first
+// page is sized to its contents: it starts at the allocator size class of its first
+// item and grows to the next size class that holds each new item up to 256 bytes,
+// then by half up to a full page. A list of one 14-byte item takes 112 bytes of heap,
+// one of ten such items 256 (it was 224 and 448 with a two-slot slice and a first
+// page doubling from 32 bytes). [List.Pages] tells a one-page list (Redis 7.2's
+// "listpack" encoding) from a longer one, and [List.MemoryUsage] gives the heap
+// bytes.
 //
 // The GC sees one pointer per page instead of one or two per item, which is where the
 // difference in the forced-GC time below comes from. A page holding an item larger
@@ -133,7 +140,7 @@
 //     share one allocation per call, so keeping any of them keeps all of that call's
 //     bytes alive.
 //   - There is no list-compress-depth (LZF compression of inner pages) and the page
-//     size is fixed rather than set by list-max-listpack-size.
+//     size is fixed (2 KiB) rather than set by list-max-listpack-size.
 //   - Keys, empty-list deletion, nil versus empty replies and argument parsing belong
 //     to the command layer: a List may be empty, and [List.PopFrontN] returns an empty
 //     slice for a count of 0.

@@ -36,8 +36,10 @@ func (r *byteReader) value() string {
 }
 
 // FuzzList decodes the input into a sequence of operations, applies them to two Lists
-// and to slice models with a small page size (so splits and merges happen often), and
-// compares every result and the invariants after each step.
+// and to slice models, and compares every result and the invariants after each step.
+// It runs the sequence twice: with 48-byte pages, so that splits and merges happen
+// often, and with 300-byte pages, so that a first page grows through the size classes
+// up to smallGrowth, then by half, then to the page size.
 func FuzzList(f *testing.F) {
 	for _, seed := range []string{
 		"",
@@ -48,32 +50,31 @@ func FuzzList(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	old := pageSize
-	pageSize = 48
-	f.Cleanup(func() { pageSize = old })
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r := &byteReader{b: data}
-		h := newHarness()
-		for step := 0; !r.done() && step < 2000; step++ {
-			a := opArgs{op: int(r.next()) % numOps}
-			a.x, a.y, a.z = int(int8(r.next())), int(int8(r.next())), int(r.next())
-			bits := r.next()
-			a.flag, a.flag2 = bits&1 != 0, bits&2 != 0
-			a.v, a.pivot = r.value(), r.value()
-			switch a.op {
-			case 0, 1:
-				for range 1 + a.z%5 {
-					a.vs = append(a.vs, r.value())
+		for _, size := range []int{48, 300} {
+			r := &byteReader{b: data}
+			h := newHarness(size)
+			for step := 0; !r.done() && step < 2000; step++ {
+				a := opArgs{op: int(r.next()) % numOps}
+				a.x, a.y, a.z = int(int8(r.next())), int(int8(r.next())), int(r.next())
+				bits := r.next()
+				a.flag, a.flag2 = bits&1 != 0, bits&2 != 0
+				a.v, a.pivot = r.value(), r.value()
+				switch a.op {
+				case 0, 1:
+					for range 1 + a.z%5 {
+						a.vs = append(a.vs, r.value())
+					}
+				case 12:
+					a.y, a.z = a.y&7, a.z%20
 				}
-			case 12:
-				a.y, a.z = a.y&7, a.z%20
+				if err := h.apply(a); err != nil {
+					t.Fatalf("page size %d, step %d: %+v: %v", size, step, a, err)
+				}
 			}
-			if err := h.apply(a); err != nil {
-				t.Fatalf("step %d: %+v: %v", step, a, err)
+			if err := h.same(); err != nil {
+				t.Fatalf("page size %d: %v", size, err)
 			}
-		}
-		if err := h.same(); err != nil {
-			t.Fatal(err)
 		}
 	})
 }

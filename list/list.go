@@ -14,15 +14,64 @@ import (
 // serialises access. Strings passed in are copied; strings returned are fresh copies
 // that stay valid whatever happens to the list afterwards.
 type List struct {
-	arr   []page // pages live in arr[a:b]; see page.go
-	a, b  int
-	n     int    // items in the list
-	spare []byte // a page buffer kept for reuse (a queue's drained front page)
-	mods  uint   // bumped by every change, so iterators notice changes
+	arr  []page // pages live in arr[a:b]; see page.go
+	a, b int
+	n    int // items in the list
+	// spare is a page buffer kept for reuse (a queue's drained front page) of
+	// spareLen bytes, stored as a pointer and a length rather than a slice to keep
+	// the List at 64 bytes (the keyspace holds one per list key).
+	spare    *byte
+	spareLen uint16
+	psize    uint16 // page size in bytes; 0 means defaultPageSize
+	mods     uint32 // bumped by every change, so iterators notice changes
 }
 
 // New returns an empty list.
 func New() *List { return &List{} }
+
+// newSized returns an empty list with pages of size bytes (at most 65535), so that
+// tests can exercise page splits and merges with few items.
+func newSized(size int) *List { return &List{psize: uint16(size)} }
+
+// pageSize returns the size in bytes of a full page buffer.
+func (l *List) pageSize() int {
+	if l.psize == 0 {
+		return defaultPageSize
+	}
+	return int(l.psize)
+}
+
+// takeSpare returns the kept buffer, or nil, and forgets it.
+func (l *List) takeSpare() []byte {
+	if l.spare == nil {
+		return nil
+	}
+	b := unsafe.Slice(l.spare, l.spareLen)
+	l.spare, l.spareLen = nil, 0
+	return b
+}
+
+// setSpare keeps b (at most a page) for reuse.
+func (l *List) setSpare(b []byte) {
+	l.spare, l.spareLen = unsafe.SliceData(b), uint16(len(b))
+}
+
+// Pages returns the number of pages holding the list's items: 0 for an empty list,
+// 1 for a list whose items fit in one page (what Redis 7.2 and later report as the
+// "listpack" encoding in OBJECT ENCODING; 7.0 says "quicklist" for every list). The
+// complexity is O(1).
+func (l *List) Pages() int { return l.b - l.a }
+
+// MemoryUsage returns the approximate number of heap bytes the list holds: the List,
+// its page slice and its page buffers (items' bytes included), as a figure for
+// MEMORY USAGE or INFO. The complexity is O(pages).
+func (l *List) MemoryUsage() int {
+	n := int(unsafe.Sizeof(*l)) + cap(l.arr)*int(unsafe.Sizeof(page{})) + int(l.spareLen)
+	for k := l.a; k < l.b; k++ {
+		n += len(l.arr[k].buf())
+	}
+	return n
+}
 
 // Len returns the number of items, as LLEN does. The complexity is O(1).
 func (l *List) Len() int { return l.n }
@@ -37,13 +86,13 @@ func (l *List) PushFront(values ...string) {
 		if n := len(v); n < 0x80 && l.a < l.b {
 			p := &l.arr[l.a]
 			if p.n == 0 {
-				if q := &l.arr[l.a+1]; q.lo >= n+2 || q.used()+n+2 <= pageSize {
+				if q := &l.arr[l.a+1]; int(q.lo) >= n+2 || q.used()+n+2 <= l.pageSize() {
 					p = nil // room in q, or room to be made: the slow path decides
 				}
 			}
-			if p != nil && p.lo >= n+2 {
-				p.lo -= n + 2
-				b := p.buf[p.lo : p.lo+n+2]
+			if p != nil && int(p.lo) >= n+2 {
+				p.lo -= int32(n + 2)
+				b := p.buf()[int(p.lo) : int(p.lo)+n+2]
 				b[0], b[n+1] = byte(n), byte(n)
 				copy(b[1:], v)
 				p.n++
@@ -66,15 +115,15 @@ func (l *List) PushBack(values ...string) {
 		if n := len(v); n < 0x80 && l.a < l.b {
 			p := &l.arr[l.b-1]
 			if p.n == 0 {
-				if q := &l.arr[l.b-2]; len(q.buf)-q.hi >= n+2 || q.used()+n+2 <= pageSize {
+				if q := &l.arr[l.b-2]; len(q.buf())-int(q.hi) >= n+2 || q.used()+n+2 <= l.pageSize() {
 					p = nil
 				}
 			}
-			if p != nil && len(p.buf)-p.hi >= n+2 {
-				b := p.buf[p.hi : p.hi+n+2]
+			if p != nil && len(p.buf())-int(p.hi) >= n+2 {
+				b := p.buf()[int(p.hi) : int(p.hi)+n+2]
 				b[0], b[n+1] = byte(n), byte(n)
 				copy(b[1:], v)
-				p.hi += n + 2
+				p.hi += int32(n + 2)
 				p.n++
 				l.n++
 				continue
@@ -102,11 +151,11 @@ func (l *List) pushBack(s string) {
 	start := 0
 	if l.a < l.b {
 		last := &l.arr[l.b-1]
-		start = last.start + last.n
+		start = last.start + int(last.n)
 	}
 	buf := l.newBuf(need)
 	putItem(buf, s)
-	l.insertSlot(l.b, page{buf: buf, hi: need, n: 1, start: start})
+	l.insertSlot(l.b, newPage(buf, 0, need, 1, start))
 	l.n++
 }
 
@@ -114,11 +163,11 @@ func (l *List) pushBack(s string) {
 // can make some, and reports whether it did.
 func (l *List) tryBack(k int, s string, need int) bool {
 	p := &l.arr[k]
-	if len(p.buf)-p.hi < need && !l.roomBack(p, need) {
+	if len(p.buf())-int(p.hi) < need && !l.roomBack(p, need) {
 		return false
 	}
-	putItem(p.buf[p.hi:], s)
-	p.hi += need
+	putItem(p.buf()[p.hi:], s)
+	p.hi += int32(need)
 	p.n++
 	l.n++
 	if k < l.b-1 {
@@ -146,18 +195,18 @@ func (l *List) pushFront(s string) {
 	buf := l.newBuf(need)
 	c := len(buf)
 	putItem(buf[c-need:], s)
-	l.insertSlot(l.a, page{buf: buf, lo: c - need, hi: c, n: 1, start: start})
+	l.insertSlot(l.a, newPage(buf, c-need, c, 1, start))
 	l.n++
 }
 
 // tryFront is tryBack's mirror image: it prepends s to the page at slot k.
 func (l *List) tryFront(k int, s string, need int) bool {
 	p := &l.arr[k]
-	if p.lo < need && !l.roomFront(p, need) {
+	if int(p.lo) < need && !l.roomFront(p, need) {
 		return false
 	}
-	p.lo -= need
-	putItem(p.buf[p.lo:], s)
+	p.lo -= int32(need)
+	putItem(p.buf()[p.lo:], s)
 	p.n++
 	p.start--
 	l.n++
@@ -180,14 +229,14 @@ func (l *List) PopFront() (string, bool) {
 		k++
 	}
 	p := &l.arr[k]
-	ds, de, next := fwd(p.buf, p.lo)
-	v := string(p.buf[ds:de])
-	p.lo = next
+	ds, de, next := fwd(p.buf(), int(p.lo))
+	v := string(p.buf()[ds:de])
+	p.lo = int32(next)
 	p.n--
 	p.start++
 	l.n--
 	l.mods++
-	if p.n == 0 || k+1 < l.b && l.arr[k+1].n > 0 && mergeable(p, &l.arr[k+1]) {
+	if p.n == 0 || k+1 < l.b && l.arr[k+1].n > 0 && l.mergeable(p, &l.arr[k+1]) {
 		l.fixFront()
 	}
 	return v, true
@@ -206,13 +255,13 @@ func (l *List) PopBack() (string, bool) {
 		k--
 	}
 	p := &l.arr[k]
-	ds, de, prev := bwd(p.buf, p.hi)
-	v := string(p.buf[ds:de])
-	p.hi = prev
+	ds, de, prev := bwd(p.buf(), int(p.hi))
+	v := string(p.buf()[ds:de])
+	p.hi = int32(prev)
 	p.n--
 	l.n--
 	l.mods++
-	if p.n == 0 || k > l.a && l.arr[k-1].n > 0 && mergeable(&l.arr[k-1], p) {
+	if p.n == 0 || k > l.a && l.arr[k-1].n > 0 && l.mergeable(&l.arr[k-1], p) {
 		l.fixBack()
 	}
 	return v, true
@@ -227,12 +276,12 @@ func (l *List) popFront() []byte {
 		k++
 	}
 	p := &l.arr[k]
-	ds, de, next := fwd(p.buf, p.lo)
-	p.lo = next
+	ds, de, next := fwd(p.buf(), int(p.lo))
+	p.lo = int32(next)
 	p.n--
 	p.start++
 	l.n--
-	return p.buf[ds:de]
+	return p.buf()[ds:de]
 }
 
 func (l *List) popBack() []byte {
@@ -242,22 +291,22 @@ func (l *List) popBack() []byte {
 		k--
 	}
 	p := &l.arr[k]
-	ds, de, prev := bwd(p.buf, p.hi)
-	p.hi = prev
+	ds, de, prev := bwd(p.buf(), int(p.hi))
+	p.hi = int32(prev)
 	p.n--
 	l.n--
-	return p.buf[ds:de]
+	return p.buf()[ds:de]
 }
 
 // fixFrontIfNeeded calls fixFront unless, as after most pops, there is nothing to do.
 func (l *List) fixFrontIfNeeded() {
 	if l.n > 0 {
 		k := l.a
-		if l.arr[k].n == 0 && len(l.arr[k].buf) <= pageSize {
+		if l.arr[k].n == 0 && len(l.arr[k].buf()) <= l.pageSize() {
 			k++
 		}
 		p := &l.arr[k]
-		if p.n > 0 && (k+1 == l.b || l.arr[k+1].n == 0 || p.used()+l.arr[k+1].used() > pageSize/2) {
+		if p.n > 0 && (k+1 == l.b || l.arr[k+1].n == 0 || p.used()+l.arr[k+1].used() > l.pageSize()/2) {
 			return
 		}
 	}
@@ -268,11 +317,11 @@ func (l *List) fixFrontIfNeeded() {
 func (l *List) fixBackIfNeeded() {
 	if l.n > 0 {
 		k := l.b - 1
-		if l.arr[k].n == 0 && len(l.arr[k].buf) <= pageSize {
+		if l.arr[k].n == 0 && len(l.arr[k].buf()) <= l.pageSize() {
 			k--
 		}
 		p := &l.arr[k]
-		if p.n > 0 && (k == l.a || l.arr[k-1].n == 0 || p.used()+l.arr[k-1].used() > pageSize/2) {
+		if p.n > 0 && (k == l.a || l.arr[k-1].n == 0 || p.used()+l.arr[k-1].used() > l.pageSize()/2) {
 			return
 		}
 	}
@@ -302,28 +351,28 @@ func (l *List) popN(count int, front bool) []string {
 	// First pass: the total size, so that one allocation holds every string.
 	total, k, o := 0, l.a, 0
 	if front {
-		o = l.arr[k].lo
+		o = int(l.arr[k].lo)
 	} else {
 		k = l.b - 1
-		o = l.arr[k].hi
+		o = int(l.arr[k].hi)
 	}
 	for range m {
 		p := &l.arr[k]
 		var ds, de int
 		if front {
-			if o == p.hi {
+			if o == int(p.hi) {
 				k++
 				p = &l.arr[k]
-				o = p.lo
+				o = int(p.lo)
 			}
-			ds, de, o = fwd(p.buf, o)
+			ds, de, o = fwd(p.buf(), o)
 		} else {
-			if o == p.lo {
+			if o == int(p.lo) {
 				k--
 				p = &l.arr[k]
-				o = p.hi
+				o = int(p.hi)
 			}
-			ds, de, o = bwd(p.buf, o)
+			ds, de, o = bwd(p.buf(), o)
 		}
 		total += de - ds
 	}
@@ -385,8 +434,8 @@ func (l *List) Index(i int) (string, bool) {
 	}
 	k, j := l.locate(i)
 	p := &l.arr[k]
-	ds, de, _ := fwd(p.buf, p.offset(j))
-	return string(p.buf[ds:de]), true
+	ds, de, _ := fwd(p.buf(), p.offset(j))
+	return string(p.buf()[ds:de]), true
 }
 
 // Set replaces the item at index i (negative counts from the tail) with v, as LSET
@@ -401,10 +450,10 @@ func (l *List) Set(i int, v string) error {
 	k, j := l.locate(i)
 	p := &l.arr[k]
 	o := p.offset(j)
-	_, _, next := fwd(p.buf, o)
+	_, _, next := fwd(p.buf(), o)
 	need := encSize(len(v))
 	if need == next-o {
-		putItem(p.buf[o:], v)
+		putItem(p.buf()[o:], v)
 	} else {
 		enc := make([]byte, need)
 		putItem(enc, v)
@@ -448,13 +497,13 @@ func (l *List) Range(start, stop int) []string {
 	total := 0
 	for k, o, i := k0, o0, 0; i < m; i++ {
 		p := &l.arr[k]
-		if o == p.hi {
+		if o == int(p.hi) {
 			k++
 			p = &l.arr[k]
-			o = p.lo
+			o = int(p.lo)
 		}
 		var ds, de int
-		ds, de, o = fwd(p.buf, o)
+		ds, de, o = fwd(p.buf(), o)
 		total += de - ds
 	}
 	blob := make([]byte, total)
@@ -462,14 +511,14 @@ func (l *List) Range(start, stop int) []string {
 	off := 0
 	for k, o, i := k0, o0, 0; i < m; i++ {
 		p := &l.arr[k]
-		if o == p.hi {
+		if o == int(p.hi) {
 			k++
 			p = &l.arr[k]
-			o = p.lo
+			o = int(p.lo)
 		}
 		var ds, de int
-		ds, de, o = fwd(p.buf, o)
-		out[i] = blobString(blob, off, copy(blob[off:], p.buf[ds:de]))
+		ds, de, o = fwd(p.buf(), o)
+		out[i] = blobString(blob, off, copy(blob[off:], p.buf()[ds:de]))
 		off += de - ds
 	}
 	return out
@@ -482,9 +531,9 @@ func (l *List) Range(start, stop int) []string {
 func (l *List) Insert(before bool, pivot, value string) int {
 	for k := l.a; k < l.b; k++ {
 		p := &l.arr[k]
-		for o := p.lo; o < p.hi; {
-			ds, de, next := fwd(p.buf, o)
-			if equal(p.buf[ds:de], pivot) {
+		for o := int(p.lo); o < int(p.hi); {
+			ds, de, next := fwd(p.buf(), o)
+			if equal(p.buf()[ds:de], pivot) {
 				at := next
 				if before {
 					at = o
@@ -536,50 +585,50 @@ func (l *List) Remove(count int, value string) int {
 // removeFwd deletes from p, head first, items equal to value until done reaches limit
 // (0: no limit), compacting the page in place, and returns how many it deleted.
 func (l *List) removeFwd(p *page, value string, limit, done int) int {
-	w, r, del := p.lo, p.lo, 0
-	for r < p.hi {
+	w, r, del := int(p.lo), int(p.lo), 0
+	for r < int(p.hi) {
 		if limit > 0 && done+del == limit {
-			w += copy(p.buf[w:], p.buf[r:p.hi])
+			w += copy(p.buf()[w:], p.buf()[r:p.hi])
 			break
 		}
-		ds, de, next := fwd(p.buf, r)
-		if equal(p.buf[ds:de], value) {
+		ds, de, next := fwd(p.buf(), r)
+		if equal(p.buf()[ds:de], value) {
 			del++
 		} else {
 			if w != r {
-				copy(p.buf[w:], p.buf[r:next])
+				copy(p.buf()[w:], p.buf()[r:next])
 			}
 			w += next - r
 		}
 		r = next
 	}
-	p.hi = w
-	p.n -= del
+	p.hi = int32(w)
+	p.n -= int32(del)
 	return del
 }
 
 // removeBwd is removeFwd's mirror image, tail first, compacting towards p.hi.
 func (l *List) removeBwd(p *page, value string, limit, done int) int {
-	w, r, del := p.hi, p.hi, 0
-	for r > p.lo {
+	w, r, del := int(p.hi), int(p.hi), 0
+	for r > int(p.lo) {
 		if limit > 0 && done+del == limit {
-			w -= r - p.lo
-			copy(p.buf[w:], p.buf[p.lo:r])
+			w -= r - int(p.lo)
+			copy(p.buf()[w:], p.buf()[p.lo:r])
 			break
 		}
-		ds, de, prev := bwd(p.buf, r)
-		if equal(p.buf[ds:de], value) {
+		ds, de, prev := bwd(p.buf(), r)
+		if equal(p.buf()[ds:de], value) {
 			del++
 		} else {
 			if w != r {
-				copy(p.buf[w-(r-prev):], p.buf[prev:r])
+				copy(p.buf()[w-(r-prev):], p.buf()[prev:r])
 			}
 			w -= r - prev
 		}
 		r = prev
 	}
-	p.lo = w
-	p.n -= del
+	p.lo = int32(w)
+	p.n -= int32(del)
 	return del
 }
 
@@ -609,8 +658,8 @@ func (l *List) Trim(start, stop int) {
 // queue that keeps emptying does not reallocate them, and gives back everything else.
 func (l *List) clear() {
 	for k := l.a; k < l.b; k++ {
-		if buf := l.arr[k].buf; l.spare == nil && len(buf) <= pageSize {
-			l.spare = buf
+		if buf := l.arr[k].buf(); l.spare == nil && len(buf) <= l.pageSize() {
+			l.setSpare(buf)
 		}
 		l.arr[k] = page{}
 	}
@@ -624,16 +673,18 @@ func (l *List) dropFront(m int) {
 	l.n -= m
 	for {
 		p := &l.arr[l.a]
-		if p.n > m {
+		if int(p.n) > m {
+			o := int(p.lo)
 			for range m {
-				_, _, p.lo = fwd(p.buf, p.lo)
+				_, _, o = fwd(p.buf(), o)
 			}
-			p.n -= m
+			p.lo = int32(o)
+			p.n -= int32(m)
 			p.start += m
 			break
 		}
-		m -= p.n
-		buf := p.buf
+		m -= int(p.n)
+		buf := p.buf()
 		l.removeSlot(l.a)
 		l.release(buf)
 		if m == 0 {
@@ -648,15 +699,17 @@ func (l *List) dropBack(m int) {
 	l.n -= m
 	for {
 		p := &l.arr[l.b-1]
-		if p.n > m {
+		if int(p.n) > m {
+			o := int(p.hi)
 			for range m {
-				_, _, p.hi = bwd(p.buf, p.hi)
+				_, _, o = bwd(p.buf(), o)
 			}
-			p.n -= m
+			p.hi = int32(o)
+			p.n -= int32(m)
 			break
 		}
-		m -= p.n
-		buf := p.buf
+		m -= int(p.n)
+		buf := p.buf()
 		l.removeSlot(l.b - 1)
 		l.release(buf)
 		if m == 0 {
@@ -694,12 +747,12 @@ func (l *List) Pos(value string, rank, count, maxLen int) ([]int, error) {
 	if rank > 0 {
 		for k := l.a; k < l.b; k++ {
 			p := &l.arr[k]
-			for o := p.lo; o < p.hi; seen++ {
+			for o := int(p.lo); o < int(p.hi); seen++ {
 				if maxLen > 0 && seen == maxLen {
 					return out, nil
 				}
-				ds, de, next := fwd(p.buf, o)
-				if equal(p.buf[ds:de], value) && found(seen) {
+				ds, de, next := fwd(p.buf(), o)
+				if equal(p.buf()[ds:de], value) && found(seen) {
 					return out, nil
 				}
 				o = next
@@ -709,12 +762,12 @@ func (l *List) Pos(value string, rank, count, maxLen int) ([]int, error) {
 	}
 	for k := l.b - 1; k >= l.a; k-- {
 		p := &l.arr[k]
-		for o := p.hi; o > p.lo; seen++ {
+		for o := int(p.hi); o > int(p.lo); seen++ {
 			if maxLen > 0 && seen == maxLen {
 				return out, nil
 			}
-			ds, de, prev := bwd(p.buf, o)
-			if equal(p.buf[ds:de], value) && found(l.n-1-seen) {
+			ds, de, prev := bwd(p.buf(), o)
+			if equal(p.buf()[ds:de], value) && found(l.n-1-seen) {
 				return out, nil
 			}
 			o = prev
@@ -757,9 +810,9 @@ func (l *List) All() iter.Seq2[int, string] {
 			k, j := l.locate(i)
 			p := &l.arr[k]
 			mods := l.mods
-			for o := p.offset(j); o < p.hi && mods == l.mods; i++ {
-				ds, de, next := fwd(p.buf, o)
-				if !yield(i, string(p.buf[ds:de])) {
+			for o := p.offset(j); o < int(p.hi) && mods == l.mods; i++ {
+				ds, de, next := fwd(p.buf(), o)
+				if !yield(i, string(p.buf()[ds:de])) {
 					return
 				}
 				o = next
@@ -782,9 +835,9 @@ func (l *List) Backward() iter.Seq2[int, string] {
 			k, j := l.locate(i)
 			p := &l.arr[k]
 			mods := l.mods
-			for o := p.offset(j + 1); o > p.lo && mods == l.mods; i-- {
-				ds, de, prev := bwd(p.buf, o)
-				if !yield(i, string(p.buf[ds:de])) {
+			for o := p.offset(j + 1); o > int(p.lo) && mods == l.mods; i-- {
+				ds, de, prev := bwd(p.buf(), o)
+				if !yield(i, string(p.buf()[ds:de])) {
 					return
 				}
 				o = prev

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/zlite/zlite/internal/redistest"
 )
@@ -401,8 +402,8 @@ func TestDrainShrinks(t *testing.T) {
 		l.PopFront()
 	}
 	mustCheck(t, l)
-	if len(l.arr) > minSlots || len(l.spare) > pageSize {
-		t.Fatalf("drained list keeps %d page slots and a %d-byte buffer", len(l.arr), len(l.spare))
+	if len(l.arr) > minSlots || int(l.spareLen) > l.pageSize() {
+		t.Fatalf("drained list keeps %d page slots and a %d-byte buffer", len(l.arr), l.spareLen)
 	}
 	l.PushBack(item(0))
 	l.PushFront(item(1))
@@ -416,22 +417,57 @@ func TestDrainShrinks(t *testing.T) {
 // encoded length class, comparing with the model at each step.
 func TestPageBoundaries(t *testing.T) {
 	for _, size := range []int{16, 64, 4096} {
-		withPageSize(t, size, func() {
-			h := newHarness()
-			for _, n := range []int{0, 1, 15, 16, 127, 128, 200, 16383, 16384} {
-				v := strings.Repeat("x", n)
-				for _, op := range []opArgs{
-					{op: 0, vs: []string{v, v}}, {op: 1, vs: []string{v}}, {op: 7, x: 1, v: "s"},
-					{op: 9, flag: true, pivot: v, v: "i"}, {op: 2}, {op: 3}, {op: 13, flag: true},
-				} {
-					if err := h.apply(op); err != nil {
-						t.Fatalf("pageSize %d, item %d bytes, op %d: %v", size, n, op.op, err)
-					}
+		h := newHarness(size)
+		for _, n := range []int{0, 1, 15, 16, 127, 128, 200, 16383, 16384} {
+			v := strings.Repeat("x", n)
+			for _, op := range []opArgs{
+				{op: 0, vs: []string{v, v}}, {op: 1, vs: []string{v}}, {op: 7, x: 1, v: "s"},
+				{op: 9, flag: true, pivot: v, v: "i"}, {op: 2}, {op: 3}, {op: 13, flag: true},
+			} {
+				if err := h.apply(op); err != nil {
+					t.Fatalf("page size %d, item %d bytes, op %d: %v", size, n, op.op, err)
 				}
 			}
-			if err := h.same(); err != nil {
-				t.Fatal(err)
+		}
+		if err := h.same(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestSmallList checks that a small list costs little more than its bytes: its first
+// page grows with it, from the size class of its first item, in one page slot, and
+// that Pages and MemoryUsage report it.
+func TestSmallList(t *testing.T) {
+	sizeClass := func(n int) int { return cap(slices.Grow([]byte(nil), n)) }
+	if got := unsafe.Sizeof(List{}); got > 64 {
+		t.Fatalf("sizeof(List) = %d; want ≤ 64", got)
+	}
+	for _, front := range []bool{false, true} {
+		l := New()
+		if l.Pages() != 0 || l.MemoryUsage() != int(unsafe.Sizeof(List{})) {
+			t.Fatalf("empty list: Pages() = %d, MemoryUsage() = %d", l.Pages(), l.MemoryUsage())
+		}
+		enc := 0
+		for i := range 200 {
+			v := item(i) // 16 bytes, 18 encoded
+			if front {
+				l.PushFront(v)
+			} else {
+				l.PushBack(v)
 			}
-		})
+			enc += 18
+			mustCheck(t, l)
+			fixed := int(unsafe.Sizeof(List{})) + len(l.arr)*int(unsafe.Sizeof(page{}))
+			got := l.MemoryUsage()
+			switch {
+			case enc <= smallGrowth && got != fixed+sizeClass(enc):
+				t.Fatalf("front=%v, %d items: MemoryUsage() = %d; want %d (one page of %d bytes)", front, i+1, got, fixed+sizeClass(enc), sizeClass(enc))
+			case enc <= defaultPageSize && (l.Pages() != 1 || len(l.arr) != 1 || got-fixed > sizeClass(enc*3/2+18)):
+				t.Fatalf("front=%v, %d items: %d pages in %d slots, %d buffer bytes for %d", front, i+1, l.Pages(), len(l.arr), got-fixed, enc)
+			case enc > defaultPageSize && l.Pages() < 2:
+				t.Fatalf("front=%v, %d items in %d bytes: %d page", front, i+1, enc, l.Pages())
+			}
+		}
 	}
 }

@@ -30,7 +30,13 @@ type harness struct {
 	m, m2 model
 }
 
-func newHarness() *harness { return &harness{l: New(), l2: New()} }
+// newHarness returns a harness whose lists have pages of size bytes (0: the default).
+func newHarness(size int) *harness {
+	if size == 0 {
+		return &harness{l: New(), l2: New()}
+	}
+	return &harness{l: newSized(size), l2: newSized(size)}
+}
 
 // apply runs one operation on both implementations and reports the first difference.
 func (h *harness) apply(a opArgs) error {
@@ -189,7 +195,7 @@ func (h *harness) same() error {
 // randValue draws an item: mostly a few short values (so that Pos, Remove and Insert
 // find matches), sometimes longer ones, including ones needing 2-byte lengths and
 // ones larger than a page.
-func randValue(r *rand.Rand) string {
+func randValue(r *rand.Rand, pageSize int) string {
 	switch k := r.IntN(100); {
 	case k < 60:
 		return string(rune('a' + r.IntN(6)))
@@ -202,9 +208,9 @@ func randValue(r *rand.Rand) string {
 	}
 }
 
-func randOp(r *rand.Rand, n int, grow bool) opArgs {
+func randOp(r *rand.Rand, n int, grow bool, pageSize int) opArgs {
 	idx := func() int { return r.IntN(2*n+5) - n - 2 }
-	a := opArgs{op: r.IntN(numOps), x: idx(), y: idx(), z: r.IntN(n + 3), flag: r.IntN(2) == 0, flag2: r.IntN(2) == 0, v: randValue(r), pivot: randValue(r)}
+	a := opArgs{op: r.IntN(numOps), x: idx(), y: idx(), z: r.IntN(n + 3), flag: r.IntN(2) == 0, flag2: r.IntN(2) == 0, v: randValue(r, pageSize), pivot: randValue(r, pageSize)}
 	if grow && r.IntN(3) == 0 {
 		a.op = r.IntN(2) // extra pushes while the lists grow
 	}
@@ -212,7 +218,7 @@ func randOp(r *rand.Rand, n int, grow bool) opArgs {
 	case 0, 1:
 		a.vs = make([]string, 1+r.IntN(4))
 		for i := range a.vs {
-			a.vs[i] = randValue(r)
+			a.vs[i] = randValue(r, pageSize)
 		}
 	case 4, 5:
 		a.x = r.IntN(8) - 1
@@ -246,15 +252,6 @@ func seed(t *testing.T) uint64 {
 	return s
 }
 
-// withPageSize runs f with pageSize set to size, so that small lists exercise page
-// splits and merges.
-func withPageSize(t testing.TB, size int, f func()) {
-	old := pageSize
-	pageSize = size
-	defer func() { pageSize = old }()
-	f()
-}
-
 func TestModel(t *testing.T) {
 	ops := 250_000
 	if raceEnabled || testing.Short() {
@@ -263,24 +260,22 @@ func TestModel(t *testing.T) {
 	s := seed(t)
 	for _, size := range []int{32, 100, 256, 2048} {
 		t.Run(fmt.Sprintf("pageSize=%d", size), func(t *testing.T) {
-			withPageSize(t, size, func() {
-				r := rand.New(rand.NewPCG(s, uint64(size)))
-				h := newHarness()
-				per := ops / 4
-				for i := range per {
-					// Alternate growing and draining phases so both big and empty lists occur.
-					grow := (i/2000)%2 == 0 && h.l.Len() < 3000
-					a := randOp(r, h.l.Len(), grow)
-					if err := h.apply(a); err != nil {
+			r := rand.New(rand.NewPCG(s, uint64(size)))
+			h := newHarness(size)
+			per := ops / 4
+			for i := range per {
+				// Alternate growing and draining phases so both big and empty lists occur.
+				grow := (i/2000)%2 == 0 && h.l.Len() < 3000
+				a := randOp(r, h.l.Len(), grow, size)
+				if err := h.apply(a); err != nil {
+					t.Fatalf("op %d (%+v): %v", i, a.op, err)
+				}
+				if h.l.Len() < 50 || i%64 == 0 {
+					if err := h.same(); err != nil {
 						t.Fatalf("op %d (%+v): %v", i, a.op, err)
 					}
-					if h.l.Len() < 50 || i%64 == 0 {
-						if err := h.same(); err != nil {
-							t.Fatalf("op %d (%+v): %v", i, a.op, err)
-						}
-					}
 				}
-			})
+			}
 		})
 	}
 }

@@ -1,5 +1,11 @@
 package list
 
+import (
+	"math"
+	"slices"
+	"unsafe"
+)
+
 // Storage layout.
 //
 // A List is a sequence of pages. A page is one pointer-free []byte holding whole items
@@ -26,24 +32,45 @@ package list
 //   - starts are consecutive: next.start == p.start + p.n;
 //   - the page slice is at least a quarter used once it is larger than minSlots.
 
-// pageSize is the size in bytes of a full page buffer. See doc.go for the benchmark
-// that chose it; the tests vary it to exercise splits and merges.
-var pageSize = 2048
+// defaultPageSize is the size in bytes of a full page buffer. See doc.go for the
+// benchmark that chose it; tests make lists with smaller pages (newSized) to exercise
+// splits and merges.
+const defaultPageSize = 2048
 
-const (
-	minPageCap = 32 // buffer size of a list's first page; doubled as it fills
-	minSlots   = 2  // page slots below which the page slice is not shrunk
-)
+// smallGrowth is the buffer size below which a list's first page grows to the next
+// allocator size class that holds the new item (so a small list costs little more
+// than its bytes, as a Redis listpack does); from there it grows by half.
+const smallGrowth = 256
+
+const minSlots = 1 // page slots below which the page slice is not shrunk
 
 type page struct {
-	buf   []byte // len(buf) is the page's capacity
-	lo    int    // live bytes are buf[lo:hi]
-	hi    int
-	n     int // items in the page, ≥ 1
-	start int // position of the first item, relative to an arbitrary origin
+	ptr   *byte // the buffer, of size bytes (see buf): a pointer and a length
+	size  uint32
+	lo    int32 // live bytes are buf[lo:hi]
+	hi    int32
+	n     int32 // items in the page, ≥ 1
+	start int   // position of the first item, relative to an arbitrary origin
 }
 
-func (p *page) used() int { return p.hi - p.lo }
+// The page fields are 32 bits wide, so that a page slot is 32 bytes (a one-page list
+// has one); maxItem keeps every offset in range.
+const maxItem = math.MaxInt32 - 16
+
+// buf returns the page's buffer.
+func (p *page) buf() []byte { return unsafe.Slice(p.ptr, p.size) }
+
+// newPage returns a page holding n items in buf[lo:hi], the first at position start.
+func newPage(buf []byte, lo, hi, n, start int) page {
+	p := page{lo: int32(lo), hi: int32(hi), n: int32(n), start: start}
+	p.setBuf(buf)
+	return p
+}
+
+// setBuf makes b the page's buffer.
+func (p *page) setBuf(b []byte) { p.ptr, p.size = unsafe.SliceData(b), uint32(len(b)) }
+
+func (p *page) used() int { return int(p.hi - p.lo) }
 
 // uvlen returns the length of x's uvarint encoding.
 func uvlen(x int) int {
@@ -55,10 +82,14 @@ func uvlen(x int) int {
 	return k
 }
 
-// encSize returns the encoded size of an item of length n.
+// encSize returns the encoded size of an item of length n. Every write of an item of
+// 128 bytes or more goes through it, so it enforces maxItem.
 func encSize(n int) int {
 	if n < 0x80 {
 		return n + 2
+	}
+	if n > maxItem {
+		panic("list: item larger than 2 GiB")
 	}
 	return n + 2*uvlen(n)
 }
@@ -126,72 +157,83 @@ func bwd(buf []byte, e int) (ds, de, prev int) {
 // offset returns the byte offset of item j (0 ≤ j < p.n) of p, walking from the
 // nearer end. The complexity is O(p.n).
 func (p *page) offset(j int) int {
-	if j <= p.n/2 {
-		o := p.lo
+	if j <= int(p.n)/2 {
+		o := int(p.lo)
 		for ; j > 0; j-- {
-			_, _, o = fwd(p.buf, o)
+			_, _, o = fwd(p.buf(), o)
 		}
 		return o
 	}
-	o := p.hi
-	for j = p.n - j; j > 0; j-- {
-		_, _, o = bwd(p.buf, o)
+	o := int(p.hi)
+	for j = int(p.n) - j; j > 0; j-- {
+		_, _, o = bwd(p.buf(), o)
 	}
 	return o
 }
 
-// bufCap returns the buffer size for a page that must hold need bytes: the next power
-// of two from minPageCap up to pageSize, or need itself for a larger single item.
-func bufCap(need int) int {
-	if need > pageSize {
-		return need
+// alloc returns a buffer for a page that must hold need bytes: need rounded up to its
+// allocator size class, so that the page uses every byte it is charged for, but at
+// most the page size; exactly need bytes for a larger single item.
+func (l *List) alloc(need int) []byte {
+	ps := l.pageSize()
+	if need > ps {
+		return make([]byte, need)
 	}
-	c := minPageCap
-	for c < need {
-		c *= 2
-	}
-	return min(c, pageSize)
+	b := slices.Grow([]byte(nil), need)
+	return b[:min(cap(b), ps)]
 }
 
 // newBuf returns a buffer for a new page holding need bytes: a full-size one when the
 // list already has pages (it is growing), a small one for a list's first page.
 func (l *List) newBuf(need int) []byte {
-	if need > pageSize {
+	ps := l.pageSize()
+	if need > ps {
 		return make([]byte, need)
 	}
-	if l.spare != nil && (len(l.spare) == pageSize || l.a == l.b && len(l.spare) >= need) {
-		b := l.spare
-		l.spare = nil
-		return b
+	if l.spare != nil && (int(l.spareLen) == ps || l.a == l.b && int(l.spareLen) >= need) {
+		return l.takeSpare()
 	}
 	if l.a < l.b {
-		return make([]byte, pageSize)
+		return make([]byte, ps)
 	}
-	return make([]byte, bufCap(need))
+	return l.alloc(need)
 }
 
 // release keeps a dropped page's buffer for reuse when it is a full-size one (or when
 // the list is now empty and the buffer is small), and lets the GC have it otherwise.
 func (l *List) release(buf []byte) {
-	if len(buf) == pageSize || l.a == l.b && len(buf) < pageSize && l.spare == nil {
-		l.spare = buf
+	ps := l.pageSize()
+	if len(buf) == ps || l.a == l.b && len(buf) < ps && l.spare == nil {
+		l.setSpare(buf)
 	}
 }
 
+// grow returns a buffer for a page of c bytes, smaller than a full page, that must
+// hold used+need: the next size class while small, half as much again after, and
+// never more than a page.
+func (l *List) grow(c, used, need int) []byte {
+	want := used + need
+	if c >= smallGrowth {
+		want = max(want, c+c/2)
+	}
+	return l.alloc(min(want, l.pageSize()))
+}
+
 // roomBack makes room for need more bytes after p.hi, by sliding the live bytes down
-// when that moves no more than it frees, or by growing a buffer smaller than pageSize.
+// when that moves no more than it frees, or by growing a buffer smaller than a page.
 // It reports false when p cannot take them.
 func (l *List) roomBack(p *page, need int) bool {
-	used := p.used()
-	if used+need <= min(len(p.buf), pageSize) && p.lo >= used {
-		copy(p.buf, p.buf[p.lo:p.hi])
-		p.lo, p.hi = 0, used
+	used, ps := p.used(), l.pageSize()
+	if used+need <= min(len(p.buf()), ps) && int(p.lo) >= used {
+		copy(p.buf(), p.buf()[p.lo:p.hi])
+		p.lo, p.hi = 0, int32(used)
 		return true
 	}
-	if len(p.buf) < pageSize && used+need <= pageSize {
-		nb := make([]byte, bufCap(min(max(2*len(p.buf), used+need), pageSize)))
-		copy(nb, p.buf[p.lo:p.hi])
-		p.buf, p.lo, p.hi = nb, 0, used
+	if len(p.buf()) < ps && used+need <= ps {
+		nb := l.grow(len(p.buf()), used, need)
+		copy(nb, p.buf()[p.lo:p.hi])
+		p.setBuf(nb)
+		p.lo, p.hi = 0, int32(used)
 		return true
 	}
 	return false
@@ -199,18 +241,19 @@ func (l *List) roomBack(p *page, need int) bool {
 
 // roomFront is roomBack's mirror image: room for need more bytes before p.lo.
 func (l *List) roomFront(p *page, need int) bool {
-	used := p.used()
-	if used+need <= min(len(p.buf), pageSize) && len(p.buf)-p.hi >= used {
-		c := len(p.buf)
-		copy(p.buf[c-used:], p.buf[p.lo:p.hi])
-		p.lo, p.hi = c-used, c
+	used, ps := p.used(), l.pageSize()
+	if used+need <= min(len(p.buf()), ps) && len(p.buf())-int(p.hi) >= used {
+		c := len(p.buf())
+		copy(p.buf()[c-used:], p.buf()[p.lo:p.hi])
+		p.lo, p.hi = int32(c-used), int32(c)
 		return true
 	}
-	if len(p.buf) < pageSize && used+need <= pageSize {
-		nb := make([]byte, bufCap(min(max(2*len(p.buf), used+need), pageSize)))
+	if len(p.buf()) < ps && used+need <= ps {
+		nb := l.grow(len(p.buf()), used, need)
 		c := len(nb)
-		copy(nb[c-used:], p.buf[p.lo:p.hi])
-		p.buf, p.lo, p.hi = nb, c-used, c
+		copy(nb[c-used:], p.buf()[p.lo:p.hi])
+		p.setBuf(nb)
+		p.lo, p.hi = int32(c-used), int32(c)
 		return true
 	}
 	return false
@@ -221,6 +264,9 @@ func (l *List) roomFront(p *page, need int) bool {
 func (l *List) insertSlot(j int, pg page) int {
 	if (j == l.b && l.b == len(l.arr)) || (j == l.a && l.a == 0) || (l.a == 0 && l.b == len(l.arr)) {
 		size := 2 * (l.b - l.a + 1)
+		if l.a == l.b {
+			size = 1 // a list's first page: most lists in a keyspace have one
+		}
 		if size <= len(l.arr) {
 			size = len(l.arr) // half empty: recentre in place
 		}
@@ -293,33 +339,35 @@ func (l *List) shrinkSlots() {
 func (l *List) join(x, y *page) {
 	ux, uy := x.used(), y.used()
 	switch {
-	case len(x.buf)-x.hi >= uy:
-		copy(x.buf[x.hi:], y.buf[y.lo:y.hi])
-		x.hi += uy
-		l.release(y.buf)
-	case y.lo >= ux:
-		copy(y.buf[y.lo-ux:], x.buf[x.lo:x.hi])
-		l.release(x.buf)
-		x.buf, x.lo, x.hi = y.buf, y.lo-ux, y.hi
-	case len(x.buf) >= ux+uy:
-		copy(x.buf, x.buf[x.lo:x.hi])
-		copy(x.buf[ux:], y.buf[y.lo:y.hi])
-		x.lo, x.hi = 0, ux+uy
-		l.release(y.buf)
+	case len(x.buf())-int(x.hi) >= uy:
+		copy(x.buf()[x.hi:], y.buf()[y.lo:y.hi])
+		x.hi += int32(uy)
+		l.release(y.buf())
+	case int(y.lo) >= ux:
+		copy(y.buf()[int(y.lo)-ux:], x.buf()[x.lo:x.hi])
+		l.release(x.buf())
+		x.ptr, x.size = y.ptr, y.size
+		x.lo, x.hi = y.lo-int32(ux), y.hi
+	case len(x.buf()) >= ux+uy:
+		copy(x.buf(), x.buf()[x.lo:x.hi])
+		copy(x.buf()[ux:], y.buf()[y.lo:y.hi])
+		x.lo, x.hi = 0, int32(ux+uy)
+		l.release(y.buf())
 	default:
 		nb := l.newBuf(ux + uy)
-		copy(nb, x.buf[x.lo:x.hi])
-		copy(nb[ux:], y.buf[y.lo:y.hi])
-		l.release(x.buf)
-		l.release(y.buf)
-		x.buf, x.lo, x.hi = nb, 0, ux+uy
+		copy(nb, x.buf()[x.lo:x.hi])
+		copy(nb[ux:], y.buf()[y.lo:y.hi])
+		l.release(x.buf())
+		l.release(y.buf())
+		x.setBuf(nb)
+		x.lo, x.hi = 0, int32(ux+uy)
 	}
 	x.n += y.n
 	*y = page{}
 }
 
 // mergeable reports whether neighbouring pages are small enough to be merged.
-func mergeable(x, y *page) bool { return x.used()+y.used() <= pageSize/2 }
+func (l *List) mergeable(x, y *page) bool { return x.used()+y.used() <= l.pageSize()/2 }
 
 // fixFront restores the invariants at the front after items left it.
 //
@@ -332,15 +380,15 @@ func (l *List) fixFront() {
 		l.clear()
 		return
 	}
-	for p := &l.arr[l.a]; p.n == 0 && (l.arr[l.a+1].n == 0 || len(p.buf) > pageSize); p = &l.arr[l.a] {
+	for p := &l.arr[l.a]; p.n == 0 && (l.arr[l.a+1].n == 0 || len(p.buf()) > l.pageSize()); p = &l.arr[l.a] {
 		l.dropEmpty(l.a)
 	}
 	k := l.a
 	if p := &l.arr[k]; p.n == 0 {
-		p.lo, p.hi = len(p.buf), len(p.buf)
+		p.lo, p.hi = int32(len(p.buf())), int32(len(p.buf()))
 		k++
 	}
-	if k+1 < l.b && l.arr[k+1].n > 0 && mergeable(&l.arr[k], &l.arr[k+1]) {
+	if k+1 < l.b && l.arr[k+1].n > 0 && l.mergeable(&l.arr[k], &l.arr[k+1]) {
 		l.join(&l.arr[k], &l.arr[k+1])
 		l.removeSlot(k + 1)
 	}
@@ -348,7 +396,7 @@ func (l *List) fixFront() {
 
 // dropEmpty removes the empty page at slot k.
 func (l *List) dropEmpty(k int) {
-	buf := l.arr[k].buf
+	buf := l.arr[k].buf()
 	l.removeSlot(k)
 	l.release(buf)
 }
@@ -359,7 +407,7 @@ func (l *List) fixBack() {
 		l.clear()
 		return
 	}
-	for p := &l.arr[l.b-1]; p.n == 0 && (l.arr[l.b-2].n == 0 || len(p.buf) > pageSize); p = &l.arr[l.b-1] {
+	for p := &l.arr[l.b-1]; p.n == 0 && (l.arr[l.b-2].n == 0 || len(p.buf()) > l.pageSize()); p = &l.arr[l.b-1] {
 		l.dropEmpty(l.b - 1)
 	}
 	k := l.b - 1
@@ -367,7 +415,7 @@ func (l *List) fixBack() {
 		p.lo, p.hi = 0, 0
 		k--
 	}
-	if k > l.a && l.arr[k-1].n > 0 && mergeable(&l.arr[k-1], &l.arr[k]) {
+	if k > l.a && l.arr[k-1].n > 0 && l.mergeable(&l.arr[k-1], &l.arr[k]) {
 		l.join(&l.arr[k-1], &l.arr[k])
 		l.removeSlot(k)
 	}
@@ -387,8 +435,8 @@ func (l *List) normalize() {
 		l.arr[r] = page{}
 		switch {
 		case p.n == 0:
-			l.release(p.buf)
-		case w > l.a && mergeable(&l.arr[w-1], &p):
+			l.release(p.buf())
+		case w > l.a && l.mergeable(&l.arr[w-1], &p):
 			l.join(&l.arr[w-1], &p)
 		default:
 			l.arr[w] = p
@@ -399,7 +447,7 @@ func (l *List) normalize() {
 	s := origin
 	for k := l.a; k < l.b; k++ {
 		l.arr[k].start = s
-		s += l.arr[k].n
+		s += int(l.arr[k].n)
 	}
 	l.shrinkSlots()
 }
@@ -431,40 +479,40 @@ func (l *List) splice(k, from, to int, ins []byte, dn int) {
 	delta := len(ins) - (to - from)
 	newUsed := p.used() + delta
 	switch {
-	case newUsed > pageSize && p.n+dn > 1, len(p.buf) > pageSize && len(p.buf) != newUsed:
+	case newUsed > l.pageSize() && int(p.n)+dn > 1, len(p.buf()) > l.pageSize() && len(p.buf()) != newUsed:
 		// Too big for one page, or a big single item's buffer no longer needed.
 		l.rebuild(k, from, to, ins, dn)
 		l.n += dn
 		l.normalize()
 		return
-	case delta <= 0 && from-p.lo <= p.hi-to:
+	case delta <= 0 && from-int(p.lo) <= int(p.hi)-to:
 		// Shrinking, fewer bytes before the gap: slide the head up.
-		copy(p.buf[from-delta:], ins)
-		copy(p.buf[p.lo-delta:], p.buf[p.lo:from])
-		p.lo -= delta
-	case delta <= 0 || len(p.buf)-p.hi >= delta:
+		copy(p.buf()[from-delta:], ins)
+		copy(p.buf()[int(p.lo)-delta:], p.buf()[p.lo:from])
+		p.lo -= int32(delta)
+	case delta <= 0 || len(p.buf())-int(p.hi) >= delta:
 		// Shrinking, or growing with room at the end: slide the tail.
-		copy(p.buf[to+delta:], p.buf[to:p.hi])
-		copy(p.buf[from:], ins)
-		p.hi += delta
-	case p.lo >= delta:
+		copy(p.buf()[to+delta:], p.buf()[to:p.hi])
+		copy(p.buf()[from:], ins)
+		p.hi += int32(delta)
+	case int(p.lo) >= delta:
 		// Growing with room at the start: slide the head down.
-		copy(p.buf[p.lo-delta:], p.buf[p.lo:from])
-		p.lo -= delta
-		copy(p.buf[from-delta:], ins)
+		copy(p.buf()[int(p.lo)-delta:], p.buf()[p.lo:from])
+		p.lo -= int32(delta)
+		copy(p.buf()[from-delta:], ins)
 	default:
 		l.rebuild(k, from, to, ins, dn)
 		l.n += dn
 		l.normalize()
 		return
 	}
-	p.n += dn
+	p.n += int32(dn)
 	l.n += dn
 	if dn != 0 {
 		l.shift(k, dn)
 	}
-	if delta < 0 && (k > l.a && l.arr[k-1].n > 0 && mergeable(&l.arr[k-1], p) ||
-		k+1 < l.b && l.arr[k+1].n > 0 && mergeable(p, &l.arr[k+1])) {
+	if delta < 0 && (k > l.a && l.arr[k-1].n > 0 && l.mergeable(&l.arr[k-1], p) ||
+		k+1 < l.b && l.arr[k+1].n > 0 && l.mergeable(p, &l.arr[k+1])) {
 		l.normalize()
 	}
 }
@@ -490,38 +538,38 @@ func (l *List) rebuild(k, from, to int, ins []byte, dn int) {
 	p := &l.arr[k]
 	total := p.used() - (to - from) + len(ins)
 	tmp := make([]byte, 0, total)
-	tmp = append(tmp, p.buf[p.lo:from]...)
+	tmp = append(tmp, p.buf()[p.lo:from]...)
 	tmp = append(tmp, ins...)
-	tmp = append(tmp, p.buf[to:p.hi]...)
-	n := p.n + dn
-	if total <= pageSize || n == 1 {
-		if len(p.buf) < total || len(p.buf) > max(pageSize, total) {
-			old := p.buf
-			p.buf = make([]byte, bufCap(total))
+	tmp = append(tmp, p.buf()[to:p.hi]...)
+	n := int(p.n) + dn
+	if total <= l.pageSize() || n == 1 {
+		if len(p.buf()) < total || len(p.buf()) > max(l.pageSize(), total) {
+			old := p.buf()
+			p.setBuf(l.alloc(total))
 			l.release(old)
 		}
-		copy(p.buf, tmp)
-		p.lo, p.hi, p.n = 0, total, n
+		copy(p.buf(), tmp)
+		p.lo, p.hi, p.n = 0, int32(total), int32(n)
 		return
 	}
 	// Split into chunks of about equal size, none above pageSize unless it is a single
 	// larger item; normalize merges any small leftovers.
-	chunks := (total + pageSize - 1) / pageSize
+	chunks := (total + l.pageSize() - 1) / l.pageSize()
 	target := (total + chunks - 1) / chunks
-	old := p.buf
+	old := p.buf()
 	var pages []page
 	for o := 0; o < total; {
 		c, cn := o, 0
 		for c < total {
 			_, _, next := fwd(tmp, c)
-			if cn > 0 && (next-o > pageSize || c-o >= target) {
+			if cn > 0 && (next-o > l.pageSize() || c-o >= target) {
 				break
 			}
 			c, cn = next, cn+1
 		}
-		buf := make([]byte, bufCap(c-o))
+		buf := l.alloc(c - o)
 		copy(buf, tmp[o:c])
-		pages = append(pages, page{buf: buf, hi: c - o, n: cn})
+		pages = append(pages, newPage(buf, 0, c-o, cn, 0))
 		o = c
 	}
 	l.release(old)

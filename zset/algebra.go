@@ -2,6 +2,7 @@ package zset
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -53,7 +54,7 @@ func Union(sets []*Set, weights []float64, agg Aggregate) *Set {
 			}
 		}
 	}
-	return fromEntries(entries)
+	return fromEntries(entries, limitsOf(sets))
 }
 
 // Inter returns the intersection of sets as ZINTER and ZINTERSTORE compute it: the members
@@ -72,7 +73,7 @@ func Union(sets []*Set, weights []float64, agg Aggregate) *Set {
 func Inter(sets []*Set, weights []float64, agg Aggregate) *Set {
 	in := bySize(sets, weights)
 	if len(in) == 0 || in[0].len == 0 {
-		return New()
+		return NewWithLimits(limitsOf(sets))
 	}
 	var entries []Entry
 	for m, score := range in[0].s.All() {
@@ -80,7 +81,7 @@ func Inter(sets []*Set, weights []float64, agg Aggregate) *Set {
 			entries = append(entries, Entry{Member: m, Score: acc})
 		}
 	}
-	return fromEntries(entries)
+	return fromEntries(entries, limitsOf(sets))
 }
 
 // InterCard returns the number of members that are in every set, as ZINTERCARD does,
@@ -116,14 +117,15 @@ func InterCard(sets []*Set, limit int) int {
 // copy sets[0] and remove the members of the others from the copy, O(N + L log N) for L
 // members in the other sets.
 func Diff(sets []*Set) *Set {
+	lim := limitsOf(sets)
 	if len(sets) == 0 || setLen(sets[0]) == 0 {
-		return New()
+		return NewWithLimits(lim)
 	}
 	first, rest := sets[0], sets[1:]
 	lookups, removals := first.Len(), first.Len()
 	for _, s := range rest {
 		if s == first {
-			return New() // every member is removed
+			return NewWithLimits(lim) // every member is removed
 		}
 		lookups += first.Len()
 		removals += setLen(s)
@@ -136,7 +138,7 @@ func Diff(sets []*Set) *Set {
 				entries = append(entries, Entry{Member: m, Score: score})
 			}
 		}
-		return fromEntries(entries)
+		return fromEntries(entries, lim)
 	}
 	res := first.Clone()
 	for _, s := range rest {
@@ -150,6 +152,7 @@ func Diff(sets []*Set) *Set {
 			break
 		}
 	}
+	res.toSmallIfFits(true)
 	return res
 }
 
@@ -248,17 +251,43 @@ func setLen(s *Set) int {
 	return s.Len()
 }
 
-// fromEntries builds a set of distinct members, inserting them in order.
-func fromEntries(entries []Entry) *Set {
+// limitsOf returns the limits of the first non-nil set, which the result of a set
+// operation takes (Redis applies its one configuration), or [DefaultLimits].
+func limitsOf(sets []*Set) Limits {
+	for _, s := range sets {
+		if s != nil {
+			return s.Limits()
+		}
+	}
+	return DefaultLimits
+}
+
+// fromEntries builds a set of distinct members with limits lim: small when they fit the
+// limits and no score is -0, a tree otherwise (see Set.toSmallIfFits).
+func fromEntries(entries []Entry, lim Limits) *Set {
 	slices.SortFunc(entries, func(a, b Entry) int {
 		if c := cmp.Compare(a.Score, b.Score); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Member, b.Member)
 	})
-	s := New()
-	if _, err := s.Add(AddOptions{}, entries...); err != nil {
-		panic("zset: NaN score in a set operation: " + err.Error())
+	s := NewWithLimits(lim)
+	fits := s.big == nil && len(entries) <= lim.Entries
+	for i := 0; fits && i < len(entries); i++ {
+		fits = len(entries[i].Member) <= lim.Value && !(entries[i].Score == 0 && math.Signbit(entries[i].Score))
 	}
+	if !fits {
+		if s.big == nil {
+			s.toTree()
+		}
+		for _, e := range entries {
+			s.big.insert(e.Member, e.Score)
+		}
+		return s
+	}
+	for _, e := range entries {
+		s.smAppend(e.Member, e.Score) // sorted: each entry goes last
+	}
+	s.smFit()
 	return s
 }

@@ -457,3 +457,183 @@ func heapInUse() uint64 {
 	runtime.ReadMemStats(&ms)
 	return ms.HeapInuse
 }
+
+// The small encoding against the tree, in the same run: impl=small has Redis's default
+// limits, impl=tree limits of 0 entries (always a tree, the encoding before small sets).
+var encodings = []struct {
+	name string
+	lim  zset.Limits
+}{{"small", zset.DefaultLimits}, {"tree", zset.Limits{Entries: 0, Value: 64}}}
+
+// smallMember returns the i-th member of the many-small-sets shapes: "member:%07d", 14
+// bytes, as in /work/shared/notes/small-keys.md.
+func smallMember(i int) string { return fmt.Sprintf("member:%07d", i) }
+
+// BenchmarkSmall runs the core operations on one set of n members (scores 0..n-1) in
+// each encoding. Mutating operations are pairs that restore the set (add+remove,
+// popmin+add, incr up and down).
+func BenchmarkSmall(b *testing.B) {
+	ops := []struct {
+		name string
+		fn   func(b *testing.B, s *zset.Set, ms []string)
+	}{
+		{"score", func(b *testing.B, s *zset.Set, ms []string) {
+			i := 0
+			for b.Loop() {
+				if _, ok := s.Score(ms[i%len(ms)]); !ok {
+					b.Fatal("missing member")
+				}
+				i += 7
+			}
+		}},
+		{"rank", func(b *testing.B, s *zset.Set, ms []string) {
+			i := 0
+			for b.Loop() {
+				if _, ok := s.Rank(ms[i%len(ms)]); !ok {
+					b.Fatal("missing member")
+				}
+				i += 7
+			}
+		}},
+		{"add-remove", func(b *testing.B, s *zset.Set, ms []string) {
+			fresh := smallMember(9_999_999)
+			i := 0
+			for b.Loop() {
+				s.Add(zset.AddOptions{}, zset.Entry{Member: fresh, Score: float64(i % (len(ms) + 1))})
+				s.Remove(fresh)
+				i += 7
+			}
+		}},
+		{"update", func(b *testing.B, s *zset.Set, ms []string) {
+			i := 0
+			for b.Loop() {
+				s.Add(zset.AddOptions{}, zset.Entry{Member: ms[i%len(ms)], Score: float64(i % len(ms))})
+				i += 7
+			}
+		}},
+		{"incr", func(b *testing.B, s *zset.Set, ms []string) {
+			i, d := 0, 1.0
+			for b.Loop() {
+				s.Incr(ms[i%len(ms)], d)
+				if i++; i%len(ms) == 0 {
+					d = -d
+				}
+			}
+		}},
+		{"popmin-add", func(b *testing.B, s *zset.Set, ms []string) {
+			for b.Loop() {
+				e, _ := s.PopMin()
+				s.Add(zset.AddOptions{}, e)
+			}
+		}},
+		{"range-all", func(b *testing.B, s *zset.Set, ms []string) {
+			for b.Loop() {
+				if got := s.Range(0, -1); len(got) != len(ms) {
+					b.Fatalf("got %d entries", len(got))
+				}
+			}
+		}},
+		{"rangebyscore-limit-10", func(b *testing.B, s *zset.Set, ms []string) {
+			i := 0
+			for b.Loop() {
+				s.RangeByScore(zset.ScoreBound{Value: float64(i % len(ms))}, zset.ScoreBound{Value: math.Inf(1)}, 0, 10)
+				i += 7
+			}
+		}},
+		{"revrangebyscore-limit-10", func(b *testing.B, s *zset.Set, ms []string) {
+			for b.Loop() {
+				s.RevRangeByScore(zset.ScoreBound{Value: math.Inf(1)}, zset.ScoreBound{Value: math.Inf(-1)}, 0, 10)
+			}
+		}},
+		{"count", func(b *testing.B, s *zset.Set, ms []string) {
+			i := 0
+			for b.Loop() {
+				s.Count(zset.ScoreBound{Value: float64(i % len(ms))}, zset.ScoreBound{Value: math.Inf(1)})
+				i += 7
+			}
+		}},
+		{"all", func(b *testing.B, s *zset.Set, ms []string) {
+			for b.Loop() {
+				for range s.All() {
+				}
+			}
+		}},
+		{"randmember-5", func(b *testing.B, s *zset.Set, ms []string) {
+			r := rand.New(rand.NewPCG(6, 6))
+			for b.Loop() {
+				s.RandMember(r, -5)
+			}
+		}},
+	}
+	for _, op := range ops {
+		for _, n := range []int{1, 10, 100, 128} {
+			for _, enc := range encodings {
+				b.Run(fmt.Sprintf("op=%s/n=%d/impl=%s", op.name, n, enc.name), func(b *testing.B) {
+					s := zset.NewWithLimits(enc.lim)
+					ms := make([]string, n)
+					for i := range ms {
+						ms[i] = smallMember(i)
+						s.Add(zset.AddOptions{}, zset.Entry{Member: ms[i], Score: float64(i)})
+					}
+					b.ReportAllocs()
+					op.fn(b, s, ms)
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkManySets builds keys sets of n members each, in each encoding, with integral
+// (0..n-1) or fractional scores, and reports the Go heap they hold after a forced GC
+// (the sets in one []zset.Set, members included, keys not: the keyspace adds its own
+// per-key cost) as B/elem and B/key, and the time of a forced GC with them alive as
+// gc-ns.
+func BenchmarkManySets(b *testing.B) {
+	fixMu.Lock()
+	clear(fixtures) // only the measured sets alive
+	fixMu.Unlock()
+	for _, shape := range []struct{ keys, n int }{{100_000, 1}, {100_000, 10}, {10_000, 100}} {
+		for _, scores := range []string{"int", "frac"} {
+			for _, enc := range encodings {
+				b.Run(fmt.Sprintf("keys=%d/n=%d/scores=%s/impl=%s", shape.keys, shape.n, scores, enc.name), func(b *testing.B) {
+					members := make([]string, shape.n)
+					for i := range members {
+						members[i] = smallMember(i)
+					}
+					r := rand.New(rand.NewPCG(7, 7))
+					before := heapInUse()
+					sets := make([]zset.Set, shape.keys)
+					for k := range sets {
+						sets[k].SetLimits(enc.lim)
+						for i, m := range members {
+							f := float64(i)
+							if scores == "frac" {
+								f = r.Float64() * 1e6
+							}
+							sets[k].Add(zset.AddOptions{}, zset.Entry{Member: m, Score: f})
+						}
+					}
+					members = nil
+					bytes := float64(heapInUse() - before)
+					var gc time.Duration
+					runs := 0
+					for b.Loop() {
+						t0 := time.Now()
+						runtime.GC()
+						gc += time.Since(t0)
+						runs++
+					}
+					b.ReportMetric(bytes/float64(shape.keys*shape.n), "B/elem")
+					b.ReportMetric(bytes/float64(shape.keys), "B/key")
+					b.ReportMetric(float64(gc.Nanoseconds())/float64(runs), "gc-ns")
+					usage := 0
+					for k := range sets {
+						usage += sets[k].MemoryUsage()
+					}
+					b.ReportMetric(float64(usage)/float64(shape.keys), "usage-B/key")
+					runtime.KeepAlive(sets)
+				})
+			}
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package zset
 
+import "unsafe"
+
 // engine is the storage behind Set: the B+tree of handles (tree.go), the slab of entries
 // (slab.go) and the member index (index.go).
 type engine struct {
@@ -8,7 +10,6 @@ type engine struct {
 	sl    slab
 	ix    index
 	n     int
-	mods  uint64 // incremented by every write, for iterators
 }
 
 func (e *engine) length() int { return e.n }
@@ -27,7 +28,6 @@ func (e *engine) find(m string) (uint32, bool) { return e.ix.find(&e.sl, m) }
 
 // insert adds member m, which must be absent.
 func (e *engine) insert(m string, score float64) {
-	e.mods++
 	h := e.sl.alloc(m, score)
 	e.ix.insert(h, m)
 	e.treeInsert(h, score, m)
@@ -36,7 +36,6 @@ func (e *engine) insert(m string, score float64) {
 
 // update changes the score of the entry with handle h.
 func (e *engine) update(h uint32, score float64) {
-	e.mods++
 	p := e.sl.at(h)
 	old := p.sc
 	p.sc = score
@@ -48,7 +47,6 @@ func (e *engine) update(h uint32, score float64) {
 
 // delete removes the entry with handle h.
 func (e *engine) delete(h uint32) {
-	e.mods++
 	e.treeDelete(e.sl.score(h), e.sl.member(h))
 	e.drop(h)
 	e.n--
@@ -57,7 +55,6 @@ func (e *engine) delete(h uint32) {
 
 // pop removes and returns the entry at rank r.
 func (e *engine) pop(r int) Entry {
-	e.mods++
 	var out Entry
 	e.delRank(r, 1, func(h uint32) {
 		out = Entry{Member: e.sl.own(h), Score: e.sl.score(h)}
@@ -79,7 +76,6 @@ func (e *engine) deleteRange(lo, hi int) {
 	if lo >= hi {
 		return
 	}
-	e.mods++
 	for k := hi - lo; k > 0; {
 		k -= e.delRank(lo, k, e.drop)
 	}
@@ -103,7 +99,7 @@ func (e *engine) compact() {
 			clear(e.ix.tab)
 			return
 		}
-		*e = engine{mods: e.mods}
+		*e = engine{}
 		return
 	}
 	if c := e.sl.capacity(); c <= slabChunk || e.n*4 >= c {
@@ -230,40 +226,30 @@ func (e *engine) rangeDown(start, count int, in func(sc float64, h uint32) bool)
 }
 
 // walk yields entries from rank pos upwards (downwards when reverse) while in accepts
-// them. When the set changes between two steps (the loop body may change it), the walk
-// re-seeks to the neighbour of the last entry yielded, by key.
-func (e *engine) walk(reverse bool, pos int, in func(string, float64) bool, yield func(string, float64) bool) {
+// them, until done or until *mods moves (the loop body changed the set); then it returns
+// the last entry yielded, so that the caller finds its place again by key (Set.walk).
+func (e *engine) walk(reverse bool, pos int, in func(string, float64) bool, yield func(string, float64) bool, mods *uint32) (m string, f float64, done bool) {
 	if pos < 0 || pos >= e.n {
-		return
+		return "", 0, true
 	}
 	var c cursor
 	e.seek(&c, pos)
-	mods := e.mods
+	before := *mods
 	for {
 		m, f := e.sl.own(c.l.hs[c.i]), c.l.sc[c.i]
 		if !in(m, f) || !yield(m, f) {
-			return
+			return "", 0, true
 		}
-		if e.mods == mods {
-			if reverse && !c.prev() || !reverse && !c.next() {
-				return
-			}
-			continue
+		if *mods != before {
+			return m, f, false
 		}
-		mods = e.mods
-		pos = e.rankOf(m, f)
-		if reverse {
-			pos--
-		} else if g, ok := e.lookup(m); ok && g == f {
-			pos++
+		if reverse && !c.prev() || !reverse && !c.next() {
+			return "", 0, true
 		}
-		if pos < 0 || pos >= e.n {
-			return
-		}
-		e.seek(&c, pos)
 	}
 }
 
+// clone returns an independent copy of the engine. The complexity is O(n).
 func (e *engine) clone() engine {
 	c := *e
 	c.sl = e.sl.clone()
@@ -276,4 +262,38 @@ func (e *engine) clone() engine {
 		c.leaf0 = &l
 	}
 	return c
+}
+
+// memoryUsage returns the bytes of heap the engine holds, by capacity: the engine itself,
+// the tree's nodes, the slot chunks, the arena chunks and the index. The complexity is
+// O(number of nodes).
+func (e *engine) memoryUsage() int {
+	size := int(unsafe.Sizeof(*e))
+	if e.leaf0 != nil {
+		size += int(unsafe.Sizeof(leaf{}))
+	}
+	if e.root != nil {
+		var walk func(x *inner)
+		walk = func(x *inner) {
+			size += int(unsafe.Sizeof(inner{})) + 8 // 8: the allocation header of an object with pointers over 512 bytes
+			for i := range int(x.n) {
+				if x.leafKids {
+					size += int(unsafe.Sizeof(leaf{}))
+				} else {
+					walk(x.kids[i])
+				}
+			}
+		}
+		walk(e.root)
+	}
+	sl := &e.sl
+	size += cap(sl.slots)*int(unsafe.Sizeof([]slot{})) + cap(sl.bytes)*int(unsafe.Sizeof([]byte{}))
+	for _, c := range sl.slots {
+		size += cap(c) * int(unsafe.Sizeof(slot{}))
+	}
+	for _, b := range sl.bytes {
+		size += cap(b)
+	}
+	size += 4*cap(sl.live) + 4*cap(sl.spare) + 8*cap(e.ix.tab)
+	return size
 }

@@ -11,15 +11,23 @@ import (
 // operation is an opcode byte followed by argument bytes; members come from a small
 // alphabet (so operations collide) and scores from a table of edge values (so ties,
 // ±inf, -0 and subnormals are common). A bulk opcode adds hundreds of members at once so
-// that short inputs still build multi-level trees.
+// that short inputs still build multi-level trees. The first byte picks the limits of
+// the small encoding, so that both encodings and the conversions between them are met.
 func FuzzOps(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 0, 3, 4, 5, 1, 2, 6, 1, 7, 0, 8})
 	f.Add([]byte{9, 40, 3, 2, 5, 9, 200, 4, 0, 255, 8, 8, 8, 10, 3})
 	f.Add([]byte{9, 255, 9, 255, 9, 255, 6, 100, 11, 3, 1, 12, 0, 7, 10, 50})
 	f.Add([]byte{13, 2, 0, 1, 1, 0, 13, 9, 3, 0, 5, 14, 1, 2, 2, 0})
+	f.Add([]byte{2, 0, 0, 1, 2, 0, 0, 3, 4, 0, 32, 9, 5, 1, 1, 0, 15, 7, 1, 7, 0})
+	f.Add([]byte{3, 9, 32, 1, 0, 0, 8, 15, 2, 0, 3, 5, 12, 0, 1, 15, 7, 0, 2, 200})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s := &Set{}
-		m := newModel()
+		if len(data) == 0 {
+			return
+		}
+		lim := fuzzLimits[int(data[0])%len(fuzzLimits)]
+		data = data[1:]
+		s := NewWithLimits(lim)
+		m := newModelLimits(lim)
 		next := func() int {
 			if len(data) == 0 {
 				return 0
@@ -56,7 +64,7 @@ func FuzzOps(f *testing.F) {
 			return true
 		}
 		for step := 0; len(data) > 0 && step < 2000; step++ {
-			op := next() % 15
+			op := next() % 16
 			switch op {
 			case 0: // ZADD with flags
 				fl := next()
@@ -187,9 +195,36 @@ func FuzzOps(f *testing.F) {
 					s.Add(AddOptions{}, Entry{e.Member, f})
 					m.add(AddOptions{}, []Entry{{e.Member, f}})
 				}
+			case 15: // the copies: Clone keeps the encoding, a union result and Compact convert
+				c := s.Clone()
+				u := Union([]*Set{s}, nil, Sum)
+				if c.Encoding() != s.Encoding() || !sameEntries(c.Range(0, -1), m.ents) {
+					t.Fatalf("Clone: %s %v; want %s %v", c.Encoding(), c.Range(0, -1), s.Encoding(), m.ents)
+				}
+				if got := u.Range(0, -1); !sameEntries(got, m.ents) {
+					t.Fatalf("Union of one set = %v; want %v", got, m.ents)
+				}
+				if next()&1 == 1 {
+					s.Compact()
+					if m.tree && len(m.ents) <= lim.Entries && !slices.ContainsFunc(m.ents, func(e Entry) bool { return len(e.Member) > lim.Value }) {
+						m.tree = false
+						for i := range m.ents {
+							m.ents[i].Score += 0 // -0 becomes 0
+							m.score[m.ents[i].Member] = m.ents[i].Score
+						}
+					}
+				}
+				for _, x := range []*Set{c, u} {
+					if err := x.check(); err != nil {
+						t.Fatalf("step %d: copy invariant: %v", step, err)
+					}
+				}
 			}
 			if s.Len() != len(m.ents) {
 				t.Fatalf("step %d: Len %d; want %d", step, s.Len(), len(m.ents))
+			}
+			if got, want := s.Encoding(), m.encoding(); got != want {
+				t.Fatalf("step %d (op %d): Encoding() = %q with %d entries; want %q", step, op, got, s.Len(), want)
 			}
 			if err := s.check(); err != nil {
 				t.Fatalf("step %d (op %d): invariant: %v", step, op, err)
@@ -197,6 +232,10 @@ func FuzzOps(f *testing.F) {
 		}
 	})
 }
+
+// fuzzLimits are the limits FuzzOps picks from: Redis's defaults, always a tree, and two
+// that make conversions frequent (members are 1 or 2 bytes).
+var fuzzLimits = []Limits{DefaultLimits, {Entries: 0, Value: 64}, {Entries: 4, Value: 1}, {Entries: 16, Value: 2}}
 
 var fuzzScores = []float64{0, 1, 2, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 5e-324, -5e-324,
 	1.7976931348623157e308, -1.7976931348623157e308, 1.5, -1, 3, 0.1, 2, 1}

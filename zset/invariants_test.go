@@ -6,11 +6,64 @@ import (
 	"math"
 )
 
-// check verifies every structural invariant of s and returns the first violation:
+// check verifies every structural invariant of s, in either encoding, and returns the
+// first violation.
+func (s *Set) check() error {
+	if s.big == nil {
+		return s.checkSmall()
+	}
+	if s.sm != nil || s.n != 0 {
+		return fmt.Errorf("tree set keeps small bytes (%d, n %d)", len(s.sm), s.n)
+	}
+	if s.big.n == 0 && s.Limits().Entries > 0 {
+		return fmt.Errorf("emptied tree kept (limits %+v)", s.Limits())
+	}
+	return s.big.check()
+}
+
+// checkSmall verifies the small encoding: entries strictly in order, canonical score
+// encodings (no -0, no NaN), the count, the limits and the capacity bound.
+func (s *Set) checkSmall() error {
+	p, lim := s.sm, s.Limits()
+	n := 0
+	var prev Entry
+	for off := 0; off < len(p); n++ {
+		sc, m, next := p.entry(off)
+		if next > len(p) {
+			return fmt.Errorf("entry %d runs past the bytes", n)
+		}
+		if math.IsNaN(sc) || sc == 0 && math.Signbit(sc) {
+			return fmt.Errorf("entry %d: score %v stored", n, sc)
+		}
+		enc := appendScoreBytes(nil, sc)
+		if string(p[off:off+len(enc)]) != string(enc) {
+			return fmt.Errorf("entry %d: score %v encoded as %x, canonically %x", n, sc, p[off:off+len(enc)], enc)
+		}
+		if len(m) > lim.Value {
+			return fmt.Errorf("entry %d: member of %d bytes over the limit %d", n, len(m), lim.Value)
+		}
+		if n > 0 && (sc < prev.Score || sc == prev.Score && m <= prev.Member) {
+			return fmt.Errorf("order: (%v,%q) after (%v,%q)", sc, m, prev.Score, prev.Member)
+		}
+		prev = Entry{m, sc}
+		off = next
+	}
+	if n != int(s.n) {
+		return fmt.Errorf("small set holds %d entries, n = %d", n, s.n)
+	}
+	if n > lim.Entries {
+		return fmt.Errorf("small set of %d entries over the limit %d", n, lim.Entries)
+	}
+	if cap(s.sm) > smallSlack && len(s.sm)*2 < cap(s.sm) {
+		return fmt.Errorf("small set: %d bytes in a capacity of %d", len(s.sm), cap(s.sm))
+	}
+	return nil
+}
+
+// check verifies every structural invariant of the tree and returns the first violation:
 // ordering, cached scores, subtree counts and smallest keys, uniform depth, node fill,
 // index ⇔ tree agreement and free-list sanity.
-func (s *Set) check() error {
-	e := &s.e
+func (e *engine) check() error {
 	seen := make([]bool, e.sl.used)
 	var prevSet bool
 	var prevSc float64

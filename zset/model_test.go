@@ -12,10 +12,14 @@ import (
 	"testing"
 )
 
-// model is the naive reference: a map and a sorted slice, everything by linear scans.
+// model is the naive reference: a map and a sorted slice, everything by linear scans. It
+// also follows Redis's rules for the encoding (tree is true for the skiplist), because
+// the small encoding stores -0 as 0.
 type model struct {
 	score map[string]float64
 	ents  []Entry
+	lim   Limits
+	tree  bool
 }
 
 func cmpEntry(a, b Entry) int {
@@ -25,11 +29,22 @@ func cmpEntry(a, b Entry) int {
 	return cmp.Compare(a.Member, b.Member)
 }
 
-func newModel() *model { return &model{score: map[string]float64{}} }
+func newModel() *model { return newModelLimits(DefaultLimits) }
 
+func newModelLimits(l Limits) *model {
+	return &model{score: map[string]float64{}, lim: l, tree: l.Entries == 0}
+}
+
+// set stores member's score. A new member that would take a small set past its limits
+// makes it a tree (Redis's zsetAdd); a small set stores -0 as 0 (listpack).
 func (m *model) set(member string, f float64) {
 	if old, ok := m.score[member]; ok {
-		m.del(member, old)
+		m.remove(member, old)
+	} else if len(m.ents)+1 > m.lim.Entries || len(member) > m.lim.Value {
+		m.tree = true
+	}
+	if !m.tree && f == 0 {
+		f = 0
 	}
 	m.score[member] = f
 	e := Entry{member, f}
@@ -37,7 +52,27 @@ func (m *model) set(member string, f float64) {
 	m.ents = slices.Insert(m.ents, i, e)
 }
 
+// del removes member, whose score is f. An emptied set is small again (Redis deletes
+// the key; the next write creates a listpack).
 func (m *model) del(member string, f float64) {
+	m.remove(member, f)
+	m.emptied()
+}
+
+func (m *model) emptied() {
+	if len(m.ents) == 0 && m.lim.Entries > 0 {
+		m.tree = false
+	}
+}
+
+func (m *model) encoding() string {
+	if m.tree {
+		return "skiplist"
+	}
+	return "listpack"
+}
+
+func (m *model) remove(member string, f float64) {
 	i, ok := slices.BinarySearchFunc(m.ents, Entry{member, f}, cmpEntry)
 	if !ok {
 		panic("model: missing " + member)
@@ -215,12 +250,22 @@ func sameEntries(a, b []Entry) bool {
 func sameFloat(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 
 // TestModel runs random operation sequences against the naive model, comparing every
-// result and checking the invariants after each step.
+// result, the encoding and the invariants after each step, with the default limits (the
+// zero Set), always a tree, limits that make conversions frequent, and a small encoding
+// that holds large sets.
 func TestModel(t *testing.T) {
-	ops := 220_000
+	ops := 60_000
 	if raceEnabled || testing.Short() {
-		ops = 20_000
+		ops = 10_000
 	}
+	for _, lim := range []Limits{DefaultLimits, {Entries: 0, Value: 64}, {Entries: 16, Value: 3}, {Entries: 2000, Value: 64}} {
+		t.Run(fmt.Sprintf("entries=%d/value=%d", lim.Entries, lim.Value), func(t *testing.T) {
+			testModel(t, lim, ops)
+		})
+	}
+}
+
+func testModel(t *testing.T, lim Limits, ops int) {
 	r := rand.New(rand.NewPCG(seed(t), 7))
 	// Phases vary the member pool (set size), whether scores are all equal (lexicographic
 	// operations are only specified then) and the score spread.
@@ -233,7 +278,10 @@ func TestModel(t *testing.T) {
 		{6000, false, true}, {6000, false, false}, {60, true, false}, {1500, false, false}}
 	per := ops / len(phases)
 	s := &Set{}
-	m := newModel()
+	if lim != DefaultLimits {
+		s = NewWithLimits(lim)
+	}
+	m := newModelLimits(lim)
 	step, maxLen, deep := 0, 0, 0
 	for _, ph := range phases {
 		if ph.lexOnly {
@@ -241,7 +289,7 @@ func TestModel(t *testing.T) {
 			if got, want := s.RemRangeByScore(ScoreBound{Value: math.Inf(-1)}, ScoreBound{Value: math.Inf(1)}), len(m.ents); got != want {
 				t.Fatalf("RemRangeByScore(-inf, +inf) = %d; want %d", got, want)
 			}
-			m = newModel()
+			m = newModelLimits(lim)
 		}
 		pool := makePool(r, ph.pool)
 		if ph.grow {
@@ -616,22 +664,29 @@ func TestModel(t *testing.T) {
 					continue
 				}
 				desc = "drain"
-				k := len(m.ents) - r.IntN(len(m.ents)/8+1)
+				k := len(m.ents)
+				if r.IntN(2) == 0 {
+					k -= r.IntN(len(m.ents)/8 + 1)
+				}
 				s.RemRangeByRank(0, k-1)
 				m.ents = slices.Clone(m.ents[k:])
 				m.score = map[string]float64{}
 				for _, e := range m.ents {
 					m.score[e.Member] = e.Score
 				}
+				m.emptied()
 			}
 			if s.Len() != len(m.ents) {
 				t.Fatalf("step %d (%s): Len %d; want %d", step, desc, s.Len(), len(m.ents))
+			}
+			if got, want := s.Encoding(), m.encoding(); got != want {
+				t.Fatalf("step %d (%s): Encoding() = %q with %d entries; want %q", step, desc, got, s.Len(), want)
 			}
 			if err := s.check(); err != nil {
 				t.Fatalf("step %d (%s): invariant: %v", step, desc, err)
 			}
 			maxLen = max(maxLen, s.Len())
-			if s.e.root != nil && !s.e.root.leafKids {
+			if s.big != nil && s.big.root != nil && !s.big.root.leafKids {
 				deep++
 			}
 		}
@@ -662,7 +717,10 @@ func makePool(r *rand.Rand, n int) []string {
 		for i := range b {
 			b[i] = alpha[r.IntN(len(alpha))]
 		}
-		if r.IntN(3) == 0 {
+		switch r.IntN(40) {
+		case 0: // about the small encoding's default member limit: 63 to 66 bytes
+			b = append(b, make([]byte, 63+r.IntN(4)-len(b))...)
+		case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13:
 			b = fmt.Appendf(b, "%d", r.IntN(1e6))
 		}
 		if !seen[string(b)] {

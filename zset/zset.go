@@ -4,6 +4,9 @@ import (
 	"iter"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
+	"unsafe"
 )
 
 // Entry is one member of a sorted set with its score.
@@ -14,17 +17,107 @@ type Entry struct {
 
 // Set is a Redis sorted set: unique members ordered by (score, member bytes).
 //
-// The zero value is an empty set ready to use. A Set is not safe for concurrent use and
-// holds no lock: callers that share one between goroutines must serialise access.
+// The zero value is an empty set ready to use, with [DefaultLimits]. A Set is not safe for
+// concurrent use and holds no lock: callers that share one between goroutines must
+// serialise access.
+//
+// A Set has two encodings (see the package doc): small sets are one packed byte slice,
+// larger ones an order-statistic B+tree. The choice changes memory and speed only, never
+// a result, except that a small set reads a stored -0 back as 0, as Redis's listpack does.
 type Set struct {
-	e engine
+	sm   packed  // the small encoding, while big is nil
+	big  *engine // the tree encoding, once the set outgrew its limits
+	n    uint32  // entries in sm
+	mods uint32  // incremented by every write, for iterators
+	limE uint16  // Limits.Entries xor its default, so that the zero value has the defaults
+	limV uint16  // Limits.Value xor its default
 }
 
-// New returns an empty set.
+// Limits bound the small encoding, as Redis's zset-max-listpack-entries and
+// zset-max-listpack-value do: a set of at most Entries members, none longer than Value
+// bytes, is stored packed; a set that outgrows either becomes a tree and stays one
+// (until it is emptied). Entries 0 means always a tree. Values above 65535 count as
+// 65535, values below 0 as 0.
+type Limits struct {
+	Entries int
+	Value   int
+}
+
+// DefaultLimits are Redis's defaults: 128 entries, 64-byte members.
+var DefaultLimits = Limits{Entries: 128, Value: 64}
+
+// New returns an empty set with [DefaultLimits].
 func New() *Set { return &Set{} }
 
+// NewWithLimits returns an empty set with the given limits of the small encoding.
+func NewWithLimits(l Limits) *Set {
+	s := &Set{}
+	s.SetLimits(l)
+	return s
+}
+
+// Limits returns the limits of the set's small encoding. The complexity is O(1).
+func (s *Set) Limits() Limits {
+	return Limits{Entries: int(s.limE ^ uint16(DefaultLimits.Entries)), Value: int(s.limV ^ uint16(DefaultLimits.Value))}
+}
+
+// SetLimits changes the limits of the set's small encoding. A small set that exceeds the
+// new limits becomes a tree, in O(n log n); a tree stays a tree, as in Redis when its
+// configuration changes.
+func (s *Set) SetLimits(l Limits) {
+	clamp := func(v int) uint16 { return uint16(min(max(v, 0), math.MaxUint16)) }
+	s.limE = clamp(l.Entries) ^ uint16(DefaultLimits.Entries)
+	s.limV = clamp(l.Value) ^ uint16(DefaultLimits.Value)
+	if s.big != nil {
+		return
+	}
+	l = s.Limits()
+	if int(s.n) > l.Entries || l.Entries == 0 {
+		s.mods++
+		s.toTree()
+		return
+	}
+	p := s.sm
+	for off := 0; off < len(p); {
+		var m string
+		_, m, off = p.entry(off)
+		if len(m) > l.Value {
+			s.mods++
+			s.toTree()
+			return
+		}
+	}
+}
+
+// Encoding returns Redis's OBJECT ENCODING name for the set's current encoding:
+// "listpack" for the small encoding (an empty set too, as a new key in Redis) and
+// "skiplist" for the tree. The complexity is O(1).
+func (s *Set) Encoding() string {
+	if s.big != nil {
+		return "skiplist"
+	}
+	return "listpack"
+}
+
+// MemoryUsage returns the bytes of heap the set holds: the Set itself and, for a small
+// set, its byte slice's capacity; for a tree, its nodes, slab chunks, member arena and
+// index, by capacity. Allocator rounding beyond the Go size classes is not counted.
+// The complexity is O(1) for a small set and O(n / 84) for a tree (it visits the nodes).
+func (s *Set) MemoryUsage() int {
+	size := int(unsafe.Sizeof(*s))
+	if s.big == nil {
+		return size + cap(s.sm)
+	}
+	return size + s.big.memoryUsage()
+}
+
 // Len returns the number of members (ZCARD). The complexity is O(1).
-func (s *Set) Len() int { return s.e.length() }
+func (s *Set) Len() int {
+	if s.big != nil {
+		return s.big.n
+	}
+	return int(s.n)
+}
 
 // AddOptions are ZADD's flags. NX: only add new members. XX: only update existing members.
 // GT / LT: only update when the new score is greater / less than the current one (new
@@ -59,6 +152,7 @@ func (s *Set) Add(opt AddOptions, entries ...Entry) (int, error) {
 			return 0, ErrNotFloat
 		}
 	}
+	s.mods++
 	n := 0
 	for i := range entries {
 		added, changed := s.add(opt, entries[i].Member, entries[i].Score)
@@ -72,27 +166,64 @@ func (s *Set) Add(opt AddOptions, entries ...Entry) (int, error) {
 // add applies one validated ZADD element and reports whether the member was added or
 // had its score changed.
 func (s *Set) add(opt AddOptions, member string, score float64) (added, changed bool) {
-	h, ok := s.e.find(member)
+	if s.big == nil {
+		off, _, cur, ok := s.sm.find(member)
+		if !ok {
+			if opt.XX {
+				return false, false
+			}
+			s.insertNew(member, score)
+			return true, false
+		}
+		if opt.NX || (opt.GT && score <= cur) || (opt.LT && score >= cur) || score == cur {
+			return false, false
+		}
+		s.smRescore(off, member, score)
+		return false, true
+	}
+	e := s.big
+	h, ok := e.find(member)
 	if !ok {
 		if opt.XX {
 			return false, false
 		}
-		s.e.insert(member, score)
+		e.insert(member, score)
 		return true, false
 	}
-	cur := s.e.sl.score(h)
+	cur := e.sl.score(h)
 	if opt.NX || (opt.GT && score <= cur) || (opt.LT && score >= cur) || score == cur {
 		return false, false
 	}
-	s.e.update(h, score)
+	e.update(h, score)
 	return false, true
+}
+
+// insertNew adds member m, which must be absent, converting a small set that it would
+// take past its limits to a tree first (Redis's zsetAdd does the same check).
+func (s *Set) insertNew(m string, score float64) {
+	if s.big == nil {
+		if s.smallFits(int(s.n), len(m)) {
+			s.smInsert(m, score)
+			return
+		}
+		s.toTree()
+	}
+	s.big.insert(m, score)
+}
+
+// smRescore gives the small-set entry of member m at off a new score. m must not be a
+// view of s.sm (callers pass the caller's string).
+func (s *Set) smRescore(off int, m string, score float64) {
+	s.smCut(off, s.sm.skip(off), 1)
+	s.smInsert(m, score)
 }
 
 // AddIncr is ZADD with INCR: it adds delta to member's score (a new member gets delta) and
 // returns the new score and true. It returns (0, false, nil) when NX, XX, GT or LT stopped
 // the update (Redis's nil reply). It returns [ErrXXAndNX] or [ErrGTLTNX] for incompatible
 // options, [ErrNotFloat] for a NaN delta and [ErrNaNResult] when the sum would be NaN
-// (inf + -inf); then nothing changes. The complexity is O(log n).
+// (inf + -inf); then nothing changes. The score returned is the sum even where a small
+// set stores a -0 sum as 0 (Redis replies the same way). The complexity is O(log n).
 func (s *Set) AddIncr(opt AddOptions, member string, delta float64) (float64, bool, error) {
 	if err := opt.validate(); err != nil {
 		return 0, false, err
@@ -100,18 +231,26 @@ func (s *Set) AddIncr(opt AddOptions, member string, delta float64) (float64, bo
 	if math.IsNaN(delta) {
 		return 0, false, ErrNotFloat
 	}
-	h, ok := s.e.find(member)
+	var cur float64
+	var off int
+	var h uint32
+	var ok bool
+	if s.big == nil {
+		off, _, cur, ok = s.sm.find(member)
+	} else if h, ok = s.big.find(member); ok {
+		cur = s.big.sl.score(h)
+	}
 	if !ok {
 		if opt.XX {
 			return 0, false, nil
 		}
-		s.e.insert(member, delta)
+		s.mods++
+		s.insertNew(member, delta)
 		return delta, true, nil
 	}
 	if opt.NX {
 		return 0, false, nil
 	}
-	cur := s.e.sl.score(h)
 	score := cur + delta
 	if math.IsNaN(score) {
 		return 0, false, ErrNaNResult
@@ -120,7 +259,12 @@ func (s *Set) AddIncr(opt AddOptions, member string, delta float64) (float64, bo
 		return 0, false, nil
 	}
 	if score != cur {
-		s.e.update(h, score)
+		s.mods++
+		if s.big == nil {
+			s.smRescore(off, member, score)
+		} else {
+			s.big.update(h, score)
+		}
 	}
 	return score, true, nil
 }
@@ -137,20 +281,40 @@ func (s *Set) Incr(member string, delta float64) (float64, error) {
 // Remove is ZREM: it removes the given members and returns how many were present.
 // The complexity is O(k log n) for k members.
 func (s *Set) Remove(members ...string) int {
+	s.mods++
 	n := 0
 	for _, m := range members {
-		if h, ok := s.e.find(m); ok {
-			s.e.delete(h)
+		if s.big == nil {
+			if off, _, _, ok := s.sm.find(m); ok {
+				s.smCut(off, s.sm.skip(off), 1)
+				n++
+			}
+		} else if h, ok := s.big.find(m); ok {
+			s.big.delete(h)
 			n++
 		}
 	}
+	s.dropEmptyTree()
 	return n
 }
 
+// dropEmptyTree returns an emptied tree-encoded set to the small encoding (unless its
+// limits say always a tree), as Redis deletes an emptied key and creates a listpack for
+// the next ZADD.
+func (s *Set) dropEmptyTree() {
+	if s.big != nil && s.big.n == 0 && s.Limits().Entries > 0 {
+		s.big = nil
+	}
+}
+
 // Score is ZSCORE: it returns member's score and whether it is present.
-// The complexity is O(1) on average.
+// The complexity is O(1) on average for a tree, O(n) for a small set.
 func (s *Set) Score(member string) (float64, bool) {
-	return s.e.lookup(member)
+	if s.big == nil {
+		_, _, sc, ok := s.sm.find(member)
+		return sc, ok
+	}
+	return s.big.lookup(member)
 }
 
 // MScore is ZMSCORE: for each member it returns the score and whether it is present.
@@ -159,7 +323,7 @@ func (s *Set) MScore(members ...string) ([]float64, []bool) {
 	scores := make([]float64, len(members))
 	oks := make([]bool, len(members))
 	for i, m := range members {
-		scores[i], oks[i] = s.e.lookup(m)
+		scores[i], oks[i] = s.Score(m)
 	}
 	return scores, oks
 }
@@ -167,11 +331,15 @@ func (s *Set) MScore(members ...string) ([]float64, []bool) {
 // Rank is ZRANK: it returns member's 0-based position in ascending order and whether it is
 // present. The complexity is O(log n).
 func (s *Set) Rank(member string) (int, bool) {
-	h, ok := s.e.find(member)
+	if s.big == nil {
+		_, r, _, ok := s.sm.find(member)
+		return r, ok
+	}
+	h, ok := s.big.find(member)
 	if !ok {
 		return 0, false
 	}
-	return s.e.rankOfHandle(h, member, s.e.sl.score(h)), true
+	return s.big.rankOfHandle(h, member, s.big.sl.score(h)), true
 }
 
 // RevRank is ZREVRANK: it returns member's 0-based position in descending order and whether
@@ -181,16 +349,20 @@ func (s *Set) RevRank(member string) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	return s.e.length() - 1 - r, true
+	return s.Len() - 1 - r, true
 }
 
 // At returns the entry at the 0-based ascending rank, or false when rank is outside
 // [0, Len). The complexity is O(log n).
 func (s *Set) At(rank int) (Entry, bool) {
-	if rank < 0 || rank >= s.e.length() {
+	if rank < 0 || rank >= s.Len() {
 		return Entry{}, false
 	}
-	return s.e.at(rank), true
+	if s.big == nil {
+		sc, m, _ := s.sm.entry(s.sm.offsetOf(rank))
+		return Entry{Member: strings.Clone(m), Score: sc}, true
+	}
+	return s.big.at(rank), true
 }
 
 // ScoreBound is one end of a score range: Value (which may be ±Inf) included unless
@@ -220,12 +392,22 @@ func (s *Set) scoreSpan(min, max ScoreBound) (lo, hi int) {
 	if math.IsNaN(min.Value) || math.IsNaN(max.Value) {
 		return 0, 0
 	}
-	lo = s.e.countScoreBelow(min.Value, min.Exclusive)
-	hi = s.e.countScoreBelow(max.Value, !max.Exclusive)
+	lo = s.countScoreBelow(min.Value, min.Exclusive)
+	hi = s.countScoreBelow(max.Value, !max.Exclusive)
 	if hi < lo {
 		hi = lo
 	}
 	return lo, hi
+}
+
+// countScoreBelow returns the number of entries with a score below f (at most f when
+// orEqual).
+func (s *Set) countScoreBelow(f float64, orEqual bool) int {
+	if s.big != nil {
+		return s.big.countScoreBelow(f, orEqual)
+	}
+	r, _ := s.sm.countScore(f, orEqual)
+	return r
 }
 
 // lexSpan returns the ranks [lo, hi) of the entries whose member lies within [min, max].
@@ -247,9 +429,12 @@ func (s *Set) lexRank(b LexBound, orEqual bool) int {
 	case b.Inf < 0:
 		return 0
 	case b.Inf > 0:
-		return s.e.length()
+		return s.Len()
+	case s.big != nil:
+		return s.big.countLexBelow(b.Member, orEqual)
 	}
-	return s.e.countLexBelow(b.Member, orEqual)
+	r, _ := s.sm.below(func(_ float64, m string) bool { return m < b.Member || orEqual && m == b.Member })
+	return r
 }
 
 // Count is ZCOUNT: the number of members with a score within [min, max].
@@ -289,21 +474,66 @@ func rankSpan(start, stop, n int) (lo, hi int) {
 
 // collect returns the entries at ranks [lo, hi), ascending or descending.
 func (s *Set) collect(lo, hi int, reverse bool) []Entry {
-	return s.e.collect(lo, hi, reverse)
+	if s.big != nil {
+		return s.big.collect(lo, hi, reverse)
+	}
+	if lo >= hi {
+		return nil
+	}
+	out := s.sm.collect(s.sm.offsetOf(lo), hi-lo, make([]Entry, 0, hi-lo))
+	if reverse {
+		slices.Reverse(out)
+	}
+	return out
+}
+
+// smRange returns, from the small set's entry of rank lo at offset off, skipping offset
+// entries, up to count entries (all when count < 0) while in accepts them.
+func (s *Set) smRange(lo, off, offset, count int, in func(sc float64, m string) bool) []Entry {
+	p := s.sm
+	for ; offset > 0 && off < len(p); offset-- {
+		off = p.skip(off)
+		lo++
+	}
+	k := 0
+	for end := off; k != count && end < len(p); k++ {
+		sc, m, next := p.entry(end)
+		if !in(sc, m) {
+			break
+		}
+		end = next
+	}
+	if k == 0 {
+		return nil
+	}
+	return p.collect(off, k, make([]Entry, 0, k))
+}
+
+// revRange returns the entries of ranks [lo, hi) in descending order, skipping offset
+// of them from the top and returning at most count (all when count < 0).
+func (s *Set) revRange(lo, hi, offset, count int) []Entry {
+	top := hi - 1 - offset
+	if top < lo || offset >= hi {
+		return nil
+	}
+	if count >= 0 {
+		lo = max(lo, top-count+1)
+	}
+	return s.collect(lo, top+1, true)
 }
 
 // Range is ZRANGE start stop: the entries at ranks start..stop inclusive in ascending
 // order, where negative indexes count from the end (-1 is the last) and out-of-range
 // indexes are clamped as Redis does. The complexity is O(log n + k) for k entries.
 func (s *Set) Range(start, stop int) []Entry {
-	lo, hi := rankSpan(start, stop, s.e.length())
+	lo, hi := rankSpan(start, stop, s.Len())
 	return s.collect(lo, hi, false)
 }
 
 // RevRange is ZREVRANGE start stop: like [Set.Range] over the descending order.
 // The complexity is O(log n + k).
 func (s *Set) RevRange(start, stop int) []Entry {
-	n := s.e.length()
+	n := s.Len()
 	lo, hi := rankSpan(start, stop, n)
 	return s.collect(n-hi, n-lo, true)
 }
@@ -316,17 +546,25 @@ func (s *Set) RangeByScore(min, max ScoreBound, offset, count int) []Entry {
 	if offset < 0 || math.IsNaN(min.Value) || math.IsNaN(max.Value) {
 		return nil
 	}
+	if s.big == nil {
+		lo, off := s.sm.countScore(min.Value, min.Exclusive)
+		return s.smRange(lo, off, offset, count, func(sc float64, _ string) bool { return !aboveMax(sc, max) })
+	}
+	e := s.big
 	var c cursor
 	var lo int
 	if min.Exclusive {
-		lo = s.e.seekBelow(&c, func(sc float64, _ uint32) bool { return sc <= min.Value })
+		lo = e.seekBelow(&c, func(sc float64, _ uint32) bool { return sc <= min.Value })
 	} else {
-		lo = s.e.seekBelow(&c, func(sc float64, _ uint32) bool { return sc < min.Value })
+		lo = e.seekBelow(&c, func(sc float64, _ uint32) bool { return sc < min.Value })
 	}
-	if offset > 0 && lo+offset < s.e.n {
-		s.e.seek(&c, lo+offset)
+	if offset >= e.n-lo {
+		return nil
 	}
-	return s.e.rangeUp(&c, lo+offset, count, func(sc float64, _ uint32) bool { return !aboveMax(sc, max) })
+	if offset > 0 {
+		e.seek(&c, lo+offset)
+	}
+	return e.rangeUp(&c, lo+offset, count, func(sc float64, _ uint32) bool { return !aboveMax(sc, max) })
 }
 
 // RevRangeByScore is ZREVRANGEBYSCORE max min LIMIT offset count: like
@@ -336,8 +574,8 @@ func (s *Set) RevRangeByScore(max, min ScoreBound, offset, count int) []Entry {
 	if offset < 0 || math.IsNaN(min.Value) || math.IsNaN(max.Value) {
 		return nil
 	}
-	hi := s.e.countScoreBelow(max.Value, !max.Exclusive)
-	return s.e.rangeDown(hi-1-offset, count, func(sc float64, _ uint32) bool { return !belowMin(sc, min) })
+	lo, hi := s.scoreSpan(min, max)
+	return s.revRange(lo, hi, offset, count)
 }
 
 // RangeByLex is ZRANGEBYLEX min max LIMIT offset count: the entries whose member lies
@@ -347,12 +585,20 @@ func (s *Set) RangeByLex(min, max LexBound, offset, count int) []Entry {
 	if offset < 0 {
 		return nil
 	}
-	var c cursor
-	lo := s.e.seekBelow(&c, func(_ float64, h uint32) bool { return lexBelowMin(s.e.sl.member(h), min) })
-	if offset > 0 && lo+offset < s.e.n {
-		s.e.seek(&c, lo+offset)
+	if s.big == nil {
+		lo, off := s.sm.below(func(_ float64, m string) bool { return lexBelowMin(m, min) })
+		return s.smRange(lo, off, offset, count, func(_ float64, m string) bool { return !lexAboveMax(m, max) })
 	}
-	return s.e.rangeUp(&c, lo+offset, count, func(_ float64, h uint32) bool { return !lexAboveMax(s.e.sl.member(h), max) })
+	e := s.big
+	var c cursor
+	lo := e.seekBelow(&c, func(_ float64, h uint32) bool { return lexBelowMin(e.sl.member(h), min) })
+	if offset >= e.n-lo {
+		return nil
+	}
+	if offset > 0 {
+		e.seek(&c, lo+offset)
+	}
+	return e.rangeUp(&c, lo+offset, count, func(_ float64, h uint32) bool { return !lexAboveMax(e.sl.member(h), max) })
 }
 
 // RevRangeByLex is ZREVRANGEBYLEX max min LIMIT offset count: like [Set.RangeByLex] in
@@ -361,27 +607,42 @@ func (s *Set) RevRangeByLex(max, min LexBound, offset, count int) []Entry {
 	if offset < 0 {
 		return nil
 	}
-	hi := s.lexRank(max, !max.Exclusive)
-	return s.e.rangeDown(hi-1-offset, count, func(_ float64, h uint32) bool { return !lexBelowMin(s.e.sl.member(h), min) })
+	lo, hi := s.lexSpan(min, max)
+	return s.revRange(lo, hi, offset, count)
 }
 
 // PopMin is ZPOPMIN: it removes and returns the entry with the lowest score, or false when
 // the set is empty. The complexity is O(log n).
 func (s *Set) PopMin() (Entry, bool) {
-	if s.e.length() == 0 {
+	if s.Len() == 0 {
 		return Entry{}, false
 	}
-	return s.e.pop(0), true
+	return s.pop(0), true
 }
 
 // PopMax is ZPOPMAX: it removes and returns the entry with the highest score, or false
 // when the set is empty. The complexity is O(log n).
 func (s *Set) PopMax() (Entry, bool) {
-	n := s.e.length()
+	n := s.Len()
 	if n == 0 {
 		return Entry{}, false
 	}
-	return s.e.pop(n - 1), true
+	return s.pop(n - 1), true
+}
+
+// pop removes and returns the entry at rank r.
+func (s *Set) pop(r int) Entry {
+	s.mods++
+	if s.big != nil {
+		e := s.big.pop(r)
+		s.dropEmptyTree()
+		return e
+	}
+	off := s.sm.offsetOf(r)
+	sc, m, next := s.sm.entry(off)
+	e := Entry{Member: strings.Clone(m), Score: sc}
+	s.smCut(off, next, 1)
+	return e
 }
 
 // PopMinN is ZPOPMIN key count: it removes and returns up to count entries with the lowest
@@ -390,9 +651,9 @@ func (s *Set) PopMinN(count int) []Entry {
 	if count <= 0 {
 		return nil
 	}
-	k := min(count, s.e.length())
+	k := min(count, s.Len())
 	out := s.collect(0, k, false)
-	s.e.deleteRange(0, k)
+	s.deleteRange(0, k)
 	return out
 }
 
@@ -403,19 +664,30 @@ func (s *Set) PopMaxN(count int) []Entry {
 	if count <= 0 {
 		return nil
 	}
-	n := s.e.length()
+	n := s.Len()
 	k := min(count, n)
 	out := s.collect(n-k, n, true)
-	s.e.deleteRange(n-k, n)
+	s.deleteRange(n-k, n)
 	return out
+}
+
+// deleteRange removes the entries at ranks [lo, hi).
+func (s *Set) deleteRange(lo, hi int) {
+	s.mods++
+	if s.big == nil {
+		s.smDeleteRanks(lo, hi)
+		return
+	}
+	s.big.deleteRange(lo, hi)
+	s.dropEmptyTree()
 }
 
 // RemRangeByRank is ZREMRANGEBYRANK start stop: it removes the entries at ranks
 // start..stop (clamped as [Set.Range]) and returns how many were removed.
 // The complexity is O(log n + k).
 func (s *Set) RemRangeByRank(start, stop int) int {
-	lo, hi := rankSpan(start, stop, s.e.length())
-	s.e.deleteRange(lo, hi)
+	lo, hi := rankSpan(start, stop, s.Len())
+	s.deleteRange(lo, hi)
 	return hi - lo
 }
 
@@ -423,7 +695,7 @@ func (s *Set) RemRangeByRank(start, stop int) int {
 // [min, max] and returns how many were removed. The complexity is O(log n + k).
 func (s *Set) RemRangeByScore(min, max ScoreBound) int {
 	lo, hi := s.scoreSpan(min, max)
-	s.e.deleteRange(lo, hi)
+	s.deleteRange(lo, hi)
 	return hi - lo
 }
 
@@ -431,41 +703,41 @@ func (s *Set) RemRangeByScore(min, max ScoreBound) int {
 // [min, max] and returns how many were removed. The complexity is O(log n + k).
 func (s *Set) RemRangeByLex(min, max LexBound) int {
 	lo, hi := s.lexSpan(min, max)
-	s.e.deleteRange(lo, hi)
+	s.deleteRange(lo, hi)
 	return hi - lo
 }
 
 // RandMember is ZRANDMEMBER key count: with count > 0 it returns min(count, Len) distinct
-// members in random order; with count < 0 it returns -count members picked independently
-// (repeats possible); with count == 0 or an empty set it returns nothing. r supplies the
-// randomness; nil uses the package-level source of math/rand/v2. Each pick costs O(log n).
+// members, in random order when count < Len and in the set's order when count ≥ Len (as
+// Redis does); with count < 0 it returns -count members picked independently (repeats
+// possible); with count == 0 or an empty set it returns nothing. r supplies the
+// randomness; nil uses the package-level source of math/rand/v2.
+//
+// Memory grows with the entries returned, never ahead of them by more than a few KiB,
+// so a huge count costs only what is produced (callers bound the reply; Redis streams
+// it). Each pick costs O(log n) in a tree and O(1) in a small set after an O(n) setup.
 func (s *Set) RandMember(r *rand.Rand, count int) []Entry {
-	n := s.e.length()
+	n := s.Len()
 	if count == 0 || n == 0 {
 		return nil
+	}
+	if count >= n {
+		return s.collect(0, n, false)
 	}
 	intN := rand.IntN
 	if r != nil {
 		intN = r.IntN
 	}
+	pick := s.picker()
 	if count < 0 {
-		k := -count
-		out := make([]Entry, k)
-		for i := range out {
-			out[i] = s.e.at(intN(n))
+		k := uint(-count) // -MinInt is MinInt: as uint it is 2^63
+		out := make([]Entry, 0, min(k, randBatch))
+		for ; k > 0; k-- {
+			out = append(out, pick(intN(n)))
 		}
 		return out
 	}
-	if count >= n {
-		// The whole set, shuffled.
-		out := s.collect(0, n, false)
-		for i := len(out) - 1; i > 0; i-- {
-			j := intN(i + 1)
-			out[i], out[j] = out[j], out[i]
-		}
-		return out
-	}
-	// Floyd's algorithm: count distinct ranks with count picks.
+	// Floyd's algorithm: count distinct ranks with count picks (count < n).
 	seen := make(map[int]struct{}, count)
 	out := make([]Entry, 0, count)
 	for j := n - count; j < n; j++ {
@@ -474,7 +746,7 @@ func (s *Set) RandMember(r *rand.Rand, count int) []Entry {
 			t = j
 		}
 		seen[t] = struct{}{}
-		out = append(out, s.e.at(t))
+		out = append(out, pick(t))
 	}
 	// Floyd's picks are a uniform subset but not in uniform order: shuffle.
 	for i := len(out) - 1; i > 0; i-- {
@@ -484,13 +756,34 @@ func (s *Set) RandMember(r *rand.Rand, count int) []Entry {
 	return out
 }
 
+// randBatch bounds the entries that RandMember allocates ahead of producing them.
+const randBatch = 256
+
+// picker returns a function giving the entry at a rank, with a member the caller may
+// keep. For a small set it decodes an immutable snapshot once, so each call is O(1) and
+// repeated picks share their member bytes.
+func (s *Set) picker() func(rank int) Entry {
+	if s.big != nil {
+		return s.big.at
+	}
+	p := s.snapshot()
+	offs := make([]int32, 0, s.n)
+	for off := 0; off < len(p); off = p.skip(off) {
+		offs = append(offs, int32(off))
+	}
+	return func(rank int) Entry {
+		sc, m, _ := p.entry(int(offs[rank]))
+		return Entry{Member: m, Score: sc}
+	}
+}
+
 // All returns an iterator over the entries in ascending order.
 //
 // The set may be modified while iterating (including from inside the loop body): each
 // step continues with the first entry greater than the last one yielded, so every entry
 // present for the whole iteration is yielded exactly once, entries removed before they are
 // reached are not yielded, and entries added ahead of the position are. Each step costs
-// O(1) amortised, or O(log n) after a modification.
+// O(1) amortised, or O(log n) after a modification (O(n) in a small set).
 func (s *Set) All() iter.Seq2[string, float64] {
 	return s.ScoreRange(ScoreBound{Value: math.Inf(-1)}, ScoreBound{Value: math.Inf(1)})
 }
@@ -510,7 +803,7 @@ func (s *Set) ScoreRange(min, max ScoreBound) iter.Seq2[string, float64] {
 			return
 		}
 		lo, _ := s.scoreSpan(min, max)
-		s.e.walk(false, lo, func(m string, f float64) bool { return !aboveMax(f, max) }, yield)
+		s.walk(false, lo, func(m string, f float64) bool { return !aboveMax(f, max) }, yield)
 	}
 }
 
@@ -523,7 +816,7 @@ func (s *Set) RevScoreRange(max, min ScoreBound) iter.Seq2[string, float64] {
 			return
 		}
 		_, hi := s.scoreSpan(min, max)
-		s.e.walk(true, hi-1, func(m string, f float64) bool { return !belowMin(f, min) }, yield)
+		s.walk(true, hi-1, func(m string, f float64) bool { return !belowMin(f, min) }, yield)
 	}
 }
 
@@ -534,7 +827,7 @@ func (s *Set) RevScoreRange(max, min ScoreBound) iter.Seq2[string, float64] {
 func (s *Set) LexRange(min, max LexBound) iter.Seq2[string, float64] {
 	return func(yield func(string, float64) bool) {
 		lo, _ := s.lexSpan(min, max)
-		s.e.walk(false, lo, func(m string, f float64) bool { return !lexAboveMax(m, max) }, yield)
+		s.walk(false, lo, func(m string, f float64) bool { return !lexAboveMax(m, max) }, yield)
 	}
 }
 
@@ -544,8 +837,81 @@ func (s *Set) LexRange(min, max LexBound) iter.Seq2[string, float64] {
 func (s *Set) RevLexRange(max, min LexBound) iter.Seq2[string, float64] {
 	return func(yield func(string, float64) bool) {
 		_, hi := s.lexSpan(min, max)
-		s.e.walk(true, hi-1, func(m string, f float64) bool { return !lexBelowMin(m, min) }, yield)
+		s.walk(true, hi-1, func(m string, f float64) bool { return !lexBelowMin(m, min) }, yield)
 	}
+}
+
+// walk yields entries from rank pos upwards (downwards when reverse) while in accepts
+// them. Each encoding walks until the set changes (s.mods moves: the loop body may change
+// it, even convert it); then the walk finds its place again by the key of the last entry
+// yielded, in whichever encoding the set now has.
+func (s *Set) walk(reverse bool, pos int, in func(string, float64) bool, yield func(string, float64) bool) {
+	for pos >= 0 && pos < s.Len() {
+		var m string
+		var f float64
+		var done bool
+		if s.big != nil {
+			m, f, done = s.big.walk(reverse, pos, in, yield, &s.mods)
+		} else {
+			m, f, done = s.smWalk(reverse, pos, in, yield)
+		}
+		if done {
+			return
+		}
+		pos = s.rankOf(m, f)
+		if reverse {
+			pos--
+		} else if g, ok := s.Score(m); ok && g == f {
+			pos++
+		}
+	}
+}
+
+// smWalk is walk over the small encoding, from an immutable snapshot so that the members
+// yielded need no copy each. It returns done, or the last entry yielded when the set
+// changed.
+func (s *Set) smWalk(reverse bool, pos int, in func(string, float64) bool, yield func(string, float64) bool) (string, float64, bool) {
+	p := s.snapshot()
+	mods := s.mods
+	var offs []int32 // for walking down: the offsets of ranks 0..pos
+	off := 0
+	if reverse {
+		offs = make([]int32, 0, pos+1)
+		for r := 0; r <= pos; r++ {
+			offs = append(offs, int32(off))
+			off = p.skip(off)
+		}
+	} else {
+		off = p.offsetOf(pos)
+	}
+	for {
+		if reverse {
+			off = int(offs[pos])
+		}
+		sc, m, next := p.entry(off)
+		if !in(m, sc) || !yield(m, sc) {
+			return "", 0, true
+		}
+		if s.mods != mods {
+			return m, sc, false
+		}
+		if reverse {
+			if pos--; pos < 0 {
+				return "", 0, true
+			}
+		} else if off = next; off >= len(p) {
+			return "", 0, true
+		}
+	}
+}
+
+// rankOf returns the number of entries ordered before (score, m).
+func (s *Set) rankOf(m string, score float64) int {
+	if s.big != nil {
+		return s.big.rankOf(m, score)
+	}
+	r, _ := s.sm.lower(score, m)
+	return r
 }
 
 func belowMin(f float64, b ScoreBound) bool {
@@ -586,7 +952,15 @@ func lexAboveMax(m string, b LexBound) bool {
 	return m > b.Member
 }
 
-// Clone returns an independent copy of the set. The complexity is O(n).
+// Clone returns an independent copy of the set, in the same encoding and with the same
+// limits (as Redis's COPY keeps a key's encoding). The complexity is O(n).
 func (s *Set) Clone() *Set {
-	return &Set{e: s.e.clone()}
+	c := &Set{n: s.n, limE: s.limE, limV: s.limV}
+	if s.big != nil {
+		e := s.big.clone()
+		c.big = &e
+	} else if len(s.sm) > 0 {
+		c.sm = append(slices.Grow(packed(nil), len(s.sm)), s.sm...)
+	}
+	return c
 }

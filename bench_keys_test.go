@@ -1,0 +1,295 @@
+package zlite
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/zlite/zlite/list"
+)
+
+// Many small keys (issue 10): memory per key and per element, the forced-GC time with
+// the keyspace alive, and the speed of the core commands on a random key among many.
+//
+//	go test -run '^$' -bench 'BenchmarkManyKeys' -benchtime 1x -count 3 .
+//	go test -run '^$' -bench 'BenchmarkManyKeysOps' -benchtime 200ms -count 3 .
+//
+// Keys are user:%08d, members member:%07d (14 bytes), scores 0..n-1 (score=int) or
+// 0.5..n-0.5 (score=frac). B/key and B/elem are the growth of the Go heap in use after
+// a GC, everything included (key table, key and member bytes, values), divided by
+// the keys or the elements; gc-ns is the best of three forced runtime.GC calls with the
+// keyspace alive.
+
+func benchKey(i int) string    { return fmt.Sprintf("user:%08d", i) }
+func benchMember(i int) string { return fmt.Sprintf("member:%07d", i) }
+
+// heapInUse returns the Go heap in use after a full collection.
+func heapInUse() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// gcTime returns the best of three forced collections.
+func gcTime() time.Duration {
+	best := time.Duration(1<<63 - 1)
+	for range 3 {
+		t := time.Now()
+		runtime.GC()
+		best = min(best, time.Since(t))
+	}
+	return best
+}
+
+// manyShape is one memory benchmark: keys keys of n elements each.
+type manyShape struct {
+	kind    string // "zset" or "list"
+	keys, n int
+	frac    bool // fractional scores
+}
+
+func (s manyShape) name() string {
+	score := ""
+	if s.kind == "zset" {
+		score = "/score=int"
+		if s.frac {
+			score = "/score=frac"
+		}
+	}
+	return fmt.Sprintf("op=mem/type=%s/keys=%d/n=%d%s/impl=zlite", s.kind, s.keys, s.n, score)
+}
+
+// build fills db with the shape, one command per element as a client would. Key
+// names are made on the fly, so that the benchmark keeps no strings of its own alive
+// while the heap and the GC are measured.
+func (s manyShape) build(db *DB, members []string) {
+	ctx := context.Background()
+	for k := range s.keys {
+		key := benchKey(k)
+		for i := range s.n {
+			if s.kind == "list" {
+				db.RPush(ctx, key, members[i])
+				continue
+			}
+			score := float64(i)
+			if s.frac {
+				score += 0.5
+			}
+			db.ZAdd(ctx, key, Z{Member: members[i], Score: score})
+		}
+	}
+}
+
+func BenchmarkManyKeys(b *testing.B) {
+	shapes := []manyShape{
+		{kind: "zset", keys: 100_000, n: 1},
+		{kind: "zset", keys: 100_000, n: 10},
+		{kind: "zset", keys: 100_000, n: 10, frac: true},
+		{kind: "zset", keys: 10_000, n: 100},
+		{kind: "zset", keys: 10_000, n: 100, frac: true},
+		{kind: "list", keys: 100_000, n: 1},
+		{kind: "list", keys: 100_000, n: 10},
+	}
+	for _, s := range shapes {
+		b.Run(s.name(), func(b *testing.B) {
+			members := make([]string, s.n)
+			for i := range members {
+				members[i] = benchMember(i)
+			}
+			var perKey, perElem float64
+			var gc time.Duration
+			for b.Loop() {
+				before := heapInUse()
+				db := New()
+				s.build(db, members)
+				after := heapInUse()
+				gc = gcTime()
+				perKey = float64(after-before) / float64(s.keys)
+				perElem = perKey / float64(s.n)
+				runtime.KeepAlive(db)
+			}
+			b.ReportMetric(perKey, "B/key")
+			b.ReportMetric(perElem, "B/elem")
+			b.ReportMetric(float64(gc.Nanoseconds()), "gc-ns")
+		})
+	}
+}
+
+// manyKeysDB is a keyspace of 100k sorted sets and 100k lists of 10 elements each,
+// built once for BenchmarkManyKeysOps.
+type manyKeysDB struct {
+	db      *DB
+	zkeys   []string
+	lkeys   []string
+	members []string
+	pick    []uint32 // random key indexes, cycled through
+}
+
+const (
+	manyKeys = 100_000
+	manyN    = 10
+)
+
+var manyDB *manyKeysDB
+
+func getManyKeysDB() *manyKeysDB {
+	if manyDB != nil {
+		return manyDB
+	}
+	m := &manyKeysDB{db: New()}
+	for i := range manyKeys {
+		m.zkeys = append(m.zkeys, "z"+benchKey(i))
+		m.lkeys = append(m.lkeys, "l"+benchKey(i))
+	}
+	for i := range manyN {
+		m.members = append(m.members, benchMember(i))
+	}
+	ctx := context.Background()
+	for _, k := range m.zkeys {
+		for i, mb := range m.members {
+			m.db.ZAdd(ctx, k, Z{Member: mb, Score: float64(i)})
+		}
+	}
+	for _, k := range m.lkeys {
+		m.db.RPush(ctx, k, m.members...)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	m.pick = make([]uint32, 1<<16)
+	for i := range m.pick {
+		m.pick[i] = uint32(r.IntN(manyKeys))
+	}
+	manyDB = m
+	return m
+}
+
+func BenchmarkManyKeysOps(b *testing.B) {
+	ctx := context.Background()
+	m := getManyKeysDB()
+	db := m.db
+	mask := len(m.pick) - 1
+	name := func(op string) string {
+		return fmt.Sprintf("op=%s/keys=%d/n=%d/impl=zlite", op, manyKeys, manyN)
+	}
+	ops := []struct {
+		op string
+		fn func(i int)
+	}{
+		{"ZADD", func(i int) {
+			// An update of an existing member: the sets keep their size.
+			db.ZAdd(ctx, m.zkeys[m.pick[i&mask]], Z{Member: m.members[i%manyN], Score: float64(i % 97)})
+		}},
+		{"ZSCORE", func(i int) { db.ZScore(ctx, m.zkeys[m.pick[i&mask]], m.members[i%manyN]) }},
+		{"ZRANK", func(i int) { db.ZRank(ctx, m.zkeys[m.pick[i&mask]], m.members[i%manyN]) }},
+		{"ZRANGE", func(i int) { db.ZRange(ctx, m.zkeys[m.pick[i&mask]], 0, -1) }},
+		{"ZPOPMIN+ZADD", func(i int) {
+			k := m.zkeys[m.pick[i&mask]]
+			z, _ := db.ZPopMin(ctx, k)
+			db.ZAdd(ctx, k, z...)
+		}},
+		{"LPUSH+RPOP", func(i int) {
+			k := m.lkeys[m.pick[i&mask]]
+			db.LPush(ctx, k, m.members[i%manyN])
+			db.RPop(ctx, k)
+		}},
+	}
+	for _, o := range ops {
+		b.Run(name(o.op), func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				o.fn(i)
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkKeyTable measures what the key table costs per key, beyond the values, and
+// the speed of a lookup of a random key:
+// impl=zlite is keyTable; impl=map is the layout it replaced (a map from the key to
+// its value and SCAN sequence number, and a creation-ordered slice of sequence
+// numbers and key strings for SCAN), rebuilt here for the comparison. Every key holds
+// the same value, so only the table is counted.
+func BenchmarkKeyTable(b *testing.B) {
+	type entry struct {
+		val any
+		seq uint64
+	}
+	type slot struct {
+		seq  uint64
+		key  string
+		live bool
+	}
+	val := list.New()
+	for _, n := range []int{10_000, 100_000, 1_000_000} {
+		impls := []struct {
+			name  string
+			build func() any
+		}{
+			{"zlite", func() any {
+				var t keyTable
+				for i := range n {
+					t.add(benchKey(i), val)
+				}
+				return &t
+			}},
+			{"map", func() any {
+				m := map[string]entry{}
+				var order []slot
+				for i := range n {
+					k := benchKey(i)
+					m[k] = entry{val: val, seq: uint64(i + 1)}
+					order = append(order, slot{seq: uint64(i + 1), key: k, live: true})
+				}
+				return []any{m, order}
+			}},
+		}
+		// Lookups of random present keys, through the same two layouts.
+		r := rand.New(rand.NewPCG(3, 4))
+		pick := make([]string, 1<<16)
+		for i := range pick {
+			pick[i] = benchKey(r.IntN(n))
+		}
+		lookups := []struct {
+			name string
+			get  func(built any) func(string) any
+		}{
+			{"zlite", func(built any) func(string) any { return built.(*keyTable).get }},
+			{"map", func(built any) func(string) any {
+				m := built.([]any)[0].(map[string]entry)
+				return func(k string) any { return m[k].val }
+			}},
+		}
+		for i, lk := range lookups {
+			b.Run(fmt.Sprintf("op=get/keys=%d/impl=%s", n, lk.name), func(b *testing.B) {
+				get := lk.get(impls[i].build())
+				j := 0
+				for b.Loop() {
+					if get(pick[j&(len(pick)-1)]) == nil {
+						b.Fatal("key missing")
+					}
+					j++
+				}
+			})
+		}
+		for _, im := range impls {
+			b.Run(fmt.Sprintf("op=mem/keys=%d/impl=%s", n, im.name), func(b *testing.B) {
+				var perKey float64
+				var gc time.Duration
+				for b.Loop() {
+					before := heapInUse()
+					t := im.build()
+					perKey = float64(heapInUse()-before) / float64(n)
+					gc = gcTime()
+					runtime.KeepAlive(t)
+				}
+				b.ReportMetric(perKey, "B/key")
+				b.ReportMetric(float64(gc.Nanoseconds()), "gc-ns")
+			})
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package inspector
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// The JSON shapes; see the package doc. Durations are in seconds (float), times in
+// RFC 3339 with nanoseconds, absent optional groups are null.
+
+type jsonQueue struct {
+	Name       string        `json:"name"`
+	Kind       Kind          `json:"kind"`
+	Error      string        `json:"error,omitempty"`
+	Depth      int64         `json:"depth"`
+	Levels     []jsonLevel   `json:"levels"`
+	InFlight   int64         `json:"in_flight"`
+	Dead       int64         `json:"dead"`
+	Oldest     float64       `json:"oldest_seconds"`
+	Activity   *Activity     `json:"activity"`
+	Lateness   *jsonLateness `json:"lateness"`
+	Throughput *float64      `json:"throughput_per_second"`
+	History    []jsonSample  `json:"history,omitempty"`
+}
+
+type jsonLevel struct {
+	Name  string `json:"name"`
+	Depth int64  `json:"depth"`
+}
+
+type jsonLateness struct {
+	Count int64   `json:"count"`
+	P50   float64 `json:"p50_seconds"`
+	P99   float64 `json:"p99_seconds"`
+	Max   float64 `json:"max_seconds"`
+}
+
+type jsonSample struct {
+	At          time.Time `json:"at"`
+	Depth       int64     `json:"depth"`
+	Throughput  *float64  `json:"throughput_per_second,omitempty"`
+	LatenessP99 *float64  `json:"lateness_p99_seconds,omitempty"`
+}
+
+type jsonItem struct {
+	ID          string    `json:"id"`
+	Value       string    `json:"value"`
+	Position    int64     `json:"position"`
+	State       ItemState `json:"state"`
+	Level       string    `json:"level,omitempty"`
+	Priority    float64   `json:"priority"`
+	Enqueued    time.Time `json:"enqueued,omitzero"`
+	Due         time.Time `json:"due,omitzero"`
+	LeaseExpiry time.Time `json:"lease_expiry,omitzero"`
+}
+
+type jsonPage struct {
+	jsonQueue
+	Offset     int64      `json:"offset"`
+	Count      int64      `json:"count"`
+	More       bool       `json:"more"`
+	Items      []jsonItem `json:"items"`
+	ItemsError string     `json:"items_error,omitempty"`
+}
+
+func (h *Handler) jsonQueueOf(r *http.Request, q Queue, history bool) jsonQueue {
+	j := jsonQueue{Name: q.Name(), Kind: q.Kind(), Levels: []jsonLevel{}}
+	st, err := q.Stats(r.Context())
+	if err != nil {
+		j.Error = err.Error()
+	}
+	j.Depth, j.InFlight, j.Dead, j.Oldest, j.Activity = st.Depth, st.InFlight, st.Dead, st.Oldest.Seconds(), st.Activity
+	for _, l := range st.Levels {
+		j.Levels = append(j.Levels, jsonLevel(l))
+	}
+	if l := st.Lateness; l != nil {
+		j.Lateness = &jsonLateness{Count: l.Count, P50: l.P50.Seconds(), P99: l.P99.Seconds(), Max: l.Max.Seconds()}
+	}
+	s := h.samples(q.Name())
+	if rate, ok := lastRate(s); ok {
+		j.Throughput = &rate
+	}
+	if history {
+		j.History = make([]jsonSample, 0, len(s))
+		for _, p := range s {
+			js := jsonSample{At: p.At, Depth: p.Depth}
+			if p.HasRate {
+				js.Throughput = &p.Rate
+			}
+			if p.HasLate {
+				l := p.Late.Seconds()
+				js.LatenessP99 = &l
+			}
+			j.History = append(j.History, js)
+		}
+	}
+	return j
+}
+
+func (h *Handler) apiIndex(w http.ResponseWriter, r *http.Request) {
+	out := struct {
+		Actions bool        `json:"actions"`
+		Queues  []jsonQueue `json:"queues"`
+	}{Actions: h.cfg.actions, Queues: make([]jsonQueue, 0, len(h.queues))}
+	for _, q := range h.queues {
+		out.Queues = append(out.Queues, h.jsonQueueOf(r, q, true))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) apiQueue(w http.ResponseWriter, r *http.Request) {
+	q, ok := h.byName[r.PathValue("name")]
+	if !ok {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no queue named " + strconv.Quote(r.PathValue("name"))})
+		return
+	}
+	offset, count, err := h.paging(r)
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	p := jsonPage{jsonQueue: h.jsonQueueOf(r, q, true), Offset: offset, Count: count, Items: []jsonItem{}}
+	page, more, err := items(r.Context(), q, offset, count)
+	switch {
+	case errors.Is(err, errors.ErrUnsupported):
+		p.ItemsError = "this queue does not list its items"
+	case err != nil:
+		p.ItemsError = err.Error()
+	}
+	p.More = more
+	for _, it := range page {
+		st := it.State
+		if st == "" {
+			st = StateWaiting
+		}
+		p.Items = append(p.Items, jsonItem{ID: it.ID, Value: it.Value, Position: it.Position, State: st,
+			Level: it.Level, Priority: it.Priority, Enqueued: it.Enqueued, Due: it.Due, LeaseExpiry: it.LeaseExpiry})
+	}
+	writeJSON(w, http.StatusOK, p)
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		http.Error(w, "inspector: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	w.Write(append(b, '\n'))
+}

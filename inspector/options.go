@@ -1,0 +1,70 @@
+package inspector
+
+import "time"
+
+// Option configures a [Handler]; pass options to [New].
+type Option func(*config)
+
+type config struct {
+	actions  bool
+	pageSize int64
+	samples  int
+	every    time.Duration
+	now      func() time.Time
+	title    string
+	trusted  []string
+}
+
+func defaults() config {
+	return config{pageSize: 50, samples: 120, every: time.Second, now: time.Now, title: "zlite queues"}
+}
+
+// WithActions enables the actions (cancel an item, requeue an expired lease, move a
+// dead item back). Without it the inspector is read-only: every action request is
+// refused with 403 Forbidden and the pages show no action buttons.
+func WithActions() Option { return func(c *config) { c.actions = true } }
+
+// WithPageSize sets how many items a queue page shows by default (50); n ≤ 0 keeps
+// the default. A request may ask for up to [MaxPageSize] with ?count=.
+func WithPageSize(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.pageSize = int64(min(n, MaxPageSize))
+		}
+	}
+}
+
+// WithHistory sets how many samples of each queue the charts keep (120) and how
+// often [Handler.Run] takes one (every second): the charts span samples×every.
+// Values ≤ 0 keep the defaults. The memory is O(samples) per queue.
+func WithHistory(samples int, every time.Duration) Option {
+	return func(c *config) {
+		if samples > 0 {
+			c.samples = samples
+		}
+		if every > 0 {
+			c.every = every
+		}
+	}
+}
+
+// WithClock sets the clock used for wait times, due times and samples
+// (time.Now by default); tests use it to make the pages deterministic.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) {
+		if now != nil {
+			c.now = now
+		}
+	}
+}
+
+// WithTitle sets the title of the pages ("zlite queues").
+func WithTitle(title string) Option { return func(c *config) { c.title = title } }
+
+// WithTrustedOrigins lets browsers on these origins ("https://admin.example.com")
+// post actions although they are cross-origin, for an inspector behind a proxy
+// that serves it under another origin; see [http.CrossOriginProtection.AddTrustedOrigin].
+// [New] panics on a malformed origin.
+func WithTrustedOrigins(origins ...string) Option {
+	return func(c *config) { c.trusted = append(c.trusted, origins...) }
+}

@@ -1,0 +1,394 @@
+package zset
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"slices"
+	"unsafe"
+)
+
+// The small encoding (Redis's listpack idea, our own layout): a set of at most
+// Limits.Entries members, none longer than Limits.Value bytes, is one []byte holding its
+// entries back to back in (score, member) order, nothing else. An entry is
+//
+//	score   1 to 9 bytes, see below
+//	length  the member's length as a uvarint (1 byte up to 127)
+//	member  the member's bytes
+//
+// The score's first byte t says how it is stored:
+//
+//	0x00-0xDF  the integer zigzag⁻¹(t), -112..111, in t itself
+//	0xE0-0xE7  an integer in [-2^62, 2^62]: zigzag(i) in the next t-0xDF bytes, little endian
+//	0xF0       a float32 that holds the score exactly (1.5, ±inf), 4 bytes
+//	0xF1       any other float64, 8 bytes
+//
+// so a small integral score costs one byte and a 14-byte member with it 16 bytes. As in
+// Redis's listpack, -0 is integral and stored as the integer 0: a small set reads a -0
+// back as 0 (see the package doc). Every operation is a linear scan from the start,
+// which at the default 128 entries touches at most a few KiB of contiguous memory. The
+// bytes hold no pointers, and the slice is sized to its contents: grown to the
+// allocator's size class of the need (the classes are 16 bytes apart up to 256 bytes and
+// about 12% apart above, so growth is geometric), shrunk when half empty.
+
+const (
+	tagIntMax  = 0xDF // the largest tag that is itself a zigzag integer
+	tagIntN    = 0xE0 // tagIntN+k-1: a zigzag integer in k bytes, 1 <= k <= 8
+	tagFloat32 = 0xF0
+	tagFloat64 = 0xF1
+
+	maxIntScore   = 1 << 62 // integral scores within ±maxIntScore are stored as integers
+	maxEntryExtra = 9 + binary.MaxVarintLen64
+)
+
+// packed is the byte form of a small set. Its methods only read.
+type packed []byte
+
+func zigzag(i int64) uint64   { return uint64(i<<1) ^ uint64(i>>63) }
+func unzigzag(z uint64) int64 { return int64(z>>1) ^ -int64(z&1) }
+
+// appendScore appends the encoding of f (not NaN) to dst.
+func appendScoreBytes(dst []byte, f float64) []byte {
+	if f >= -maxIntScore && f <= maxIntScore && f == math.Trunc(f) {
+		z := zigzag(int64(f)) // -0 becomes 0
+		if z <= tagIntMax {
+			return append(dst, byte(z))
+		}
+		k := (bits.Len64(z) + 7) / 8
+		dst = append(dst, byte(tagIntN+k-1))
+		for ; k > 0; k-- {
+			dst = append(dst, byte(z))
+			z >>= 8
+		}
+		return dst
+	}
+	if g := float32(f); float64(g) == f {
+		return binary.LittleEndian.AppendUint32(append(dst, tagFloat32), math.Float32bits(g))
+	}
+	return binary.LittleEndian.AppendUint64(append(dst, tagFloat64), math.Float64bits(f))
+}
+
+// score decodes the score at off and returns it with the offset of the member's length.
+func (p packed) score(off int) (float64, int) {
+	if t := p[off]; t <= tagIntMax {
+		return float64(unzigzag(uint64(t))), off + 1
+	}
+	return p.wideScore(off)
+}
+
+// wideScore is score for the tags above tagIntMax.
+func (p packed) wideScore(off int) (float64, int) {
+	t := p[off]
+	switch {
+	case t < tagFloat32:
+		k := int(t-tagIntN) + 1
+		var z uint64
+		for i := k; i > 0; i-- {
+			z = z<<8 | uint64(p[off+i])
+		}
+		return float64(unzigzag(z)), off + 1 + k
+	case t == tagFloat32:
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(p[off+1:]))), off + 5
+	}
+	return math.Float64frombits(binary.LittleEndian.Uint64(p[off+1:])), off + 9
+}
+
+// scoreLen returns the length of the score encoding whose tag is t.
+func scoreLen(t byte) int { return int(scoreSizes[t]) }
+
+// scoreSizes maps a tag to the length of its score encoding.
+var scoreSizes = func() (t [256]uint8) {
+	for i := range t {
+		switch {
+		case i <= tagIntMax:
+			t[i] = 1
+		case i < tagFloat32:
+			t[i] = uint8(i-tagIntN) + 2
+		case i == tagFloat32:
+			t[i] = 5
+		default:
+			t[i] = 9
+		}
+	}
+	return t
+}()
+
+// memberEnd returns the offset of the member's bytes whose length is at off, and the
+// offset of the entry after them.
+func (p packed) memberEnd(off int) (start, end int) {
+	if n := int(p[off]); n < 0x80 {
+		return off + 1, off + 1 + n
+	}
+	n, k := binary.Uvarint(p[off:])
+	return off + k, off + k + int(n)
+}
+
+// member returns the member whose length is at off, as a view of p, and the offset of
+// the next entry.
+//
+// Safety: the view shares p's memory. It is valid only while those bytes are not
+// overwritten, that is until the set's next change (which may move entries within the
+// same array) for a view of Set.sm, and forever for a view of an immutable snapshot
+// (see Set.snapshot). Nothing that outlives the change may keep it.
+func (p packed) member(off int) (string, int) {
+	start, end := p.memberEnd(off)
+	if start == end {
+		return "", end
+	}
+	return unsafe.String(&p[start], end-start), end
+}
+
+// entry decodes the entry at off and returns the offset of the next one.
+func (p packed) entry(off int) (sc float64, m string, next int) {
+	sc, off = p.score(off)
+	m, next = p.member(off)
+	return sc, m, next
+}
+
+// skip returns the offset of the entry after the one at off.
+func (p packed) skip(off int) int {
+	_, end := p.memberEnd(off + scoreLen(p[off]))
+	return end
+}
+
+// offsetOf returns the offset of the entry at rank r (len(p) for r == the length).
+func (p packed) offsetOf(r int) int {
+	off := 0
+	for ; r > 0; r-- {
+		off = p.skip(off)
+	}
+	return off
+}
+
+// find returns the offset, rank and score of member m. It compares lengths first and
+// then the last byte, which tells apart most members of the same length (numbered ids)
+// before a full comparison.
+func (p packed) find(m string) (off, rank int, sc float64, ok bool) {
+	var last byte
+	if m != "" {
+		last = m[len(m)-1]
+	}
+	for off < len(p) {
+		start, end := p.memberEnd(off + scoreLen(p[off]))
+		if end-start == len(m) && (m == "" || p[end-1] == last && string(p[start:end]) == m) {
+			sc, _ = p.score(off)
+			return off, rank, sc, true
+		}
+		off = end
+		rank++
+	}
+	return 0, 0, 0, false
+}
+
+// countScore returns the rank and offset of the first entry whose score is above f (at
+// least f unless orEqual).
+func (p packed) countScore(f float64, orEqual bool) (rank, off int) {
+	for off < len(p) {
+		sc, next := p.score(off)
+		if sc > f || sc == f && !orEqual {
+			break
+		}
+		_, off = p.memberEnd(next)
+		rank++
+	}
+	return rank, off
+}
+
+// below returns the rank and offset of the first entry for which below is false.
+func (p packed) below(below func(sc float64, m string) bool) (rank, off int) {
+	for off < len(p) {
+		sc, m, next := p.entry(off)
+		if !below(sc, m) {
+			return rank, off
+		}
+		off = next
+		rank++
+	}
+	return rank, off
+}
+
+// lower returns the rank and offset of the first entry whose key is >= (score, m).
+func (p packed) lower(score float64, m string) (rank, off int) {
+	for off < len(p) {
+		sc, next := p.score(off)
+		if sc > score {
+			break
+		}
+		start, end := p.memberEnd(next)
+		if sc == score && string(p[start:end]) >= m {
+			break
+		}
+		off = end
+		rank++
+	}
+	return rank, off
+}
+
+// collect decodes k entries from off, in order, appending them to out with their
+// members copied into one new buffer.
+func (p packed) collect(off, k int, out []Entry) []Entry {
+	end, total := off, 0
+	for range k {
+		var m string
+		_, m, end = p.entry(end)
+		total += len(m)
+	}
+	buf := make([]byte, 0, total)
+	for off < end {
+		var e Entry
+		var m string
+		e.Score, m, off = p.entry(off)
+		if m != "" {
+			buf = append(buf, m...)
+			e.Member = unsafe.String(&buf[len(buf)-len(m)], len(m)) // buf is never written again
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// smallFits reports whether an entry with a member of n bytes may be stored in the small
+// encoding of a set holding len entries before it.
+func (s *Set) smallFits(len, n int) bool {
+	lim := s.Limits()
+	return len < lim.Entries && n <= lim.Value
+}
+
+// smInsert stores (m, score), which must be absent, at its place.
+func (s *Set) smInsert(m string, score float64) {
+	_, off := packed(s.sm).lower(score, m)
+	var hdr [maxEntryExtra]byte
+	h := appendScoreBytes(hdr[:0], score)
+	h = binary.AppendUvarint(h, uint64(len(m)))
+	k := len(h) + len(m)
+	old := len(s.sm)
+	if old+k > cap(s.sm) {
+		need := old + k
+		b := slices.Grow([]byte(nil), need)[:need] // the capacity is rounded up to a size class
+		copy(b, s.sm[:off])
+		copy(b[off+k:], s.sm[off:])
+		s.sm = b
+	} else {
+		s.sm = s.sm[:old+k]
+		copy(s.sm[off+k:], s.sm[off:old])
+	}
+	copy(s.sm[off+copy(s.sm[off:], h):], m)
+	s.n++
+}
+
+// smCut removes the k entries in the bytes [lo, hi).
+func (s *Set) smCut(lo, hi, k int) {
+	if k == 0 {
+		return
+	}
+	n := len(s.sm) - (hi - lo)
+	s.n -= uint32(k)
+	switch {
+	case cap(s.sm) > smallSlack && n < cap(s.sm)/2:
+		// Shrink: a set that lost half its bytes gives them back.
+		b := slices.Grow([]byte(nil), n)[:n]
+		copy(b, s.sm[:lo])
+		copy(b[lo:], s.sm[hi:])
+		s.sm = b
+	default:
+		copy(s.sm[lo:], s.sm[hi:])
+		s.sm = s.sm[:n]
+	}
+}
+
+// smallSlack is the capacity a small set keeps whatever its length, so that a queue
+// drained after every push refills without allocating.
+const smallSlack = 64
+
+// smDeleteRanks removes the entries at ranks [lo, hi).
+func (s *Set) smDeleteRanks(lo, hi int) {
+	if lo >= hi {
+		return
+	}
+	p := packed(s.sm)
+	a := p.offsetOf(lo)
+	b := a
+	for range hi - lo {
+		b = p.skip(b)
+	}
+	s.smCut(a, b, hi-lo)
+}
+
+// snapshot returns an immutable copy of the small encoding. Views into it (members from
+// packed.member) stay valid after the set changes, so iterators and random picks can
+// hand them to callers without a copy each.
+func (s *Set) snapshot() packed {
+	if len(s.sm) == 0 {
+		return nil
+	}
+	str := string(s.sm)
+	// Safety: the bytes of str are never written; only read through this slice.
+	return packed(unsafe.Slice(unsafe.StringData(str), len(str)))
+}
+
+// toTree converts the set to the tree encoding, for good.
+func (s *Set) toTree() {
+	e := new(engine)
+	p := packed(s.sm)
+	for off := 0; off < len(p); {
+		sc, m, next := p.entry(off)
+		e.insert(m, sc) // copies m
+		off = next
+	}
+	s.big, s.sm, s.n = e, nil, 0
+}
+
+// Compact converts a tree-encoded set that fits its limits back to the small encoding,
+// as Redis's zsetConvertToListpackIfNeeded does for the destination of ZUNIONSTORE,
+// ZINTERSTORE and ZDIFFSTORE (and for nothing else: a set that outgrew its limits stays
+// a tree while it has members). A -0 score becomes 0 on the way, as in Redis. It does
+// nothing to a small set or one that does not fit. The complexity is O(n) when it
+// converts, at most O(Limits.Entries) otherwise.
+func (s *Set) Compact() {
+	s.toSmallIfFits(false)
+}
+
+// toSmallIfFits converts a tree-encoded set that fits the limits to the small encoding;
+// with keepNegZero, not one that holds a -0 score, which the small encoding would read
+// back as 0 (the results of set operations: Redis replies to ZUNION from the skiplist
+// it built, -0 included, and converts only a stored result, see Compact).
+func (s *Set) toSmallIfFits(keepNegZero bool) {
+	if s.big == nil || s.big.n > s.Limits().Entries {
+		return
+	}
+	for m, f := range s.All() {
+		if len(m) > s.Limits().Value || keepNegZero && f == 0 && math.Signbit(f) {
+			return
+		}
+	}
+	s.mods++
+	e := s.big
+	s.big = nil
+	var c cursor
+	if e.n > 0 {
+		e.seek(&c, 0)
+		for {
+			s.smAppend(e.sl.member(c.l.hs[c.i]), c.l.sc[c.i])
+			if !c.next() {
+				break
+			}
+		}
+	}
+	s.smFit()
+}
+
+// smAppend appends (m, score), which must order after every entry, without a scan.
+// Callers that append many entries finish with smFit.
+func (s *Set) smAppend(m string, score float64) {
+	s.sm = appendScoreBytes(s.sm, score)
+	s.sm = binary.AppendUvarint(s.sm, uint64(len(m)))
+	s.sm = append(s.sm, m...)
+	s.n++
+}
+
+// smFit gives back the capacity that a run of appends left beyond the size class.
+func (s *Set) smFit() {
+	if n := len(s.sm); cap(s.sm) > n+n/8+16 {
+		s.sm = append(slices.Grow([]byte(nil), n), s.sm...)
+	}
+}

@@ -1,0 +1,277 @@
+package zset
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// filled returns a set with limits lim holding members m000, m001, ... with scores 0, 1, ...
+func filled(t *testing.T, lim Limits, n int) *Set {
+	t.Helper()
+	s := NewWithLimits(lim)
+	for i := range n {
+		if _, err := s.Add(AddOptions{}, Entry{fmt.Sprintf("m%03d", i), float64(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustCheck(t, s)
+	return s
+}
+
+// TestConversionBoundaries checks where each write converts a small set to the tree, on
+// both sides of each limit, as Redis's zsetAdd decides it: before adding a member that
+// would make the set longer than Entries or that is longer than Value bytes.
+func TestConversionBoundaries(t *testing.T) {
+	long := strings.Repeat("x", 65)
+	edge := strings.Repeat("y", 64)
+	tests := []struct {
+		name  string
+		lim   Limits
+		build func(t *testing.T, s *Set)
+		want  string
+	}{
+		{"127 entries", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 127) }, "listpack"},
+		{"128 entries", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 128) }, "listpack"},
+		{"129 entries", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 129) }, "skiplist"},
+		{"128 entries, updates", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 128); addN(s, 128) }, "listpack"},
+		{"64-byte member", DefaultLimits, func(t *testing.T, s *Set) { s.Add(AddOptions{}, Entry{edge, 1}) }, "listpack"},
+		{"65-byte member", DefaultLimits, func(t *testing.T, s *Set) { s.Add(AddOptions{}, Entry{long, 1}) }, "skiplist"},
+		{"65-byte member with XX", DefaultLimits, func(t *testing.T, s *Set) { s.Add(AddOptions{XX: true}, Entry{long, 1}) }, "listpack"},
+		{"129th by Incr", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 128); s.Incr("new", 1) }, "skiplist"},
+		{"Incr on the 128th", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 128); s.Incr("m127", 1) }, "listpack"},
+		{"65-byte member by AddIncr", DefaultLimits, func(t *testing.T, s *Set) { s.AddIncr(AddOptions{}, long, 1) }, "skiplist"},
+		{"stays a tree when shrunk", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 129); s.PopMaxN(100) }, "skiplist"},
+		{"65-byte member removed: still a tree", DefaultLimits, func(t *testing.T, s *Set) {
+			s.Add(AddOptions{}, Entry{"a", 1}, Entry{long, 2})
+			s.Remove(long)
+		}, "skiplist"},
+		{"emptied tree is small again", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 200); s.RemRangeByRank(0, -1); addN(s, 3) }, "listpack"},
+		{"emptied by pops", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 200); s.PopMinN(300) }, "listpack"},
+		{"entries 0: always a tree", Limits{Entries: 0, Value: 64}, func(t *testing.T, s *Set) { addN(s, 1) }, "skiplist"},
+		{"entries 0, emptied", Limits{Entries: 0, Value: 64}, func(t *testing.T, s *Set) { addN(s, 1); s.PopMin() }, "skiplist"},
+		{"custom: 4 entries", Limits{Entries: 4, Value: 64}, func(t *testing.T, s *Set) { addN(s, 4) }, "listpack"},
+		{"custom: 5 entries", Limits{Entries: 4, Value: 64}, func(t *testing.T, s *Set) { addN(s, 5) }, "skiplist"},
+		{"custom: 2-byte members", Limits{Entries: 128, Value: 2}, func(t *testing.T, s *Set) { s.Add(AddOptions{}, Entry{"ab", 1}) }, "listpack"},
+		{"custom: 3-byte member", Limits{Entries: 128, Value: 2}, func(t *testing.T, s *Set) { s.Add(AddOptions{}, Entry{"abc", 1}) }, "skiplist"},
+		{"SetLimits below the size", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 10); s.SetLimits(Limits{Entries: 9, Value: 64}) }, "skiplist"},
+		{"SetLimits below a member", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 10); s.SetLimits(Limits{Entries: 128, Value: 3}) }, "skiplist"},
+		{"SetLimits raised: a tree stays", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 200); s.PopMaxN(150); s.SetLimits(Limits{Entries: 1000, Value: 64}) }, "skiplist"},
+		{"huge limits are capped", Limits{Entries: 1 << 40, Value: -5}, func(t *testing.T, s *Set) { s.Add(AddOptions{}, Entry{"", 1}) }, "listpack"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := NewWithLimits(tt.lim)
+			tt.build(t, s)
+			if got := s.Encoding(); got != tt.want {
+				t.Errorf("Encoding() = %q with %d entries; want %q", got, s.Len(), tt.want)
+			}
+			mustCheck(t, s)
+		})
+	}
+	if l := NewWithLimits(Limits{Entries: 1 << 40, Value: -5}).Limits(); l != (Limits{Entries: math.MaxUint16, Value: 0}) {
+		t.Errorf("Limits() = %+v; want capped to {65535, 0}", l)
+	}
+	if l := new(Set).Limits(); l != DefaultLimits {
+		t.Errorf("zero Set: Limits() = %+v; want %+v", l, DefaultLimits)
+	}
+}
+
+// addN adds (or updates) members m000 .. m(n-1) with scores 0 .. n-1.
+func addN(s *Set, n int) {
+	for i := range n {
+		s.Add(AddOptions{}, Entry{fmt.Sprintf("m%03d", i), float64(i)})
+	}
+}
+
+// TestResultEncodings checks the encodings of results: set operations give a small set
+// when it fits (Redis converts a stored result) and a tree otherwise, Clone keeps the
+// encoding (Redis's COPY), Compact converts a tree that fits.
+func TestResultEncodings(t *testing.T) {
+	small := filled(t, DefaultLimits, 100)
+	bigger := filled(t, DefaultLimits, 129)
+	long := New()
+	long.Add(AddOptions{}, Entry{strings.Repeat("z", 65), 1})
+	tests := []struct {
+		name string
+		s    *Set
+		want string
+		len  int
+	}{
+		{"union that fits", Union([]*Set{small, small}, nil, Sum), "listpack", 100},
+		{"union over 128", Union([]*Set{small, bigger}, nil, Sum), "skiplist", 129},
+		{"union with a 65-byte member", Union([]*Set{small, long}, nil, Sum), "skiplist", 101},
+		{"inter of trees that fits", Inter([]*Set{bigger, small}, nil, Max), "listpack", 100},
+		{"diff of a tree that fits (removal path)", Diff([]*Set{bigger, filled(t, DefaultLimits, 120)}), "listpack", 9},
+		{"diff of a tree that fits (lookup path)", Diff([]*Set{bigger, filled(t, DefaultLimits, 1)}), "listpack", 128},
+		{"diff over 128", Diff([]*Set{bigger, New()}), "skiplist", 129},
+		{"union with tree limits", Union([]*Set{filled(t, Limits{Entries: 0, Value: 64}, 3)}, nil, Sum), "skiplist", 3},
+		{"empty inter", Inter([]*Set{small, nil}, nil, Sum), "listpack", 0},
+		{"clone of small", small.Clone(), "listpack", 100},
+		{"clone of tree", bigger.Clone(), "skiplist", 129},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.s.Encoding(); got != tt.want || tt.s.Len() != tt.len {
+				t.Errorf("Encoding() = %q, Len() = %d; want %q, %d", got, tt.s.Len(), tt.want, tt.len)
+			}
+			mustCheck(t, tt.s)
+		})
+	}
+	shrunk := bigger.Clone()
+	shrunk.PopMaxN(1)
+	shrunk.Compact()
+	if got := shrunk.Encoding(); got != "listpack" || !slices.Equal(shrunk.Range(0, -1), filled(t, DefaultLimits, 128).Range(0, -1)) {
+		t.Errorf("Compact on 128 members: Encoding() = %q; want listpack with the same entries", got)
+	}
+	mustCheck(t, shrunk)
+	long.Compact()
+	if got := long.Encoding(); got != "skiplist" {
+		t.Errorf("Compact with a 65-byte member: Encoding() = %q; want skiplist", got)
+	}
+}
+
+// TestNegativeZero pins the -0 rules, checked against redis-server 7.0.15 (and the same
+// code in 7.2+, whose zzlInsertAt stores every integral score as an integer): a small set
+// stores -0 as 0, so ZSCORE replies 0 (and keeps replying 0 after the set becomes a
+// tree); a set already a tree keeps -0; ZINCRBY replies with the sum it computed (-0)
+// whatever it stores; a set operation's result keeps -0 (Redis replies to ZUNION from
+// the skiplist it built) until Compact stores it small (ZUNIONSTORE).
+func TestNegativeZero(t *testing.T) {
+	long := strings.Repeat("x", 65)
+	tests := []struct {
+		name  string
+		build func() (*Set, float64) // the set and Incr's reply, or NaN
+		want  float64                // ZSCORE a
+	}{
+		{"ZADD z -0 a", func() (*Set, float64) {
+			s := New()
+			s.Add(AddOptions{}, Entry{"a", nZero})
+			return s, math.NaN()
+		}, 0},
+		{"small then a 65-byte member", func() (*Set, float64) {
+			s := New()
+			s.Add(AddOptions{}, Entry{"a", nZero}, Entry{long, 1})
+			return s, math.NaN()
+		}, 0},
+		{"65-byte member first", func() (*Set, float64) {
+			s := New()
+			s.Add(AddOptions{}, Entry{long, 1}, Entry{"a", nZero})
+			return s, math.NaN()
+		}, nZero},
+		{"over 128 members", func() (*Set, float64) {
+			s := New()
+			addN(s, 130)
+			s.Add(AddOptions{}, Entry{"a", nZero})
+			return s, math.NaN()
+		}, nZero},
+		{"ZINCRBY inc -0 a", func() (*Set, float64) {
+			s := New()
+			f, _ := s.Incr("a", nZero)
+			return s, f
+		}, 0},
+		{"ZINCRBY on a tree", func() (*Set, float64) {
+			s := NewWithLimits(Limits{})
+			f, _ := s.Incr("a", nZero)
+			return s, f
+		}, nZero},
+		{"ZUNION result", func() (*Set, float64) {
+			s := NewWithLimits(Limits{})
+			s.Add(AddOptions{}, Entry{"a", 0})
+			return Union([]*Set{s}, []float64{-1}, Sum), math.NaN()
+		}, nZero},
+		{"ZUNIONSTORE result", func() (*Set, float64) {
+			s := NewWithLimits(Limits{})
+			s.Add(AddOptions{}, Entry{"a", 0})
+			u := Union([]*Set{s}, []float64{-1}, Sum)
+			u.SetLimits(DefaultLimits)
+			u.Compact()
+			return u, math.NaN()
+		}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, incr := tt.build()
+			if !math.IsNaN(incr) && !sameFloat(incr, nZero) {
+				t.Errorf("Incr reply = %v; want -0", incr)
+			}
+			got, ok := s.Score("a")
+			if !ok || !sameFloat(got, tt.want) {
+				t.Errorf("Score(a) = %v, %v (encoding %s); want %v", got, ok, s.Encoding(), FormatScore(tt.want))
+			}
+			mustCheck(t, s)
+		})
+	}
+}
+
+// TestScoreEncoding checks that every kind of score reads back exactly, with the size
+// the format promises.
+func TestScoreEncoding(t *testing.T) {
+	tests := []struct {
+		f    float64
+		size int
+	}{
+		{0, 1}, {1, 1}, {-1, 1}, {111, 1}, {-112, 1}, {112, 2}, {-113, 2}, {127, 2}, {1e6, 4},
+		{1.7e12, 7}, {1 << 62, 9}, {-(1 << 62), 9}, {1<<62 + 1024, 9}, {1.5, 5}, {-0.25, 5},
+		{math.Inf(1), 5}, {math.Inf(-1), 5}, {0.1, 9}, {5e-324, 9}, {math.MaxFloat64, 9},
+		{-math.MaxFloat64, 9}, {1e300, 9}, {123.456, 9},
+	}
+	for _, tt := range tests {
+		b := appendScoreBytes(nil, tt.f)
+		got, next := packed(b).score(0)
+		if !sameFloat(got, tt.f) || next != len(b) || len(b) != tt.size || scoreLen(b[0]) != len(b) {
+			t.Errorf("score %v: %d bytes %x read as %v (next %d, scoreLen %d); want %d bytes", tt.f, len(b), b, got, next, scoreLen(b[0]), tt.size)
+		}
+	}
+}
+
+// TestSetSize pins the size of a Set: the keyspace holds one per key.
+func TestSetSize(t *testing.T) {
+	if size := unsafe.Sizeof(Set{}); size > 48 {
+		t.Errorf("unsafe.Sizeof(Set{}) = %d; want at most 48", size)
+	}
+	s := New()
+	s.Add(AddOptions{}, Entry{"member:0000001", 1})
+	if got := s.MemoryUsage(); got > 48+16 {
+		t.Errorf("one-member set: MemoryUsage() = %d; want at most 64", got)
+	}
+	big := filled(t, DefaultLimits, 1000)
+	if got := big.MemoryUsage(); got < 1000*16 || got > 1000*200 {
+		t.Errorf("1000-member tree: MemoryUsage() = %d; want between 16 and 200 bytes per member", got)
+	}
+}
+
+// TestIterateWhileConverting changes the encoding from inside an iterator's loop body.
+func TestIterateWhileConverting(t *testing.T) {
+	s := filled(t, DefaultLimits, 120)
+	var got []string
+	for m := range s.All() {
+		got = append(got, m)
+		if m == "m010" {
+			for i := range 20 { // past 128: the set becomes a tree
+				s.Add(AddOptions{}, Entry{fmt.Sprintf("n%03d", i), 1000 + float64(i)})
+			}
+		}
+		if m == "m100" {
+			s.Remove("m101", "m102")
+		}
+	}
+	if s.Encoding() != "skiplist" || len(got) != 120-2+20 || got[118] != "n000" {
+		t.Errorf("iteration across a conversion yielded %d members (encoding %s)", len(got), s.Encoding())
+	}
+	got = got[:0]
+	s = filled(t, DefaultLimits, 50)
+	for m := range s.Backward() {
+		got = append(got, m)
+		if m == "m040" {
+			s.SetLimits(Limits{}) // to a tree
+			s.Remove("m039")
+		}
+	}
+	if len(got) != 49 || got[48] != "m000" || s.Encoding() != "skiplist" {
+		t.Errorf("backward iteration across a conversion yielded %d members", len(got))
+	}
+}
