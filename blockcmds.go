@@ -253,9 +253,9 @@ func (tx *Tx) BZMPop(timeout time.Duration, order string, count int64, keys ...s
 
 func init() {
 	register(
-		&command{name: "blpop", arity: -3, block: parseBPop(true)},
-		&command{name: "brpop", arity: -3, block: parseBPop(false)},
-		&command{name: "blmove", arity: 6, block: func(db *DB, a []string) (*waiter, error) {
+		&command{name: "blpop", arity: -3, reply: replyArray, block: parseBPop(true)},
+		&command{name: "brpop", arity: -3, reply: replyArray, block: parseBPop(false)},
+		&command{name: "blmove", arity: 6, reply: replyMove, block: func(db *DB, a []string) (*waiter, error) {
 			sl, dl, err := parseMove(a[3], a[4])
 			if err != nil {
 				return nil, err
@@ -268,7 +268,7 @@ func init() {
 			w.Req.reply = valueReply
 			return w, nil
 		}},
-		&command{name: "brpoplpush", arity: 4, block: func(db *DB, a []string) (*waiter, error) {
+		&command{name: "brpoplpush", arity: 4, reply: replyMove, block: func(db *DB, a []string) (*waiter, error) {
 			t, err := parseTimeout(a[3])
 			if err != nil {
 				return nil, err
@@ -277,10 +277,10 @@ func init() {
 			w.Req.reply = valueReply
 			return w, nil
 		}},
-		&command{name: "blmpop", arity: -5, block: parseBMPop(popList)},
-		&command{name: "bzpopmin", arity: -3, block: parseBZPop(true)},
-		&command{name: "bzpopmax", arity: -3, block: parseBZPop(false)},
-		&command{name: "bzmpop", arity: -5, block: parseBMPop(popZSet)},
+		&command{name: "blmpop", arity: -5, reply: replyArray, block: parseBMPop(popList)},
+		&command{name: "bzpopmin", arity: -3, reply: replyKeyScore, block: parseBZPop(true)},
+		&command{name: "bzpopmax", arity: -3, reply: replyKeyScore, block: parseBZPop(false)},
+		&command{name: "bzmpop", arity: -5, reply: replyMPop, block: parseBMPop(popZSet)},
 	)
 }
 

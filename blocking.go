@@ -142,6 +142,7 @@ func (db *DB) tryKeys(r *popReq, keys []string) bool {
 // implementation.)
 func (db *DB) take(r *popReq, key string, v any) {
 	tx := &db.wtx
+	db.touch(key)
 	switch r.kind {
 	case popList:
 		l := v.(*list.List)
@@ -166,6 +167,7 @@ func (db *DB) take(r *popReq, key string, v any) {
 		if d == nil {
 			d = tx.newList(r.dst)
 		}
+		db.touch(r.dst)
 		r.val, _ = list.Move(l, d, r.left, r.dstLeft)
 		tx.dropIfEmpty(key, l)
 		tx.signal(r.dst)
@@ -206,8 +208,14 @@ func (db *DB) serveWaiter(key string, w *waiter) (served, exhausted bool) {
 // to blocked callers instead of storing them: someone waits on key and the write is
 // a command of its own. Inside an Update batch later commands must see the key, so
 // batches take the general path (create the key, serve when the batch completes).
+// When it reports true it marks key modified for WATCH: the push or add modifies
+// key, handed off or not.
 func (tx *Tx) handsOff(key string) bool {
-	return !tx.batch && tx.db.waits.Waiting(key)
+	if tx.batch || !tx.db.waits.Waiting(key) {
+		return false
+	}
+	tx.db.touch(key)
+	return true
 }
 
 // handList serves the waiters of the missing key from values pushed onto it, as

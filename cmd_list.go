@@ -12,45 +12,45 @@ import (
 
 func init() {
 	register(
-		&command{name: "lpush", arity: -3, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "lpush", arity: -3, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.LPush(a[1], a[2:]...))
 		}},
-		&command{name: "rpush", arity: -3, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "rpush", arity: -3, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.RPush(a[1], a[2:]...))
 		}},
-		&command{name: "lpushx", arity: -3, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "lpushx", arity: -3, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.LPushX(a[1], a[2:]...))
 		}},
-		&command{name: "rpushx", arity: -3, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "rpushx", arity: -3, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.RPushX(a[1], a[2:]...))
 		}},
-		&command{name: "lpop", arity: -2, write: true, run: cmdPop(true)},
-		&command{name: "rpop", arity: -2, write: true, run: cmdPop(false)},
-		&command{name: "llen", arity: 2, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "lpop", arity: -2, reply: replyPopCount, write: true, run: cmdPop(true)},
+		&command{name: "rpop", arity: -2, reply: replyPopCount, write: true, run: cmdPop(false)},
+		&command{name: "llen", arity: 2, reply: replyBulk, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.LLen(a[1]))
 		}},
-		&command{name: "lindex", arity: 3, run: cmdLIndex},
-		&command{name: "lset", arity: 4, write: true, run: cmdLSet},
-		&command{name: "lrange", arity: 4, run: cmdLRange},
-		&command{name: "linsert", arity: 5, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "lindex", arity: 3, reply: replyBulk, run: cmdLIndex},
+		&command{name: "lset", arity: 4, reply: replyStatus, write: true, run: cmdLSet},
+		&command{name: "lrange", arity: 4, reply: replyBulk, run: cmdLRange},
+		&command{name: "linsert", arity: 5, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.LInsert(a[1], a[2], a[3], a[4]))
 		}},
-		&command{name: "lrem", arity: 4, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "lrem", arity: 4, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
 			n, err := parseInt(a[2])
 			if err != nil {
 				return nil, err
 			}
 			return intReply(tx.LRem(a[1], n, a[3]))
 		}},
-		&command{name: "ltrim", arity: 4, write: true, run: cmdLTrim},
-		&command{name: "lpos", arity: -3, run: cmdLPos},
-		&command{name: "lmove", arity: 5, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "ltrim", arity: 4, reply: replyStatus, write: true, run: cmdLTrim},
+		&command{name: "lpos", arity: -3, reply: replyBulk, run: cmdLPos},
+		&command{name: "lmove", arity: 5, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return nullableString(tx.LMove(a[1], a[2], a[3], a[4]))
 		}},
-		&command{name: "rpoplpush", arity: 3, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "rpoplpush", arity: 3, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return nullableString(tx.RPopLPush(a[1], a[2]))
 		}},
-		&command{name: "lmpop", arity: -4, write: true, run: cmdLMPop},
+		&command{name: "lmpop", arity: -4, reply: replyArray, write: true, run: cmdLMPop},
 	)
 }
 

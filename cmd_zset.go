@@ -13,52 +13,52 @@ import (
 
 func init() {
 	register(
-		&command{name: "zadd", arity: -4, write: true, run: cmdZAdd},
-		&command{name: "zincrby", arity: 4, write: true, run: cmdZIncrBy},
-		&command{name: "zrem", arity: -3, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "zadd", arity: -4, reply: replyScore, write: true, run: cmdZAdd},
+		&command{name: "zincrby", arity: 4, reply: replyScore, write: true, run: cmdZIncrBy},
+		&command{name: "zrem", arity: -3, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.ZRem(a[1], a[2:]...))
 		}},
-		&command{name: "zcard", arity: 2, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "zcard", arity: 2, reply: replyBulk, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.ZCard(a[1]))
 		}},
-		&command{name: "zcount", arity: 4, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "zcount", arity: 4, reply: replyBulk, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.ZCount(a[1], a[2], a[3]))
 		}},
-		&command{name: "zlexcount", arity: 4, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "zlexcount", arity: 4, reply: replyBulk, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.ZLexCount(a[1], a[2], a[3]))
 		}},
-		&command{name: "zscore", arity: 3, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "zscore", arity: 3, reply: replyScore, run: func(tx *Tx, a []string) (any, error) {
 			return zScoreReply(tx.ZScore(a[1], a[2]))
 		}},
-		&command{name: "zmscore", arity: -3, run: cmdZMScore},
-		&command{name: "zrank", arity: -3, run: cmdZRank(false)},
-		&command{name: "zrevrank", arity: -3, run: cmdZRank(true)},
-		&command{name: "zrange", arity: -4, run: cmdZRange(false, byAuto, dirAuto)},
-		&command{name: "zrangestore", arity: -5, write: true, run: cmdZRange(true, byAuto, dirAuto)},
-		&command{name: "zrevrange", arity: -4, run: cmdZRange(false, byRank, dirReverse)},
-		&command{name: "zrangebyscore", arity: -4, run: cmdZRange(false, byScore, dirForward)},
-		&command{name: "zrevrangebyscore", arity: -4, run: cmdZRange(false, byScore, dirReverse)},
-		&command{name: "zrangebylex", arity: -4, run: cmdZRange(false, byLex, dirForward)},
-		&command{name: "zrevrangebylex", arity: -4, run: cmdZRange(false, byLex, dirReverse)},
-		&command{name: "zpopmin", arity: -2, write: true, run: cmdZPop(true)},
-		&command{name: "zpopmax", arity: -2, write: true, run: cmdZPop(false)},
-		&command{name: "zmpop", arity: -4, write: true, run: cmdZMPop},
-		&command{name: "zremrangebyrank", arity: 4, write: true, run: cmdZRemRangeByRank},
-		&command{name: "zremrangebyscore", arity: 4, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "zmscore", arity: -3, reply: replyScores, run: cmdZMScore},
+		&command{name: "zrank", arity: -3, reply: replyRank, run: cmdZRank(false)},
+		&command{name: "zrevrank", arity: -3, reply: replyRank, run: cmdZRank(true)},
+		&command{name: "zrange", arity: -4, reply: replyRange, run: cmdZRange(false, byAuto, dirAuto)},
+		&command{name: "zrangestore", arity: -5, reply: replyBulk, write: true, run: cmdZRange(true, byAuto, dirAuto)},
+		&command{name: "zrevrange", arity: -4, reply: replyRange, run: cmdZRange(false, byRank, dirReverse)},
+		&command{name: "zrangebyscore", arity: -4, reply: replyRange, run: cmdZRange(false, byScore, dirForward)},
+		&command{name: "zrevrangebyscore", arity: -4, reply: replyRange, run: cmdZRange(false, byScore, dirReverse)},
+		&command{name: "zrangebylex", arity: -4, reply: replyBulk, run: cmdZRange(false, byLex, dirForward)},
+		&command{name: "zrevrangebylex", arity: -4, reply: replyBulk, run: cmdZRange(false, byLex, dirReverse)},
+		&command{name: "zpopmin", arity: -2, reply: replyPop, write: true, run: cmdZPop(true)},
+		&command{name: "zpopmax", arity: -2, reply: replyPop, write: true, run: cmdZPop(false)},
+		&command{name: "zmpop", arity: -4, reply: replyMPop, write: true, run: cmdZMPop},
+		&command{name: "zremrangebyrank", arity: 4, reply: replyBulk, write: true, run: cmdZRemRangeByRank},
+		&command{name: "zremrangebyscore", arity: 4, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.ZRemRangeByScore(a[1], a[2], a[3]))
 		}},
-		&command{name: "zremrangebylex", arity: 4, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "zremrangebylex", arity: 4, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.ZRemRangeByLex(a[1], a[2], a[3]))
 		}},
-		&command{name: "zrandmember", arity: -2, run: cmdZRandMember},
-		&command{name: "zscan", arity: -3, run: cmdZScan},
-		&command{name: "zunion", arity: -3, run: cmdZAlgebra("zunion", opUnion, false, false)},
-		&command{name: "zinter", arity: -3, run: cmdZAlgebra("zinter", opInter, false, false)},
-		&command{name: "zdiff", arity: -3, run: cmdZAlgebra("zdiff", opDiff, false, false)},
-		&command{name: "zunionstore", arity: -4, write: true, run: cmdZAlgebra("zunionstore", opUnion, true, false)},
-		&command{name: "zinterstore", arity: -4, write: true, run: cmdZAlgebra("zinterstore", opInter, true, false)},
-		&command{name: "zdiffstore", arity: -4, write: true, run: cmdZAlgebra("zdiffstore", opDiff, true, false)},
-		&command{name: "zintercard", arity: -3, run: cmdZAlgebra("zintercard", opInter, false, true)},
+		&command{name: "zrandmember", arity: -2, reply: replyRange, run: cmdZRandMember},
+		&command{name: "zscan", arity: -3, reply: replyBulk, run: cmdZScan},
+		&command{name: "zunion", arity: -3, reply: replyAlgebra, run: cmdZAlgebra("zunion", opUnion, false, false)},
+		&command{name: "zinter", arity: -3, reply: replyAlgebra, run: cmdZAlgebra("zinter", opInter, false, false)},
+		&command{name: "zdiff", arity: -3, reply: replyAlgebra, run: cmdZAlgebra("zdiff", opDiff, false, false)},
+		&command{name: "zunionstore", arity: -4, reply: replyBulk, write: true, run: cmdZAlgebra("zunionstore", opUnion, true, false)},
+		&command{name: "zinterstore", arity: -4, reply: replyBulk, write: true, run: cmdZAlgebra("zinterstore", opInter, true, false)},
+		&command{name: "zdiffstore", arity: -4, reply: replyBulk, write: true, run: cmdZAlgebra("zdiffstore", opDiff, true, false)},
+		&command{name: "zintercard", arity: -3, reply: replyBulk, run: cmdZAlgebra("zintercard", opInter, false, true)},
 	)
 }
 

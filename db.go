@@ -37,6 +37,9 @@ type DB struct {
 	spareList *list.List
 	spareSet  *zset.Set
 
+	// watches indexes the keys watched for optimistic locking (watch.go).
+	watches watchTable
+
 	// wtx and rtx are the transactions handed out under mu; reusing them keeps
 	// commands allocation-free.
 	wtx, rtx Tx
@@ -140,7 +143,11 @@ func (tx *Tx) zsetWrite(key string) (*zset.Set, error) {
 	if !tx.writable {
 		return nil, ErrReadOnly
 	}
-	return tx.zsetRead(key)
+	s, err := tx.zsetRead(key)
+	if s != nil {
+		tx.db.touch(key) // WATCH: conservatively, the command may modify it
+	}
+	return s, err
 }
 
 // listRead returns the list at key for reading: nil if the key does not exist,
@@ -160,7 +167,11 @@ func (tx *Tx) listWrite(key string) (*list.List, error) {
 	if !tx.writable {
 		return nil, ErrReadOnly
 	}
-	return tx.listRead(key)
+	l, err := tx.listRead(key)
+	if l != nil {
+		tx.db.touch(key) // WATCH: conservatively, the command may modify it
+	}
+	return l, err
 }
 
 // newZSet creates an empty sorted set at key, which must not exist. The caller must
@@ -206,6 +217,7 @@ func (tx *Tx) store(key string, v interface{ Len() int }) {
 		db.del(key)
 		return
 	}
+	db.touch(key)
 	db.keys.set(key, v)
 	tx.signal(key)
 }
@@ -219,10 +231,22 @@ func (tx *Tx) signal(key string) { tx.db.waits.MarkReady(key) }
 func (db *DB) value(key string) any { return db.keys.get(key) }
 
 // add stores v under a new key.
-func (db *DB) add(key string, v any) { db.keys.add(key, v) }
+func (db *DB) add(key string, v any) {
+	db.touch(key)
+	db.keys.add(key, v)
+}
 
 // del deletes key, reporting whether it existed.
-func (db *DB) del(key string) bool { return db.keys.del(key) }
+func (db *DB) del(key string) bool {
+	if !db.keys.del(key) {
+		return false
+	}
+	db.touch(key)
+	return true
+}
 
 // flush deletes every key. Blocked callers stay blocked.
-func (db *DB) flush() { db.keys.reset() }
+func (db *DB) flush() {
+	db.touchAll()
+	db.keys.reset()
+}

@@ -153,30 +153,30 @@ func (tx *Tx) Rename(key, newKey string) error {
 
 func init() {
 	register(
-		&command{name: "del", arity: -2, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "del", arity: -2, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.Del(a[1:]...))
 		}},
-		&command{name: "exists", arity: -2, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "exists", arity: -2, reply: replyBulk, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.Exists(a[1:]...))
 		}},
-		&command{name: "type", arity: 2, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "type", arity: 2, reply: replyStatus, run: func(tx *Tx, a []string) (any, error) {
 			return tx.Type(a[1])
 		}},
-		&command{name: "keys", arity: 2, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "keys", arity: 2, reply: replyBulk, run: func(tx *Tx, a []string) (any, error) {
 			ks, _ := tx.Keys(a[1])
 			return stringsReply(ks), nil
 		}},
-		&command{name: "scan", arity: -2, run: cmdScan},
-		&command{name: "dbsize", arity: 1, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "scan", arity: -2, reply: replyBulk, run: cmdScan},
+		&command{name: "dbsize", arity: 1, reply: replyBulk, run: func(tx *Tx, a []string) (any, error) {
 			return intReply(tx.DBSize())
 		}},
-		&command{name: "flushall", arity: -1, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "flushall", arity: -1, reply: replyStatus, write: true, run: func(tx *Tx, a []string) (any, error) {
 			if len(a) > 2 || (len(a) == 2 && !strings.EqualFold(a[1], "sync") && !strings.EqualFold(a[1], "async")) {
 				return nil, ErrSyntax
 			}
 			return okReply(tx.FlushAll())
 		}},
-		&command{name: "rename", arity: 3, write: true, run: func(tx *Tx, a []string) (any, error) {
+		&command{name: "rename", arity: 3, reply: replyStatus, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return okReply(tx.Rename(a[1], a[2]))
 		}},
 	)

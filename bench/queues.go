@@ -274,7 +274,7 @@ func runQueues(ctx context.Context, cfg *Config, r *Report) error {
 			return fmt.Errorf("queue %s %w", op.id, err)
 		}
 		for _, s := range systems {
-			tput.Values[s.Name()] = median(res[s.Name()])
+			tput.set(s.Name(), res[s.Name()])
 			cfg.progress("%-20s %-10s %s", "queue-"+op.id, s.Name(), formatValue(OpsPerSec, tput.Values[s.Name()]))
 		}
 		if op.channel != nil {
@@ -299,12 +299,13 @@ func runQueues(ctx context.Context, cfg *Config, r *Report) error {
 			}
 			for _, s := range systems {
 				hs := lat[s.Name()]
-				p50.Values[s.Name()] = median(pick(hs, func(h handoffResult) float64 { return h.p50 }))
-				p99.Values[s.Name()] = median(pick(hs, func(h handoffResult) float64 { return h.p99 }))
+				p50.set(s.Name(), pick(hs, func(h handoffResult) float64 { return h.p50 }))
+				p99.set(s.Name(), pick(hs, func(h handoffResult) float64 { return h.p99 }))
 				cfg.progress("%-20s %-10s p50 %s, p99 %s", "queue-"+op.id+"-handoff", s.Name(),
 					formatValue(LatencyP50, p50.Values[s.Name()]), formatValue(LatencyP99, p99.Values[s.Name()]))
 			}
 		}
+		cfg.bar.finished()
 		r.Rows = append(r.Rows, tput)
 		if op.channel != nil {
 			r.Rows = append(r.Rows, p50, p99)

@@ -13,7 +13,7 @@ import (
 
 // The adapters from the queue types of package queues to [Queue], all in this one
 // file. They use only the queues' exported methods: Len for the depths, and where a
-// type can list its items (CallQueue.Stale, Waitlist.Items) that list. The types do
+// type can list its items (CallQueue.Stale, Waitlist.List) that list. The types do
 // not yet report counters, blocked consumers, lateness or leases, so those figures
 // are absent (nil groups, "n/a" on the pages) and the queues without a listing
 // return errors.ErrUnsupported from Items.
@@ -183,11 +183,11 @@ func (q waitlist) Items(ctx context.Context, offset, count int64) ([]Item, error
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Item, len(page))
+	items := make([]Item, len(page))
 	for i, p := range page {
-		out[i] = Item{ID: p.Name, Value: strconv.FormatInt(p.Seats, 10) + " seats", Position: offset + int64(i)}
+		items[i] = Item{ID: p.Name, Value: strconv.FormatInt(p.Seats, 10) + " seats", Position: offset + int64(i)}
 	}
-	return out, nil
+	return items, nil
 }
 
 func (q waitlist) Cancel(ctx context.Context, id string) (bool, error) { return q.w.Leave(ctx, id) }

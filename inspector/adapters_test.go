@@ -92,7 +92,7 @@ func TestAdapters(t *testing.T) {
 	require.NoError(t, fifo.Push(ctx, "1", "2"))
 	for _, q := range []inspector.Queue{
 		inspector.FIFO("jobs", fifo),
-		inspector.Priority("p", queues.NewPriority(b, "p")),
+		inspector.Priority("p", queues.NewPriority(b, "p", queues.WithOrder(queues.LowestFirst))),
 		inspector.Delayed("d", queues.NewDelayed(b, "d", queues.WithClock(clock))),
 		inspector.Scheduler("s", queues.NewScheduler(b, "s", queues.WithClock(clock))),
 		inspector.Reliable("pay", rel),

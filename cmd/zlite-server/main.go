@@ -1,0 +1,77 @@
+// Command zlite-server serves zlite keyspaces over the Redis protocol (RESP2 and
+// RESP3), so that redis-cli, redis-benchmark and any Redis client can use them.
+//
+//	go run ./cmd/zlite-server -addr 127.0.0.1:6379
+//
+// It listens on loopback only unless -addr says otherwise. Flags (Redis's config
+// names where Redis has one): -addr, -requirepass, -maxclients, -proto-max-bulk-len,
+// -timeout (idle client timeout), -v (debug logs: one line per connection event).
+// SIGTERM or SIGINT shuts it down gracefully: it stops accepting, lets each
+// connection finish its command, and exits.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/zlite/zlite/server"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "zlite-server:", err)
+		os.Exit(1)
+	}
+}
+
+// run parses args, serves until SIGTERM/SIGINT and shuts down.
+func run(args []string, stderr *os.File) error {
+	fs := flag.NewFlagSet("zlite-server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:6379", "address to listen on (loopback by default)")
+	pass := fs.String("requirepass", "", "password clients must AUTH with (empty: none)")
+	maxClients := fs.Int("maxclients", 10000, "maximum number of connected clients")
+	maxBulk := fs.Int64("proto-max-bulk-len", 512<<20, "longest bulk string accepted in a request, in bytes")
+	idle := fs.Duration("timeout", 0, "close clients idle for longer (0: never)")
+	verbose := fs.Bool("v", false, "log connection events (debug level)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	l, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := server.New(server.WithPassword(*pass), server.WithMaxClients(*maxClients),
+		server.WithProtoMaxBulkLen(*maxBulk), server.WithIdleTimeout(*idle), server.WithLogger(log))
+	log.Info("zlite-server listening", "addr", l.Addr().String())
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(l) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("zlite-server shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	<-errc
+	return nil
+}

@@ -1,0 +1,164 @@
+package server
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/zlite/zlite"
+)
+
+// keySpecs gives the key positions (first, last, step) of COMMAND INFO for the
+// keyspace commands whose keys are not just the first argument; numkeys commands
+// report 0, 0, 0 as Redis does for movable keys.
+var keySpecs = map[string][3]int{
+	"blpop": {1, -2, 1}, "brpop": {1, -2, 1}, "bzpopmin": {1, -2, 1}, "bzpopmax": {1, -2, 1},
+	"del": {1, -1, 1}, "exists": {1, -1, 1},
+	"lmove": {1, 2, 1}, "rpoplpush": {1, 2, 1}, "blmove": {1, 2, 1}, "brpoplpush": {1, 2, 1},
+	"rename": {1, 2, 1}, "zrangestore": {1, 2, 1},
+	"keys": {}, "scan": {}, "dbsize": {}, "flushall": {},
+	"zunion": {}, "zinter": {}, "zdiff": {}, "zintercard": {}, "lmpop": {}, "zmpop": {}, "blmpop": {}, "bzmpop": {},
+	"zunionstore": {1, 1, 1}, "zinterstore": {1, 1, 1}, "zdiffstore": {1, 1, 1},
+}
+
+// cmdInfoEntry is one command's entry in COMMAND and COMMAND INFO.
+type cmdInfoEntry struct {
+	name  string
+	arity int
+	flags []string
+	keys  [3]int
+}
+
+// allCommands lists the server's and the keyspace's commands by name.
+func allCommands() []cmdInfoEntry {
+	var out []cmdInfoEntry
+	for cmd := range zlite.Commands() {
+		if _, ok := serverCommands[cmd.Name()]; ok {
+			continue // FLUSHALL: the server's (all 16 keyspaces) takes over
+		}
+		flags := []string{"readonly"}
+		if cmd.Write() {
+			flags = []string{"write"}
+		}
+		if cmd.Blocking() {
+			flags = append(flags, "blocking")
+		}
+		keys, ok := keySpecs[cmd.Name()]
+		if !ok {
+			keys = [3]int{1, 1, 1}
+		}
+		out = append(out, cmdInfoEntry{cmd.Name(), cmd.Arity(), flags, keys})
+	}
+	for _, sc := range serverCommands {
+		flags := []string{"fast"}
+		if sc.noAuth {
+			flags = append(flags, "no_auth")
+		}
+		out = append(out, cmdInfoEntry{sc.name, sc.arity, flags, [3]int{}})
+	}
+	slices.SortFunc(out, func(a, b cmdInfoEntry) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
+func (w *writer) commandInfo(e cmdInfoEntry) {
+	w.array(10)
+	w.bulk(e.name)
+	w.integer(int64(e.arity))
+	w.setHeader(len(e.flags))
+	for _, f := range e.flags {
+		w.status(f)
+	}
+	for _, k := range e.keys {
+		w.integer(int64(k))
+	}
+	w.setHeader(0) // ACL categories
+	w.setHeader(0) // tips
+	w.array(0)     // key specs
+	w.array(0)     // subcommands
+}
+
+// cmdCommand is COMMAND, COMMAND COUNT, COMMAND INFO name..., COMMAND DOCS
+// [name...] (summary and group, enough for redis-cli) and COMMAND LIST.
+func cmdCommand(c *client, a []string) bool {
+	all := allCommands()
+	find := func(name string) (cmdInfoEntry, bool) {
+		i, ok := slices.BinarySearchFunc(all, strings.ToLower(name), func(e cmdInfoEntry, n string) int { return strings.Compare(e.name, n) })
+		if !ok {
+			return cmdInfoEntry{}, false
+		}
+		return all[i], true
+	}
+	if len(a) == 1 {
+		c.w.array(len(all))
+		for _, e := range all {
+			c.w.commandInfo(e)
+		}
+		return false
+	}
+	switch sub := strings.ToLower(a[1]); sub {
+	case "count":
+		c.w.integer(int64(len(all)))
+	case "list":
+		c.w.array(len(all))
+		for _, e := range all {
+			c.w.bulk(e.name)
+		}
+	case "info":
+		names := a[2:]
+		if len(names) == 0 {
+			c.w.array(len(all))
+			for _, e := range all {
+				c.w.commandInfo(e)
+			}
+			return false
+		}
+		c.w.array(len(names))
+		for _, n := range names {
+			if e, ok := find(n); ok {
+				c.w.commandInfo(e)
+			} else {
+				c.w.null(true)
+			}
+		}
+	case "docs":
+		var es []cmdInfoEntry
+		if len(a) == 2 {
+			es = all
+		}
+		for _, n := range a[2:] {
+			if e, ok := find(n); ok {
+				es = append(es, e)
+			}
+		}
+		c.w.mapHeader(len(es))
+		for _, e := range es {
+			c.w.bulk(e.name)
+			c.w.mapHeader(2)
+			c.w.bulk("summary")
+			c.w.bulk(strings.ToUpper(e.name) + " as in Redis")
+			c.w.bulk("group")
+			c.w.bulk(group(e.name))
+		}
+	default:
+		c.w.errorReply("ERR unknown subcommand '" + trunc(a[1], 128) + "'. Try COMMAND HELP.")
+	}
+	return false
+}
+
+// group is a command's group in COMMAND DOCS, from its name's Redis family.
+func group(name string) string {
+	switch {
+	case name[0] == 'z' || name == "bzpopmin" || name == "bzpopmax" || name == "bzmpop":
+		return "sorted-set"
+	case name[0] == 'l' && name != "lastsave" || name[0] == 'b' || name == "rpush" || name == "rpushx" || name == "rpop" || name == "rpoplpush":
+		return "list"
+	case name == "del" || name == "exists" || name == "type" || name == "keys" || name == "scan" || name == "rename" || name == "object":
+		return "generic"
+	case name == "multi" || name == "exec" || name == "discard" || name == "watch" || name == "unwatch":
+		return "transactions"
+	case name == "ping" || name == "echo" || name == "quit" || name == "reset" || name == "hello" || name == "auth" || name == "select" || name == "swapdb" || name == "client":
+		return "connection"
+	}
+	return "server"
+}
+
+func sortStrings(s []string) { slices.Sort(s) }

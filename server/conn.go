@@ -1,0 +1,317 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"crypto/subtle"
+	"errors"
+	"net"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zlite/zlite"
+)
+
+// Causes of a cancelled blocking command.
+var (
+	errDisconnected   = errors.New("server: client disconnected")
+	errUnblockTimeout = errors.New("server: CLIENT UNBLOCK TIMEOUT")
+	errUnblockError   = errors.New("server: CLIENT UNBLOCK ERROR")
+)
+
+// client is one connection's state. Fields without a comment are touched only by
+// the connection's goroutine.
+type client struct {
+	srv  *Server
+	id   int64
+	nc   net.Conn
+	rd   reader
+	w    writer
+	fr   *flushReader
+	born time.Time
+
+	db     int
+	authed bool
+	multi  *multiState // non-nil between MULTI and EXEC/DISCARD
+	watch  watchSet
+	cause  error // why the last blocking command was cancelled
+
+	mu      sync.Mutex // guards the fields below, read by CLIENT LIST/KILL/UNBLOCK
+	name    string
+	resp    int
+	lastCmd string
+	cancel  context.CancelCauseFunc // set while a blocking command waits
+	killed  bool
+	stopped bool // Shutdown: finish the current command, then close
+
+	last atomic.Int64 // unix nanoseconds of the last command, for idle
+}
+
+// flushReader is the connection's reader under bufio: before each read from the
+// network it flushes the replies written so far (so a pipeline's replies go out in
+// as few writes as possible, and none waits while the server waits for input) and
+// arms the idle timeout.
+type flushReader struct {
+	c       *client
+	blocked atomic.Bool // the watcher reads while a command blocks: no flush, no timeout
+}
+
+func (f *flushReader) Read(p []byte) (int, error) {
+	c := f.c
+	if !f.blocked.Load() {
+		if c.w.bw.Buffered() > 0 {
+			if err := c.w.bw.Flush(); err != nil {
+				return 0, err
+			}
+		}
+		if idle := time.Duration(c.srv.idle.Load()); idle > 0 {
+			_ = c.nc.SetReadDeadline(time.Now().Add(idle))
+		}
+	}
+	return c.nc.Read(p)
+}
+
+func newClient(s *Server, nc net.Conn) *client {
+	c := &client{srv: s, id: s.nextID.Add(1), nc: nc, born: time.Now(), resp: 2}
+	c.fr = &flushReader{c: c}
+	c.rd.br = bufio.NewReaderSize(c.fr, 16<<10)
+	c.w.bw = bufio.NewWriterSize(nc, 16<<10)
+	c.authed = *s.password.Load() == ""
+	c.last.Store(c.born.UnixNano())
+	return c
+}
+
+// serve runs the connection until the client quits or fails, or the server stops it.
+func (c *client) serve() {
+	s := c.srv
+	s.log.Debug("client connected", "id", c.id, "addr", c.nc.RemoteAddr().String())
+	defer func() {
+		c.watch.clear()
+		c.nc.Close()
+		s.log.Debug("client disconnected", "id", c.id)
+	}()
+	for {
+		if c.stopping() {
+			_ = c.w.bw.Flush()
+			return
+		}
+		args, err := c.rd.next(s.maxBulk.Load(), c.needsAuth())
+		if err != nil {
+			var pe *ProtocolError
+			if errors.As(err, &pe) {
+				c.w.errorReply("ERR " + pe.Error())
+				_ = c.w.bw.Flush()
+				s.log.Debug("protocol error", "id", c.id, "err", err)
+			} else if errors.Is(err, os.ErrDeadlineExceeded) {
+				s.log.Debug("idle client closed", "id", c.id)
+			}
+			return
+		}
+		s.commands.Add(1)
+		c.last.Store(time.Now().UnixNano())
+		if quit := c.dispatch(args); quit {
+			_ = c.w.bw.Flush()
+			return
+		}
+	}
+}
+
+func (c *client) stopping() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.killed || (c.stopped && c.rd.br.Buffered() == 0)
+}
+
+// needsAuth reports whether the client must authenticate first.
+func (c *client) needsAuth() bool {
+	if c.authed {
+		return false
+	}
+	if *c.srv.password.Load() == "" {
+		c.authed = true
+		return false
+	}
+	return true
+}
+
+// checkPassword compares p with requirepass in constant time.
+func (c *client) checkPassword(p string) bool {
+	want := *c.srv.password.Load()
+	return want != "" && subtle.ConstantTimeCompare([]byte(p), []byte(want)) == 1
+}
+
+// kill closes the connection at once: a blocked command is cancelled (its element,
+// if not yet served, stays in the keyspace) and the connection's goroutine ends.
+func (c *client) kill() {
+	c.mu.Lock()
+	c.killed = true
+	cancel := c.cancel
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel(errDisconnected)
+	}
+	c.nc.Close()
+}
+
+// stop asks the connection to end after the command it is running.
+func (c *client) stop() {
+	c.mu.Lock()
+	c.stopped = true
+	cancel := c.cancel
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel(errDisconnected)
+	}
+	// Wake a read waiting for the next command; buffered commands still run.
+	_ = c.nc.SetReadDeadline(time.Now())
+}
+
+// unblock cancels the client's blocking command, if it is blocked, with cause; it
+// reports whether it was.
+func (c *client) unblock(cause error) bool {
+	c.mu.Lock()
+	cancel := c.cancel
+	c.cancel = nil
+	c.mu.Unlock()
+	if cancel == nil {
+		return false
+	}
+	cancel(cause)
+	return true
+}
+
+// dispatch runs one command and writes its reply; it reports whether the
+// connection must close (QUIT, a failed write).
+func (c *client) dispatch(args []string) (quit bool) {
+	name := strings.ToLower(args[0])
+	c.mu.Lock()
+	c.lastCmd = name
+	c.mu.Unlock()
+	sc, isServer := serverCommands[name]
+	var cmd zlite.Command
+	if !isServer {
+		var err error
+		if cmd, err = zlite.Lookup(args); err != nil {
+			if c.multi != nil {
+				c.multi.aborted = true
+			}
+			c.w.errorReply(err.Error())
+			return false
+		}
+	} else if err := sc.check(args); err != nil {
+		if c.multi != nil {
+			c.multi.aborted = true
+		}
+		c.w.errorReply(err.Error())
+		return false
+	}
+	if c.needsAuth() && !(isServer && sc.noAuth) {
+		c.w.errorReply("NOAUTH Authentication required.")
+		return false
+	}
+	if c.multi != nil && !(isServer && sc.inMulti) {
+		c.multi.queue(args, cmd, sc)
+		c.w.status("QUEUED")
+		return false
+	}
+	if isServer {
+		return sc.run(c, args)
+	}
+	c.exec(cmd, args)
+	return false
+}
+
+// exec runs a keyspace command outside MULTI and writes its reply.
+func (c *client) exec(cmd zlite.Command, args []string) {
+	db := c.srv.DB(c.db)
+	if !cmd.Blocking() {
+		v, err := db.Do(context.Background(), args...)
+		c.reply(v, err, cmd.Shape(args), false)
+		return
+	}
+	v, err := c.block(db, args)
+	if err != nil && errors.Is(err, context.Canceled) {
+		switch cause := c.cause; {
+		case errors.Is(cause, errUnblockTimeout):
+			v, err = nil, nil
+		case errors.Is(cause, errUnblockError):
+			err = errUnblocked
+		default:
+			return // disconnected or killed: no reply
+		}
+	}
+	c.reply(v, err, cmd.Shape(args), false)
+}
+
+var errUnblocked = errors.New("UNBLOCKED client unblocked via CLIENT UNBLOCK")
+
+// reply writes a keyspace command's reply.
+func (c *client) reply(v any, err error, sh zlite.Shape, batch bool) {
+	if err != nil {
+		c.w.errorReply(err.Error())
+		return
+	}
+	c.w.value(v, sh, batch)
+}
+
+// block runs a blocking command, cancelled when the client disconnects, is killed or
+// unblocked. While it waits, a watcher goroutine reads ahead on the connection to
+// notice a disconnect; it is stopped (by a read deadline in the past) before block
+// returns, so only one goroutine reads at a time.
+func (c *client) block(db *zlite.DB, args []string) (any, error) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	c.mu.Lock()
+	if c.killed {
+		c.mu.Unlock()
+		return nil, context.Canceled
+	}
+	c.cancel = cancel
+	c.mu.Unlock()
+	// Flush what came before: the watcher must not write.
+	if err := c.w.bw.Flush(); err != nil {
+		cancel(errDisconnected)
+	}
+	c.fr.blocked.Store(true)
+	_ = c.nc.SetReadDeadline(time.Time{})
+	done := make(chan struct{})
+	go c.watchDisconnect(cancel, done)
+	c.srv.blocked.Add(1)
+	v, err := db.Do(ctx, args...)
+	c.srv.blocked.Add(-1)
+	c.mu.Lock()
+	c.cancel = nil
+	c.mu.Unlock()
+	c.cause = context.Cause(ctx)
+	_ = c.nc.SetReadDeadline(time.Unix(1, 0))
+	<-done
+	_ = c.nc.SetReadDeadline(time.Time{})
+	c.fr.blocked.Store(false)
+	return v, err
+}
+
+// watchDisconnect reads ahead into the connection's buffer while a command blocks:
+// an end of stream or a read error other than the deadline that block sets to stop
+// it cancels the command. A client that pipelines a full buffer while blocked is no
+// longer watched (as its bytes are not lost, only not yet read).
+func (c *client) watchDisconnect(cancel context.CancelCauseFunc, done chan<- struct{}) {
+	defer close(done)
+	br := c.rd.br
+	for n := br.Buffered() + 1; n <= br.Size(); n = br.Buffered() + 1 {
+		if _, err := br.Peek(n); err != nil {
+			if !errors.Is(err, os.ErrDeadlineExceeded) {
+				cancel(errDisconnected)
+			}
+			return
+		}
+	}
+}
+
+// sortClients orders clients by id.
+func sortClients(cs []*client) {
+	slices.SortFunc(cs, func(a, b *client) int { return int(a.id - b.id) })
+}

@@ -1,0 +1,97 @@
+// Package server implements the Redis protocol (RESP2 and RESP3) over zlite
+// keyspaces, so that redis-cli, redis-benchmark, go-redis and any other Redis client
+// run unchanged on a [zlite.DB]: over TCP ([Server.Serve], cmd/zlite-server) or
+// in-process with no socket ([Dialer]).
+//
+//	srv := server.New(server.WithDB(0, db))
+//	go srv.Serve(listener)                                              // TCP
+//	rdb := redis.NewClient(&redis.Options{Dialer: server.Dialer(db)}) // in-process
+//
+// Replies are byte for byte Redis's, in both protocol versions (HELLO 2|3): RESP3's
+// doubles for scores, maps, its single null; RESP2's null bulk string or null array
+// exactly where Redis sends each. The keyspace declares each command's reply form in
+// its command table ([zlite.Command.Shape]); the server does not guess from names.
+//
+// # Connections and concurrency
+//
+// A Server is safe for concurrent use. Each connection is served by one goroutine
+// that reads a command, runs it on the selected keyspace and writes the reply into a
+// buffer that is flushed only when the goroutine is about to wait for input, so a
+// pipeline's replies leave in as few writes as possible. Commands of different
+// connections run in parallel up to the keyspace's lock (one mutex per keyspace,
+// as single-threaded as Redis per keyspace).
+//
+// A blocking command (BLPOP, BZPOPMIN, BLMOVE, ...) blocks only its connection.
+// While it waits, a second goroutine reads ahead on the connection, so a client
+// that disconnects is noticed and its command cancelled: the element it was waiting
+// for stays in the keyspace (the keyspace's wait re-checks under its lock whether it
+// was served; a served element is returned, never dropped nor given twice). CLIENT
+// UNBLOCK replies as on a timeout or with Redis's UNBLOCKED error; CLIENT KILL
+// closes the connection.
+//
+// MULTI queues commands (replying QUEUED; an unknown command or wrong arity at
+// queue time makes EXEC reply EXECABORT); EXEC runs the queued keyspace commands as
+// one [zlite.DB.Update] batch, in which blocking commands do not block, as in Redis.
+// WATCH uses [zlite.DB.Watch]: EXEC checks the watched keys inside the batch and
+// replies with a null array if one was modified.
+//
+// # Costs
+//
+// A command costs its keyspace command ([zlite.DB.Do]) plus parsing (one
+// allocation for the argument slice and one for the arguments' strings, for commands
+// of up to 128 bytes), a second command-table lookup for the reply's shape and the
+// encoding into the connection's 16 KiB write buffer. A connection holds a 16 KiB
+// read and a 16 KiB write buffer and one goroutine (two while blocked).
+//
+// # Security and limits
+//
+// The request parser applies Redis's limits and replies Redis's protocol errors,
+// then closes the connection: a bulk string longer than proto-max-bulk-len (512 MiB
+// by default), a multibulk count over 2^31-1, an inline command or length line over
+// 64 KiB; before AUTH (when a password is set) at most 10 arguments of at most 16 KiB.
+// Memory grows with the bytes actually received, never with a length the client
+// announces. Passwords are compared in constant time. cmd/zlite-server listens on
+// loopback unless told otherwise, and a per-client idle timeout ([WithIdleTimeout],
+// Redis's "timeout") closes slow or silent clients; a slow client never holds a lock
+// or stalls another connection.
+//
+// # Scripts
+//
+// EVAL, EVALSHA and SCRIPT LOAD/EXISTS/FLUSH embed github.com/yuin/gopher-lua rather
+// than giving queues/redisq a script-free mode: the interpreter was already in the
+// module graph (through miniredis), one bridge (redis.call onto [zlite.Tx.Do] inside
+// one Update) serves every script, the queue types' and the users', and a script-free
+// mode would have needed a second, optimistic implementation of each queue step.
+// A run costs a pooled Lua state and the compiled script (cached by SHA1).
+//
+// # The RESP codec
+//
+// The codec is this package's own (resp.go, a few hundred lines) rather than
+// github.com/tidwall/redcon: redcon runs a connection's handler synchronously in
+// its read loop (a blocked command could not notice its client leaving), grows its
+// read buffer without a limit, has neither proto-max-bulk-len nor Redis's other
+// limits and texts, and writes only RESP2.
+//
+// # Differences from Redis
+//
+//   - WATCH is conservative: a write command given an existing watched key marks it
+//     modified even when it changes nothing (ZADD XX of a missing member, LREM
+//     without a match); Redis marks only real modifications. SWAPDB fails the EXEC of
+//     every client watching either keyspace (Redis: those whose keys exist in one).
+//   - A server command (PING, SELECT, ...) inside MULTI runs between the batches of
+//     keyspace commands around it rather than inside one atomic step.
+//   - There are 16 keyspaces, no other data types (strings, hashes, sets, streams),
+//     no expirations, persistence, replication, pub/sub or ACL users.
+//   - Scripts (EVAL, EVALSHA, SCRIPT) run on gopher-lua; see script.go for what
+//     differs from Redis's Lua (a time limit, cjson only among the extra libraries).
+//   - OBJECT ENCODING is computed from the value (a sorted set of at most 128 members
+//     of at most 64 bytes is "listpack", lists are "quicklist"); OBJECT IDLETIME is an
+//     error (zlite keeps no access times); OBJECT FREQ is Redis's error for a
+//     non-LFU policy.
+//   - INFO reports the fields zlite has (server, clients, memory from the Go heap,
+//     stats, keyspace); CONFIG knows requirepass, maxclients, proto-max-bulk-len,
+//     timeout (and read-only databases, save, appendonly); COMMAND DOCS has a summary
+//     and group per command only.
+//   - HELLO and INFO report version 7.2.0: zlite follows Redis 7.2's replies where
+//     7.2 changed them (score formatting, ZRANK WITHSCORE).
+package server

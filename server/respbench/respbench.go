@@ -1,0 +1,228 @@
+// Package respbench measures zlite over the Redis protocol: redis-benchmark against
+// a redis-server and against a zlite server with the same flags in the same run,
+// and go-redis on an embedded DB through the in-process [server.Dialer] against
+// go-redis on miniredis.
+//
+//	rep, err := respbench.Run(ctx, respbench.Config{})
+//	fmt.Print(rep.Markdown())
+//
+// The redis-benchmark rows need redis-benchmark (Debian's redis-tools) and a
+// redis-server (REDIS_ADDR, or redis-server from PATH, started on a free loopback
+// port); without them those rows are left out and Report.Skipped says why. The
+// systems take turns for each flag combination, so machine load affects both alike;
+// compare ratios, not absolute figures, on a shared machine.
+package respbench
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"net"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/zlite/zlite"
+	"github.com/zlite/zlite/internal/redistest"
+	"github.com/zlite/zlite/server"
+)
+
+// Config sets what Run measures; every zero field takes the default shown.
+type Config struct {
+	Tests     string        // redis-benchmark -t: "zadd,zpopmin,lpush,rpop"
+	Requests  int           // redis-benchmark -n: 200000
+	Random    int           // redis-benchmark -r (random keys): 100000
+	Pipelines []int         // redis-benchmark -P values: 1, 64
+	Clients   []int         // redis-benchmark -c values: 1, 50
+	Duration  time.Duration // timed work per go-redis row: 1s
+}
+
+func (c *Config) defaults() {
+	if c.Tests == "" {
+		c.Tests = "zadd,zpopmin,lpush,rpop"
+	}
+	if c.Requests == 0 {
+		c.Requests = 200000
+	}
+	if c.Random == 0 {
+		c.Random = 100000
+	}
+	if len(c.Pipelines) == 0 {
+		c.Pipelines = []int{1, 64}
+	}
+	if len(c.Clients) == 0 {
+		c.Clients = []int{1, 50}
+	}
+	if c.Duration == 0 {
+		c.Duration = time.Second
+	}
+}
+
+// Row is one workload's throughput on two systems.
+type Row struct {
+	Workload string  // e.g. "ZADD -P 64 -c 50"
+	Base     string  // the system compared with: "redis-server" or "miniredis"
+	Zlite    float64 // requests per second on zlite
+	Other    float64 // requests per second on Base
+}
+
+// Ratio is Zlite / Other.
+func (r Row) Ratio() float64 { return r.Zlite / r.Other }
+
+// Report is Run's result.
+type Report struct {
+	Rows    []Row
+	Skipped string // why the redis-benchmark rows are missing, if they are
+}
+
+// Markdown renders the report as a table.
+func (r Report) Markdown() string {
+	var b strings.Builder
+	b.WriteString("| Workload | vs | zlite req/s | other req/s | zlite / other |\n|---|---|--:|--:|--:|\n")
+	for _, row := range r.Rows {
+		fmt.Fprintf(&b, "| %s | %s | %.0f | %.0f | %.2f× |\n", row.Workload, row.Base, row.Zlite, row.Other, row.Ratio())
+	}
+	if r.Skipped != "" {
+		fmt.Fprintf(&b, "\nredis-benchmark rows skipped: %s\n", r.Skipped)
+	}
+	return b.String()
+}
+
+// Run measures the workloads of cfg.
+func Run(ctx context.Context, cfg Config) (Report, error) {
+	cfg.defaults()
+	var rep Report
+	rows, err := benchmarkRows(ctx, cfg)
+	if err != nil {
+		rep.Skipped = err.Error()
+	}
+	rep.Rows = append(rep.Rows, rows...)
+	drows, err := dialerRows(ctx, cfg)
+	rep.Rows = append(rep.Rows, drows...)
+	return rep, err
+}
+
+// benchmarkRows runs redis-benchmark on both servers for each -P and -c.
+func benchmarkRows(ctx context.Context, cfg Config) ([]Row, error) {
+	bin, err := exec.LookPath("redis-benchmark")
+	if err != nil {
+		return nil, errors.New("redis-benchmark not installed (apt-get install redis-tools)")
+	}
+	raddr, err := redistest.Addr()
+	if err != nil {
+		return nil, err
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	srv := server.New()
+	go func() { _ = srv.Serve(l) }()
+	defer srv.Close()
+	zaddr := l.Addr().String()
+	var rows []Row
+	for _, p := range cfg.Pipelines {
+		for _, c := range cfg.Clients {
+			z, err := redisBenchmark(ctx, bin, zaddr, cfg, p, c)
+			if err != nil {
+				return rows, fmt.Errorf("zlite: %w", err)
+			}
+			r, err := redisBenchmark(ctx, bin, raddr, cfg, p, c)
+			if err != nil {
+				return rows, fmt.Errorf("redis-server: %w", err)
+			}
+			for _, test := range strings.Split(strings.ToUpper(cfg.Tests), ",") {
+				if z[test] == 0 || r[test] == 0 {
+					continue
+				}
+				rows = append(rows, Row{Workload: fmt.Sprintf("%s -P %d -c %d", test, p, c), Base: "redis-server", Zlite: z[test], Other: r[test]})
+			}
+		}
+	}
+	return rows, nil
+}
+
+// redisBenchmark runs redis-benchmark --csv and returns requests per second by test.
+func redisBenchmark(ctx context.Context, bin, addr string, cfg Config, pipeline, clients int) (map[string]float64, error) {
+	host, port, _ := net.SplitHostPort(addr)
+	cmd := exec.CommandContext(ctx, bin, "-h", host, "-p", port, "-t", cfg.Tests,
+		"-n", strconv.Itoa(cfg.Requests), "-r", strconv.Itoa(cfg.Random),
+		"-P", strconv.Itoa(pipeline), "-c", strconv.Itoa(clients), "--csv")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cmd, err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(out)).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	rps := map[string]float64{}
+	for _, rec := range recs {
+		if len(rec) < 2 || rec[0] == "test" {
+			continue
+		}
+		f, err := strconv.ParseFloat(rec[1], 64)
+		if err == nil {
+			rps[strings.ToUpper(rec[0])] = f
+		}
+	}
+	return rps, nil
+}
+
+// dialerRows compares go-redis through the Dialer with go-redis on miniredis.
+func dialerRows(ctx context.Context, cfg Config) ([]Row, error) {
+	m, err := miniredis.Run()
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	zc := redis.NewClient(&redis.Options{Dialer: server.Dialer(zlite.New())})
+	defer zc.Close()
+	mc := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	defer mc.Close()
+	ops := []struct {
+		name string
+		run  func(c *redis.Client, i int) error
+	}{
+		{"go-redis ZADD", func(c *redis.Client, i int) error {
+			return c.ZAdd(ctx, "z", redis.Z{Score: float64(i % 1000), Member: strconv.Itoa(i % 1000)}).Err()
+		}},
+		{"go-redis ZSCORE", func(c *redis.Client, i int) error { return c.ZScore(ctx, "z", strconv.Itoa(i%1000)).Err() }},
+		{"go-redis LPUSH", func(c *redis.Client, i int) error { return c.LPush(ctx, "l", "v").Err() }},
+		{"go-redis RPOP", func(c *redis.Client, i int) error { return c.RPop(ctx, "l").Err() }},
+	}
+	var rows []Row
+	for _, op := range ops {
+		z, err := rate(zc, op.run, cfg.Duration)
+		if err != nil {
+			return rows, err
+		}
+		o, err := rate(mc, op.run, cfg.Duration)
+		if err != nil {
+			return rows, err
+		}
+		rows = append(rows, Row{Workload: op.name + " (Dialer vs TCP)", Base: "miniredis", Zlite: z, Other: o})
+	}
+	return rows, nil
+}
+
+// rate runs op on c for d and returns operations per second.
+func rate(c *redis.Client, op func(c *redis.Client, i int) error, d time.Duration) (float64, error) {
+	start := time.Now()
+	n := 0
+	for time.Since(start) < d {
+		for range 100 {
+			if err := op(c, n); err != nil && !errors.Is(err, redis.Nil) {
+				return 0, err
+			}
+			n++
+		}
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
+}

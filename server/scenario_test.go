@@ -1,0 +1,248 @@
+package server
+
+import (
+	"context"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zlite/zlite/internal/redistest"
+)
+
+// Scripted transcripts, compared on the wire with redis-server as in diff_test.go.
+// A step is "N: CMD args" (send on client N, compare the reply), "N> CMD args" (send
+// only), "N<" (read and compare the reply of an earlier send), "N~" (read it without
+// comparing: HELLO's map names the server's version and the client's id), "N!" (the server
+// closed client N's connection; "~" in an argument is a space), "raw N: bytes" (send bytes as they are and compare
+// one reply) or "blocked K" (wait until K clients are blocked on both servers).
+type scenario struct {
+	name    string
+	clients int
+	steps   []string
+}
+
+var scenarios = []scenario{
+	{"connection", 1, []string{
+		"0: PING", "0: PING hello", "0: PING a b", "0: ECHO x", "0: ECHO",
+		"0: SELECT 1", "0: ZADD z 1 a", "0: DBSIZE", "0: SELECT 0", "0: DBSIZE", "0: ZSCORE z a",
+		"0: SELECT 16", "0: SELECT -1", "0: SELECT x", "0: SELECT 01", "0: SELECT",
+		"0: SWAPDB 0 1", "0: ZSCORE z a", "0: SWAPDB 0 99", "0: SWAPDB x 0", "0: SWAPDB 0 y",
+		"0: FLUSHDB", "0: DBSIZE", "0: FLUSHDB x", "0: FLUSHALL ASYNC",
+		"0: CLIENT GETNAME", "0: CLIENT SETNAME my-name", "0: CLIENT GETNAME", "0: CLIENT SETNAME bad name",
+		"0: CLIENT NOSUCH", "0: CLIENT", "0: CLIENT SETNAME",
+		"0: AUTH x", "0: AUTH default x", "0: AUTH a b c",
+		"0: CONFIG GET maxclients", "0: CONFIG GET nosuchparam", "0: CONFIG SET nosuchparam 1",
+		"0: OBJECT ENCODING nokey", "0: OBJECT NOSUCH k", "0: OBJECT FREQ nokey",
+		"0: HELLO 4", "0: HELLO x",
+		"0: NOSUCHCOMMAND a b", "0: zadd", "0: RESET", "0: QUIT", "0!",
+	}},
+	{"object-encoding", 1, []string{
+		"0: ZADD small 1 a 2 b", "0: OBJECT ENCODING small",
+		"0: ZADD big 1 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "0: OBJECT ENCODING big",
+		"0: RPUSH l a", "0: OBJECT ENCODING l",
+	}},
+	{"multi-exec", 1, []string{
+		"0: MULTI", "0: ZADD z 1 a", "0: ZINCRBY z 2 a", "0: ZRANGE z 0 -1 WITHSCORES", "0: LPUSH z x",
+		"0: BLPOP nokey 0", "0: BLMOVE a b LEFT LEFT 0", "0: BZPOPMIN nokey 0", "0: PING", "0: EXEC",
+		"0: EXEC", "0: DISCARD", "0: MULTI", "0: MULTI", "0: ZADD z 2 b", "0: DISCARD", "0: ZCARD z",
+		"0: MULTI", "0: EXEC",
+		"0: MULTI", "0: ZADD z 3 c", "0: NOSUCH", "0: ZADD z", "0: EXEC", "0: ZCARD z",
+		"0: MULTI", "0: WATCH z", "0: ZSCORE z a", "0: EXEC",
+	}},
+	{"watch", 2, []string{
+		"0: ZADD z 1 a", "0: WATCH z", "1: ZADD z 2 a", "0: MULTI", "0: ZSCORE z a", "0: EXEC",
+		"0: WATCH z", "1: ZSCORE z a", "0: MULTI", "0: ZSCORE z a", "0: EXEC",
+		"0: WATCH nokey", "1: LPUSH nokey v", "0: MULTI", "0: LLEN nokey", "0: EXEC",
+		"0: WATCH nokey", "1: DEL nokey", "0: MULTI", "0: LLEN nokey", "0: EXEC",
+		"0: WATCH z", "0: UNWATCH", "1: ZADD z 5 a", "0: MULTI", "0: ZSCORE z a", "0: EXEC",
+		"0: WATCH z", "1: FLUSHALL", "0: MULTI", "0: ZSCORE z a", "0: EXEC",
+		"0: WATCH z", "1: RPUSH l a", "1: RENAME l z", "0: MULTI", "0: TYPE z", "0: EXEC",
+		"0: WATCH z", "0: MULTI", "0: LPOP z", "0: DISCARD", "1: RPUSH z b", "0: MULTI", "0: LRANGE z 0 -1", "0: EXEC",
+	}},
+	{"blocking", 3, []string{
+		"1> BLPOP q 0", "blocked 1", "2> BLPOP q 0", "blocked 2", "0: RPUSH q a b c", "1<", "2<", "0: LRANGE q 0 -1",
+		"1> BZPOPMIN zq1 zq2 0", "blocked 1", "0: ZADD zq2 1 m 2 n", "1<",
+		"1> BLMOVE src dst LEFT RIGHT 0", "blocked 1", "2> BLPOP dst 0", "blocked 2", "0: LPUSH src v", "1<", "2<",
+		"1> BRPOP q2 0.05", "1<", "1> BLMOVE q2 q3 LEFT LEFT 0.05", "1<", "1> BZPOPMAX zq3 0.05", "1<",
+		"1> BLMPOP 0 2 a q4 RIGHT COUNT 2", "blocked 1", "0: RPUSH q4 1 2 3", "1<",
+		"1> BZMPOP 0 1 zq5 MAX COUNT 5", "blocked 1", "0: ZADD zq5 1 a 2 b", "1<",
+		"1> BLPOP wl 0", "blocked 1", "0: MULTI", "0: RPUSH wl a", "0: RPUSH wl b", "0: EXEC", "1<", "0: LRANGE wl 0 -1",
+	}},
+	{"client-unblock", 2, []string{
+		"1> BLPOP q 0", "blocked 1", "0: CLIENT UNBLOCK {1} TIMEOUT", "1<",
+		"1> BZPOPMIN zq 0", "blocked 1", "0: CLIENT UNBLOCK {1} ERROR", "1<",
+		"0: CLIENT UNBLOCK {1}", "0: CLIENT UNBLOCK x", "0: CLIENT UNBLOCK {1} FOO",
+		"0: CLIENT KILL ID {1}", "1!", "0: CLIENT KILL ID 999999", "0: CLIENT KILL 1.2.3.4:5",
+	}},
+	{"scripts", 1, []string{
+		"0: RPUSH lst a",
+		"0: EVAL return~redis.call('ZADD',KEYS[1],1,'m') 1 lst",
+		"0: EVAL return~redis.pcall('ZADD',KEYS[1],1,'m') 1 lst",
+		"0: EVAL return~redis.call('NOSUCH') 0",
+		"0: EVAL return~{1,2.7,'x',true,false,{ok='fine'}} 0",
+		"0: EVAL return~{err='my~err'} 0",
+		"0: EVAL return~redis.call('ZADD','z',1) 0",
+		"0: EVAL return~1 x", "0: EVAL return~1 5", "0: EVAL return~1 -1",
+		"0: EVALSHA abc 0", "0: SCRIPT LOAD return~1", "0: EVALSHA e0e1f9fabfc9d4800c877a703b823ac0578ff8db 0",
+		"0: SCRIPT EXISTS e0e1f9fabfc9d4800c877a703b823ac0578ff8db abc",
+		"0: EVAL error('boom') 0",
+		"0: EVAL return~redis.call('LPOP','nokey') 0",
+		"0: EVAL return~redis.call('LSET','lst',0,'b') 0",
+		"0: EVAL return~redis.error_reply('E1~bad') 0",
+		"0: EVAL return~redis.status_reply('FINE') 0",
+		"0: EVAL return~redis.call('PING') 0",
+		"0: EVAL return~redis.call('BLPOP','nokey',0) 0",
+		"0: EVAL local~n=redis.call('ZADD',KEYS[1],ARGV[1],'a');return~{n,redis.call('ZSCORE',KEYS[1],'a'),redis.call('ZRANGE',KEYS[1],0,-1,'WITHSCORES')} 1 zs 2.5",
+		"0: EVAL return~tonumber(ARGV[1])*2 0 21",
+		"0: SCRIPT FLUSH", "0: SCRIPT EXISTS e0e1f9fabfc9d4800c877a703b823ac0578ff8db",
+	}},
+	{"protocol-multibulk-len", 1, []string{"raw 0: *1\r\n$4\r\nPING\r\n*x\r\n", "raw 0:", "0!"}},
+	{"protocol-bulk-len", 1, []string{"raw 0: *1\r\n$-5\r\n", "0!"}},
+	{"protocol-bulk-huge", 1, []string{"raw 0: *1\r\n$999999999999\r\n", "0!"}},
+	{"protocol-expected-dollar", 1, []string{"raw 0: *2\r\n$4\r\nECHO\r\n:5\r\n", "0!"}},
+	{"protocol-mbulk-huge", 1, []string{"raw 0: *4294967296\r\n", "0!"}},
+	{"protocol-empty-and-inline", 1, []string{
+		"raw 0: *0\r\n*-1\r\n\r\nPING\r\n", "raw 0: ECHO \"a\\x41\\n b\" \r\n", "raw 0: ECHO 'it\\'s'\r\n",
+		"raw 0: ECHO 'it''s'\r\n", "0!",
+	}},
+	{"protocol-unbalanced", 1, []string{"raw 0: ECHO \"unbalanced\r\n", "0!"}},
+	{"protocol-pipelined-before-error", 1, []string{"raw 0: PING\r\n*1\r\n$4\r\nPING\r\n*1\r\n$x\r\n", "raw 0:", "raw 0:", "0!"}},
+}
+
+// TestWireScenarios runs each scenario on both servers, in RESP2 and RESP3.
+func TestWireScenarios(t *testing.T) {
+	for _, sc := range scenarios {
+		for _, proto := range []int{2, 3} {
+			t.Run(sc.name+"/resp="+strconv.Itoa(proto), func(t *testing.T) {
+				runScenario(t, sc, proto)
+			})
+		}
+	}
+}
+
+func runScenario(t *testing.T, sc scenario, proto int) {
+	runSteps(t, sc, sides(t, sc.clients, proto))
+}
+
+// runSteps runs a scenario's steps on client pairs.
+func runSteps(t *testing.T, sc scenario, ps []*pair) {
+	// {N} in a step is client N's id on each side.
+	ids := make([][2]string, sc.clients)
+	for i, p := range ps {
+		for side, w := range p.conns {
+			r := w.do("CLIENT", "ID")
+			ids[i][side] = strings.TrimSuffix(strings.TrimPrefix(r, ":"), "\r\n")
+		}
+	}
+	for _, step := range sc.steps {
+		if k, ok := strings.CutPrefix(step, "blocked "); ok {
+			n, _ := strconv.Atoi(k)
+			waitBlocked(t, ps[0], n)
+			continue
+		}
+		if rest, ok := strings.CutPrefix(step, "raw "); ok {
+			n := int(rest[0] - '0')
+			body := strings.TrimPrefix(rest[2:], " ")
+			if body != "" {
+				ps[n].raw(body)
+			}
+			ps[n].check(step)
+			continue
+		}
+		n := int(step[0] - '0')
+		p := ps[n]
+		switch op, rest := step[1], strings.TrimSpace(step[2:]); op {
+		case '<':
+			p.check(step)
+		case '~':
+			for side, w := range p.conns {
+				if _, err := w.read(); err != nil {
+					t.Fatalf("%s: side %d: %v", step, side, err)
+				}
+			}
+		case '!':
+			p.closed(step)
+		case ':', '>':
+			args := strings.Fields(rest)
+			for i := range args {
+				args[i] = strings.ReplaceAll(args[i], "~", " ") // a space inside an argument
+			}
+			for side, w := range p.conns {
+				a := make([]string, len(args))
+				for i, x := range args {
+					for j := range ids {
+						x = strings.ReplaceAll(x, "{"+strconv.Itoa(j)+"}", ids[j][side])
+					}
+					a[i] = x
+				}
+				w.send(a...)
+			}
+			if op == ':' {
+				p.check(step)
+			}
+		default:
+			t.Fatalf("bad step %q", step)
+		}
+	}
+}
+
+// waitBlocked waits until n clients are blocked on each side (INFO clients), by
+// asking, not by sleeping.
+func waitBlocked(t *testing.T, p *pair, n int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for side, w := range p.conns {
+		for {
+			r := w.do("INFO", "clients")
+			if strings.Contains(r, "blocked_clients:"+strconv.Itoa(n)+"\r\n") {
+				break
+			}
+			if ctx.Err() != nil {
+				t.Fatalf("side %d: %d clients never blocked: %q", side, n, r)
+			}
+		}
+	}
+}
+
+// TestWireAuth compares the requirepass behaviour with a redis-server of the
+// test's own (CONFIG SET requirepass on it), byte for byte.
+func TestWireAuth(t *testing.T) {
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Skip("skipping: redis-server not installed")
+	}
+	raddr, err := redistest.Start(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := dial(t, raddr)
+	if r := admin.do("CONFIG", "SET", "requirepass", "s3cret"); r != "+OK\r\n" {
+		t.Fatalf("CONFIG SET requirepass: %q", r)
+	}
+	zaddr, _ := startServer(t, WithPassword("s3cret"))
+	steps := []string{
+		"0: PING", "0: ZADD k 1 a", "0: MULTI", "0: AUTH wrong", "0: AUTH default wrong", "0: AUTH a b c",
+		"0: HELLO 3", "0: HELLO 2 AUTH default wrong", "0: CLIENT ID2", "0: QUIT", "0!",
+		"1: AUTH s3cret", "1: PING", "1> HELLO 2 AUTH default s3cret SETNAME n1", "1~", "1: CLIENT GETNAME",
+		"1: AUTH default s3cret", "1: RESET", "1: PING",
+		"raw 2: *11\r\n", "2!",
+		"raw 3: *1\r\n$16385\r\n", "3!",
+		"raw 4: *1\r\n$16384\r\n" + strings.Repeat("x", 16384) + "\r\n",
+	}
+	for _, proto := range []string{"2", "3"} {
+		t.Run("resp="+proto, func(t *testing.T) {
+			ps := sidesAt(t, 5, zaddr, raddr)
+			if proto == "3" {
+				for _, p := range ps[1:2] {
+					for _, w := range p.conns {
+						w.do("HELLO", "3", "AUTH", "default", "s3cret")
+					}
+				}
+			}
+			runSteps(t, scenario{name: "auth", clients: 5, steps: steps}, ps)
+		})
+	}
+}

@@ -1,0 +1,244 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zlite/zlite"
+)
+
+// NumDBs is the number of keyspaces a Server holds, Redis's default "databases".
+const NumDBs = 16
+
+// Version is the Redis version the server reports (INFO redis_version, HELLO): zlite
+// follows Redis 7.2's replies where 7.2 changed them.
+const Version = "7.2.0"
+
+// Option configures a [Server] at [New].
+type Option func(*Server)
+
+// WithDB makes db keyspace number i (0 to 15) instead of a new empty one.
+func WithDB(i int, db *zlite.DB) Option {
+	return func(s *Server) {
+		if i >= 0 && i < NumDBs {
+			s.dbs[i] = db
+		}
+	}
+}
+
+// WithPassword sets requirepass: clients must AUTH (or HELLO ... AUTH) with it
+// before any other command. Empty means no password (the default).
+func WithPassword(p string) Option { return func(s *Server) { s.password.Store(&p) } }
+
+// WithMaxClients sets maxclients (default 10000): a connection beyond it gets
+// "-ERR max number of clients reached" and is closed.
+func WithMaxClients(n int) Option { return func(s *Server) { s.maxClients.Store(int64(n)) } }
+
+// WithProtoMaxBulkLen sets proto-max-bulk-len (default 512 MiB): a longer bulk
+// string in a request is a protocol error.
+func WithProtoMaxBulkLen(n int64) Option { return func(s *Server) { s.maxBulk.Store(n) } }
+
+// WithIdleTimeout sets Redis's "timeout": a client idle for longer (blocked clients
+// excepted) is closed. Zero (the default) means never.
+func WithIdleTimeout(d time.Duration) Option {
+	return func(s *Server) { s.idle.Store(int64(d)) }
+}
+
+// WithLogger sets the logger for connection events (at debug level) and errors.
+func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
+
+// Server serves the Redis protocol over [zlite.DB] keyspaces. It is safe for
+// concurrent use; each connection is served by its own goroutine.
+type Server struct {
+	dbmu sync.RWMutex // guards dbs against SWAPDB
+	dbs  [NumDBs]*zlite.DB
+
+	password   atomic.Pointer[string]
+	maxClients atomic.Int64
+	maxBulk    atomic.Int64
+	idle       atomic.Int64 // time.Duration
+
+	log     *slog.Logger
+	started time.Time
+	scripts scripts
+
+	mu        sync.Mutex
+	clients   map[int64]*client
+	listeners map[net.Listener]struct{}
+	closed    bool
+	wg        sync.WaitGroup // one per connection goroutine
+
+	nextID      atomic.Int64
+	blocked     atomic.Int64
+	connections atomic.Int64 // total_connections_received
+	commands    atomic.Int64 // total_commands_processed
+	rejected    atomic.Int64 // rejected_connections
+}
+
+// New returns a server over 16 keyspaces, new empty ones unless given by [WithDB].
+func New(opts ...Option) *Server {
+	s := &Server{
+		clients:   make(map[int64]*client),
+		listeners: make(map[net.Listener]struct{}),
+		started:   time.Now(),
+		log:       slog.New(slog.DiscardHandler),
+	}
+	empty := ""
+	s.password.Store(&empty)
+	s.maxClients.Store(10000)
+	s.maxBulk.Store(512 << 20)
+	for _, o := range opts {
+		o(s)
+	}
+	for i := range s.dbs {
+		if s.dbs[i] == nil {
+			s.dbs[i] = zlite.New()
+		}
+	}
+	return s
+}
+
+// DB returns keyspace number i (0 to 15).
+func (s *Server) DB(i int) *zlite.DB {
+	s.dbmu.RLock()
+	defer s.dbmu.RUnlock()
+	return s.dbs[i]
+}
+
+// ErrServerClosed is returned by [Server.Serve] after [Server.Close] or
+// [Server.Shutdown].
+var ErrServerClosed = errors.New("server: closed")
+
+// Serve accepts connections on l and serves each on its own goroutine until l
+// fails or the server is closed; it then returns the error (ErrServerClosed after
+// Close). Serve closes l.
+func (s *Server) Serve(l net.Listener) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		l.Close()
+		return ErrServerClosed
+	}
+	s.listeners[l] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.listeners, l)
+		s.mu.Unlock()
+		l.Close()
+	}()
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			s.mu.Lock()
+			closed := s.closed
+			s.mu.Unlock()
+			if closed {
+				return ErrServerClosed
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				time.Sleep(5 * time.Millisecond)
+				continue
+			}
+			return err
+		}
+		s.ServeConn(c)
+	}
+}
+
+// ServeConn serves one connection on a new goroutine and returns at once; the
+// connection is closed when the client quits or disconnects, or the server closes.
+func (s *Server) ServeConn(nc net.Conn) {
+	s.connections.Add(1)
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		nc.Close()
+		return
+	}
+	if int64(len(s.clients)) >= s.maxClients.Load() {
+		s.mu.Unlock()
+		s.rejected.Add(1)
+		_, _ = io.WriteString(nc, "-ERR max number of clients reached\r\n")
+		nc.Close()
+		return
+	}
+	c := newClient(s, nc)
+	s.clients[c.id] = c
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		c.serve()
+		s.mu.Lock()
+		delete(s.clients, c.id)
+		s.mu.Unlock()
+	}()
+}
+
+// Close closes the listeners and every connection at once (blocked commands are
+// cancelled; their elements stay in the keyspace) and waits for the connection
+// goroutines to end.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	for l := range s.listeners {
+		l.Close()
+	}
+	for _, c := range s.clients {
+		c.kill()
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+	return nil
+}
+
+// Shutdown stops accepting connections, lets every connection finish the command
+// it is running (a blocked command is cancelled) and closes it, or gives up and
+// closes everything when ctx is done, returning ctx.Err().
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closed = true
+	for l := range s.listeners {
+		l.Close()
+	}
+	for _, c := range s.clients {
+		c.stop()
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		_ = s.Close()
+		return ctx.Err()
+	}
+}
+
+// client returns the connected client with the given id.
+func (s *Server) client(id int64) *client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clients[id]
+}
+
+// snapshot returns the connected clients in id order.
+func (s *Server) snapshot() []*client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cs := make([]*client, 0, len(s.clients))
+	for _, c := range s.clients {
+		cs = append(cs, c)
+	}
+	sortClients(cs)
+	return cs
+}
