@@ -187,6 +187,9 @@ func (db *DB) take(r *popReq, key string, v any) {
 	}
 	r.key = key
 	r.ok = true
+	if d := db.dur; d != nil {
+		d.pop(r, key)
+	}
 }
 
 // serveWaiter is the keyspace's blocking.ServeFunc: it offers key's value to w.
@@ -258,6 +261,9 @@ func (db *DB) handList(key string, left bool, values []string) (lo, hi int) {
 			r.val = elem(hi)
 		}
 		r.key, r.ok = key, true
+		if d := db.dur; d != nil {
+			d.pop(r, key) // after the push's own words, as serveWaiter would pop
+		}
 		return true, lo == hi
 	})
 	return lo, hi
@@ -280,6 +286,9 @@ func (db *DB) handZSet(key string, z Z) (handed bool) {
 			r.z = z
 		}
 		r.key, r.ok, handed = key, true, true
+		if d := db.dur; d != nil {
+			d.cmd(nil, "zpopmin", key) // the set ZADD would create holds only z
+		}
 		return true, true
 	})
 	return handed
@@ -291,10 +300,12 @@ func (db *DB) handZSet(key string, z Z) (handed bool) {
 func (db *DB) wait(ctx context.Context, w *waiter) error {
 	db.mu.Lock()
 	if db.tryKeys(&w.Req, w.Keys()) {
-		db.unlock()
-		return nil
+		return db.unlock()
 	}
 	_, err := db.waits.Wait(ctx, &db.mu, w, w.Req.timeout)
+	if err == nil && w.Req.ok {
+		err = db.servedDurable()
+	}
 	return err
 }
 
@@ -335,8 +346,8 @@ func runBlockingOnce(parse func(db *DB, args []string) (*waiter, error)) func(tx
 // once runs r on keys without blocking, for the non-blocking pops and the Tx forms
 // of the blocking ones.
 func (tx *Tx) once(r *popReq, keys []string) error {
-	if !tx.writable {
-		return ErrReadOnly
+	if err := tx.writeErr(); err != nil {
+		return err
 	}
 	tx.db.tryKeys(r, keys)
 	return r.err

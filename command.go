@@ -116,12 +116,15 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 	}
 	tx := db.lock()
 	db.stats.calls[c.stat]++
+	var start int64
 	if db.stats.timed {
-		defer db.endTimed(c.stat, db.now())
-	} else {
-		defer db.unlock()
+		start = db.now()
 	}
-	return c.run(tx, args)
+	r, err := c.run(tx, args)
+	if err = db.finish(c.stat, start, err); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // Do runs one Redis command inside a batch; see [DB.Do]. Blocking commands do not
@@ -133,8 +136,10 @@ func (tx *Tx) Do(args ...string) (any, error) {
 		return nil, err
 	}
 	tx.db.count(c.stat)
-	if c.write && !tx.writable {
-		return nil, ErrReadOnly
+	if c.write {
+		if err := tx.writeErr(); err != nil {
+			return nil, err
+		}
 	}
 	return c.run(tx, args)
 }

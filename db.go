@@ -43,6 +43,9 @@ type DB struct {
 	// wtx and rtx are the transactions handed out under mu; reusing them keeps
 	// commands allocation-free.
 	wtx, rtx Tx
+
+	// dur is the log and snapshots of a DB made by Open, nil for New (persist.go).
+	dur *durable
 }
 
 // New returns an empty keyspace configured by opts (none: Redis's defaults).
@@ -66,12 +69,18 @@ func New(opts ...Option) *DB {
 // in a Redis script that fails halfway (and EXEC, whose later commands still run).
 // Update returns fn's error. fn must not call methods of db (that would deadlock) and
 // must not keep tx after returning.
-func (db *DB) Update(fn func(tx *Tx) error) error {
+//
+// On a DB made by [Open], the batch's writes are one log record (all or none of
+// them survive a crash), durable as the sync policy says when Update returns; if
+// the log fails, Update returns a [*MisconfError] (when fn returned nil).
+func (db *DB) Update(fn func(tx *Tx) error) (err error) {
 	tx := db.lock()
 	tx.batch = true
 	defer func() {
 		tx.batch = false
-		db.unlock()
+		if werr := db.unlock(); err == nil {
+			err = werr
+		}
 	}()
 	return fn(tx)
 }
@@ -93,8 +102,9 @@ func (db *DB) lock() *Tx {
 
 // unlock serves the callers blocked on keys that became ready, then releases the
 // keyspace: every write ends here, so hand-offs happen under the same lock as the
-// write that made them possible, after it completes.
-func (db *DB) unlock() {
+// write that made them possible, after it completes. On a DB made by Open it logs
+// the write and returns once it is durable (commit), or the log's error.
+func (db *DB) unlock() error {
 	if db.waits.HasReady() {
 		db.waits.ServeReady(db.serveWaiter)
 	}
@@ -107,7 +117,7 @@ func (db *DB) unlock() {
 		}
 		db.dropped = nil
 	}
-	db.mu.Unlock()
+	return db.commit()
 }
 
 // Tx is a view of the keyspace inside [DB.Update] or [DB.View], with the same typed
@@ -140,8 +150,8 @@ func (tx *Tx) zsetRead(key string) (*zset.Set, error) {
 
 // zsetWrite is zsetRead for a command that will modify the set (ErrReadOnly in View).
 func (tx *Tx) zsetWrite(key string) (*zset.Set, error) {
-	if !tx.writable {
-		return nil, ErrReadOnly
+	if err := tx.writeErr(); err != nil {
+		return nil, err
 	}
 	s, err := tx.zsetRead(key)
 	if s != nil {
@@ -164,8 +174,8 @@ func (tx *Tx) listRead(key string) (*list.List, error) {
 
 // listWrite is listRead for a command that will modify the list (ErrReadOnly in View).
 func (tx *Tx) listWrite(key string) (*list.List, error) {
-	if !tx.writable {
-		return nil, ErrReadOnly
+	if err := tx.writeErr(); err != nil {
+		return nil, err
 	}
 	l, err := tx.listRead(key)
 	if l != nil {
@@ -214,11 +224,16 @@ func (tx *Tx) dropIfEmpty(key string, v interface{ Len() int }) {
 func (tx *Tx) store(key string, v interface{ Len() int }) {
 	db := tx.db
 	if v.Len() == 0 {
-		db.del(key)
+		if db.del(key) && db.dur != nil {
+			db.dur.cmd(nil, "del", key)
+		}
 		return
 	}
 	db.touch(key)
 	db.keys.set(key, v)
+	if d := db.dur; d != nil {
+		d.value(key, v)
+	}
 	tx.signal(key)
 }
 

@@ -133,372 +133,372 @@ var statNames = []string{
 func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statDel]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statDel, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.Del(keys...)
+	r0, err := tx.Del(keys...)
+	return r0, db.finish(statDel, t0, err)
 }
 
 // Exists is [Tx.Exists] (EXISTS) under the keyspace lock.
 func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statExists]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statExists, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.Exists(keys...)
+	r0, err := tx.Exists(keys...)
+	return r0, db.finish(statExists, t0, err)
 }
 
 // Type is [Tx.Type] (TYPE) under the keyspace lock.
 func (db *DB) Type(ctx context.Context, key string) (string, error) {
 	tx := db.lock()
 	db.stats.calls[statType]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statType, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.Type(key)
+	r0, err := tx.Type(key)
+	return r0, db.finish(statType, t0, err)
 }
 
 // Keys is [Tx.Keys] (KEYS) under the keyspace lock.
 func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statKeys]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statKeys, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.Keys(pattern)
+	r0, err := tx.Keys(pattern)
+	return r0, db.finish(statKeys, t0, err)
 }
 
 // Scan is [Tx.Scan] (SCAN) under the keyspace lock.
 func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64) ([]string, uint64, error) {
 	tx := db.lock()
 	db.stats.calls[statScan]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statScan, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.Scan(cursor, match, count)
+	r0, r1, err := tx.Scan(cursor, match, count)
+	return r0, r1, db.finish(statScan, t0, err)
 }
 
 // ScanType is [Tx.ScanType] (SCAN) under the keyspace lock.
 func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
 	tx := db.lock()
 	db.stats.calls[statScan]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statScan, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ScanType(cursor, match, count, keyType)
+	r0, r1, err := tx.ScanType(cursor, match, count, keyType)
+	return r0, r1, db.finish(statScan, t0, err)
 }
 
 // DBSize is [Tx.DBSize] (DBSIZE) under the keyspace lock.
 func (db *DB) DBSize(ctx context.Context) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statDBSize]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statDBSize, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.DBSize()
+	r0, err := tx.DBSize()
+	return r0, db.finish(statDBSize, t0, err)
 }
 
 // FlushAll is [Tx.FlushAll] (FLUSHALL) under the keyspace lock.
 func (db *DB) FlushAll(ctx context.Context) error {
 	tx := db.lock()
 	db.stats.calls[statFlushAll]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statFlushAll, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.FlushAll()
+	err := tx.FlushAll()
+	return db.finish(statFlushAll, t0, err)
 }
 
 // Rename is [Tx.Rename] (RENAME) under the keyspace lock.
 func (db *DB) Rename(ctx context.Context, key, newKey string) error {
 	tx := db.lock()
 	db.stats.calls[statRename]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statRename, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.Rename(key, newKey)
+	err := tx.Rename(key, newKey)
+	return db.finish(statRename, t0, err)
 }
 
 // LPush is [Tx.LPush] (LPUSH) under the keyspace lock.
 func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLPush]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLPush, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LPush(key, values...)
+	r0, err := tx.LPush(key, values...)
+	return r0, db.finish(statLPush, t0, err)
 }
 
 // RPush is [Tx.RPush] (RPUSH) under the keyspace lock.
 func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statRPush]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statRPush, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.RPush(key, values...)
+	r0, err := tx.RPush(key, values...)
+	return r0, db.finish(statRPush, t0, err)
 }
 
 // LPushX is [Tx.LPushX] (LPUSHX) under the keyspace lock.
 func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLPushX]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLPushX, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LPushX(key, values...)
+	r0, err := tx.LPushX(key, values...)
+	return r0, db.finish(statLPushX, t0, err)
 }
 
 // RPushX is [Tx.RPushX] (RPUSHX) under the keyspace lock.
 func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statRPushX]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statRPushX, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.RPushX(key, values...)
+	r0, err := tx.RPushX(key, values...)
+	return r0, db.finish(statRPushX, t0, err)
 }
 
 // LPop is [Tx.LPop] (LPOP) under the keyspace lock.
 func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLPop]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLPop, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LPop(key)
+	r0, r1, err := tx.LPop(key)
+	return r0, r1, db.finish(statLPop, t0, err)
 }
 
 // RPop is [Tx.RPop] (RPOP) under the keyspace lock.
 func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statRPop]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statRPop, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.RPop(key)
+	r0, r1, err := tx.RPop(key)
+	return r0, r1, db.finish(statRPop, t0, err)
 }
 
 // LPopCount is [Tx.LPopCount] (LPOP) under the keyspace lock.
 func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statLPop]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLPop, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LPopCount(key, count)
+	r0, err := tx.LPopCount(key, count)
+	return r0, db.finish(statLPop, t0, err)
 }
 
 // RPopCount is [Tx.RPopCount] (RPOP) under the keyspace lock.
 func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statRPop]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statRPop, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.RPopCount(key, count)
+	r0, err := tx.RPopCount(key, count)
+	return r0, db.finish(statRPop, t0, err)
 }
 
 // LLen is [Tx.LLen] (LLEN) under the keyspace lock.
 func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLLen]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLLen, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LLen(key)
+	r0, err := tx.LLen(key)
+	return r0, db.finish(statLLen, t0, err)
 }
 
 // LIndex is [Tx.LIndex] (LINDEX) under the keyspace lock.
 func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLIndex]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLIndex, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LIndex(key, index)
+	r0, r1, err := tx.LIndex(key, index)
+	return r0, r1, db.finish(statLIndex, t0, err)
 }
 
 // LSet is [Tx.LSet] (LSET) under the keyspace lock.
 func (db *DB) LSet(ctx context.Context, key string, index int64, value string) error {
 	tx := db.lock()
 	db.stats.calls[statLSet]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLSet, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LSet(key, index, value)
+	err := tx.LSet(key, index, value)
+	return db.finish(statLSet, t0, err)
 }
 
 // LRange is [Tx.LRange] (LRANGE) under the keyspace lock.
 func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statLRange]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLRange, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LRange(key, start, stop)
+	r0, err := tx.LRange(key, start, stop)
+	return r0, db.finish(statLRange, t0, err)
 }
 
 // LInsert is [Tx.LInsert] (LINSERT) under the keyspace lock.
 func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLInsert]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLInsert, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LInsert(key, op, pivot, value)
+	r0, err := tx.LInsert(key, op, pivot, value)
+	return r0, db.finish(statLInsert, t0, err)
 }
 
 // LInsertBefore is [Tx.LInsertBefore] (LINSERT) under the keyspace lock.
 func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLInsert]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLInsert, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LInsertBefore(key, pivot, value)
+	r0, err := tx.LInsertBefore(key, pivot, value)
+	return r0, db.finish(statLInsert, t0, err)
 }
 
 // LInsertAfter is [Tx.LInsertAfter] (LINSERT) under the keyspace lock.
 func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLInsert]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLInsert, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LInsertAfter(key, pivot, value)
+	r0, err := tx.LInsertAfter(key, pivot, value)
+	return r0, db.finish(statLInsert, t0, err)
 }
 
 // LRem is [Tx.LRem] (LREM) under the keyspace lock.
 func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLRem]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLRem, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LRem(key, count, value)
+	r0, err := tx.LRem(key, count, value)
+	return r0, db.finish(statLRem, t0, err)
 }
 
 // LTrim is [Tx.LTrim] (LTRIM) under the keyspace lock.
 func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
 	tx := db.lock()
 	db.stats.calls[statLTrim]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLTrim, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LTrim(key, start, stop)
+	err := tx.LTrim(key, start, stop)
+	return db.finish(statLTrim, t0, err)
 }
 
 // LPos is [Tx.LPos] (LPOS) under the keyspace lock.
 func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLPos]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLPos, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LPos(key, value, a)
+	r0, r1, err := tx.LPos(key, value, a)
+	return r0, r1, db.finish(statLPos, t0, err)
 }
 
 // LPosCount is [Tx.LPosCount] (LPOS) under the keyspace lock.
 func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a LPosArgs) ([]int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLPos]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLPos, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LPosCount(key, value, count, a)
+	r0, err := tx.LPosCount(key, value, count, a)
+	return r0, db.finish(statLPos, t0, err)
 }
 
 // LMove is [Tx.LMove] (LMOVE) under the keyspace lock.
 func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLMove]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLMove, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LMove(src, dst, srcPos, dstPos)
+	r0, r1, err := tx.LMove(src, dst, srcPos, dstPos)
+	return r0, r1, db.finish(statLMove, t0, err)
 }
 
 // RPopLPush is [Tx.RPopLPush] (RPOPLPUSH) under the keyspace lock.
 func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statRPopLPush]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statRPopLPush, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.RPopLPush(src, dst)
+	r0, r1, err := tx.RPopLPush(src, dst)
+	return r0, r1, db.finish(statRPopLPush, t0, err)
 }
 
 // LMPop is [Tx.LMPop] (LMPOP) under the keyspace lock.
 func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...string) (key string, values []string, err error) {
 	tx := db.lock()
 	db.stats.calls[statLMPop]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statLMPop, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.LMPop(direction, count, keys...)
+	r0, r1, err := tx.LMPop(direction, count, keys...)
+	return r0, r1, db.finish(statLMPop, t0, err)
 }
 
 // ObjectEncoding is [Tx.ObjectEncoding] (OBJECT) under the keyspace lock.
@@ -517,598 +517,598 @@ func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bo
 func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZUnion]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZUnion, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZUnion(store)
+	r0, err := tx.ZUnion(store)
+	return r0, db.finish(statZUnion, t0, err)
 }
 
 // ZUnionWithScores is [Tx.ZUnionWithScores] (ZUNION) under the keyspace lock.
 func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZUnion]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZUnion, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZUnionWithScores(store)
+	r0, err := tx.ZUnionWithScores(store)
+	return r0, db.finish(statZUnion, t0, err)
 }
 
 // ZUnionStore is [Tx.ZUnionStore] (ZUNIONSTORE) under the keyspace lock.
 func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZUnionStore]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZUnionStore, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZUnionStore(dest, store)
+	r0, err := tx.ZUnionStore(dest, store)
+	return r0, db.finish(statZUnionStore, t0, err)
 }
 
 // ZInter is [Tx.ZInter] (ZINTER) under the keyspace lock.
 func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZInter]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZInter, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZInter(store)
+	r0, err := tx.ZInter(store)
+	return r0, db.finish(statZInter, t0, err)
 }
 
 // ZInterWithScores is [Tx.ZInterWithScores] (ZINTER) under the keyspace lock.
 func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZInter]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZInter, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZInterWithScores(store)
+	r0, err := tx.ZInterWithScores(store)
+	return r0, db.finish(statZInter, t0, err)
 }
 
 // ZInterStore is [Tx.ZInterStore] (ZINTERSTORE) under the keyspace lock.
 func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZInterStore]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZInterStore, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZInterStore(destination, store)
+	r0, err := tx.ZInterStore(destination, store)
+	return r0, db.finish(statZInterStore, t0, err)
 }
 
 // ZInterCard is [Tx.ZInterCard] (ZINTERCARD) under the keyspace lock.
 func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZInterCard]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZInterCard, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZInterCard(limit, keys...)
+	r0, err := tx.ZInterCard(limit, keys...)
+	return r0, db.finish(statZInterCard, t0, err)
 }
 
 // ZDiff is [Tx.ZDiff] (ZDIFF) under the keyspace lock.
 func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZDiff]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZDiff, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZDiff(keys...)
+	r0, err := tx.ZDiff(keys...)
+	return r0, db.finish(statZDiff, t0, err)
 }
 
 // ZDiffWithScores is [Tx.ZDiffWithScores] (ZDIFF) under the keyspace lock.
 func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZDiff]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZDiff, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZDiffWithScores(keys...)
+	r0, err := tx.ZDiffWithScores(keys...)
+	return r0, db.finish(statZDiff, t0, err)
 }
 
 // ZDiffStore is [Tx.ZDiffStore] (ZDIFFSTORE) under the keyspace lock.
 func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZDiffStore]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZDiffStore, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZDiffStore(destination, keys...)
+	r0, err := tx.ZDiffStore(destination, keys...)
+	return r0, db.finish(statZDiffStore, t0, err)
 }
 
 // ZPopMin is [Tx.ZPopMin] (ZPOPMIN) under the keyspace lock.
 func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZPopMin]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZPopMin, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZPopMin(key, count...)
+	r0, err := tx.ZPopMin(key, count...)
+	return r0, db.finish(statZPopMin, t0, err)
 }
 
 // ZPopMax is [Tx.ZPopMax] (ZPOPMAX) under the keyspace lock.
 func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZPopMax]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZPopMax, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZPopMax(key, count...)
+	r0, err := tx.ZPopMax(key, count...)
+	return r0, db.finish(statZPopMax, t0, err)
 }
 
 // ZMPop is [Tx.ZMPop] (ZMPOP) under the keyspace lock.
 func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...string) (key string, zs []Z, err error) {
 	tx := db.lock()
 	db.stats.calls[statZMPop]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZMPop, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZMPop(order, count, keys...)
+	r0, r1, err := tx.ZMPop(order, count, keys...)
+	return r0, r1, db.finish(statZMPop, t0, err)
 }
 
 // ZRemRangeByRank is [Tx.ZRemRangeByRank] (ZREMRANGEBYRANK) under the keyspace lock.
 func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRemRangeByRank]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRemRangeByRank, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRemRangeByRank(key, start, stop)
+	r0, err := tx.ZRemRangeByRank(key, start, stop)
+	return r0, db.finish(statZRemRangeByRank, t0, err)
 }
 
 // ZRemRangeByScore is [Tx.ZRemRangeByScore] (ZREMRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRemRangeByScore]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRemRangeByScore, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRemRangeByScore(key, min, max)
+	r0, err := tx.ZRemRangeByScore(key, min, max)
+	return r0, db.finish(statZRemRangeByScore, t0, err)
 }
 
 // ZRemRangeByLex is [Tx.ZRemRangeByLex] (ZREMRANGEBYLEX) under the keyspace lock.
 func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRemRangeByLex]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRemRangeByLex, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRemRangeByLex(key, min, max)
+	r0, err := tx.ZRemRangeByLex(key, min, max)
+	return r0, db.finish(statZRemRangeByLex, t0, err)
 }
 
 // ZRange is [Tx.ZRange] (ZRANGE) under the keyspace lock.
 func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRange, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRange(key, start, stop)
+	r0, err := tx.ZRange(key, start, stop)
+	return r0, db.finish(statZRange, t0, err)
 }
 
 // ZRangeWithScores is [Tx.ZRangeWithScores] (ZRANGE) under the keyspace lock.
 func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRange, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRangeWithScores(key, start, stop)
+	r0, err := tx.ZRangeWithScores(key, start, stop)
+	return r0, db.finish(statZRange, t0, err)
 }
 
 // ZRevRange is [Tx.ZRevRange] (ZREVRANGE) under the keyspace lock.
 func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRange]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRevRange, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRevRange(key, start, stop)
+	r0, err := tx.ZRevRange(key, start, stop)
+	return r0, db.finish(statZRevRange, t0, err)
 }
 
 // ZRevRangeWithScores is [Tx.ZRevRangeWithScores] (ZREVRANGE) under the keyspace lock.
 func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRange]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRevRange, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRevRangeWithScores(key, start, stop)
+	r0, err := tx.ZRevRangeWithScores(key, start, stop)
+	return r0, db.finish(statZRevRange, t0, err)
 }
 
 // ZRangeArgs is [Tx.ZRangeArgs] (ZRANGE) under the keyspace lock.
 func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRange, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRangeArgs(z)
+	r0, err := tx.ZRangeArgs(z)
+	return r0, db.finish(statZRange, t0, err)
 }
 
 // ZRangeArgsWithScores is [Tx.ZRangeArgsWithScores] (ZRANGE) under the keyspace lock.
 func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRange, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRangeArgsWithScores(z)
+	r0, err := tx.ZRangeArgsWithScores(z)
+	return r0, db.finish(statZRange, t0, err)
 }
 
 // ZRangeStore is [Tx.ZRangeStore] (ZRANGESTORE) under the keyspace lock.
 func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeStore]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRangeStore, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRangeStore(dst, z)
+	r0, err := tx.ZRangeStore(dst, z)
+	return r0, db.finish(statZRangeStore, t0, err)
 }
 
 // ZRangeByScore is [Tx.ZRangeByScore] (ZRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeByScore]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRangeByScore, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRangeByScore(key, opt)
+	r0, err := tx.ZRangeByScore(key, opt)
+	return r0, db.finish(statZRangeByScore, t0, err)
 }
 
 // ZRangeByScoreWithScores is [Tx.ZRangeByScoreWithScores] (ZRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeByScore]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRangeByScore, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRangeByScoreWithScores(key, opt)
+	r0, err := tx.ZRangeByScoreWithScores(key, opt)
+	return r0, db.finish(statZRangeByScore, t0, err)
 }
 
 // ZRevRangeByScore is [Tx.ZRevRangeByScore] (ZREVRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRangeByScore]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRevRangeByScore, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRevRangeByScore(key, opt)
+	r0, err := tx.ZRevRangeByScore(key, opt)
+	return r0, db.finish(statZRevRangeByScore, t0, err)
 }
 
 // ZRevRangeByScoreWithScores is [Tx.ZRevRangeByScoreWithScores] (ZREVRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRangeByScore]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRevRangeByScore, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRevRangeByScoreWithScores(key, opt)
+	r0, err := tx.ZRevRangeByScoreWithScores(key, opt)
+	return r0, db.finish(statZRevRangeByScore, t0, err)
 }
 
 // ZRangeByLex is [Tx.ZRangeByLex] (ZRANGEBYLEX) under the keyspace lock.
 func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeByLex]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRangeByLex, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRangeByLex(key, opt)
+	r0, err := tx.ZRangeByLex(key, opt)
+	return r0, db.finish(statZRangeByLex, t0, err)
 }
 
 // ZRevRangeByLex is [Tx.ZRevRangeByLex] (ZREVRANGEBYLEX) under the keyspace lock.
 func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRangeByLex]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRevRangeByLex, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRevRangeByLex(key, opt)
+	r0, err := tx.ZRevRangeByLex(key, opt)
+	return r0, db.finish(statZRevRangeByLex, t0, err)
 }
 
 // ZCard is [Tx.ZCard] (ZCARD) under the keyspace lock.
 func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZCard]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZCard, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZCard(key)
+	r0, err := tx.ZCard(key)
+	return r0, db.finish(statZCard, t0, err)
 }
 
 // ZCount is [Tx.ZCount] (ZCOUNT) under the keyspace lock.
 func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZCount]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZCount, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZCount(key, min, max)
+	r0, err := tx.ZCount(key, min, max)
+	return r0, db.finish(statZCount, t0, err)
 }
 
 // ZLexCount is [Tx.ZLexCount] (ZLEXCOUNT) under the keyspace lock.
 func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZLexCount]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZLexCount, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZLexCount(key, min, max)
+	r0, err := tx.ZLexCount(key, min, max)
+	return r0, db.finish(statZLexCount, t0, err)
 }
 
 // ZScore is [Tx.ZScore] (ZSCORE) under the keyspace lock.
 func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statZScore]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZScore, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZScore(key, member)
+	r0, r1, err := tx.ZScore(key, member)
+	return r0, r1, db.finish(statZScore, t0, err)
 }
 
 // ZMScore is [Tx.ZMScore] (ZMSCORE) under the keyspace lock.
 func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (scores []float64, ok []bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZMScore]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZMScore, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZMScore(key, members...)
+	r0, r1, err := tx.ZMScore(key, members...)
+	return r0, r1, db.finish(statZMScore, t0, err)
 }
 
 // ZRank is [Tx.ZRank] (ZRANK) under the keyspace lock.
 func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statZRank]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRank, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRank(key, member)
+	r0, r1, err := tx.ZRank(key, member)
+	return r0, r1, db.finish(statZRank, t0, err)
 }
 
 // ZRankWithScore is [Tx.ZRankWithScore] (ZRANK) under the keyspace lock.
 func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZRank]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRank, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRankWithScore(key, member)
+	r0, r1, r2, err := tx.ZRankWithScore(key, member)
+	return r0, r1, r2, db.finish(statZRank, t0, err)
 }
 
 // ZRevRank is [Tx.ZRevRank] (ZREVRANK) under the keyspace lock.
 func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRank]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRevRank, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRevRank(key, member)
+	r0, r1, err := tx.ZRevRank(key, member)
+	return r0, r1, db.finish(statZRevRank, t0, err)
 }
 
 // ZRevRankWithScore is [Tx.ZRevRankWithScore] (ZREVRANK) under the keyspace lock.
 func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRank]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRevRank, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRevRankWithScore(key, member)
+	r0, r1, r2, err := tx.ZRevRankWithScore(key, member)
+	return r0, r1, r2, db.finish(statZRevRank, t0, err)
 }
 
 // ZRandMember is [Tx.ZRandMember] (ZRANDMEMBER) under the keyspace lock.
 func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRandMember]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRandMember, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRandMember(key, count)
+	r0, err := tx.ZRandMember(key, count)
+	return r0, db.finish(statZRandMember, t0, err)
 }
 
 // ZRandMemberWithScores is [Tx.ZRandMemberWithScores] (ZRANDMEMBER) under the keyspace lock.
 func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRandMember]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRandMember, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRandMemberWithScores(key, count)
+	r0, err := tx.ZRandMemberWithScores(key, count)
+	return r0, db.finish(statZRandMember, t0, err)
 }
 
 // ZScan is [Tx.ZScan] (ZSCAN) under the keyspace lock.
 func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string, count int64) ([]Z, uint64, error) {
 	tx := db.lock()
 	db.stats.calls[statZScan]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZScan, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZScan(key, cursor, match, count)
+	r0, r1, err := tx.ZScan(key, cursor, match, count)
+	return r0, r1, db.finish(statZScan, t0, err)
 }
 
 // ZAdd is [Tx.ZAdd] (ZADD) under the keyspace lock.
 func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZAdd(key, members...)
+	r0, err := tx.ZAdd(key, members...)
+	return r0, db.finish(statZAdd, t0, err)
 }
 
 // ZAddNX is [Tx.ZAddNX] (ZADD) under the keyspace lock.
 func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZAddNX(key, members...)
+	r0, err := tx.ZAddNX(key, members...)
+	return r0, db.finish(statZAdd, t0, err)
 }
 
 // ZAddXX is [Tx.ZAddXX] (ZADD) under the keyspace lock.
 func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZAddXX(key, members...)
+	r0, err := tx.ZAddXX(key, members...)
+	return r0, db.finish(statZAdd, t0, err)
 }
 
 // ZAddGT is [Tx.ZAddGT] (ZADD) under the keyspace lock.
 func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZAddGT(key, members...)
+	r0, err := tx.ZAddGT(key, members...)
+	return r0, db.finish(statZAdd, t0, err)
 }
 
 // ZAddLT is [Tx.ZAddLT] (ZADD) under the keyspace lock.
 func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZAddLT(key, members...)
+	r0, err := tx.ZAddLT(key, members...)
+	return r0, db.finish(statZAdd, t0, err)
 }
 
 // ZAddArgs is [Tx.ZAddArgs] (ZADD) under the keyspace lock.
 func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZAddArgs(key, args)
+	r0, err := tx.ZAddArgs(key, args)
+	return r0, db.finish(statZAdd, t0, err)
 }
 
 // ZAddArgsIncr is [Tx.ZAddArgsIncr] (ZADD) under the keyspace lock.
 func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (score float64, ok bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZAddArgsIncr(key, args)
+	r0, r1, err := tx.ZAddArgsIncr(key, args)
+	return r0, r1, db.finish(statZAdd, t0, err)
 }
 
 // ZIncrBy is [Tx.ZIncrBy] (ZINCRBY) under the keyspace lock.
 func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member string) (float64, error) {
 	tx := db.lock()
 	db.stats.calls[statZIncrBy]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZIncrBy, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZIncrBy(key, increment, member)
+	r0, err := tx.ZIncrBy(key, increment, member)
+	return r0, db.finish(statZIncrBy, t0, err)
 }
 
 // ZRem is [Tx.ZRem] (ZREM) under the keyspace lock.
 func (db *DB) ZRem(ctx context.Context, key string, members ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRem]++
+	var t0 int64
 	if db.stats.timed {
-		defer db.endTimed(statZRem, db.now())
-	} else {
-		defer db.unlock()
+		t0 = db.now()
 	}
-	return tx.ZRem(key, members...)
+	r0, err := tx.ZRem(key, members...)
+	return r0, db.finish(statZRem, t0, err)
 }

@@ -11,14 +11,17 @@ import (
 // Del is DEL: it deletes the given keys and returns how many existed. Callers blocked
 // on them stay blocked. O(1) per key.
 func (tx *Tx) Del(keys ...string) (int64, error) {
-	if !tx.writable {
-		return 0, ErrReadOnly
+	if err := tx.writeErr(); err != nil {
+		return 0, err
 	}
 	var n int64
 	for _, k := range keys {
 		if tx.db.del(k) {
 			n++
 		}
+	}
+	if d := tx.db.dur; d != nil && n > 0 {
+		d.cmd(keys, "del")
 	}
 	return n, nil
 }
@@ -123,18 +126,21 @@ func (tx *Tx) DBSize() (int64, error) {
 // FlushAll is FLUSHALL: it deletes every key. Blocked callers stay blocked. O(1)
 // (the old keys are left to the garbage collector).
 func (tx *Tx) FlushAll() error {
-	if !tx.writable {
-		return ErrReadOnly
+	if err := tx.writeErr(); err != nil {
+		return err
 	}
 	tx.db.flush()
+	if d := tx.db.dur; d != nil {
+		d.cmd(nil, "flushall")
+	}
 	return nil
 }
 
 // Rename is RENAME: it moves key's value to newKey, replacing any value there, and
 // serves callers blocked on newKey. [ErrNoSuchKey] when key does not exist. O(1).
 func (tx *Tx) Rename(key, newKey string) error {
-	if !tx.writable {
-		return ErrReadOnly
+	if err := tx.writeErr(); err != nil {
+		return err
 	}
 	db := tx.db
 	v := db.value(key)
@@ -147,6 +153,9 @@ func (tx *Tx) Rename(key, newKey string) error {
 	db.del(newKey)
 	db.add(newKey, v)
 	db.del(key)
+	if d := db.dur; d != nil {
+		d.cmd(nil, "rename", key, newKey)
+	}
 	tx.signal(newKey)
 	return nil
 }

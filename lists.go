@@ -21,6 +21,9 @@ func (tx *Tx) push(name, key string, left, xx bool, values []string) (int64, err
 	if err != nil {
 		return 0, err
 	}
+	if d := tx.db.dur; d != nil && (l != nil || !xx) {
+		d.cmd(values, name, key) // before the hand-off, whose pops follow it
+	}
 	if l == nil {
 		if xx {
 			return 0, nil
@@ -93,6 +96,9 @@ func (tx *Tx) popOne(key string, left bool) (string, bool, error) {
 		v, _ = l.PopBack()
 	}
 	tx.dropIfEmpty(key, l)
+	if d := tx.db.dur; d != nil {
+		d.pop(&popReq{kind: popList, left: left}, key)
+	}
 	return v, true, nil
 }
 
@@ -113,6 +119,9 @@ func (tx *Tx) popCount(key string, left bool, count int64) ([]string, error) {
 		vs = l.PopBackN(clampInt(count))
 	}
 	tx.dropIfEmpty(key, l)
+	if d := tx.db.dur; d != nil && len(vs) > 0 {
+		d.pop(&popReq{kind: popList, left: left, count: len(vs), vals: vs}, key)
+	}
 	if vs == nil {
 		vs = []string{}
 	}
@@ -171,7 +180,17 @@ func (tx *Tx) LSet(key string, index int64, value string) error {
 	if l == nil {
 		return ErrNoSuchKey
 	}
-	return l.Set(clampInt(index), value)
+	if err := l.Set(clampInt(index), value); err != nil {
+		return err
+	}
+	if d := tx.db.dur; d != nil {
+		d.start(4)
+		d.word("lset")
+		d.word(key)
+		d.int(index)
+		d.word(value)
+	}
+	return nil
 }
 
 // LRange is LRANGE: the elements from start to stop inclusive, negative indexes
@@ -208,7 +227,11 @@ func (tx *Tx) LInsert(key, op, pivot, value string) (int64, error) {
 	if l == nil || err != nil {
 		return 0, err
 	}
-	return int64(l.Insert(before, pivot, value)), nil
+	n := l.Insert(before, pivot, value)
+	if d := tx.db.dur; d != nil && n > 0 {
+		d.cmd(nil, "linsert", key, op, pivot, value)
+	}
+	return int64(n), nil
 }
 
 // LInsertBefore is LINSERT key BEFORE pivot value: see [Tx.LInsert]. O(n).
@@ -231,6 +254,13 @@ func (tx *Tx) LRem(key string, count int64, value string) (int64, error) {
 	}
 	n := l.Remove(clampInt(count), value)
 	tx.dropIfEmpty(key, l)
+	if d := tx.db.dur; d != nil && n > 0 {
+		d.start(4)
+		d.word("lrem")
+		d.word(key)
+		d.int(count)
+		d.word(value)
+	}
 	return int64(n), nil
 }
 
@@ -243,6 +273,13 @@ func (tx *Tx) LTrim(key string, start, stop int64) error {
 	}
 	l.Trim(clampInt(start), clampInt(stop))
 	tx.dropIfEmpty(key, l)
+	if d := tx.db.dur; d != nil {
+		d.start(4)
+		d.word("ltrim")
+		d.word(key)
+		d.int(start)
+		d.int(stop)
+	}
 	return nil
 }
 
@@ -292,8 +329,8 @@ func (tx *Tx) LPosCount(key, value string, count int64, a LPosArgs) ([]int64, er
 
 // move implements LMOVE and RPOPLPUSH.
 func (tx *Tx) move(src, dst string, srcLeft, dstLeft bool) (string, bool, error) {
-	if !tx.writable {
-		return "", false, ErrReadOnly
+	if err := tx.writeErr(); err != nil {
+		return "", false, err
 	}
 	r := popReq{kind: popMove, left: srcLeft, dst: dst, dstLeft: dstLeft}
 	tx.db.tryKeys(&r, []string{src})

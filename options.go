@@ -13,6 +13,8 @@ type config struct {
 	maxReply int
 	// clock times commands for Stats's latency histograms; nil: not tracked.
 	clock func() time.Time
+	// persist holds the settings of Open (open.go).
+	persist persistConfig
 }
 
 // DefaultMaxReplyElements is the number of elements one reply may hold unless

@@ -82,6 +82,9 @@ func (w *Watch) Close() {
 // the keyspace's write paths under db.mu; it costs one integer check when nothing
 // is watched.
 func (db *DB) touch(key string) {
+	if d := db.dur; d != nil && d.snap != nil {
+		d.snap.cow(db.keys.get(key)) // a snapshot's copy-on-write (snapshot.go)
+	}
 	if db.watches.n == 0 {
 		return
 	}

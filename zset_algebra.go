@@ -140,8 +140,8 @@ func (tx *Tx) ZUnionWithScores(store ZStore) ([]Z, error) {
 // any value; deleting dest when the result is empty); it returns the result's size.
 // The complexity is that of [Tx.ZUnion].
 func (tx *Tx) ZUnionStore(dest string, store *ZStore) (int64, error) {
-	if !tx.writable {
-		return 0, ErrReadOnly
+	if err := tx.writeErr(); err != nil {
+		return 0, err
 	}
 	s, err := tx.zalgebra("zunionstore", opUnion, store)
 	if err != nil {
@@ -175,8 +175,8 @@ func (tx *Tx) ZInterWithScores(store *ZStore) ([]Z, error) {
 // (deleted when the result is empty); it returns the result's size. The complexity
 // is that of [Tx.ZInter].
 func (tx *Tx) ZInterStore(destination string, store *ZStore) (int64, error) {
-	if !tx.writable {
-		return 0, ErrReadOnly
+	if err := tx.writeErr(); err != nil {
+		return 0, err
 	}
 	s, err := tx.zalgebra("zinterstore", opInter, store)
 	if err != nil {
@@ -222,8 +222,8 @@ func (tx *Tx) ZDiffWithScores(keys ...string) ([]Z, error) {
 // ZDiffStore is ZDIFFSTORE: [Tx.ZDiff] stored as the sorted set destination (deleted
 // when the result is empty); it returns the result's size.
 func (tx *Tx) ZDiffStore(destination string, keys ...string) (int64, error) {
-	if !tx.writable {
-		return 0, ErrReadOnly
+	if err := tx.writeErr(); err != nil {
+		return 0, err
 	}
 	sets, err := tx.zsets("zdiffstore", keys)
 	if err != nil {

@@ -1,6 +1,8 @@
 package zlite
 
 import (
+	"strconv"
+
 	"github.com/zlite/zlite/zset"
 )
 
@@ -26,6 +28,9 @@ func (tx *Tx) zpop(key string, min bool, count int64) ([]Z, error) {
 		zs = s.PopMaxN(clampInt(count))
 	}
 	tx.dropIfEmpty(key, s)
+	if d := tx.db.dur; d != nil && len(zs) > 0 {
+		d.pop(&popReq{kind: popZSet, left: min, count: len(zs), zs: zs}, key)
+	}
 	return zs, nil
 }
 
@@ -78,13 +83,16 @@ func (tx *Tx) ZMPop(order string, count int64, keys ...string) (key string, zs [
 }
 
 // zremRange removes what del selects from the set at key.
-func (tx *Tx) zremRange(key string, del func(s *zset.Set) int) (int64, error) {
+func (tx *Tx) zremRange(key string, del func(s *zset.Set) int, cmd string, lo, hi string) (int64, error) {
 	s, err := tx.zsetWrite(key)
 	if s == nil || err != nil {
 		return 0, err
 	}
 	n := del(s)
 	tx.dropIfEmpty(key, s)
+	if d := tx.db.dur; d != nil && n > 0 {
+		d.cmd(nil, cmd, key, lo, hi)
+	}
 	return int64(n), nil
 }
 
@@ -92,7 +100,8 @@ func (tx *Tx) zremRange(key string, del func(s *zset.Set) int) (int64, error) {
 // (as [Tx.ZRange]) and returns how many, deleting the key once it is empty. The
 // complexity is O(log n + k).
 func (tx *Tx) ZRemRangeByRank(key string, start, stop int64) (int64, error) {
-	return tx.zremRange(key, func(s *zset.Set) int { return s.RemRangeByRank(clampInt(start), clampInt(stop)) })
+	return tx.zremRange(key, func(s *zset.Set) int { return s.RemRangeByRank(clampInt(start), clampInt(stop)) },
+		"zremrangebyrank", strconv.FormatInt(start, 10), strconv.FormatInt(stop, 10))
 }
 
 // ZRemRangeByScore is ZREMRANGEBYSCORE: it removes the members with a score between
@@ -102,7 +111,7 @@ func (tx *Tx) ZRemRangeByScore(key, min, max string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return tx.zremRange(key, func(s *zset.Set) int { return s.RemRangeByScore(lo, hi) })
+	return tx.zremRange(key, func(s *zset.Set) int { return s.RemRangeByScore(lo, hi) }, "zremrangebyscore", min, max)
 }
 
 // ZRemRangeByLex is ZREMRANGEBYLEX: it removes the members between the lex bounds
@@ -112,5 +121,5 @@ func (tx *Tx) ZRemRangeByLex(key, min, max string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return tx.zremRange(key, func(s *zset.Set) int { return s.RemRangeByLex(lo, hi) })
+	return tx.zremRange(key, func(s *zset.Set) int { return s.RemRangeByLex(lo, hi) }, "zremrangebylex", min, max)
 }

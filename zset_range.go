@@ -133,8 +133,8 @@ func (tx *Tx) zrange(key string, sp *rangeSpec) ([]Z, error) {
 // zrangeStore runs a parsed range on src and stores the result at dst, replacing any
 // value there, or deleting dst when the result is empty.
 func (tx *Tx) zrangeStore(dst, src string, sp *rangeSpec) (int64, error) {
-	if !tx.writable {
-		return 0, ErrReadOnly
+	if err := tx.writeErr(); err != nil {
+		return 0, err
 	}
 	zs, err := tx.zrange(src, sp)
 	if err != nil {

@@ -44,10 +44,20 @@ func (tx *Tx) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) (n int64,
 	if err != nil {
 		return 0, 0, false, err
 	}
+	if s == nil && opt.XX {
+		return 0, 0, false, nil
+	}
+	if d := tx.db.dur; d != nil {
+		// Before the hand-off, whose pop follows it; taken back if the add fails.
+		mark := len(d.rec)
+		d.zadd(key, opt, incr, zs)
+		defer func() {
+			if err != nil {
+				d.rec = d.rec[:mark]
+			}
+		}()
+	}
 	if s == nil {
-		if opt.XX {
-			return 0, 0, false, nil
-		}
 		if !incr && len(zs) == 1 {
 			// One new member: hand it to a waiter without creating the set. NX, GT, LT
 			// and CH all count it as added.
@@ -180,5 +190,8 @@ func (tx *Tx) ZRem(key string, members ...string) (int64, error) {
 	}
 	n := s.Remove(members...)
 	tx.dropIfEmpty(key, s)
+	if d := tx.db.dur; d != nil && n > 0 {
+		d.cmd(members, "zrem", key)
+	}
 	return int64(n), nil
 }

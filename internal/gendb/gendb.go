@@ -33,6 +33,8 @@ type method struct {
 	command string // Redis's lower-case command name
 	params  []param
 	results string
+	nres    int  // number of results
+	lastErr bool // the last result is an error
 }
 
 // param is one parameter of a method.
@@ -139,6 +141,8 @@ func newMethod(fset *token.FileSet, fd *ast.FuncDecl) (method, error) {
 		named := false
 		for _, f := range fd.Type.Results.List {
 			t := expr(fset, f.Type)
+			m.nres += max(1, len(f.Names))
+			m.lastErr = t == "error"
 			if len(f.Names) == 0 {
 				parts = append(parts, t)
 				continue
@@ -227,6 +231,19 @@ func render(ms []method) ([]byte, error) {
 		}
 		fmt.Fprintf(&b, ") %s {\n", m.results)
 		fmt.Fprintf(&b, "\ttx := db.lock()\n\tdb.stats.calls[%s]++\n", s)
+		if m.lastErr {
+			// No defer: the log's error (a DB made by Open) reaches the caller
+			// when the command itself succeeded (see DB.finish).
+			var res []string
+			for i := range m.nres - 1 {
+				res = append(res, fmt.Sprintf("r%d", i))
+			}
+			rs := strings.Join(append(res, "err"), ", ")
+			b.WriteString("\tvar t0 int64\n\tif db.stats.timed {\n\t\tt0 = db.now()\n\t}\n")
+			fmt.Fprintf(&b, "\t%s := tx.%s(%s)\n", rs, m.name, strings.Join(call, ", "))
+			fmt.Fprintf(&b, "\treturn %s\n}\n", strings.Join(append(res, fmt.Sprintf("db.finish(%s, t0, err)", s)), ", "))
+			continue
+		}
 		fmt.Fprintf(&b, "\tif db.stats.timed {\n\t\tdefer db.endTimed(%s, db.now())\n\t} else {\n\t\tdefer db.unlock()\n\t}\n", s)
 		ret := "return "
 		if m.results == "" {

@@ -1,0 +1,291 @@
+package zlite
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"strconv"
+	"sync"
+
+	"github.com/zlite/zlite/list"
+	"github.com/zlite/zlite/persist"
+	"github.com/zlite/zlite/zset"
+)
+
+// The keyspace's side of persistence (see persist/doc.go for the store): every write
+// appends the Redis command words of its effect to db.dur.rec while it runs under
+// db.mu; unlock hands the record (one per command, or per Update batch) to the
+// store, releases the lock and waits until the record is durable as the sync policy
+// says. A DB made by New has no durable state and pays one nil check per write.
+
+// durable is the persistent state of a DB opened with Open.
+type durable struct {
+	st *persist.Store
+	// rec is the record of the command or batch running under db.mu: the commands
+	// of its effect, encoded as persist.AppendCommand does.
+	rec []byte
+	// num is scratch space for formatting numbers into rec.
+	num []byte
+	// last is the position of the last record appended (under db.mu): a blocked
+	// caller served by another's write waits for it before returning its value.
+	last persist.Pos
+	// logBytes counts the record bytes appended since the last snapshot, base the
+	// size of that snapshot's elements (for automatic compaction).
+	logBytes, base int64
+	// snap is the snapshot in progress, nil when none (snapshot.go).
+	snap *snapshot
+	// snapping is set from the start of a snapshot, automatic or not, to its end;
+	// closing once Close has begun (no automatic snapshot starts after it).
+	snapping, closing bool
+	// autoPct and autoMin are the automatic compaction's thresholds (open.go).
+	autoPct int
+	autoMin int64
+	// wg counts the automatic snapshots running, for Close.
+	wg sync.WaitGroup
+}
+
+// start begins a command of n words in the record.
+func (d *durable) start(n int) { d.rec = binary.AppendUvarint(d.rec, uint64(n)) }
+
+// word appends one word of the current command.
+func (d *durable) word(w string) {
+	d.rec = binary.AppendUvarint(d.rec, uint64(len(w)))
+	d.rec = append(d.rec, w...)
+}
+
+// words appends words of the current command.
+func (d *durable) words(ws []string) {
+	for _, w := range ws {
+		d.word(w)
+	}
+}
+
+// int appends an integer word.
+func (d *durable) int(n int64) {
+	d.num = strconv.AppendInt(d.num[:0], n, 10)
+	d.rec = binary.AppendUvarint(d.rec, uint64(len(d.num)))
+	d.rec = append(d.rec, d.num...)
+}
+
+// score appends a score word that parses back to exactly f.
+func (d *durable) score(f float64) {
+	switch {
+	case math.IsInf(f, 1):
+		d.num = append(d.num[:0], "+inf"...)
+	case math.IsInf(f, -1):
+		d.num = append(d.num[:0], "-inf"...)
+	default:
+		d.num = strconv.AppendFloat(d.num[:0], f, 'g', -1, 64)
+	}
+	d.rec = binary.AppendUvarint(d.rec, uint64(len(d.num)))
+	d.rec = append(d.rec, d.num...)
+}
+
+// cmd appends a command of fixed words followed by tail.
+func (d *durable) cmd(tail []string, head ...string) {
+	d.start(len(head) + len(tail))
+	d.words(head)
+	d.words(tail)
+}
+
+// cmdN appends "name key n": a pop of n elements.
+func (d *durable) cmdN(name, key string, n int) {
+	d.start(3)
+	d.word(name)
+	d.word(key)
+	d.int(int64(n))
+}
+
+// value appends the commands that recreate v (a *list.List or *zset.Set) at key,
+// replacing what is there: DEL, then RPUSH or ZADD in batches of bounded size.
+func (d *durable) value(key string, v any) {
+	d.cmd(nil, "del", key)
+	const batch = 1024
+	switch v := v.(type) {
+	case *list.List:
+		items := make([]string, 0, min(batch, v.Len()))
+		for _, it := range v.All() {
+			if items = append(items, it); len(items) == batch {
+				d.cmd(items, "rpush", key)
+				items = items[:0]
+			}
+		}
+		if len(items) > 0 {
+			d.cmd(items, "rpush", key)
+		}
+	case *zset.Set:
+		left := v.Len()
+		n := 0
+		for m, s := range v.All() {
+			if n == 0 {
+				n = min(batch, left)
+				left -= n
+				d.start(2 + 2*n)
+				d.word("zadd")
+				d.word(key)
+			}
+			d.score(s)
+			d.word(m)
+			n--
+		}
+	}
+}
+
+// pop appends the non-blocking pop equivalent to r's effect on key: what a served
+// blocking pop, LMPOP, ZMPOP or LMOVE did.
+func (d *durable) pop(r *popReq, key string) {
+	switch r.kind {
+	case popList:
+		name := "rpop"
+		if r.left {
+			name = "lpop"
+		}
+		if r.count > 0 {
+			d.cmdN(name, key, len(r.vals))
+		} else {
+			d.cmd(nil, name, key)
+		}
+	case popMove:
+		d.cmd(nil, "lmove", key, r.dst, side(r.left), side(r.dstLeft))
+	case popZSet:
+		name := "zpopmax"
+		if r.left {
+			name = "zpopmin"
+		}
+		if r.count > 0 {
+			d.cmdN(name, key, len(r.zs))
+		} else {
+			d.cmd(nil, name, key)
+		}
+	}
+}
+
+// side is LMOVE's word for a list end.
+func side(left bool) string {
+	if left {
+		return "LEFT"
+	}
+	return "RIGHT"
+}
+
+// MisconfError is the error of a write to a DB whose log failed: the write that
+// met the failure (it was applied in memory but may be lost at a restart) and every
+// later write, which is refused and changes nothing. Reads keep working. Its text
+// is Redis's refusal after an AOF write error; it unwraps to the store's error,
+// which matches [persist.ErrFailed] and the system's error (syscall.ENOSPC, ...).
+type MisconfError struct{ Err error }
+
+func (e *MisconfError) Error() string {
+	msg := e.Err.Error()
+	var se interface{ Unwrap() []error }
+	if errors.As(e.Err, &se) {
+		// persist's errors wrap ErrFailed and the system's error: name the latter.
+		if es := se.Unwrap(); len(es) > 0 {
+			msg = es[len(es)-1].Error()
+		}
+	}
+	return "MISCONF Errors writing to the AOF file: " + msg
+}
+
+func (e *MisconfError) Unwrap() error { return e.Err }
+
+// misconf wraps a store error for the caller of a write; nil stays nil.
+func misconf(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &MisconfError{Err: err}
+}
+
+// writeErr is the error that refuses a write through tx before it changes anything:
+// ErrReadOnly in View, a [*MisconfError] once the log has failed, else nil.
+func (tx *Tx) writeErr() error {
+	if !tx.writable {
+		return ErrReadOnly
+	}
+	if d := tx.db.dur; d != nil {
+		return misconf(d.st.Err())
+	}
+	return nil
+}
+
+// commit appends the record of the command or batch that ran under db.mu (if it
+// changed anything), releases db.mu and waits until the record is durable. It is
+// unlock's last step.
+func (db *DB) commit() error {
+	d := db.dur
+	if d == nil || len(d.rec) == 0 {
+		db.mu.Unlock()
+		return nil
+	}
+	pos, err := d.st.Append(d.rec)
+	d.logBytes += int64(len(d.rec))
+	d.rec = d.rec[:0]
+	if err == nil {
+		d.last = pos
+		db.maybeCompact()
+	}
+	db.mu.Unlock()
+	if err != nil {
+		return misconf(err)
+	}
+	return misconf(d.st.Wait(pos))
+}
+
+// servedDurable waits, for a caller whose blocking pop was served by another
+// caller's write, until that write's record (which holds the pop) is durable, so a
+// value is never returned before its removal would survive a crash. The writer
+// appended the record before releasing db.mu, so taking db.mu once orders the read
+// of last after it.
+func (db *DB) servedDurable() error {
+	d := db.dur
+	if d == nil {
+		return nil
+	}
+	db.mu.Lock()
+	pos := d.last
+	db.mu.Unlock()
+	if pos == 0 {
+		return nil
+	}
+	return misconf(d.st.Wait(pos))
+}
+
+// finish ends a command begun with lock (and start from now, when latency is
+// tracked): it records the latency, unlocks (logging the write, see commit) and
+// returns err, or the log's error when err is nil.
+func (db *DB) finish(stat int, start int64, err error) error {
+	if db.stats.timed {
+		db.record(stat, start)
+	}
+	if werr := db.unlock(); err == nil {
+		err = werr
+	}
+	return err
+}
+
+// zadd appends ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member ....
+func (d *durable) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) {
+	flags := [...]struct {
+		on   bool
+		word string
+	}{{opt.NX, "NX"}, {opt.XX, "XX"}, {opt.GT, "GT"}, {opt.LT, "LT"}, {opt.CH, "CH"}, {incr, "INCR"}}
+	n := 2 + 2*len(zs)
+	for _, f := range flags {
+		if f.on {
+			n++
+		}
+	}
+	d.start(n)
+	d.word("zadd")
+	d.word(key)
+	for _, f := range flags {
+		if f.on {
+			d.word(f.word)
+		}
+	}
+	for _, z := range zs {
+		d.score(z.Score)
+		d.word(z.Member)
+	}
+}

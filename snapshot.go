@@ -1,0 +1,194 @@
+package zlite
+
+import (
+	"github.com/zlite/zlite/list"
+	"github.com/zlite/zlite/persist"
+	"github.com/zlite/zlite/zset"
+)
+
+// A snapshot copies each key on write: StartSnapshot (under db.mu) lists every key
+// with its value as pending; a writer about to modify a pending value first replaces
+// it in the list by a copy (touch calls cow), and the snapshot's goroutine copies the
+// values still pending a few at a time under db.mu, then writes the copies without
+// the lock. The longest write stall is therefore the listing of the keys plus the
+// copy of the largest value, not the writing of the whole keyspace.
+
+// snapshot is a snapshot in progress.
+type snapshot struct {
+	keys []snapKey
+	// pending indexes into keys the values not yet copied, by value.
+	pending map[any]int
+}
+
+// snapKey is one key of a snapshot: its name and value as of StartSnapshot, the
+// value being the keyspace's own until copied.
+type snapKey struct {
+	name   string
+	v      any
+	copied bool
+}
+
+// snapBatch bounds the elements copied under one hold of db.mu.
+const snapBatch = 1 << 14
+
+// cow copies v, the value of a key about to be modified, if it is pending.
+func (s *snapshot) cow(v any) {
+	if v == nil {
+		return
+	}
+	if i, ok := s.pending[v]; ok {
+		s.copy(i)
+	}
+}
+
+// copy replaces key i's value by a copy and drops it from pending.
+func (s *snapshot) copy(i int) {
+	k := &s.keys[i]
+	delete(s.pending, k.v)
+	k.v, k.copied = cloneValue(k.v), true
+}
+
+// cloneValue returns a copy of a *list.List or *zset.Set. O(n).
+func cloneValue(v any) any {
+	switch v := v.(type) {
+	case *list.List:
+		c := list.New()
+		for _, it := range v.All() {
+			c.PushBack(it)
+		}
+		return c
+	case *zset.Set:
+		return v.Clone()
+	}
+	return v
+}
+
+// Snapshot writes a snapshot of the keyspace and compacts the log to it, like
+// Redis's BGREWRITEAOF, and returns once it is durable (or has failed). Writers are
+// not stopped for its duration: it holds the keyspace lock to list the keys (O(keys))
+// and then to copy a few values at a time, and a writer about to modify a value not
+// yet written copies it first; so the longest stall is about the copy of the
+// largest value. The log of the writes made meanwhile follows the snapshot. A DB
+// made by [New] returns [ErrNotPersistent]; a snapshot already running,
+// [persist.ErrSnapshotInProgress]; a failure to write it, a [*MisconfError] (and
+// further writes are refused, as the log's failures are). The cost is O(elements).
+func (db *DB) Snapshot() error {
+	d := db.dur
+	if d == nil {
+		return ErrNotPersistent
+	}
+	db.mu.Lock()
+	if d.snapping {
+		db.mu.Unlock()
+		return persist.ErrSnapshotInProgress
+	}
+	d.snapping = true
+	db.mu.Unlock()
+	return db.snapshot()
+}
+
+// maybeCompact starts a snapshot in the background when the log has grown past
+// the automatic compaction's thresholds. Called under db.mu.
+func (db *DB) maybeCompact() {
+	d := db.dur
+	if d.snapping || d.closing || d.autoPct < 0 || d.logBytes < d.autoMin || d.logBytes*100 <= d.base*int64(100+d.autoPct) {
+		return
+	}
+	d.snapping = true
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		// A failure is the store's: later writes report it.
+		_ = db.snapshot()
+	}()
+}
+
+// snapshot runs a snapshot; d.snapping is set, and cleared on return.
+func (db *DB) snapshot() error {
+	d := db.dur
+	defer func() {
+		db.mu.Lock()
+		d.snapping = false
+		d.snap = nil
+		db.mu.Unlock()
+	}()
+	db.mu.Lock()
+	w, err := d.st.StartSnapshot()
+	if err != nil {
+		db.mu.Unlock()
+		return misconf(err)
+	}
+	t := &db.keys
+	s := &snapshot{keys: make([]snapKey, 0, t.n), pending: make(map[any]int, t.n)}
+	for i := range t.ents {
+		if t.live(i) {
+			v := t.value(i)
+			s.pending[v] = len(s.keys)
+			s.keys = append(s.keys, snapKey{name: t.keyCopy(i), v: v})
+		}
+	}
+	d.snap = s
+	d.logBytes = 0
+	db.mu.Unlock()
+
+	var size int64
+	for i := 0; i < len(s.keys); {
+		j := i
+		db.mu.Lock()
+		for n := 0; j < len(s.keys) && n < snapBatch; j++ {
+			if !s.keys[j].copied {
+				s.copy(j)
+			}
+			n += s.keys[j].v.(interface{ Len() int }).Len()
+		}
+		if j == len(s.keys) {
+			d.snap = nil // every value is copied: writers need not look any more
+		}
+		db.mu.Unlock()
+		for ; i < j; i++ {
+			if err == nil {
+				size, err = writeKey(w, &s.keys[i], size)
+			}
+			s.keys[i] = snapKey{}
+		}
+	}
+	if err != nil {
+		w.Abort()
+		return misconf(err)
+	}
+	if err := w.Commit(); err != nil {
+		return misconf(err)
+	}
+	db.mu.Lock()
+	d.base = size
+	db.mu.Unlock()
+	return nil
+}
+
+// writeKey writes one key to w and returns size plus its approximate size in bytes.
+func writeKey(w *persist.SnapshotWriter, k *snapKey, size int64) (int64, error) {
+	size += int64(len(k.name)) + 8
+	switch v := k.v.(type) {
+	case *list.List:
+		err := w.WriteList(k.name, 0, func(yield func(string) bool) {
+			for _, it := range v.All() {
+				size += int64(len(it)) + 1
+				if !yield(it) {
+					return
+				}
+			}
+		})
+		return size, err
+	case *zset.Set:
+		err := w.WriteZSet(k.name, 0, func(yield func(string, float64) bool) {
+			for m, sc := range v.All() {
+				size += int64(len(m)) + 9
+				if !yield(m, sc) {
+					return
+				}
+			}
+		})
+		return size, err
+	}
+	return size, nil
+}
