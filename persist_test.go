@@ -1,0 +1,194 @@
+package zlite
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+
+)
+
+// dump describes every key of db: its type and elements, in order.
+func dump(t testing.TB, db *DB) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	keys, err := db.Keys(ctx, "*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, k := range keys {
+		typ, _ := db.Type(ctx, k)
+		switch typ {
+		case "list":
+			vs, _ := db.LRange(ctx, k, 0, -1)
+			m[k] = fmt.Sprintf("list%q", vs)
+		case "zset":
+			zs, _ := db.ZRangeWithScores(ctx, k, 0, -1)
+			m[k] = fmt.Sprintf("zset%v", zs)
+		}
+	}
+	return m
+}
+
+// openT opens dir with opts, failing the test on error; Close is the caller's.
+func openT(t testing.TB, dir string, opts ...Option) *DB {
+	t.Helper()
+	db, err := Open(dir, opts...)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", dir, err)
+	}
+	return db
+}
+
+// randomWrite returns a random write command (and some that fail or change
+// nothing) over a few keys of both types.
+func randomWrite(r *rand.Rand) []string {
+	lk := func() string { return []string{"l1", "l2", "l3"}[r.IntN(3)] }
+	zk := func() string { return []string{"z1", "z2", "z3"}[r.IntN(3)] }
+	anyk := func() string { return []string{"l1", "l2", "z1", "z2", "x"}[r.IntN(5)] }
+	v := func() string { return "v" + strconv.Itoa(r.IntN(6)) }
+	n := func(lo, hi int) string { return strconv.Itoa(lo + r.IntN(hi-lo+1)) }
+	sc := func() string {
+		return []string{"1", "-2.5", "3", "0.1", "+inf", "-inf", "1e300", strconv.Itoa(r.IntN(9))}[r.IntN(8)]
+	}
+	side := func() string { return []string{"LEFT", "RIGHT"}[r.IntN(2)] }
+	switch r.IntN(26) {
+	case 0, 1:
+		return []string{"lpush", lk(), v(), v()}
+	case 2, 3:
+		return []string{"rpush", lk(), v()}
+	case 4:
+		return []string{"lpop", lk()}
+	case 5:
+		return []string{"rpop", lk(), n(0, 3)}
+	case 6:
+		return []string{"lmove", lk(), lk(), side(), side()}
+	case 7:
+		return []string{"lset", lk(), n(-2, 2), v()}
+	case 8:
+		return []string{"linsert", lk(), []string{"BEFORE", "after"}[r.IntN(2)], v(), v()}
+	case 9:
+		return []string{"lrem", lk(), n(-2, 2), v()}
+	case 10:
+		return []string{"ltrim", lk(), n(-3, 2), n(-3, 3)}
+	case 11:
+		return []string{"lmpop", "2", lk(), lk(), side(), "COUNT", n(1, 3)}
+	case 12, 13:
+		return []string{"zadd", zk(), sc(), v(), sc(), v()}
+	case 14:
+		return []string{"zadd", zk(), []string{"NX", "XX", "GT", "LT", "CH"}[r.IntN(5)], sc(), v()}
+	case 15:
+		return []string{"zincrby", zk(), sc(), v()}
+	case 16:
+		return []string{"zrem", zk(), v(), v()}
+	case 17:
+		return []string{[]string{"zpopmin", "zpopmax"}[r.IntN(2)], zk(), n(1, 3)}
+	case 18:
+		return []string{"zremrangebyscore", zk(), "(1", "+inf"}
+	case 19:
+		return []string{"zremrangebyrank", zk(), n(-2, 1), n(-1, 2)}
+	case 20:
+		return []string{"zremrangebylex", zk(), "[v2", "+"}
+	case 21:
+		return []string{[]string{"zunionstore", "zinterstore"}[r.IntN(2)], zk(), "2", zk(), zk(), "WEIGHTS", "2", "0.5"}
+	case 22:
+		return []string{"zrangestore", zk(), zk(), "0", n(-1, 2)}
+	case 23:
+		return []string{"del", anyk(), anyk()}
+	case 24:
+		return []string{"rename", anyk(), anyk()}
+	default:
+		return []string{"zmpop", "2", zk(), zk(), []string{"MIN", "MAX"}[r.IntN(2)]}
+	}
+}
+
+// TestPersistReplay runs random writes (Do, typed methods, Update batches) on a
+// DB made by Open and on one made by New, compares every reply, takes snapshots at
+// random moments and reopens the directory at random moments: the reopened DB must
+// hold what the in-memory one holds.
+func TestPersistReplay(t *testing.T) {
+	seed := zTestSeed(t)
+	r := rand.New(rand.NewPCG(seed, 0))
+	ctx := context.Background()
+	dir := t.TempDir()
+	mem := New()
+	db := openT(t, dir, WithSync(SyncNever))
+	defer func() { db.Close() }()
+	for i := range 3000 {
+		switch k := r.IntN(100); {
+		case k < 3:
+			if err := db.Snapshot(); err != nil {
+				t.Fatalf("step %d: Snapshot: %v", i, err)
+			}
+		case k < 6:
+			if err := db.Close(); err != nil {
+				t.Fatalf("step %d: Close: %v", i, err)
+			}
+			db = openT(t, dir, WithSync(SyncNever))
+			if got, want := dump(t, db), dump(t, mem); !maps2Equal(got, want) {
+				t.Fatalf("step %d: reopened: %v; want %v", i, got, want)
+			}
+		case k < 12:
+			// A batch of a few commands.
+			var cmds [][]string
+			for range 1 + r.IntN(4) {
+				cmds = append(cmds, randomWrite(r))
+			}
+			run := func(d *DB) []string {
+				var out []string
+				d.Update(func(tx *Tx) error {
+					for _, c := range cmds {
+						v, err := tx.Do(c...)
+						out = append(out, fmt.Sprint(v, err))
+					}
+					return nil
+				})
+				return out
+			}
+			if got, want := run(db), run(mem); !slices.Equal(got, want) {
+				t.Fatalf("step %d: Update(%q) = %q; want %q", i, cmds, got, want)
+			}
+		case k < 20:
+			// Typed methods.
+			key := []string{"l1", "l2", "z1"}[r.IntN(3)]
+			run := func(d *DB) string {
+				a, err1 := d.RPush(ctx, key, "t"+strconv.Itoa(i))
+				b, err2 := d.ZAdd(ctx, "z"+key[1:], Z{Member: "t", Score: float64(i)})
+				c, _, err3 := d.LPop(ctx, "l3")
+				return fmt.Sprint(a, err1, b, err2, c, err3)
+			}
+			if got, want := run(db), run(mem); got != want {
+				t.Fatalf("step %d: typed = %s; want %s", i, got, want)
+			}
+		default:
+			c := randomWrite(r)
+			v1, err1 := db.Do(ctx, c...)
+			v2, err2 := mem.Do(ctx, c...)
+			if got, want := fmt.Sprint(v1, err1), fmt.Sprint(v2, err2); got != want {
+				t.Fatalf("step %d: Do(%q) = %s; want %s", i, c, got, want)
+			}
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = openT(t, dir)
+	if got, want := dump(t, db), dump(t, mem); !maps2Equal(got, want) {
+		t.Fatalf("reopened at the end: %v; want %v", got, want)
+	}
+}
+
+func maps2Equal(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
