@@ -192,7 +192,7 @@ func checkCrash(t *testing.T, db *DB, round int, policy, p string, a crashAcks) 
 	// popped is there, no acknowledged pop came back, and at most the one command
 	// in flight was applied without its acknowledgement.
 	for _, c := range []struct {
-		key        string
+		key       string
 		push, pop int
 	}{{p + ":q", a.qPush, a.qPop}, {p + ":bq", a.bPush, a.bPop}} {
 		vs, _ := db.LRange(ctx, c.key, 0, -1)

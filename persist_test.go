@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"testing"
-
 )
 
 // dump describes every key of db: its type and elements, in order.
