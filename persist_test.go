@@ -2,11 +2,18 @@ package zlite
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strconv"
+	"sync/atomic"
+	"syscall"
 	"testing"
+
+	"github.com/zlite/zlite/persist"
 )
 
 // dump describes every key of db: its type and elements, in order.
@@ -190,4 +197,148 @@ func maps2Equal(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// fullFS is the OS file system whose file writes fail with ENOSPC once full is set.
+type fullFS struct {
+	persist.OSFS
+	full atomic.Bool
+}
+
+func (f *fullFS) OpenFile(name string, flag int, perm fs.FileMode) (persist.File, error) {
+	fl, err := f.OSFS.OpenFile(name, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	return &fullFile{File: fl, fs: f}, nil
+}
+
+type fullFile struct {
+	persist.File
+	fs *fullFS
+}
+
+func (f *fullFile) Write(b []byte) (int, error) {
+	if f.fs.full.Load() {
+		return 0, syscall.ENOSPC
+	}
+	return f.File.Write(b)
+}
+
+// TestPersistDiskFull fills the disk under an Open DB: the write that meets it
+// returns a MISCONF error matching ENOSPC, later writes are refused and change
+// nothing, reads keep working, and a reopen finds the writes acknowledged before.
+func TestPersistDiskFull(t *testing.T) {
+	ctx := context.Background()
+	for _, policy := range []persist.SyncPolicy{SyncAlways, SyncEverySecond} {
+		t.Run(policy.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			ffs := &fullFS{}
+			db := openT(t, dir, WithSync(policy), WithPersistOptions(persist.WithFS(ffs)))
+			if _, err := db.RPush(ctx, "l", "a", "b"); err != nil {
+				t.Fatal(err)
+			}
+			ffs.full.Store(true)
+			_, err := db.RPush(ctx, "l", "c")
+			var me *MisconfError
+			if !errors.As(err, &me) || !errors.Is(err, syscall.ENOSPC) || !errors.Is(err, persist.ErrFailed) {
+				t.Fatalf("RPush on a full disk: %v; want a *MisconfError matching ENOSPC and persist.ErrFailed", err)
+			}
+			if want := "MISCONF Errors writing to the AOF file: no space left on device"; err.Error() != want {
+				t.Errorf("error text %q; want %q", err.Error(), want)
+			}
+			// Refused before it changes anything, through every entry point.
+			if _, err := db.ZAdd(ctx, "z", Z{Member: "m", Score: 1}); !errors.As(err, &me) {
+				t.Errorf("ZAdd after the failure: %v; want MISCONF", err)
+			}
+			if _, err := db.Do(ctx, "LPUSH", "l", "x"); !errors.As(err, &me) {
+				t.Errorf("Do(LPUSH) after the failure: %v; want MISCONF", err)
+			}
+			if err := db.Update(func(tx *Tx) error { _, err := tx.LPush("l", "y"); return err }); !errors.As(err, &me) {
+				t.Errorf("Update after the failure: %v; want MISCONF", err)
+			}
+			// Reads work; memory holds the write that met the failure (as Redis would).
+			if got, err := db.LRange(ctx, "l", 0, -1); err != nil || !slices.Equal(got, []string{"a", "b", "c"}) {
+				t.Errorf("LRange = %q, %v; want [a b c]", got, err)
+			}
+			if n, _ := db.Exists(ctx, "z"); n != 0 {
+				t.Errorf("refused ZAdd created z")
+			}
+			db.Close() // reports the failure
+			ffs.full.Store(false)
+			db = openT(t, dir)
+			defer db.Close()
+			if got, _ := db.LRange(ctx, "l", 0, -1); !slices.Equal(got, []string{"a", "b"}) {
+				t.Errorf("after reopening: l = %q; want the acknowledged [a b]", got)
+			}
+		})
+	}
+}
+
+// TestPersistBlocking checks that served blocking pops are logged as the pops
+// they were: by a direct hand-off (the key did not exist), by the serve after a
+// batch, and BLMOVE and BZPOPMIN; after a reopen nothing popped comes back.
+func TestPersistBlocking(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := openT(t, dir, WithSync(SyncAlways))
+	blocked := func(n int64) {
+		for db.Stats().Blocked != n {
+			runtime.Gosched()
+		}
+	}
+	type res struct {
+		v   string
+		err error
+	}
+	ch := make(chan res, 4)
+	go func() {
+		_, v, _, err := db.BLPop(ctx, 0, "q")
+		ch <- res{v, err}
+	}()
+	go func() {
+		v, _, err := db.BLMove(ctx, "q2", "dst", "LEFT", "RIGHT", 0)
+		ch <- res{v, err}
+	}()
+	go func() {
+		_, z, _, err := db.BZPopMin(ctx, 0, "z")
+		ch <- res{z.Member, err}
+	}()
+	blocked(3)
+	if _, err := db.RPush(ctx, "q", "a", "b"); err != nil { // hand-off of a
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *Tx) error { // served after the batch
+		_, err := tx.RPush("q2", "c", "d")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ZAdd(ctx, "z", Z{Member: "m", Score: 1}); err != nil { // hand-off of m
+		t.Fatal(err)
+	}
+	var got []string
+	for range 3 {
+		r := <-ch
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		got = append(got, r.v)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"a", "c", "m"}) {
+		t.Fatalf("served %q; want a, c, m", got)
+	}
+	want := dump(t, db)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = openT(t, dir)
+	defer db.Close()
+	if got := dump(t, db); !maps2Equal(got, want) {
+		t.Fatalf("reopened: %v; want %v", got, want)
+	}
+	if want["q"] != `list["b"]` || want["dst"] != `list["c"]` || want["z"] != "" {
+		t.Fatalf("state %v; want q [b], dst [c], no z", want)
+	}
 }
