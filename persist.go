@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/zlite/zlite/list"
 	"github.com/zlite/zlite/persist"
@@ -40,6 +41,8 @@ type durable struct {
 	// autoPct and autoMin are the automatic compaction's thresholds (open.go).
 	autoPct int
 	autoMin int64
+	// maxHold is the longest the last snapshot held db.mu (for its benchmark).
+	maxHold time.Duration
 	// wg counts the automatic snapshots running, for Close.
 	wg sync.WaitGroup
 }

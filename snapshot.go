@@ -1,6 +1,8 @@
 package zlite
 
 import (
+	"time"
+
 	"github.com/zlite/zlite/list"
 	"github.com/zlite/zlite/persist"
 	"github.com/zlite/zlite/zset"
@@ -113,6 +115,7 @@ func (db *DB) snapshot() error {
 		db.mu.Unlock()
 	}()
 	db.mu.Lock()
+	t0 := time.Now()
 	w, err := d.st.StartSnapshot()
 	if err != nil {
 		db.mu.Unlock()
@@ -129,12 +132,14 @@ func (db *DB) snapshot() error {
 	}
 	d.snap = s
 	d.logBytes = 0
+	d.maxHold = time.Since(t0)
 	db.mu.Unlock()
 
 	var size int64
 	for i := 0; i < len(s.keys); {
 		j := i
 		db.mu.Lock()
+		t0 := time.Now()
 		for n := 0; j < len(s.keys) && n < snapBatch; j++ {
 			if !s.keys[j].copied {
 				s.copy(j)
@@ -144,6 +149,7 @@ func (db *DB) snapshot() error {
 		if j == len(s.keys) {
 			d.snap = nil // every value is copied: writers need not look any more
 		}
+		d.maxHold = max(d.maxHold, time.Since(t0))
 		db.mu.Unlock()
 		for ; i < j; i++ {
 			if err == nil {
