@@ -121,6 +121,48 @@
 // path. The typed DB methods that only lock and call their Tx method are
 // generated (go generate; internal/gendb) into db_methods.go, which counts them.
 //
+// # Persistence
+//
+// [New] makes a keyspace that lives only in memory. [Open] makes one kept in a
+// directory by package persist (file layout and formats: persist/doc.go): a log of
+// the writes after a snapshot of the keyspace. Each write appends the Redis commands
+// of its effect (the command itself; a served blocking pop, a direct hand-off, LMPOP
+// and LMOVE as the non-blocking LPOP, RPOP, ZPOPMIN, ZPOPMAX or LMOVE they
+// performed; a *STORE command as DEL plus the stored value), one record per command
+// and one per [DB.Update] batch, and the call returns once the record is durable as
+// the sync policy ([WithSync]) says:
+//
+//   - [SyncAlways]: written and fsynced (concurrent writers share one fsync). A
+//     process crash or a power loss loses no acknowledged write.
+//   - [SyncEverySecond], the default as in Redis: written to the file, fsynced in
+//     the background every second. A process crash (SIGKILL, panic, OOM kill)
+//     loses no acknowledged write; a power loss, about the last second.
+//   - [SyncNever]: written to the file; the operating system decides when it
+//     reaches the disk. A process crash loses nothing acknowledged.
+//
+// A record is all or nothing after any crash, so a batch is never half-applied; a
+// write whose call did not return may or may not be there. A blocked caller served
+// by another's write returns its element only once the record of the pop is
+// durable. Open loads the newest snapshot and replays the log (each record as one
+// batch through [Tx.Do]); a torn final record is dropped with a warning, anything
+// else damaged fails Open with a [*persist.CorruptError] naming file and offset.
+//
+// [DB.Snapshot] (BGREWRITEAOF) writes a snapshot and drops the log before it;
+// one also starts on its own when the log since the last snapshot outgrows
+// [WithAutoSnapshot]'s thresholds (100 % and 64 MiB by default, Redis's
+// auto-aof-rewrite-percentage and -min-size). Writers are not stopped meanwhile:
+// the keys are listed under the lock, then each value is copied under the lock a
+// few at a time, or by a writer about to modify it first, and written without the
+// lock; the longest stall is about the copy of the largest value.
+//
+// When a write or fsync of the log fails (a full disk, an I/O error), the write
+// that met it returns a [*MisconfError] (Redis's "MISCONF Errors writing to the
+// AOF file: ..."; errors.Is matches [persist.ErrFailed] and the system's error),
+// though it was applied in memory; from then on every write is refused with that
+// error and changes nothing, and reads keep working, until the DB is closed and
+// opened again (which loads what the log holds). Redis under appendfsync always
+// exits instead.
+//
 // # Differences from Redis
 //
 //   - Update has no rollback: writes made before fn returns an error stay, as in a
@@ -152,5 +194,7 @@
 //     the second flag before sending.
 //   - Typed methods take time.Duration timeouts exactly; go-redis rounds them to
 //     whole seconds for Redis.
-//   - There are no expirations, persistence, databases or keyspace notifications.
+//   - There are no expirations, databases or keyspace notifications. Persistence
+//     is a log with a checksum per record and a snapshot format of its own (not
+//     RESP and RDB); a failed log write refuses writes under every policy.
 package zlite
