@@ -126,10 +126,10 @@
 // O(n/8) fingerprint words plus at most 16 entries decoded; a conversion to the tree is
 // O(n log n), once. What that costs depends on the cache. On a random set among many (a
 // keyspace of small keys: BenchmarkManySetsOps, 100k sets of 1 or 10 members, 10k of
-// 100), the small encoding was faster for every operation measured, because it touches
-// one or two cache lines where the tree touches the engine, the index, the slab and the
-// arena: Score and Rank 0.2× the tree's time at 1 member, 0.5× at 10, 0.85–0.9× at 100;
-// updates, range 0 -1 and pop+add 0.2–0.5×. On one set hot in the cache (BenchmarkSmall)
+// 100), the small encoding touches one or two cache lines where the tree touches the
+// engine, the index, the slab and the arena, and was faster for every operation at 1 and
+// 10 members (0.1–0.6× the tree's time); at 100 members Score, Rank and range 0 -1 took
+// 0.4–0.7×, while updates and pop+add took 0.3–1.4× (two runs). On one set hot in the cache (BenchmarkSmall)
 // the tree's hash lookups win from about 10 members: at 1 member the small set is as fast
 // or faster (0.4–1.1×); at 10 members 0.7–1.5× for most operations and up to 2× for
 // updates and Incr; at 100–128 members 2–4× for Score, Rank, Count and updates and up to
