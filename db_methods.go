@@ -133,11 +133,7 @@ var statNames = []string{
 func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statDel]++
-	if db.stats.timed {
-		defer db.endTimed(statDel, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statDel, db.start())
 	return tx.Del(keys...)
 }
 
@@ -145,11 +141,7 @@ func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
 func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statExists]++
-	if db.stats.timed {
-		defer db.endTimed(statExists, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statExists, db.start())
 	return tx.Exists(keys...)
 }
 
@@ -157,11 +149,7 @@ func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
 func (db *DB) Type(ctx context.Context, key string) (string, error) {
 	tx := db.lock()
 	db.stats.calls[statType]++
-	if db.stats.timed {
-		defer db.endTimed(statType, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statType, db.start())
 	return tx.Type(key)
 }
 
@@ -169,11 +157,7 @@ func (db *DB) Type(ctx context.Context, key string) (string, error) {
 func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statKeys]++
-	if db.stats.timed {
-		defer db.endTimed(statKeys, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statKeys, db.start())
 	return tx.Keys(pattern)
 }
 
@@ -181,11 +165,7 @@ func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
 func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64) ([]string, uint64, error) {
 	tx := db.lock()
 	db.stats.calls[statScan]++
-	if db.stats.timed {
-		defer db.endTimed(statScan, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statScan, db.start())
 	return tx.Scan(cursor, match, count)
 }
 
@@ -193,11 +173,7 @@ func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64
 func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
 	tx := db.lock()
 	db.stats.calls[statScan]++
-	if db.stats.timed {
-		defer db.endTimed(statScan, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statScan, db.start())
 	return tx.ScanType(cursor, match, count, keyType)
 }
 
@@ -205,11 +181,7 @@ func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count i
 func (db *DB) DBSize(ctx context.Context) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statDBSize]++
-	if db.stats.timed {
-		defer db.endTimed(statDBSize, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statDBSize, db.start())
 	return tx.DBSize()
 }
 
@@ -217,11 +189,7 @@ func (db *DB) DBSize(ctx context.Context) (int64, error) {
 func (db *DB) FlushAll(ctx context.Context) error {
 	tx := db.lock()
 	db.stats.calls[statFlushAll]++
-	if db.stats.timed {
-		defer db.endTimed(statFlushAll, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statFlushAll, db.start())
 	return tx.FlushAll()
 }
 
@@ -229,11 +197,7 @@ func (db *DB) FlushAll(ctx context.Context) error {
 func (db *DB) Rename(ctx context.Context, key, newKey string) error {
 	tx := db.lock()
 	db.stats.calls[statRename]++
-	if db.stats.timed {
-		defer db.endTimed(statRename, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statRename, db.start())
 	return tx.Rename(key, newKey)
 }
 
@@ -241,11 +205,7 @@ func (db *DB) Rename(ctx context.Context, key, newKey string) error {
 func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLPush]++
-	if db.stats.timed {
-		defer db.endTimed(statLPush, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLPush, db.start())
 	return tx.LPush(key, values...)
 }
 
@@ -253,11 +213,7 @@ func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, e
 func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statRPush]++
-	if db.stats.timed {
-		defer db.endTimed(statRPush, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statRPush, db.start())
 	return tx.RPush(key, values...)
 }
 
@@ -265,11 +221,7 @@ func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, e
 func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLPushX]++
-	if db.stats.timed {
-		defer db.endTimed(statLPushX, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLPushX, db.start())
 	return tx.LPushX(key, values...)
 }
 
@@ -277,11 +229,7 @@ func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, 
 func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statRPushX]++
-	if db.stats.timed {
-		defer db.endTimed(statRPushX, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statRPushX, db.start())
 	return tx.RPushX(key, values...)
 }
 
@@ -289,11 +237,7 @@ func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, 
 func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLPop]++
-	if db.stats.timed {
-		defer db.endTimed(statLPop, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLPop, db.start())
 	return tx.LPop(key)
 }
 
@@ -301,11 +245,7 @@ func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
 func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statRPop]++
-	if db.stats.timed {
-		defer db.endTimed(statRPop, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statRPop, db.start())
 	return tx.RPop(key)
 }
 
@@ -313,11 +253,7 @@ func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
 func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statLPop]++
-	if db.stats.timed {
-		defer db.endTimed(statLPop, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLPop, db.start())
 	return tx.LPopCount(key, count)
 }
 
@@ -325,11 +261,7 @@ func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, e
 func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statRPop]++
-	if db.stats.timed {
-		defer db.endTimed(statRPop, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statRPop, db.start())
 	return tx.RPopCount(key, count)
 }
 
@@ -337,11 +269,7 @@ func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, e
 func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLLen]++
-	if db.stats.timed {
-		defer db.endTimed(statLLen, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLLen, db.start())
 	return tx.LLen(key)
 }
 
@@ -349,11 +277,7 @@ func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
 func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLIndex]++
-	if db.stats.timed {
-		defer db.endTimed(statLIndex, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLIndex, db.start())
 	return tx.LIndex(key, index)
 }
 
@@ -361,11 +285,7 @@ func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool
 func (db *DB) LSet(ctx context.Context, key string, index int64, value string) error {
 	tx := db.lock()
 	db.stats.calls[statLSet]++
-	if db.stats.timed {
-		defer db.endTimed(statLSet, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLSet, db.start())
 	return tx.LSet(key, index, value)
 }
 
@@ -373,11 +293,7 @@ func (db *DB) LSet(ctx context.Context, key string, index int64, value string) e
 func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statLRange]++
-	if db.stats.timed {
-		defer db.endTimed(statLRange, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLRange, db.start())
 	return tx.LRange(key, start, stop)
 }
 
@@ -385,11 +301,7 @@ func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]stri
 func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLInsert]++
-	if db.stats.timed {
-		defer db.endTimed(statLInsert, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLInsert, db.start())
 	return tx.LInsert(key, op, pivot, value)
 }
 
@@ -397,11 +309,7 @@ func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64,
 func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLInsert]++
-	if db.stats.timed {
-		defer db.endTimed(statLInsert, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLInsert, db.start())
 	return tx.LInsertBefore(key, pivot, value)
 }
 
@@ -409,11 +317,7 @@ func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int6
 func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLInsert]++
-	if db.stats.timed {
-		defer db.endTimed(statLInsert, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLInsert, db.start())
 	return tx.LInsertAfter(key, pivot, value)
 }
 
@@ -421,11 +325,7 @@ func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64
 func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLRem]++
-	if db.stats.timed {
-		defer db.endTimed(statLRem, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLRem, db.start())
 	return tx.LRem(key, count, value)
 }
 
@@ -433,11 +333,7 @@ func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (
 func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
 	tx := db.lock()
 	db.stats.calls[statLTrim]++
-	if db.stats.timed {
-		defer db.endTimed(statLTrim, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLTrim, db.start())
 	return tx.LTrim(key, start, stop)
 }
 
@@ -445,11 +341,7 @@ func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
 func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLPos]++
-	if db.stats.timed {
-		defer db.endTimed(statLPos, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLPos, db.start())
 	return tx.LPos(key, value, a)
 }
 
@@ -457,11 +349,7 @@ func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, b
 func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a LPosArgs) ([]int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLPos]++
-	if db.stats.timed {
-		defer db.endTimed(statLPos, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLPos, db.start())
 	return tx.LPosCount(key, value, count, a)
 }
 
@@ -469,11 +357,7 @@ func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a L
 func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLMove]++
-	if db.stats.timed {
-		defer db.endTimed(statLMove, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLMove, db.start())
 	return tx.LMove(src, dst, srcPos, dstPos)
 }
 
@@ -481,11 +365,7 @@ func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (strin
 func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statRPopLPush]++
-	if db.stats.timed {
-		defer db.endTimed(statRPopLPush, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statRPopLPush, db.start())
 	return tx.RPopLPush(src, dst)
 }
 
@@ -493,11 +373,7 @@ func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, err
 func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...string) (key string, values []string, err error) {
 	tx := db.lock()
 	db.stats.calls[statLMPop]++
-	if db.stats.timed {
-		defer db.endTimed(statLMPop, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLMPop, db.start())
 	return tx.LMPop(direction, count, keys...)
 }
 
@@ -517,11 +393,7 @@ func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bo
 func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZUnion]++
-	if db.stats.timed {
-		defer db.endTimed(statZUnion, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZUnion, db.start())
 	return tx.ZUnion(store)
 }
 
@@ -529,11 +401,7 @@ func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
 func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZUnion]++
-	if db.stats.timed {
-		defer db.endTimed(statZUnion, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZUnion, db.start())
 	return tx.ZUnionWithScores(store)
 }
 
@@ -541,11 +409,7 @@ func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
 func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZUnionStore]++
-	if db.stats.timed {
-		defer db.endTimed(statZUnionStore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZUnionStore, db.start())
 	return tx.ZUnionStore(dest, store)
 }
 
@@ -553,11 +417,7 @@ func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int6
 func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZInter]++
-	if db.stats.timed {
-		defer db.endTimed(statZInter, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZInter, db.start())
 	return tx.ZInter(store)
 }
 
@@ -565,11 +425,7 @@ func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
 func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZInter]++
-	if db.stats.timed {
-		defer db.endTimed(statZInter, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZInter, db.start())
 	return tx.ZInterWithScores(store)
 }
 
@@ -577,11 +433,7 @@ func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) 
 func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZInterStore]++
-	if db.stats.timed {
-		defer db.endTimed(statZInterStore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZInterStore, db.start())
 	return tx.ZInterStore(destination, store)
 }
 
@@ -589,11 +441,7 @@ func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore
 func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZInterCard]++
-	if db.stats.timed {
-		defer db.endTimed(statZInterCard, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZInterCard, db.start())
 	return tx.ZInterCard(limit, keys...)
 }
 
@@ -601,11 +449,7 @@ func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int6
 func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZDiff]++
-	if db.stats.timed {
-		defer db.endTimed(statZDiff, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZDiff, db.start())
 	return tx.ZDiff(keys...)
 }
 
@@ -613,11 +457,7 @@ func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
 func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZDiff]++
-	if db.stats.timed {
-		defer db.endTimed(statZDiff, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZDiff, db.start())
 	return tx.ZDiffWithScores(keys...)
 }
 
@@ -625,11 +465,7 @@ func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) 
 func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZDiffStore]++
-	if db.stats.timed {
-		defer db.endTimed(statZDiffStore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZDiffStore, db.start())
 	return tx.ZDiffStore(destination, keys...)
 }
 
@@ -637,11 +473,7 @@ func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string
 func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZPopMin]++
-	if db.stats.timed {
-		defer db.endTimed(statZPopMin, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZPopMin, db.start())
 	return tx.ZPopMin(key, count...)
 }
 
@@ -649,11 +481,7 @@ func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, err
 func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZPopMax]++
-	if db.stats.timed {
-		defer db.endTimed(statZPopMax, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZPopMax, db.start())
 	return tx.ZPopMax(key, count...)
 }
 
@@ -661,11 +489,7 @@ func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, err
 func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...string) (key string, zs []Z, err error) {
 	tx := db.lock()
 	db.stats.calls[statZMPop]++
-	if db.stats.timed {
-		defer db.endTimed(statZMPop, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZMPop, db.start())
 	return tx.ZMPop(order, count, keys...)
 }
 
@@ -673,11 +497,7 @@ func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...stri
 func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRemRangeByRank]++
-	if db.stats.timed {
-		defer db.endTimed(statZRemRangeByRank, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRemRangeByRank, db.start())
 	return tx.ZRemRangeByRank(key, start, stop)
 }
 
@@ -685,11 +505,7 @@ func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64
 func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRemRangeByScore]++
-	if db.stats.timed {
-		defer db.endTimed(statZRemRangeByScore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRemRangeByScore, db.start())
 	return tx.ZRemRangeByScore(key, min, max)
 }
 
@@ -697,11 +513,7 @@ func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64
 func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRemRangeByLex]++
-	if db.stats.timed {
-		defer db.endTimed(statZRemRangeByLex, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRemRangeByLex, db.start())
 	return tx.ZRemRangeByLex(key, min, max)
 }
 
@@ -709,11 +521,7 @@ func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, 
 func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
-	if db.stats.timed {
-		defer db.endTimed(statZRange, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRange, db.start())
 	return tx.ZRange(key, start, stop)
 }
 
@@ -721,11 +529,7 @@ func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]stri
 func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
-	if db.stats.timed {
-		defer db.endTimed(statZRange, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRange, db.start())
 	return tx.ZRangeWithScores(key, start, stop)
 }
 
@@ -733,11 +537,7 @@ func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int6
 func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRange]++
-	if db.stats.timed {
-		defer db.endTimed(statZRevRange, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRevRange, db.start())
 	return tx.ZRevRange(key, start, stop)
 }
 
@@ -745,11 +545,7 @@ func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]s
 func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRange]++
-	if db.stats.timed {
-		defer db.endTimed(statZRevRange, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRevRange, db.start())
 	return tx.ZRevRangeWithScores(key, start, stop)
 }
 
@@ -757,11 +553,7 @@ func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop i
 func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
-	if db.stats.timed {
-		defer db.endTimed(statZRange, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRange, db.start())
 	return tx.ZRangeArgs(z)
 }
 
@@ -769,11 +561,7 @@ func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
 func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
-	if db.stats.timed {
-		defer db.endTimed(statZRange, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRange, db.start())
 	return tx.ZRangeArgsWithScores(z)
 }
 
@@ -781,11 +569,7 @@ func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, erro
 func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeStore]++
-	if db.stats.timed {
-		defer db.endTimed(statZRangeStore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRangeStore, db.start())
 	return tx.ZRangeStore(dst, z)
 }
 
@@ -793,11 +577,7 @@ func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64,
 func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeByScore]++
-	if db.stats.timed {
-		defer db.endTimed(statZRangeByScore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRangeByScore, db.start())
 	return tx.ZRangeByScore(key, opt)
 }
 
@@ -805,11 +585,7 @@ func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]s
 func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeByScore]++
-	if db.stats.timed {
-		defer db.endTimed(statZRangeByScore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRangeByScore, db.start())
 	return tx.ZRangeByScoreWithScores(key, opt)
 }
 
@@ -817,11 +593,7 @@ func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRan
 func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRangeByScore]++
-	if db.stats.timed {
-		defer db.endTimed(statZRevRangeByScore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRevRangeByScore, db.start())
 	return tx.ZRevRangeByScore(key, opt)
 }
 
@@ -829,11 +601,7 @@ func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) (
 func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRangeByScore]++
-	if db.stats.timed {
-		defer db.endTimed(statZRevRangeByScore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRevRangeByScore, db.start())
 	return tx.ZRevRangeByScoreWithScores(key, opt)
 }
 
@@ -841,11 +609,7 @@ func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *Z
 func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeByLex]++
-	if db.stats.timed {
-		defer db.endTimed(statZRangeByLex, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRangeByLex, db.start())
 	return tx.ZRangeByLex(key, opt)
 }
 
@@ -853,11 +617,7 @@ func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]str
 func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRangeByLex]++
-	if db.stats.timed {
-		defer db.endTimed(statZRevRangeByLex, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRevRangeByLex, db.start())
 	return tx.ZRevRangeByLex(key, opt)
 }
 
@@ -865,11 +625,7 @@ func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]
 func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZCard]++
-	if db.stats.timed {
-		defer db.endTimed(statZCard, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZCard, db.start())
 	return tx.ZCard(key)
 }
 
@@ -877,11 +633,7 @@ func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
 func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZCount]++
-	if db.stats.timed {
-		defer db.endTimed(statZCount, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZCount, db.start())
 	return tx.ZCount(key, min, max)
 }
 
@@ -889,11 +641,7 @@ func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
 func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZLexCount]++
-	if db.stats.timed {
-		defer db.endTimed(statZLexCount, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZLexCount, db.start())
 	return tx.ZLexCount(key, min, max)
 }
 
@@ -901,11 +649,7 @@ func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error
 func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statZScore]++
-	if db.stats.timed {
-		defer db.endTimed(statZScore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZScore, db.start())
 	return tx.ZScore(key, member)
 }
 
@@ -913,11 +657,7 @@ func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, er
 func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (scores []float64, ok []bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZMScore]++
-	if db.stats.timed {
-		defer db.endTimed(statZMScore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZMScore, db.start())
 	return tx.ZMScore(key, members...)
 }
 
@@ -925,11 +665,7 @@ func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (score
 func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statZRank]++
-	if db.stats.timed {
-		defer db.endTimed(statZRank, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRank, db.start())
 	return tx.ZRank(key, member)
 }
 
@@ -937,11 +673,7 @@ func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error
 func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZRank]++
-	if db.stats.timed {
-		defer db.endTimed(statZRank, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRank, db.start())
 	return tx.ZRankWithScore(key, member)
 }
 
@@ -949,11 +681,7 @@ func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int6
 func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRank]++
-	if db.stats.timed {
-		defer db.endTimed(statZRevRank, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRevRank, db.start())
 	return tx.ZRevRank(key, member)
 }
 
@@ -961,11 +689,7 @@ func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, er
 func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRank]++
-	if db.stats.timed {
-		defer db.endTimed(statZRevRank, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRevRank, db.start())
 	return tx.ZRevRankWithScore(key, member)
 }
 
@@ -973,11 +697,7 @@ func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank i
 func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRandMember]++
-	if db.stats.timed {
-		defer db.endTimed(statZRandMember, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRandMember, db.start())
 	return tx.ZRandMember(key, count)
 }
 
@@ -985,11 +705,7 @@ func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string,
 func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRandMember]++
-	if db.stats.timed {
-		defer db.endTimed(statZRandMember, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRandMember, db.start())
 	return tx.ZRandMemberWithScores(key, count)
 }
 
@@ -997,11 +713,7 @@ func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) 
 func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string, count int64) ([]Z, uint64, error) {
 	tx := db.lock()
 	db.stats.calls[statZScan]++
-	if db.stats.timed {
-		defer db.endTimed(statZScan, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZScan, db.start())
 	return tx.ZScan(key, cursor, match, count)
 }
 
@@ -1009,11 +721,7 @@ func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string
 func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZAdd, db.start())
 	return tx.ZAdd(key, members...)
 }
 
@@ -1021,11 +729,7 @@ func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error)
 func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZAdd, db.start())
 	return tx.ZAddNX(key, members...)
 }
 
@@ -1033,11 +737,7 @@ func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, erro
 func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZAdd, db.start())
 	return tx.ZAddXX(key, members...)
 }
 
@@ -1045,11 +745,7 @@ func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, erro
 func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZAdd, db.start())
 	return tx.ZAddGT(key, members...)
 }
 
@@ -1057,11 +753,7 @@ func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, erro
 func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZAdd, db.start())
 	return tx.ZAddLT(key, members...)
 }
 
@@ -1069,11 +761,7 @@ func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, erro
 func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZAdd, db.start())
 	return tx.ZAddArgs(key, args)
 }
 
@@ -1081,11 +769,7 @@ func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, e
 func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (score float64, ok bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZAdd, db.start())
 	return tx.ZAddArgsIncr(key, args)
 }
 
@@ -1093,11 +777,7 @@ func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (scor
 func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member string) (float64, error) {
 	tx := db.lock()
 	db.stats.calls[statZIncrBy]++
-	if db.stats.timed {
-		defer db.endTimed(statZIncrBy, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZIncrBy, db.start())
 	return tx.ZIncrBy(key, increment, member)
 }
 
@@ -1105,10 +785,6 @@ func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member
 func (db *DB) ZRem(ctx context.Context, key string, members ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRem]++
-	if db.stats.timed {
-		defer db.endTimed(statZRem, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRem, db.start())
 	return tx.ZRem(key, members...)
 }

@@ -151,19 +151,25 @@ func statIndex(name string) int {
 //
 //	tx := db.lock()
 //	db.stats.calls[stat]++
-//	if db.stats.timed {
-//		defer db.endTimed(stat, db.now())
-//	} else {
-//		defer db.unlock()
-//	}
+//	defer db.end(stat, db.start())
 //
-// written out rather than wrapped in a function: a call that the compiler cannot
-// inline (the lock's fast path is too large) cost more than the count itself.
+// written out rather than wrapped in a begin function, which the compiler cannot
+// inline (the lock's fast path is too large): the call cost more than the count.
 
-// endTimed records the latency of the command begun at start and unlocks the
-// keyspace (serving blocked callers first, as unlock does).
-func (db *DB) endTimed(stat int, start int64) {
-	db.record(stat, start)
+// start returns the start time of a command when latency is tracked, else 0.
+func (db *DB) start() int64 {
+	if !db.stats.timed {
+		return 0
+	}
+	return db.now()
+}
+
+// end records the latency of the command begun at start, when tracked, and unlocks
+// the keyspace (serving blocked callers first, as unlock does).
+func (db *DB) end(stat int, start int64) {
+	if db.stats.timed {
+		db.record(stat, start)
+	}
 	db.unlock()
 }
 
@@ -172,7 +178,8 @@ func (db *DB) now() int64 {
 	return int64(db.stats.clock().Sub(db.stats.epoch))
 }
 
-// record adds the time since start to the latency histogram of stat.
+// record adds the time since start to the latency histogram of stat; the caller
+// holds the lock.
 func (db *DB) record(stat int, start int64) {
 	db.stats.latency[stat].record(time.Duration(db.now() - start))
 }
