@@ -188,10 +188,13 @@ func (c *client) unblock(cause error) bool {
 // connection must close (QUIT, a failed write).
 func (c *client) dispatch(args []string) (quit bool) {
 	name := strings.ToLower(args[0])
+	sc, isServer := serverCommands[name]
 	c.mu.Lock()
 	c.lastCmd = name
+	if isServer && sc.subs != nil && len(args) > 1 {
+		c.lastCmd = name + "|" + strings.ToLower(args[1]) // CLIENT LIST's cmd=client|list
+	}
 	c.mu.Unlock()
-	sc, isServer := serverCommands[name]
 	var cmd zlite.Command
 	if !isServer {
 		var err error

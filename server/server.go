@@ -81,7 +81,9 @@ type Server struct {
 	rejected    atomic.Int64 // rejected_connections
 }
 
-// New returns a server over 16 keyspaces, new empty ones unless given by [WithDB].
+// New returns a server over 16 keyspaces, new empty ones unless given by [WithDB],
+// with Redis's defaults for the settings opts leave alone. It starts nothing: see
+// [Server.Serve], [Server.ServeConn] and [Server.Dialer].
 func New(opts ...Option) *Server {
 	s := &Server{
 		clients:   make(map[int64]*client),
@@ -104,7 +106,8 @@ func New(opts ...Option) *Server {
 	return s
 }
 
-// DB returns keyspace number i (0 to 15).
+// DB returns keyspace number i (0 to 15), as SWAPDB last left it. The complexity
+// is O(1).
 func (s *Server) DB(i int) *zlite.DB {
 	s.dbmu.RLock()
 	defer s.dbmu.RUnlock()
@@ -155,6 +158,8 @@ func (s *Server) Serve(l net.Listener) error {
 
 // ServeConn serves one connection on a new goroutine and returns at once; the
 // connection is closed when the client quits or disconnects, or the server closes.
+// Beyond maxclients it replies Redis's error and closes the connection. The
+// complexity is O(1).
 func (s *Server) ServeConn(nc net.Conn) {
 	s.connections.Add(1)
 	s.mu.Lock()
@@ -185,7 +190,7 @@ func (s *Server) ServeConn(nc net.Conn) {
 
 // Close closes the listeners and every connection at once (blocked commands are
 // cancelled; their elements stay in the keyspace) and waits for the connection
-// goroutines to end.
+// goroutines to end. The keyspaces stay usable. The complexity is O(connections).
 func (s *Server) Close() error {
 	s.mu.Lock()
 	s.closed = true
