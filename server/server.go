@@ -161,31 +161,48 @@ func (s *Server) Serve(l net.Listener) error {
 // Beyond maxclients it replies Redis's error and closes the connection. The
 // complexity is O(1).
 func (s *Server) ServeConn(nc net.Conn) {
+	c := s.register(nc, false)
+	if c == nil {
+		return
+	}
+	go func() {
+		defer s.wg.Done()
+		c.serve()
+		s.unregister(c)
+	}()
+}
+
+// register adds a client for nc, or refuses it (closed server, maxclients) and
+// returns nil. A client served by its own goroutine is counted in s.wg.
+func (s *Server) register(nc net.Conn, inline bool) *client {
 	s.connections.Add(1)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		nc.Close()
-		return
+		return nil
 	}
 	if int64(len(s.clients)) >= s.maxClients.Load() {
 		s.mu.Unlock()
 		s.rejected.Add(1)
 		_, _ = io.WriteString(nc, "-ERR max number of clients reached\r\n")
 		nc.Close()
-		return
+		return nil
 	}
 	c := newClient(s, nc)
+	c.inline = inline
 	s.clients[c.id] = c
-	s.wg.Add(1)
+	if !inline {
+		s.wg.Add(1)
+	}
 	s.mu.Unlock()
-	go func() {
-		defer s.wg.Done()
-		c.serve()
-		s.mu.Lock()
-		delete(s.clients, c.id)
-		s.mu.Unlock()
-	}()
+	return c
+}
+
+func (s *Server) unregister(c *client) {
+	s.mu.Lock()
+	delete(s.clients, c.id)
+	s.mu.Unlock()
 }
 
 // Close closes the listeners and every connection at once (blocked commands are
