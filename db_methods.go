@@ -2,13 +2,20 @@
 
 package zlite
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // The counters of the commands that typed DB methods run, indexes into statNames.
 const (
-	statDBSize = iota
+	statCopy = iota
+	statDBSize
 	statDel
 	statExists
+	statExpire
+	statExpireAt
+	statExpireTime
 	statFlushAll
 	statKeys
 	statLIndex
@@ -24,13 +31,23 @@ const (
 	statLRem
 	statLSet
 	statLTrim
+	statPersist
+	statPExpire
+	statPExpireAt
+	statPExpireTime
+	statPTTL
+	statRandomKey
 	statRename
+	statRenameNX
 	statRPop
 	statRPopLPush
 	statRPush
 	statRPushX
 	statScan
+	statTouch
+	statTTL
 	statType
+	statUnlink
 	statZAdd
 	statZCard
 	statZCount
@@ -68,9 +85,13 @@ const (
 // statNames names the command counters of Stats; register appends the commands
 // that only Do runs.
 var statNames = []string{
+	"copy",
 	"dbsize",
 	"del",
 	"exists",
+	"expire",
+	"expireat",
+	"expiretime",
 	"flushall",
 	"keys",
 	"lindex",
@@ -86,13 +107,23 @@ var statNames = []string{
 	"lrem",
 	"lset",
 	"ltrim",
+	"persist",
+	"pexpire",
+	"pexpireat",
+	"pexpiretime",
+	"pttl",
+	"randomkey",
 	"rename",
+	"renamenx",
 	"rpop",
 	"rpoplpush",
 	"rpush",
 	"rpushx",
 	"scan",
+	"touch",
+	"ttl",
 	"type",
+	"unlink",
 	"zadd",
 	"zcard",
 	"zcount",
@@ -125,6 +156,132 @@ var statNames = []string{
 	"zscore",
 	"zunion",
 	"zunionstore",
+}
+
+// Expire is [Tx.Expire] (EXPIRE) under the keyspace lock.
+func (db *DB) Expire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx, t := db.begin(statExpire)
+	defer db.end(statExpire, t)
+	return tx.Expire(key, expiration)
+}
+
+// ExpireNX is [Tx.ExpireNX] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireNX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx, t := db.begin(statExpire)
+	defer db.end(statExpire, t)
+	return tx.ExpireNX(key, expiration)
+}
+
+// ExpireXX is [Tx.ExpireXX] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireXX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx, t := db.begin(statExpire)
+	defer db.end(statExpire, t)
+	return tx.ExpireXX(key, expiration)
+}
+
+// ExpireGT is [Tx.ExpireGT] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireGT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx, t := db.begin(statExpire)
+	defer db.end(statExpire, t)
+	return tx.ExpireGT(key, expiration)
+}
+
+// ExpireLT is [Tx.ExpireLT] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireLT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx, t := db.begin(statExpire)
+	defer db.end(statExpire, t)
+	return tx.ExpireLT(key, expiration)
+}
+
+// PExpire is [Tx.PExpire] (PEXPIRE) under the keyspace lock.
+func (db *DB) PExpire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx, t := db.begin(statPExpire)
+	defer db.end(statPExpire, t)
+	return tx.PExpire(key, expiration)
+}
+
+// ExpireAt is [Tx.ExpireAt] (EXPIREAT) under the keyspace lock.
+func (db *DB) ExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
+	tx, t := db.begin(statExpireAt)
+	defer db.end(statExpireAt, t)
+	return tx.ExpireAt(key, tm)
+}
+
+// PExpireAt is [Tx.PExpireAt] (PEXPIREAT) under the keyspace lock.
+func (db *DB) PExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
+	tx, t := db.begin(statPExpireAt)
+	defer db.end(statPExpireAt, t)
+	return tx.PExpireAt(key, tm)
+}
+
+// TTL is [Tx.TTL] (TTL) under the keyspace lock.
+func (db *DB) TTL(ctx context.Context, key string) (time.Duration, error) {
+	tx, t := db.begin(statTTL)
+	defer db.end(statTTL, t)
+	return tx.TTL(key)
+}
+
+// PTTL is [Tx.PTTL] (PTTL) under the keyspace lock.
+func (db *DB) PTTL(ctx context.Context, key string) (time.Duration, error) {
+	tx, t := db.begin(statPTTL)
+	defer db.end(statPTTL, t)
+	return tx.PTTL(key)
+}
+
+// ExpireTime is [Tx.ExpireTime] (EXPIRETIME) under the keyspace lock.
+func (db *DB) ExpireTime(ctx context.Context, key string) (time.Duration, error) {
+	tx, t := db.begin(statExpireTime)
+	defer db.end(statExpireTime, t)
+	return tx.ExpireTime(key)
+}
+
+// PExpireTime is [Tx.PExpireTime] (PEXPIRETIME) under the keyspace lock.
+func (db *DB) PExpireTime(ctx context.Context, key string) (time.Duration, error) {
+	tx, t := db.begin(statPExpireTime)
+	defer db.end(statPExpireTime, t)
+	return tx.PExpireTime(key)
+}
+
+// Persist is [Tx.Persist] (PERSIST) under the keyspace lock.
+func (db *DB) Persist(ctx context.Context, key string) (bool, error) {
+	tx, t := db.begin(statPersist)
+	defer db.end(statPersist, t)
+	return tx.Persist(key)
+}
+
+// Copy is [Tx.Copy] (COPY) under the keyspace lock.
+func (db *DB) Copy(ctx context.Context, source, destination string, destDB int, replace bool) (int64, error) {
+	tx, t := db.begin(statCopy)
+	defer db.end(statCopy, t)
+	return tx.Copy(source, destination, destDB, replace)
+}
+
+// RenameNX is [Tx.RenameNX] (RENAMENX) under the keyspace lock.
+func (db *DB) RenameNX(ctx context.Context, key, newKey string) (bool, error) {
+	tx, t := db.begin(statRenameNX)
+	defer db.end(statRenameNX, t)
+	return tx.RenameNX(key, newKey)
+}
+
+// Unlink is [Tx.Unlink] (UNLINK) under the keyspace lock.
+func (db *DB) Unlink(ctx context.Context, keys ...string) (int64, error) {
+	tx, t := db.begin(statUnlink)
+	defer db.end(statUnlink, t)
+	return tx.Unlink(keys...)
+}
+
+// Touch is [Tx.Touch] (TOUCH) under the keyspace lock.
+func (db *DB) Touch(ctx context.Context, keys ...string) (int64, error) {
+	tx, t := db.begin(statTouch)
+	defer db.end(statTouch, t)
+	return tx.Touch(keys...)
+}
+
+// RandomKey is [Tx.RandomKey] (RANDOMKEY) under the keyspace lock.
+func (db *DB) RandomKey(ctx context.Context) (string, bool, error) {
+	tx, t := db.begin(statRandomKey)
+	defer db.end(statRandomKey, t)
+	return tx.RandomKey()
 }
 
 // Del is [Tx.Del] (DEL) under the keyspace lock.
