@@ -1,5 +1,10 @@
 package zlite
 
+import (
+	"context"
+	"time"
+)
+
 // expiries records the keys that have an expiry time (a TTL), beside the key table:
 // a key without one pays nothing but its entry's ttl flag, which sits in padding.
 //
@@ -109,11 +114,12 @@ func (db *DB) expireEntry(i int, key string) {
 
 // reclaim deletes the keys whose time has come, visiting at most budget heap refs
 // (stale ones included); budget < 0 means all that are due. Each ref costs
-// O(log k) to pop and O(log n) to find its entry by seq.
-func (db *DB) reclaim(budget int) {
+// O(log k) to pop and O(log n) to find its entry by seq. It reports whether refs
+// that are due remain.
+func (db *DB) reclaim(budget int) bool {
 	h := &db.exp
 	if len(h.heap) == 0 {
-		return
+		return false
 	}
 	now := db.nowMs()
 	for ; budget != 0 && len(h.heap) > 0 && h.heap[0].at <= now; budget-- {
@@ -128,6 +134,42 @@ func (db *DB) reclaim(budget int) {
 	if len(h.at) == 0 {
 		h.heap = h.heap[:0]
 	}
+	return len(h.heap) > 0 && h.heap[0].at <= now
+}
+
+// DefaultExpiryInterval is the period of [DB.StartExpiry] unless told otherwise:
+// Redis's active expiry runs hz (10) times a second.
+const DefaultExpiryInterval = 100 * time.Millisecond
+
+// StartExpiry starts a goroutine that reclaims expired keys in the background until
+// ctx is done, as Redis's active expiry cycle: every interval (≤ 0:
+// [DefaultExpiryInterval]) it deletes every key whose time has come, in rounds of
+// at most 20 releasing the lock in between, so that commands run between rounds and
+// wait for at most one round (about 20 × O(log n)). Without it, expired keys are
+// still invisible, and are reclaimed on access and by write commands (at most 20 per
+// command); it is for a DB that may go without writes while keys expire. The
+// goroutine reads time with the time package (a [WithClock] clock only decides which
+// keys are due). StartExpiry returns at once; each call starts one goroutine.
+func (db *DB) StartExpiry(ctx context.Context, interval time.Duration) {
+	if interval <= 0 {
+		interval = DefaultExpiryInterval
+	}
+	go func() {
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			for more := true; more && ctx.Err() == nil; {
+				db.mu.Lock()
+				more = db.reclaim(activeBudget)
+				db.mu.Unlock()
+			}
+		}
+	}()
 }
 
 // expireAt returns key's expiry time in Unix milliseconds, if the key exists and has

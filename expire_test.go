@@ -408,3 +408,40 @@ func TestExpiryBlocked(t *testing.T) {
 		mustCheck(t, db)
 	})
 }
+
+// TestStartExpiry checks that the background cycle reclaims keys nobody touches and
+// that its goroutine ends with its context (goleak in TestMain).
+func TestStartExpiry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		db := New() // time.Now is the bubble's fake clock
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		const n = 3*activeBudget + 5
+		for i := range n {
+			k := "k" + strconv.Itoa(i)
+			do(t, db, "RPUSH", k, "x")
+			do(t, db, "PEXPIRE", k, "50")
+		}
+		do(t, db, "RPUSH", "stay", "x")
+		db.StartExpiry(ctx, 0)
+		time.Sleep(DefaultExpiryInterval / 2) // fake time: before the first tick
+		synctest.Wait()
+		db.mu.Lock()
+		before := db.keys.n
+		db.mu.Unlock()
+		if before != n+1 {
+			t.Fatalf("keys before the first tick = %d; want %d", before, n+1)
+		}
+		time.Sleep(DefaultExpiryInterval)
+		synctest.Wait()
+		db.mu.Lock()
+		after, expired := db.keys.n, db.exp.expired
+		db.mu.Unlock()
+		if after != 1 || expired != n {
+			t.Fatalf("after one tick: %d keys, %d expired; want 1, %d", after, expired, n)
+		}
+		mustCheck(t, db)
+		cancel()
+		synctest.Wait()
+	})
+}
