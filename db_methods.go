@@ -2,13 +2,20 @@
 
 package zlite
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // The counters of the commands that typed DB methods run, indexes into statNames.
 const (
-	statDBSize = iota
+	statCopy = iota
+	statDBSize
 	statDel
 	statExists
+	statExpire
+	statExpireAt
+	statExpireTime
 	statFlushAll
 	statKeys
 	statLIndex
@@ -25,13 +32,23 @@ const (
 	statLSet
 	statLTrim
 	statObjectEncoding
+	statPersist
+	statPExpire
+	statPExpireAt
+	statPExpireTime
+	statPTTL
+	statRandomKey
 	statRename
+	statRenameNX
 	statRPop
 	statRPopLPush
 	statRPush
 	statRPushX
 	statScan
+	statTouch
+	statTTL
 	statType
+	statUnlink
 	statZAdd
 	statZCard
 	statZCount
@@ -69,9 +86,13 @@ const (
 // statNames names the command counters of Stats; register appends the commands
 // that only Do runs.
 var statNames = []string{
+	"copy",
 	"dbsize",
 	"del",
 	"exists",
+	"expire",
+	"expireat",
+	"expiretime",
 	"flushall",
 	"keys",
 	"lindex",
@@ -88,13 +109,23 @@ var statNames = []string{
 	"lset",
 	"ltrim",
 	"object",
+	"persist",
+	"pexpire",
+	"pexpireat",
+	"pexpiretime",
+	"pttl",
+	"randomkey",
 	"rename",
+	"renamenx",
 	"rpop",
 	"rpoplpush",
 	"rpush",
 	"rpushx",
 	"scan",
+	"touch",
+	"ttl",
 	"type",
+	"unlink",
 	"zadd",
 	"zcard",
 	"zcount",
@@ -127,6 +158,150 @@ var statNames = []string{
 	"zscore",
 	"zunion",
 	"zunionstore",
+}
+
+// Expire is [Tx.Expire] (EXPIRE) under the keyspace lock.
+func (db *DB) Expire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	defer db.end(statExpire, db.start())
+	return tx.Expire(key, expiration)
+}
+
+// ExpireNX is [Tx.ExpireNX] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireNX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	defer db.end(statExpire, db.start())
+	return tx.ExpireNX(key, expiration)
+}
+
+// ExpireXX is [Tx.ExpireXX] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireXX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	defer db.end(statExpire, db.start())
+	return tx.ExpireXX(key, expiration)
+}
+
+// ExpireGT is [Tx.ExpireGT] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireGT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	defer db.end(statExpire, db.start())
+	return tx.ExpireGT(key, expiration)
+}
+
+// ExpireLT is [Tx.ExpireLT] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireLT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	defer db.end(statExpire, db.start())
+	return tx.ExpireLT(key, expiration)
+}
+
+// PExpire is [Tx.PExpire] (PEXPIRE) under the keyspace lock.
+func (db *DB) PExpire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statPExpire]++
+	defer db.end(statPExpire, db.start())
+	return tx.PExpire(key, expiration)
+}
+
+// ExpireAt is [Tx.ExpireAt] (EXPIREAT) under the keyspace lock.
+func (db *DB) ExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpireAt]++
+	defer db.end(statExpireAt, db.start())
+	return tx.ExpireAt(key, tm)
+}
+
+// PExpireAt is [Tx.PExpireAt] (PEXPIREAT) under the keyspace lock.
+func (db *DB) PExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statPExpireAt]++
+	defer db.end(statPExpireAt, db.start())
+	return tx.PExpireAt(key, tm)
+}
+
+// TTL is [Tx.TTL] (TTL) under the keyspace lock.
+func (db *DB) TTL(ctx context.Context, key string) (time.Duration, error) {
+	tx := db.lock()
+	db.stats.calls[statTTL]++
+	defer db.end(statTTL, db.start())
+	return tx.TTL(key)
+}
+
+// PTTL is [Tx.PTTL] (PTTL) under the keyspace lock.
+func (db *DB) PTTL(ctx context.Context, key string) (time.Duration, error) {
+	tx := db.lock()
+	db.stats.calls[statPTTL]++
+	defer db.end(statPTTL, db.start())
+	return tx.PTTL(key)
+}
+
+// ExpireTime is [Tx.ExpireTime] (EXPIRETIME) under the keyspace lock.
+func (db *DB) ExpireTime(ctx context.Context, key string) (time.Duration, error) {
+	tx := db.lock()
+	db.stats.calls[statExpireTime]++
+	defer db.end(statExpireTime, db.start())
+	return tx.ExpireTime(key)
+}
+
+// PExpireTime is [Tx.PExpireTime] (PEXPIRETIME) under the keyspace lock.
+func (db *DB) PExpireTime(ctx context.Context, key string) (time.Duration, error) {
+	tx := db.lock()
+	db.stats.calls[statPExpireTime]++
+	defer db.end(statPExpireTime, db.start())
+	return tx.PExpireTime(key)
+}
+
+// Persist is [Tx.Persist] (PERSIST) under the keyspace lock.
+func (db *DB) Persist(ctx context.Context, key string) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statPersist]++
+	defer db.end(statPersist, db.start())
+	return tx.Persist(key)
+}
+
+// Copy is [Tx.Copy] (COPY) under the keyspace lock.
+func (db *DB) Copy(ctx context.Context, source, destination string, destDB int, replace bool) (int64, error) {
+	tx := db.lock()
+	db.stats.calls[statCopy]++
+	defer db.end(statCopy, db.start())
+	return tx.Copy(source, destination, destDB, replace)
+}
+
+// RenameNX is [Tx.RenameNX] (RENAMENX) under the keyspace lock.
+func (db *DB) RenameNX(ctx context.Context, key, newKey string) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statRenameNX]++
+	defer db.end(statRenameNX, db.start())
+	return tx.RenameNX(key, newKey)
+}
+
+// Unlink is [Tx.Unlink] (UNLINK) under the keyspace lock.
+func (db *DB) Unlink(ctx context.Context, keys ...string) (int64, error) {
+	tx := db.lock()
+	db.stats.calls[statUnlink]++
+	defer db.end(statUnlink, db.start())
+	return tx.Unlink(keys...)
+}
+
+// Touch is [Tx.Touch] (TOUCH) under the keyspace lock.
+func (db *DB) Touch(ctx context.Context, keys ...string) (int64, error) {
+	tx := db.lock()
+	db.stats.calls[statTouch]++
+	defer db.end(statTouch, db.start())
+	return tx.Touch(keys...)
+}
+
+// RandomKey is [Tx.RandomKey] (RANDOMKEY) under the keyspace lock.
+func (db *DB) RandomKey(ctx context.Context) (string, bool, error) {
+	tx := db.lock()
+	db.stats.calls[statRandomKey]++
+	defer db.end(statRandomKey, db.start())
+	return tx.RandomKey()
 }
 
 // Del is [Tx.Del] (DEL) under the keyspace lock.
@@ -381,11 +556,7 @@ func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...
 func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bool) {
 	tx := db.lock()
 	db.stats.calls[statObjectEncoding]++
-	if db.stats.timed {
-		defer db.endTimed(statObjectEncoding, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statObjectEncoding, db.start())
 	return tx.ObjectEncoding(key)
 }
 

@@ -11,6 +11,12 @@ import (
 type Stats struct {
 	// Keys is the number of keys (DBSIZE).
 	Keys int64
+	// Expires is the number of keys with a TTL (INFO keyspace's expires=).
+	Expires int64
+	// ExpiredKeys is the number of keys deleted since [New] because their time came,
+	// on access or by reclamation (INFO's expired_keys); a key deleted by an EXPIRE
+	// with a past time is a deletion, not counted, as in Redis.
+	ExpiredKeys uint64
 	// Types holds the keys of each type, by TYPE's name ("zset", "list"); a type
 	// with no key is absent.
 	Types map[string]TypeStats
@@ -193,12 +199,16 @@ func (db *DB) count(stat int) {
 // Stats returns a snapshot of the keyspace and its counters. It holds the lock while
 // it visits every key (each value's Len, and Encoding and MemoryUsage where the
 // engine provides them: O(1) for a small sorted set, O(n/84) for a large one) and
-// every command's counters, so call it for monitoring, not on a hot path.
+// every command's counters, so call it for monitoring, not on a hot path. Keys whose
+// time has come are deleted first, so Keys never counts them.
 func (db *DB) Stats() Stats {
 	db.mu.Lock()
 	defer db.mu.Unlock()
+	db.reclaim(-1)
 	st := Stats{
-		Keys:    int64(db.keys.n),
+		Keys:        int64(db.keys.n),
+		Expires:     int64(len(db.exp.at)),
+		ExpiredKeys: db.exp.expired,
 		Types:   map[string]TypeStats{},
 		Blocked: int64(db.waits.Blocked()),
 		Command: map[string]CommandStats{},
