@@ -23,7 +23,7 @@ func Example() {
 
 	h := inspector.New([]inspector.Queue{
 		inspector.FIFO("jobs", jobs),
-		inspector.CallQueue("support", calls, nil),
+		inspector.CallQueue("support", calls),
 	}) // read-only: add inspector.WithActions() for the buttons
 	h.Sample(ctx) // or: go h.Run(ctx)
 
