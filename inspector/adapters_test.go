@@ -1,6 +1,9 @@
 package inspector_test
 
 import (
+	"encoding/json"
+	"regexp"
+	"strconv"
 	"testing"
 	"time"
 
@@ -282,4 +285,52 @@ func TestAdapterReliable(t *testing.T) {
 	assert.EqualValues(t, 1, st.Activity.Requeued)
 	assert.EqualValues(t, 2, st.Depth)
 	pop("x") // a requeued element is the next one served
+}
+
+func TestKeyspace(t *testing.T) {
+	ctx := t.Context()
+	db := zlite.New(zlite.WithLatencyTracking())
+	b := queues.NewEmbedded(db)
+	fq := queues.NewFIFO(b, "jobs")
+	require.NoError(t, fq.Push(ctx, "1", "2", "3"))
+	pq := queues.NewPriority(b, "renders")
+	require.NoError(t, pq.Push(ctx, "a", 1))
+	srv, c := serve(t, inspector.New([]inspector.Queue{inspector.FIFO("jobs", fq), inspector.Priority("renders", pq)}, inspector.WithKeyspace(db)))
+
+	_, body := get(t, c, srv.URL+"/admin/")
+	st := db.Stats() // the keys do not change while the page reads them
+	assert.Contains(t, body, `<dd data-field="keys">`+strconv.FormatInt(st.Keys, 10)+`</dd>`)
+	assert.Contains(t, body, `<dd data-field="ks_blocked">0</dd>`)
+	for name, ts := range st.Types {
+		row := regexp.MustCompile(`<tr data-type="` + name + `"><th scope="row">[^<]*</th><td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td>`).FindStringSubmatch(body)
+		require.NotNil(t, row, "no row for type %s", name)
+		assert.Equal(t, []string{strconv.FormatInt(ts.Keys, 10), strconv.FormatInt(ts.Elements, 10), strconv.FormatInt(ts.Bytes, 10)}, row[1:], "type %s", name)
+	}
+	assert.EqualValues(t, 3, st.Types["list"].Elements, "the FIFO's three values")
+	assert.Regexp(t, `<tr data-command="lpush"><th scope="row"><code>lpush</code></th><td class="num">1</td><td class="num">\d`, body, "one LPUSH, with its latency")
+
+	_, body = get(t, c, srv.URL+"/admin/api/queues")
+	var idx struct {
+		Keyspace struct {
+			Keys     int64 `json:"keys"`
+			Commands uint64
+			Types    map[string]struct{ Keys, Elements int64 }
+			Command  map[string]struct {
+				Calls uint64   `json:"calls"`
+				P99   *float64 `json:"latency_p99_seconds"`
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(body), &idx))
+	assert.Equal(t, st.Keys, idx.Keyspace.Keys)
+	assert.EqualValues(t, 3, idx.Keyspace.Types["list"].Elements)
+	assert.EqualValues(t, 1, idx.Keyspace.Command["lpush"].Calls)
+	assert.NotNil(t, idx.Keyspace.Command["lpush"].P99)
+	assert.GreaterOrEqual(t, idx.Keyspace.Commands, st.Commands, "the command counter only grows")
+
+	srv, c = serve(t, inspector.New(nil))
+	_, body = get(t, c, srv.URL+"/admin/api/queues")
+	assert.NotContains(t, body, "keyspace", "no keyspace without WithKeyspace")
+	_, body = get(t, c, srv.URL+"/admin/")
+	assert.NotContains(t, body, "Keyspace")
 }

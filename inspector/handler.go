@@ -135,6 +135,7 @@ type indexView struct {
 	Now                      time.Time
 	Actions                  bool
 	Queues                   []queueRow
+	Keyspace                 *keyspaceView // nil without WithKeyspace
 }
 
 func (h *Handler) rows(ctx context.Context, w, ht int) []queueRow {
@@ -166,6 +167,9 @@ func lastRate(s []sample) (float64, bool) {
 func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 	v := indexView{Title: h.cfg.title, Root: "./", Page: "Queues", Now: h.now(), Actions: h.cfg.actions,
 		Queues: h.rows(r.Context(), 120, 28)}
+	if h.cfg.keyspace != nil {
+		v.Keyspace = newKeyspaceView(h.cfg.keyspace())
+	}
 	render(w, "index.html", v)
 }
 

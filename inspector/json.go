@@ -107,9 +107,13 @@ func (h *Handler) jsonQueueOf(r *http.Request, q Queue, history bool) jsonQueue 
 
 func (h *Handler) apiIndex(w http.ResponseWriter, r *http.Request) {
 	out := struct {
-		Actions bool        `json:"actions"`
-		Queues  []jsonQueue `json:"queues"`
+		Actions  bool          `json:"actions"`
+		Queues   []jsonQueue   `json:"queues"`
+		Keyspace *jsonKeyspace `json:"keyspace,omitempty"`
 	}{Actions: h.cfg.actions, Queues: make([]jsonQueue, 0, len(h.queues))}
+	if h.cfg.keyspace != nil {
+		out.Keyspace = newJSONKeyspace(h.cfg.keyspace())
+	}
 	for _, q := range h.queues {
 		out.Queues = append(out.Queues, h.jsonQueueOf(r, q, true))
 	}
