@@ -91,6 +91,7 @@ func TestIndex(t *testing.T) {
 		{"jobs", "depth", "1"},
 		{"jobs", "in_flight", "2"},
 		{"jobs", "blocked", "n/a"},
+		{"jobs", "oldest", "n/a"},
 		{"later", "lateness", "2ms / 40ms / 1.5s (9 delivered)"},
 		{"a:b/c &lt;x&gt;&amp;&#34;", "depth", "7"},
 	}
@@ -292,6 +293,8 @@ func TestJSON(t *testing.T) {
 	assert.EqualValues(t, 10, calls["oldest_seconds"])
 	assert.Equal(t, map[string]any{"blocked": 2.0, "enqueued": 40.0, "dequeued": 35.0, "acked": 0.0, "requeued": 0.0, "expired": 0.0, "cancelled": 3.0}, calls["activity"])
 	assert.Nil(t, calls["lateness"])
+	assert.Nil(t, idx.Queues[1]["oldest_seconds"], "a queue that records no times")
+	assert.EqualValues(t, 0, idx.Queues[1]["due"])
 	assert.Nil(t, calls["throughput_per_second"], "one sample gives no rate")
 	assert.Equal(t, []any{map[string]any{"at": "2026-01-02T03:04:05Z", "depth": 5.0}}, calls["history"])
 	assert.Equal(t, map[string]any{"count": 9.0, "p50_seconds": 0.002, "p99_seconds": 0.04, "max_seconds": 1.5}, idx.Queues[2]["lateness"])
