@@ -77,7 +77,9 @@ func WithTrustedOrigins(origins ...string) Option {
 // WithKeyspace adds a panel on the index with the figures of db, the keyspace the
 // queues live in (its [zlite.DB.Stats]: keys by type with their elements, bytes and
 // encodings, blocked callers, and the commands run with their latency when
-// [zlite.WithLatencyTracking] is on), and a "keyspace" member to /api/queues. Each
+// [zlite.WithLatencyTracking] is on; the keyspace does not count the commands
+// inside a batch, which is how the queues' atomic steps run), and a "keyspace"
+// member to /api/queues. Each
 // index request calls db.Stats once, which visits every key under the keyspace's
 // lock: O(keys).
 func WithKeyspace(db *zlite.DB) Option { return func(c *config) { c.keyspace = db.Stats } }
