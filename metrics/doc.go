@@ -20,7 +20,7 @@
 // # Concurrency and costs
 //
 // The Vars are safe for concurrent use. Each read calls [zlite.DB.Stats], which
-// holds the keyspace lock for O(keys), 50-150 ns per key (see
+// holds the keyspace lock for O(keys), 40-200 ns per key (see
 // [github.com/zlite/zlite/metrics/prom.DBCollector] for the figures): read
 // /debug/vars for monitoring, every 15 s or more, not on a hot path.
 package metrics

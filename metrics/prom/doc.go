@@ -55,6 +55,6 @@
 // once per queue, in order, each with the Collector's timeout; on Redis that is a
 // few round trips per queue (see the Stats method of each queue type for its
 // complexity). Each scrape of a DBCollector calls [zlite.DB.Stats], which holds the
-// keyspace lock for O(keys): about 140 ms for a million keys (see [DBCollector] for
+// keyspace lock for O(keys): 140-200 ms for a million keys (see [DBCollector] for
 // the figures and the scrape interval to choose).
 package prom
