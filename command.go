@@ -116,11 +116,7 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 	}
 	tx := db.lock()
 	db.stats.calls[c.stat]++
-	if db.stats.timed {
-		defer db.endTimed(c.stat, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(c.stat, db.start())
 	return c.run(tx, args)
 }
 

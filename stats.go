@@ -13,6 +13,12 @@ import (
 type Stats struct {
 	// Keys is the number of keys (DBSIZE).
 	Keys int64 `json:"keys"`
+	// Expires is the number of keys with a TTL (INFO keyspace's expires=).
+	Expires int64 `json:"expires"`
+	// ExpiredKeys is the number of keys deleted since [New] because their time came,
+	// on access or by reclamation (INFO's expired_keys); a key deleted by an EXPIRE
+	// with a past time is a deletion, not counted, as in Redis.
+	ExpiredKeys uint64 `json:"expired_keys"`
 	// Types holds the keys of each type, by TYPE's name ("zset", "list"); a type
 	// with no key is absent.
 	Types map[string]TypeStats `json:"types"`
@@ -153,19 +159,25 @@ func statIndex(name string) int {
 //
 //	tx := db.lock()
 //	db.stats.calls[stat]++
-//	if db.stats.timed {
-//		defer db.endTimed(stat, db.now())
-//	} else {
-//		defer db.unlock()
-//	}
+//	defer db.end(stat, db.start())
 //
-// written out rather than wrapped in a function: a call that the compiler cannot
-// inline (the lock's fast path is too large) cost more than the count itself.
+// written out rather than wrapped in a begin function, which the compiler cannot
+// inline (the lock's fast path is too large): the call cost more than the count.
 
-// endTimed records the latency of the command begun at start and unlocks the
-// keyspace (serving blocked callers first, as unlock does).
-func (db *DB) endTimed(stat int, start int64) {
-	db.record(stat, start)
+// start returns the start time of a command when latency is tracked, else 0.
+func (db *DB) start() int64 {
+	if !db.stats.timed {
+		return 0
+	}
+	return db.now()
+}
+
+// end records the latency of the command begun at start, when tracked, and unlocks
+// the keyspace (serving blocked callers first, as unlock does).
+func (db *DB) end(stat int, start int64) {
+	if db.stats.timed {
+		db.record(stat, start)
+	}
 	db.unlock()
 }
 
@@ -174,7 +186,8 @@ func (db *DB) now() int64 {
 	return int64(db.stats.clock().Sub(db.stats.epoch))
 }
 
-// record adds the time since start to the latency histogram of stat.
+// record adds the time since start to the latency histogram of stat; the caller
+// holds the lock.
 func (db *DB) record(stat int, start int64) {
 	db.stats.latency[stat].record(time.Duration(db.now() - start))
 }
@@ -188,12 +201,16 @@ func (db *DB) count(stat int) {
 // Stats returns a snapshot of the keyspace and its counters. It holds the lock while
 // it visits every key (each value's Len, and Encoding and MemoryUsage where the
 // engine provides them: O(1) for a small sorted set, O(n/84) for a large one) and
-// every command's counters, so call it for monitoring, not on a hot path.
+// every command's counters, so call it for monitoring, not on a hot path. Keys whose
+// time has come are deleted first, so Keys never counts them.
 func (db *DB) Stats() Stats {
 	db.mu.Lock()
 	defer db.mu.Unlock()
+	db.reclaim(-1)
 	st := Stats{
-		Keys:    int64(db.keys.n),
+		Keys:        int64(db.keys.n),
+		Expires:     int64(len(db.exp.at)),
+		ExpiredKeys: db.exp.expired,
 		Types:   map[string]TypeStats{},
 		Blocked: int64(db.waits.Blocked()),
 		Command: map[string]CommandStats{},
