@@ -24,6 +24,6 @@ func ExampleDBVar() {
 	json.Unmarshal([]byte(js), &st)
 	fmt.Println(st.Keys, st.Types["list"].Elements, st.Command["rpush"].Calls)
 	// Output:
-	// {"keys":1,"types":{"list":{"keys":1,"elements":2,"bytes":104}},"blocked":0,"commands":1,"command":{"rpush":{"calls":1}}}
+	// {"keys":1,"expires":0,"expired_keys":0,"types":{"list":{"keys":1,"elements":2,"bytes":104}},"blocked":0,"commands":1,"command":{"rpush":{"calls":1}}}
 	// 1 2 1
 }

@@ -54,6 +54,10 @@ var (
 		"Elements of the keys of each type (the sum of ZCARD or LLEN).", []string{"type"}, nil)
 	descMemory = prometheus.NewDesc("zlite_memory_bytes",
 		"Heap bytes the engine uses for the values of each type.", []string{"type"}, nil)
+	descExpiringKeys = prometheus.NewDesc("zlite_expiring_keys",
+		"Keys with a TTL.", nil, nil)
+	descExpiredKeys = prometheus.NewDesc("zlite_expired_keys_total",
+		"Keys deleted because their TTL ran out.", nil, nil)
 	descBlockedClients = prometheus.NewDesc("zlite_blocked_clients",
 		"Callers blocked now in BLPOP, BZPOPMIN and the other blocking commands.", nil, nil)
 	descCommands = prometheus.NewDesc("zlite_commands_total",
@@ -66,7 +70,7 @@ var (
 // Describe sends the descriptors of every metric the DBCollector may report.
 func (c *DBCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descKeys, descKeysByEncoding, descElements, descMemory,
-		descBlockedClients, descCommands, descCommandDuration} {
+		descExpiringKeys, descExpiredKeys, descBlockedClients, descCommands, descCommandDuration} {
 		ch <- d
 	}
 }
@@ -89,6 +93,8 @@ func (c *DBCollector) Collect(ch chan<- prometheus.Metric) {
 		gauge(descElements, ts.Elements, typ)
 		gauge(descMemory, ts.Bytes, typ)
 	}
+	gauge(descExpiringKeys, s.Expires)
+	ch <- prometheus.MustNewConstMetric(descExpiredKeys, prometheus.CounterValue, float64(s.ExpiredKeys))
 	gauge(descBlockedClients, s.Blocked)
 	for name, cs := range s.Command {
 		ch <- prometheus.MustNewConstMetric(descCommands, prometheus.CounterValue, float64(cs.Calls), name)

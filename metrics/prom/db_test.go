@@ -71,8 +71,8 @@ func series(t *testing.T, reg *prometheus.Registry) map[string]float64 {
 }
 
 // TestDBCollector: the collector reports what the keyspace holds (checked with
-// ZCARD, LLEN and OBJECT ENCODING), the blocked callers, the commands run and their
-// latency, under names that pass Prometheus's lint; a type or encoding whose keys
+// ZCARD, LLEN and OBJECT ENCODING), the keys with a TTL and those expired, the
+// blocked callers, the commands run and their latency, under names that pass Prometheus's lint; a type or encoding whose keys
 // went away reads 0.
 func TestDBCollector(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -91,6 +91,17 @@ func TestDBCollector(t *testing.T) {
 		require.NoError(t, err)
 		_, err = db.RPush(ctx, "l2", "d", "e")
 		require.NoError(t, err)
+		_, err = db.RPush(ctx, "tmp", "t")
+		require.NoError(t, err)
+		for k, ttl := range map[string]time.Duration{"tmp": time.Second, "l1": time.Hour} {
+			ok, err := db.Expire(ctx, k, ttl)
+			require.NoError(t, err)
+			require.True(t, ok)
+		}
+		time.Sleep(2 * time.Second) // the bubble's clock: tmp's time comes
+		n, err := db.Exists(ctx, "tmp")
+		require.NoError(t, err)
+		require.Zero(t, n)
 		bctx, cancel := context.WithCancel(ctx) // ends the caller if the test fails
 		defer cancel()
 		done := make(chan string, 1)
@@ -133,11 +144,14 @@ func TestDBCollector(t *testing.T) {
 			`zlite_memory_bytes{type="list"}`:                         float64(st.Types["list"].Bytes),
 			`zlite_blocked_clients{}`:                                 1,
 			`zlite_commands_total{command="zadd"}`:                    2,
-			`zlite_commands_total{command="rpush"}`:                   2,
+			`zlite_expiring_keys{}`:                                   1,
+			`zlite_expired_keys_total{}`:                              1,
+			`zlite_commands_total{command="rpush"}`:                   3,
 			`zlite_commands_total{command="zcard"}`:                   2,
 			`zlite_commands_total{command="object"}`:                  2,
 			`zlite_commands_total{command="llen"}`:                    2,
 			// Every timed call lasted 1 µs: in the bucket [512 ns, 1024 ns).
+			`zlite_commands_total{command="expire"}`:                                 2,
 			`zlite_command_duration_seconds_count{command="zadd"}`:                   2,
 			`zlite_command_duration_seconds_sum{command="zadd"}`:                     2e-6,
 			`zlite_command_duration_seconds_bucket{command="zadd",le="5.12e-07"}`:    0,
@@ -178,7 +192,9 @@ func TestDBCollectorNoLatency(t *testing.T) {
 	db := zlite.New()
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(prom.NewDBCollector(db))
-	require.Equal(t, map[string]float64{`zlite_blocked_clients{}`: 0}, series(t, reg))
+	require.Equal(t, map[string]float64{
+		`zlite_blocked_clients{}`: 0, `zlite_expiring_keys{}`: 0, `zlite_expired_keys_total{}`: 0,
+	}, series(t, reg))
 
 	_, err := db.LPush(context.Background(), "l", "a")
 	require.NoError(t, err)

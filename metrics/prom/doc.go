@@ -40,6 +40,8 @@
 //	zlite_keys_by_encoding              gauge      keys by OBJECT ENCODING (label encoding: listpack, skiplist), for sorted sets
 //	zlite_elements                      gauge      the sum of the keys' ZCARD or LLEN
 //	zlite_memory_bytes                  gauge      heap bytes the engine uses for the values
+//	zlite_expiring_keys                 gauge      keys with a TTL (INFO keyspace's expires)
+//	zlite_expired_keys_total            counter    keys deleted because their TTL ran out (INFO's expired_keys)
 //	zlite_blocked_clients               gauge      callers blocked now in BLPOP, BZPOPMIN, ...
 //	zlite_commands_total                counter    commands run, failed ones included
 //	zlite_command_duration_seconds      histogram  time a command ran under the keyspace lock (with zlite.WithLatencyTracking only)
