@@ -7,54 +7,56 @@ import (
 
 // Stats is a snapshot of a [DB]: its keys, the engines' memory, the blocked callers
 // and the commands it has run, as returned by [DB.Stats]. The RESP server's INFO and
-// the Prometheus collector report these figures.
+// the Prometheus collector report these figures. It encodes to JSON with snake_case
+// names (durations in nanoseconds, a latency only when tracked) and decodes back to
+// the same value, so it can be published with expvar (package metrics does so).
 type Stats struct {
 	// Keys is the number of keys (DBSIZE).
-	Keys int64
+	Keys int64 `json:"keys"`
 	// Expires is the number of keys with a TTL (INFO keyspace's expires=).
-	Expires int64
+	Expires int64 `json:"expires"`
 	// ExpiredKeys is the number of keys deleted since [New] because their time came,
 	// on access or by reclamation (INFO's expired_keys); a key deleted by an EXPIRE
 	// with a past time is a deletion, not counted, as in Redis.
-	ExpiredKeys uint64
+	ExpiredKeys uint64 `json:"expired_keys"`
 	// Types holds the keys of each type, by TYPE's name ("zset", "list"); a type
 	// with no key is absent.
-	Types map[string]TypeStats
+	Types map[string]TypeStats `json:"types"`
 	// Blocked is the number of callers blocked in BLPOP, BZPOPMIN, ... right now.
-	Blocked int64
+	Blocked int64 `json:"blocked"`
 	// Commands is the number of commands run since [New]: the sum of the Calls in
 	// Command.
-	Commands uint64
+	Commands uint64 `json:"commands"`
 	// Command holds the counters of each command run at least once, by Redis's
 	// lower-case name ("zadd", "blpop").
-	Command map[string]CommandStats
+	Command map[string]CommandStats `json:"command"`
 }
 
 // TypeStats describes the keys of one type in [Stats].
 type TypeStats struct {
 	// Keys is the number of keys of the type.
-	Keys int64
+	Keys int64 `json:"keys"`
 	// Elements is the total of their lengths (ZCARD, LLEN).
-	Elements int64
+	Elements int64 `json:"elements"`
 	// Bytes is the memory their values use in the engine, for values that report it
 	// (a MemoryUsage() int method); keys whose values do not are not counted.
-	Bytes int64
+	Bytes int64 `json:"bytes"`
 	// Encodings counts the keys by the engine's encoding of the value (OBJECT
 	// ENCODING), for values that report it (an Encoding() string method).
-	Encodings map[string]int64
+	Encodings map[string]int64 `json:"encodings,omitempty"`
 }
 
 // CommandStats are the counters of one command in [Stats].
 type CommandStats struct {
 	// Calls is the number of times the command was run, through a typed DB method,
 	// DB.Do or Tx.Do, including calls that failed.
-	Calls uint64
+	Calls uint64 `json:"calls"`
 	// Latency is the distribution of the time the command ran under the keyspace
 	// lock (as Redis's INFO commandstats, not counting the wait for the lock or a
 	// blocking call's wait for data), for calls through typed DB methods and DB.Do
 	// (not Tx.Do, whose batch holds the lock throughout). It is empty unless
 	// [WithLatencyTracking] or [WithLatencyClock] is set.
-	Latency Histogram
+	Latency Histogram `json:"latency,omitzero"`
 }
 
 // LatencyBuckets is the number of buckets of a [Histogram].
@@ -64,9 +66,9 @@ const LatencyBuckets = 40
 // counts durations under 1 ns, Counts[i] those in [2^(i-1), 2^i) ns, and the last
 // bucket everything from 2^(LatencyBuckets-2) ns (about 4.6 minutes) on.
 type Histogram struct {
-	Counts [LatencyBuckets]uint64
+	Counts [LatencyBuckets]uint64 `json:"counts"`
 	// Sum is the total of the recorded durations.
-	Sum time.Duration
+	Sum time.Duration `json:"sum_ns"`
 }
 
 // BucketBound returns the exclusive upper bound of bucket i of a [Histogram]; the
