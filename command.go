@@ -20,10 +20,10 @@ type command struct {
 	arity int
 	// write is set for commands that may modify the keyspace (refused by View's Tx).
 	write bool
-	// reply declares the RESP form of the reply (see reply.go); every command sets it.
-	reply reply
 	// stat is the command's counter index for Stats (set by register).
 	stat int
+	// reply declares the RESP form of the reply (see reply.go); every command sets it.
+	reply reply
 	// run executes the command under the keyspace lock. args[0] is the name as typed.
 	// It returns a reply shaped like go-redis Do().Result(): int64, string, []any,
 	// nil for a null reply, or an error whose text is Redis's.
@@ -114,8 +114,9 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 		}
 		return db.blockReply(ctx, w)
 	}
-	tx, t := db.begin(c.stat)
-	defer db.end(c.stat, t)
+	tx := db.lock()
+	db.stats.calls[c.stat]++
+	defer db.end(c.stat, db.start())
 	return c.run(tx, args)
 }
 

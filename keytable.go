@@ -48,11 +48,14 @@ type keyTable struct {
 
 // keyEnt is a key's entry: its bytes are arena[off:off+n], or long[off] when n is
 // longKey; val is its value, of the type kind names (kindNone and nil once deleted);
-// seq is its SCAN sequence number.
+// seq is its SCAN sequence number. ttl is set while the key has an expiry time, kept
+// by the DB in a side table keyed by seq (expire.go); it sits in what would be
+// padding, so keys without a TTL pay no byte for it.
 type keyEnt struct {
 	off  uint32
 	n    uint16
 	kind uint8
+	ttl  bool
 	seq  uint64
 	val  unsafe.Pointer
 }
@@ -146,6 +149,7 @@ func (t *keyTable) get(key string) any {
 }
 
 // set makes v the value of key, adding the key (last in SCAN order) if it is absent.
+// A key's expiry flag is left as it is.
 func (t *keyTable) set(key string, v any) {
 	if i, ok := t.find(key); ok {
 		t.ents[i].kind, t.ents[i].val = split(v)
@@ -201,12 +205,18 @@ func (t *keyTable) resize(size int) {
 // del deletes key and reports whether it existed. The complexity is O(1) amortised.
 func (t *keyTable) del(key string) bool {
 	i, ok := t.find(key)
-	if !ok {
-		return false
+	if ok {
+		t.delAt(i, key)
 	}
+	return ok
+}
+
+// delAt deletes entry i, whose name is key (which may be a view of the arena: it is
+// not read after the table starts changing). The complexity is O(1) amortised.
+func (t *keyTable) delAt(i int, key string) {
 	t.n--
 	t.unindex(keyHash(key)<<32 | uint64(i+1))
-	t.ents[i].kind, t.ents[i].val = kindNone, nil
+	t.ents[i].kind, t.ents[i].val, t.ents[i].ttl = kindNone, nil, false
 	if i == len(t.ents)-1 {
 		// The newest key: drop its entry and bytes outright (the common
 		// create-then-delete case of a queue that fills and drains).
@@ -217,7 +227,7 @@ func (t *keyTable) del(key string) bool {
 			t.arena = t.arena[:e.off]
 		}
 		t.ents = t.ents[:i]
-		return true
+		return
 	}
 	if e := t.ents[i]; e.n == longKey {
 		t.long[e.off] = "" // let the GC have it now
@@ -226,7 +236,6 @@ func (t *keyTable) del(key string) bool {
 	if t.dead > 32 && t.dead*2 > len(t.ents) {
 		t.compact()
 	}
-	return true
 }
 
 // unindex removes the index slot holding v, which must be present.

@@ -11,6 +11,12 @@ import (
 type Stats struct {
 	// Keys is the number of keys (DBSIZE).
 	Keys int64
+	// Expires is the number of keys with a TTL (INFO keyspace's expires=).
+	Expires int64
+	// ExpiredKeys is the number of keys deleted since [New] because their time came,
+	// on access or by reclamation (INFO's expired_keys); a key deleted by an EXPIRE
+	// with a past time is a deletion, not counted, as in Redis.
+	ExpiredKeys uint64
 	// Types holds the keys of each type, by TYPE's name ("zset", "list"); a type
 	// with no key is absent.
 	Types map[string]TypeStats
@@ -45,8 +51,9 @@ type CommandStats struct {
 	Calls uint64
 	// Latency is the distribution of the time the command ran under the keyspace
 	// lock (as Redis's INFO commandstats, not counting the wait for the lock or a
-	// blocking call's wait for data). It is empty unless [WithLatencyTracking] or
-	// [WithLatencyClock] is set.
+	// blocking call's wait for data), for calls through typed DB methods and DB.Do
+	// (not Tx.Do, whose batch holds the lock throughout). It is empty unless
+	// [WithLatencyTracking] or [WithLatencyClock] is set.
 	Latency Histogram
 }
 
@@ -114,17 +121,22 @@ func (h Histogram) Quantile(q float64) time.Duration {
 // the lock anyway).
 type counters struct {
 	calls []uint64
-	// latency is nil unless latency tracking is on.
+	// timed is set when latency is tracked: latency and clock are then non-nil.
+	timed   bool
 	latency []Histogram
-	// clock is the latency clock, nil when latency tracking is off.
-	clock func() time.Time
+	clock   func() time.Time
+	// epoch is the clock's first reading; start times are nanoseconds since it, so
+	// that a start time is one word.
+	epoch time.Time
 }
 
 // newCounters sizes the counters for every registered command.
 func newCounters(c *config) counters {
-	cs := counters{calls: make([]uint64, len(statNames)), clock: c.clock}
+	cs := counters{calls: make([]uint64, len(statNames))}
 	if c.clock != nil {
+		cs.timed, cs.clock = true, c.clock
 		cs.latency = make([]Histogram, len(statNames))
+		cs.epoch = c.clock()
 	}
 	return cs
 }
@@ -141,24 +153,41 @@ func statIndex(name string) int {
 	return len(statNames) - 1
 }
 
-// begin locks the keyspace for the command whose counter is stat, counts it, and
-// returns the writable Tx with the start time (zero unless latency is tracked).
-func (db *DB) begin(stat int) (*Tx, time.Time) {
-	tx := db.lock()
-	db.stats.calls[stat]++
-	if db.stats.clock == nil {
-		return tx, time.Time{}
+// Each counted command (the generated DB methods, Do) runs as
+//
+//	tx := db.lock()
+//	db.stats.calls[stat]++
+//	defer db.end(stat, db.start())
+//
+// written out rather than wrapped in a begin function, which the compiler cannot
+// inline (the lock's fast path is too large): the call cost more than the count.
+
+// start returns the start time of a command when latency is tracked, else 0.
+func (db *DB) start() int64 {
+	if !db.stats.timed {
+		return 0
 	}
-	return tx, db.stats.clock()
+	return db.now()
 }
 
-// end records the latency of the command begun at start, if tracked, and unlocks
+// end records the latency of the command begun at start, when tracked, and unlocks
 // the keyspace (serving blocked callers first, as unlock does).
-func (db *DB) end(stat int, start time.Time) {
-	if db.stats.clock != nil {
-		db.stats.latency[stat].record(db.stats.clock().Sub(start))
+func (db *DB) end(stat int, start int64) {
+	if db.stats.timed {
+		db.record(stat, start)
 	}
 	db.unlock()
+}
+
+// now reads the latency clock, in nanoseconds since its first reading.
+func (db *DB) now() int64 {
+	return int64(db.stats.clock().Sub(db.stats.epoch))
+}
+
+// record adds the time since start to the latency histogram of stat; the caller
+// holds the lock.
+func (db *DB) record(stat int, start int64) {
+	db.stats.latency[stat].record(time.Duration(db.now() - start))
 }
 
 // count counts one run of the command whose counter is stat, for commands run
@@ -170,12 +199,16 @@ func (db *DB) count(stat int) {
 // Stats returns a snapshot of the keyspace and its counters. It holds the lock while
 // it visits every key (each value's Len, and Encoding and MemoryUsage where the
 // engine provides them: O(1) for a small sorted set, O(n/84) for a large one) and
-// every command's counters, so call it for monitoring, not on a hot path.
+// every command's counters, so call it for monitoring, not on a hot path. Keys whose
+// time has come are deleted first, so Keys never counts them.
 func (db *DB) Stats() Stats {
 	db.mu.Lock()
 	defer db.mu.Unlock()
+	db.reclaim(-1)
 	st := Stats{
-		Keys:    int64(db.keys.n),
+		Keys:        int64(db.keys.n),
+		Expires:     int64(len(db.exp.at)),
+		ExpiredKeys: db.exp.expired,
 		Types:   map[string]TypeStats{},
 		Blocked: int64(db.waits.Blocked()),
 		Command: map[string]CommandStats{},

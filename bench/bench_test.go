@@ -40,6 +40,7 @@ func tinyConfig(systems []System) Config {
 		Systems:    systems,
 		Sizes:      []int{100, 200},
 		MemorySize: 2000,
+		ManyKeys:   300,
 		Duration:   4 * time.Millisecond,
 		Runs:       2,
 		MinSamples: 3,
@@ -136,6 +137,12 @@ func checkRun(t *testing.T, systems []System, sharedRedis bool) {
 		}
 	}
 	want = append(want, rowKey{"memory-zset", cfg.MemorySize, BytesPerElem}, rowKey{"memory-list", cfg.MemorySize, BytesPerElem})
+	for _, sh := range manyShapes(cfg.ManyKeys) {
+		want = append(want, rowKey{sh.id(), sh.n, BytesPerKey}, rowKey{sh.id(), sh.n, BytesPerElem})
+	}
+	for _, op := range manyOps {
+		want = append(want, rowKey{op.id, 10, OpsPerSec})
+	}
 	var got []rowKey
 	for _, r := range rep.Rows {
 		got = append(got, rowKey{r.ID, r.N, r.Metric})
@@ -155,11 +162,15 @@ func checkRun(t *testing.T, systems []System, sharedRedis bool) {
 				expect = s.QueueBackend() != nil
 			case "memory":
 				_, expect, _ = s.Memory(context.Background())
+			case "manykeys":
+				if r.Metric != OpsPerSec {
+					_, expect, _ = s.Memory(context.Background())
+				}
 			}
 			if ok != expect {
 				t.Errorf("%s n=%d %v %s: measured %v; want %v", r.ID, r.N, r.Metric, s.Name(), ok, expect)
 			}
-			if ok && sharedRedis && r.Group == "memory" && s.Name() == "redis" {
+			if ok && sharedRedis && (r.Metric == BytesPerElem || r.Metric == BytesPerKey) && s.Name() == "redis" {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
 					t.Errorf("%s %s = %v; want a finite figure", r.ID, s.Name(), v)
 				}
@@ -212,11 +223,48 @@ func checkMarkdown(t *testing.T, rep *Report) {
 				}
 				continue
 			}
-			parsed, err := parseValue(c[3+j])
+			figure, spread, hasSpread := strings.Cut(c[3+j], " ±")
+			parsed, err := parseValue(figure)
 			if err != nil || math.Abs(parsed-v) > 0.06*v {
 				t.Errorf("row %d %s cell %q parses to %v, %v; want ≈ %v", i, s, c[3+j], parsed, err, v)
 			}
+			sp, ok := row.Spread[s]
+			if wantSpread := ok && sp.Max > sp.Min; hasSpread != wantSpread {
+				t.Errorf("row %d %s cell %q shows a spread: %v; want %v (%+v)", i, s, c[3+j], hasSpread, wantSpread, sp)
+			} else if hasSpread && spread != fmt.Sprintf("%.0f%%", 50*sp.Relative(v)) {
+				t.Errorf("row %d %s cell %q: spread %q; want half of %+v relative to %v", i, s, c[3+j], spread, sp, v)
+			}
 		}
+		if flagged := strings.HasSuffix(c[0], " ⚠"); flagged != row.Disagrees() {
+			t.Errorf("row %d %q flagged %v; want %v (spreads %+v)", i, c[0], flagged, row.Disagrees(), row.Spread)
+		}
+	}
+}
+
+func TestRowSet(t *testing.T) {
+	tests := []struct {
+		runs      []float64
+		value     float64
+		spread    Spread
+		disagrees bool
+	}{
+		{[]float64{5}, 5, Spread{5, 5}, false},
+		{[]float64{100, 104, 96}, 100, Spread{96, 104}, false},
+		{[]float64{100, 110, 95, 101}, 100.5, Spread{95, 110}, true},
+		{[]float64{1, 2, 3, 4, 100}, 3, Spread{1, 100}, true},
+	}
+	for _, tt := range tests {
+		row := Row{Values: map[string]float64{}}
+		row.set("x", tt.runs)
+		if row.Values["x"] != tt.value || row.Spread["x"] != tt.spread || row.Disagrees() != tt.disagrees {
+			t.Errorf("set(%v): value %v, spread %+v, disagrees %v; want %v, %+v, %v",
+				tt.runs, row.Values["x"], row.Spread["x"], row.Disagrees(), tt.value, tt.spread, tt.disagrees)
+		}
+	}
+	row := Row{Values: map[string]float64{}}
+	row.set("x", nil)
+	if _, ok := row.Values["x"]; ok || row.Disagrees() {
+		t.Errorf("set(nil) recorded %v; want nothing", row.Values)
 	}
 }
 
@@ -360,7 +408,6 @@ func openOne(b, owner *testing.B, name string) System {
 //
 //	go test ./bench -run '^$' -bench Core -count 6 | tee new.txt; benchstat -col /impl new.txt
 func BenchmarkCore(b *testing.B) {
-	const batch = 100
 	ctx := context.Background()
 	outer := b
 	for _, n := range benchSizes(b) {
@@ -381,30 +428,120 @@ func BenchmarkCore(b *testing.B) {
 						}
 						outer.Cleanup(func() { s.Del(ctx, k.zset, k.list) })
 					}
-					m := newMeter(op, d)
-					size := min(batch, m.max)
-					pos := 0
-					b.ReportAllocs()
-					for b.Loop() {
-						if pos+size > m.limit {
-							pos = 0
-						}
-						restore, err := op.run(ctx, s, k, d, pos, size)
-						if err != nil {
-							b.Fatal(err)
-						}
-						if restore != nil {
-							b.StopTimer()
-							if err := restore(); err != nil {
-								b.Fatal(err)
-							}
-							b.StartTimer()
-						}
-						pos += size
-					}
-					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*size), "ns/cmd")
+					loopBatches(b, op.meter(d), func(pos, k2 int) (func() error, error) { return op.run(ctx, s, k, d, pos, k2) })
 				})
 			}
+		}
+	}
+}
+
+// benchBatch is the commands per iteration of the throughput benchmarks.
+const benchBatch = 100
+
+// loopBatches runs b's iterations, each a batch of up to benchBatch commands of run
+// (fewer when m bounds the batch), with the batch's restore untimed, and reports
+// ns/cmd and allocations.
+func loopBatches(b *testing.B, m *meter, run batch) {
+	size := min(benchBatch, m.max)
+	pos := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if pos+size > m.limit {
+			pos = 0
+		}
+		restore, err := run(pos, size)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if restore != nil {
+			b.StopTimer()
+			if err := restore(); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+		pos += size
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*size), "ns/cmd")
+}
+
+// benchKeys returns the keys of the many-keys benchmarks: ZLITE_BENCH_KEYS, or 100k.
+func benchKeys(b *testing.B) int {
+	env := os.Getenv("ZLITE_BENCH_KEYS")
+	if env == "" {
+		return defaultManyKeys
+	}
+	n, err := strconv.Atoi(env)
+	if err != nil || n < 10 {
+		b.Fatalf("ZLITE_BENCH_KEYS: %q is not a count of at least 10", env)
+	}
+	return n
+}
+
+// BenchmarkManyKeys runs the many-keys workloads: single commands on random keys
+// among ZLITE_BENCH_KEYS (100k) sorted sets and lists of 10 elements. Iterations
+// are batches of 100 commands, as in [BenchmarkCore].
+//
+//	go test ./bench -run '^$' -bench ManyKeys -count 6 | tee new.txt; benchstat -col /impl new.txt
+func BenchmarkManyKeys(b *testing.B) {
+	ctx := context.Background()
+	load := manyLoad(benchKeys(b))
+	zsets, lists := load, load
+	lists.list = true
+	outer := b
+	for _, name := range SystemNames {
+		var s System
+		var k *manyKeys
+		for _, op := range manyOps {
+			b.Run(fmt.Sprintf("op=%s/keys=%d/n=%d/impl=%s", op.id, load.keys, load.n, name), func(b *testing.B) {
+				if s == nil { // filled once per system, by the first op that runs
+					s = openOne(b, outer, name)
+					k = newManyKeys(name, load)
+					for _, sh := range []manyShape{zsets, lists} {
+						prefix := k.prefix + "z:"
+						if sh.list {
+							prefix = k.prefix + "l:"
+						}
+						if err := fillMany(ctx, s, prefix, sh); err != nil {
+							b.Fatal(err)
+						}
+						outer.Cleanup(func() { delMany(ctx, s, prefix, sh) })
+					}
+				}
+				loopBatches(b, newMeter(op.bounded, load.keys, window), func(pos, n int) (func() error, error) { return op.run(ctx, s, k, pos, n) })
+			})
+		}
+	}
+}
+
+// BenchmarkManyKeysMemory builds each many-keys shape per iteration and reports the
+// memory it adds per key (B/key) and per element (B/elem), as [Run] does.
+func BenchmarkManyKeysMemory(b *testing.B) {
+	ctx := context.Background()
+	for _, sh := range manyShapes(benchKeys(b)) {
+		kind := "zset"
+		if sh.list {
+			kind = "list"
+		}
+		for _, name := range SystemNames {
+			b.Run(fmt.Sprintf("op=memory-%s/keys=%d/n=%d/impl=%s", kind, sh.keys, sh.n, name), func(b *testing.B) {
+				s := openOne(b, b, name)
+				var delta int64
+				for b.Loop() {
+					d, ok, err := memoryDelta(ctx, s,
+						func() error { return fillMany(ctx, s, "", sh) },
+						func() error { return delMany(ctx, s, "", sh) })
+					if err != nil {
+						b.Fatal(err)
+					}
+					if !ok {
+						b.Skipf("%s shares its memory figure with another system", name)
+					}
+					delta = d
+				}
+				b.ReportMetric(float64(delta)/float64(sh.keys), "B/key")
+				b.ReportMetric(float64(delta)/float64(sh.keys*sh.n), "B/elem")
+			})
 		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/exp/stats"
 )
 
 // blockingOp is a producer→blocked-consumer hand-off workload.
@@ -66,13 +68,14 @@ func runBlocking(ctx context.Context, cfg *Config, r *Report) error {
 			}
 			for _, s := range systems {
 				hs := res[s.Name()]
-				rows[0].Values[s.Name()] = median(pick(hs, func(h handoffResult) float64 { return h.perSec }))
-				rows[1].Values[s.Name()] = median(pick(hs, func(h handoffResult) float64 { return h.p50 }))
-				rows[2].Values[s.Name()] = median(pick(hs, func(h handoffResult) float64 { return h.p99 }))
+				rows[0].set(s.Name(), pick(hs, func(h handoffResult) float64 { return h.perSec }))
+				rows[1].set(s.Name(), pick(hs, func(h handoffResult) float64 { return h.p50 }))
+				rows[2].set(s.Name(), pick(hs, func(h handoffResult) float64 { return h.p99 }))
 				cfg.progress("%-20s %-10s %s, p50 %s, p99 %s", id, s.Name(), formatValue(OpsPerSec, rows[0].Values[s.Name()]),
 					formatValue(LatencyP50, rows[1].Values[s.Name()]), formatValue(LatencyP99, rows[2].Values[s.Name()]))
 			}
 			r.Rows = append(r.Rows, rows[:]...)
+			cfg.bar.finished()
 		}
 	}
 	return nil
@@ -258,27 +261,18 @@ func handoff(ctx context.Context, ch *channel, producers, consumers, minSamples 
 	if err != nil {
 		return handoffResult{}, err
 	}
-	var all []time.Duration
+	var all []float64 // latencies in seconds
 	for _, ss := range samples {
 		for _, x := range ss {
 			if x.at < end {
-				all = append(all, x.lat)
+				all = append(all, x.lat.Seconds())
 			}
 		}
 	}
 	if len(all) < minSamples {
 		return handoffResult{}, fmt.Errorf("bench: %d hand-offs in %v; want at least %d", len(all), stallTimeout, minSamples)
 	}
-	slices.Sort(all)
-	return handoffResult{
-		perSec: float64(len(all)) / (end - from).Seconds(),
-		p50:    percentile(all, 0.50).Seconds(),
-		p99:    percentile(all, 0.99).Seconds(),
-	}, nil
-}
-
-// percentile returns the q-quantile of sorted (nearest rank).
-func percentile(sorted []time.Duration, q float64) time.Duration {
-	i := int(q*float64(len(sorted))+0.5) - 1
-	return sorted[min(max(i, 0), len(sorted)-1)]
+	slices.Sort(all) // Quantiles is faster on sorted input
+	q := stats.Quantiles(all, 0.50, 0.99)
+	return handoffResult{perSec: float64(len(all)) / (end - from).Seconds(), p50: q[0], p99: q[1]}, nil
 }

@@ -21,10 +21,25 @@ type coreOp struct {
 }
 
 // keys names one system's keys, so that systems sharing a server never share data.
-type keys struct{ zset, list string }
+// zsets and lists repeat zset and list window times: the key arguments of a batch of
+// commands on the one key.
+type keys struct {
+	zset, list   string
+	zsets, lists []string
+}
 
 func keysFor(s System) *keys {
-	return &keys{zset: "bench:" + s.Name() + ":zset", list: "bench:" + s.Name() + ":list"}
+	k := &keys{zset: "bench:" + s.Name() + ":zset", list: "bench:" + s.Name() + ":list"}
+	k.zsets, k.lists = repeat(k.zset, window), repeat(k.list, window)
+	return k
+}
+
+func repeat(s string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
 }
 
 var negInf = func() []float64 {
@@ -39,16 +54,16 @@ var coreOps = []coreOp{
 	{id: "zadd-new", title: "ZADD (new member)", bounded: true,
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
 			zs := d.fresh[pos : pos+n]
-			return func() error { return s.ZRemBulk(ctx, k.zset, zMembers(zs)) }, s.ZAdd(ctx, k.zset, zs)
+			return func() error { return s.ZRemBulk(ctx, k.zset, zMembers(zs)) }, s.ZAdd(ctx, k.zsets[:n], zs)
 		}},
 	{id: "zadd-update", title: "ZADD (update score)",
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
 			return func() error { return s.ZAddBulk(ctx, k.zset, d.originals(pos, pos+n)) },
-				s.ZAdd(ctx, k.zset, d.updates[pos:pos+n])
+				s.ZAdd(ctx, k.zsets[:n], d.updates[pos:pos+n])
 		}},
 	{id: "zscore", title: "ZSCORE",
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
-			return nil, s.ZScore(ctx, k.zset, d.rand[pos:pos+n])
+			return nil, s.ZScore(ctx, k.zsets[:n], d.rand[pos:pos+n])
 		}},
 	{id: "zrevrank", title: "ZREVRANK", sorts: true,
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
@@ -74,7 +89,7 @@ var coreOps = []coreOp{
 		}},
 	{id: "lpush-rpop", title: "LPUSH + RPOP", list: true,
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
-			return nil, s.LPushRPop(ctx, k.list, d.rand[pos:pos+n])
+			return nil, s.LPushRPop(ctx, k.lists[:n], d.rand[pos:pos+n])
 		}},
 	{id: "lrange", title: "LRANGE 0 99", list: true,
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
@@ -110,18 +125,27 @@ type meter struct {
 	limit  int // arguments available: batches are windows of [0, limit)
 }
 
-func newMeter(op coreOp, d *dataset) *meter {
+// newMeter returns the meter of a workload on data of size n with limit arguments
+// available. A bounded workload changes the data's size: its batches hold at most
+// n/10 commands.
+func newMeter(bounded bool, n, limit int) *meter {
 	m := &meter{k: 1, max: window, limit: window}
-	if op.bounded {
-		m.max = max(1, d.n/10)
-		m.limit = min(window, len(d.distinct))
-		m.max = min(m.max, m.limit)
+	if bounded {
+		m.limit = min(window, limit)
+		m.max = min(max(1, n/10), m.limit)
 	}
 	return m
 }
 
-// measure runs op for at least dur of timed work and returns commands per second.
-func (m *meter) measure(ctx context.Context, op coreOp, s System, k *keys, d *dataset, dur time.Duration) (float64, error) {
+// meter returns the meter of op on d.
+func (op coreOp) meter(d *dataset) *meter { return newMeter(op.bounded, d.n, len(d.distinct)) }
+
+// batch runs the k commands of a workload that use the arguments at [pos, pos+k) and
+// returns the untimed work that puts the data back as it was (nil when there is none).
+type batch func(pos, k int) (restore func() error, err error)
+
+// measure runs batches for at least dur of timed work and returns commands per second.
+func (m *meter) measure(ctx context.Context, run batch, dur time.Duration) (float64, error) {
 	var ops int
 	var spent time.Duration
 	for spent < dur {
@@ -129,7 +153,7 @@ func (m *meter) measure(ctx context.Context, op coreOp, s System, k *keys, d *da
 			m.pos = 0
 		}
 		start := time.Now()
-		restore, err := op.run(ctx, s, k, d, m.pos, m.k)
+		restore, err := run(m.pos, m.k)
 		t := time.Since(start)
 		if err != nil {
 			return 0, err

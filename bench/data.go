@@ -2,10 +2,10 @@ package bench
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"runtime"
-	"slices"
+
+	"golang.org/x/exp/stats"
 )
 
 // seed makes every run draw the same data and the same command arguments.
@@ -90,14 +90,43 @@ func heapInUse() int64 {
 	return int64(ms.HeapAlloc)
 }
 
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
+// Spread is the range of the runs behind a figure.
+type Spread struct{ Min, Max float64 }
+
+// Relative returns the spread as a fraction of the figure v: (Max-Min)/v, 0 when v
+// is not positive.
+func (s Spread) Relative(v float64) float64 {
+	if !(v > 0) {
+		return 0
 	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
+	return (s.Max - s.Min) / v
+}
+
+// disagreement is the relative spread above which a row is flagged: its runs
+// disagree too much for the figure to be read on its own.
+const disagreement = 0.10
+
+// set records the figure of system name from its runs: their median, with their
+// minimum and maximum as the spread. With no runs it records nothing.
+func (row *Row) set(name string, runs []float64) {
+	if len(runs) == 0 {
+		return
 	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	q := stats.Quantiles(runs, 0, 0.5, 1)
+	row.Values[name] = q[1]
+	if row.Spread == nil {
+		row.Spread = map[string]Spread{}
+	}
+	row.Spread[name] = Spread{Min: q[0], Max: q[2]}
+}
+
+// Disagrees reports whether, for some system, the runs behind the row's figure
+// differ by more than 10% of it.
+func (row *Row) Disagrees() bool {
+	for name, sp := range row.Spread {
+		if sp.Relative(row.Values[name]) > disagreement {
+			return true
+		}
+	}
+	return false
 }

@@ -6,7 +6,8 @@
 // command and pipelined in batches of 100, and miniredis (an in-process Go server
 // reached through go-redis). Every system is filled with the same data, built the
 // same way (multi-member ZADD/RPUSH of 1,000 elements per command), warm-up is
-// excluded from the figures, and each figure is the median of several timed runs.
+// excluded from the figures, and each figure is the median of several timed runs,
+// kept with the range of those runs (statistics from golang.org/x/exp/stats).
 // The systems take turns within each round of runs, and the Go heap is collected
 // before each run, so that neither other work on the machine nor one system's
 // garbage lands on a single system.
@@ -28,13 +29,23 @@
 //     (for the delayed queue and the scheduler: the lateness of the pop after the
 //     job's due time), closed loop as above;
 //   - memory: bytes per element of a sorted set and a list of n elements (Go heap
-//     in use after GC for the in-process systems, INFO used_memory for Redis).
+//     in use after GC for the in-process systems, INFO used_memory for Redis);
+//   - many keys: bytes per key and per element of 100k sorted sets of 1 and of 10
+//     members, 10k of 100, and 100k lists of 1 and of 10 values (keys user:%08d,
+//     members member:%07d, scores 0..n-1), and the throughput of ZADD, ZSCORE,
+//     ZRANGE 0 -1, ZPOPMIN and LPUSH+RPOP on random keys among 100k small keys.
 //
 // [Run] executes a [Config] and returns a [Report], which renders as a Markdown
-// table ([Report.Markdown]) and an SVG chart ([Report.SVG]); the zbench command
-// (bench/cmd/zbench) is a thin wrapper around them. The Go benchmarks in this
-// package (go test -bench . ./bench) name their sub-benchmarks op=…/n=…/impl=…
-// so that benchstat -col /impl compares implementations.
+// table ([Report.Markdown]) and an SVG chart ([Report.SVG]), both with the run's
+// [Provenance] (versions of Go, go-redis, miniredis and Redis, where Redis came
+// from, the flags, date and load average). Each table figure carries ± half the
+// range of its runs, and a workload whose runs disagree by more than 10% is marked
+// ⚠. Progress goes to [Config].Progress: a bar redrawn in place on a terminal, plain
+// lines otherwise. The zbench command (bench/cmd/zbench) is a thin wrapper around
+// them. The Go benchmarks in this package (go test -bench . ./bench) name their
+// sub-benchmarks op=…/n=…/impl=… (op=…/keys=…/n=…/impl=… for many keys) so that
+// benchstat -col /impl compares implementations and benchstat old.txt new.txt
+// compares commits.
 //
 // Nothing in this package is safe for concurrent use unless stated otherwise:
 // a System is driven by one benchmark at a time.

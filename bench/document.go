@@ -32,8 +32,10 @@ func (r *Report) Document() string {
 	if r.Load != "" {
 		fmt.Fprintf(&b, "Load average when it started (1, 5, 15 min): %s; a busy machine lowers every figure.\n", r.Load)
 	}
-	fmt.Fprintf(&b, "Each figure is the median of %d runs of %s of timed work after an untimed warm-up; "+
-		"every system got the same data, built the same way, and the same command arguments.\n", c.Runs, c.Duration)
+	fmt.Fprintf(&b, "Versions and command line: %s.\n", r.Provenance)
+	fmt.Fprintf(&b, "Each figure is the median of %d runs of %s of timed work after an untimed warm-up, "+
+		"± half the range of the runs; a workload marked ⚠ had runs that disagreed by more than 10%%. "+
+		"Every system got the same data, built the same way, and the same command arguments.\n", c.Runs, c.Duration)
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "\n> %s\n", n)
 	}
@@ -47,7 +49,10 @@ consumer). p50/p99 are the times from just before a push to the blocked consumer
 return; for the delayed queue and the scheduler, from the job's due time (2 ms after
 it was scheduled) to the consumer's return, that is how late the job is delivered. B/elem is the memory
 added per element (Go heap in use after GC for zlite and miniredis, used_memory
-for Redis), including the 15-byte member strings. "zlite vs X" is how many times better zlite's
+for Redis), including the 15-byte member strings. The many-keys rows spread the data
+over keys: n is keys×elements per key, B/key the memory added per key (key names,
+per-key overhead and elements), and their throughput rows send each command to a
+random one of the keys. "zlite vs X" is how many times better zlite's
 figure is than X's (faster, lower latency, smaller); the cases where zlite is worse
 are in bold. Against Redis with one round trip per command the ratio is mostly the
 network hop and protocol that zlite does not have; against Redis pipelined ×100 most

@@ -165,16 +165,67 @@ func (s *goRedis) RPushBulk(ctx context.Context, key string, values []string) er
 	})
 }
 
-func (s *goRedis) ZAdd(ctx context.Context, key string, zs []Z) error {
+// perKey sends one command per key, fillBatch keys per pipeline.
+func (s *goRedis) perKey(ctx context.Context, n int, issue func(p redis.Pipeliner, i int)) error {
+	for lo := 0; lo < n; lo += fillBatch {
+		p := s.c.Pipeline()
+		for i := lo; i < min(lo+fillBatch, n); i++ {
+			issue(p, i)
+		}
+		if _, err := p.Exec(ctx); err != nil {
+			return fmt.Errorf("bench: fill keys: %w", err)
+		}
+	}
+	return nil
+}
+
+func (s *goRedis) ZAddKeys(ctx context.Context, keys []string, zs [][]Z) error {
+	return s.perKey(ctx, len(keys), func(p redis.Pipeliner, i int) { p.ZAdd(ctx, keys[i], toRedisZ(zs[i])...) })
+}
+
+func (s *goRedis) RPushKeys(ctx context.Context, keys []string, values [][]string) error {
+	return s.perKey(ctx, len(keys), func(p redis.Pipeliner, i int) { p.RPush(ctx, keys[i], anys(values[i])...) })
+}
+
+func (s *goRedis) ZAdd(ctx context.Context, keys []string, zs []Z) error {
 	return s.run(ctx, len(zs), func(c redis.Cmdable, i int) redis.Cmder {
-		return c.ZAdd(ctx, key, redis.Z{Score: zs[i].Score, Member: zs[i].Member})
+		return c.ZAdd(ctx, keys[i], redis.Z{Score: zs[i].Score, Member: zs[i].Member})
 	}, nil)
 }
 
-func (s *goRedis) ZScore(ctx context.Context, key string, members []string) error {
+func (s *goRedis) ZScore(ctx context.Context, keys []string, members []string) error {
 	return s.run(ctx, len(members), func(c redis.Cmdable, i int) redis.Cmder {
-		return c.ZScore(ctx, key, members[i])
+		return c.ZScore(ctx, keys[i], members[i])
 	}, nil)
+}
+
+func (s *goRedis) ZRange(ctx context.Context, keys []string) error {
+	return s.run(ctx, len(keys), func(c redis.Cmdable, i int) redis.Cmder {
+		return c.ZRange(ctx, keys[i], 0, -1)
+	}, func(i int, c redis.Cmder) error {
+		if len(c.(*redis.StringSliceCmd).Val()) == 0 {
+			return errEmpty
+		}
+		return nil
+	})
+}
+
+func (s *goRedis) ZPopMin(ctx context.Context, keys []string) ([]Z, error) {
+	out := make([]Z, 0, len(keys))
+	err := s.run(ctx, len(keys), func(c redis.Cmdable, i int) redis.Cmder {
+		return c.ZPopMin(ctx, keys[i])
+	}, func(i int, c redis.Cmder) error { return popped(&out, c) })
+	return out, err
+}
+
+// popped appends the one member a ZPOPMIN or ZPOPMAX reply c holds to out.
+func popped(out *[]Z, c redis.Cmder) error {
+	v := c.(*redis.ZSliceCmd).Val()
+	if len(v) != 1 {
+		return errEmpty
+	}
+	*out = append(*out, Z{Member: v[0].Member.(string), Score: v[0].Score})
+	return nil
 }
 
 func (s *goRedis) ZRevRank(ctx context.Context, key string, members []string) error {
@@ -200,14 +251,7 @@ func (s *goRedis) ZPopMax(ctx context.Context, key string, k int) ([]Z, error) {
 	out := make([]Z, 0, k)
 	err := s.run(ctx, k, func(c redis.Cmdable, i int) redis.Cmder {
 		return c.ZPopMax(ctx, key)
-	}, func(i int, c redis.Cmder) error {
-		v := c.(*redis.ZSliceCmd).Val()
-		if len(v) != 1 {
-			return errEmpty
-		}
-		out = append(out, Z{Member: v[0].Member.(string), Score: v[0].Score})
-		return nil
-	})
+	}, func(i int, c redis.Cmder) error { return popped(&out, c) })
 	return out, err
 }
 
@@ -222,12 +266,12 @@ func (s *goRedis) ZRem(ctx context.Context, key string, members []string) error 
 	})
 }
 
-func (s *goRedis) LPushRPop(ctx context.Context, key string, values []string) error {
+func (s *goRedis) LPushRPop(ctx context.Context, keys []string, values []string) error {
 	return s.run(ctx, 2*len(values), func(c redis.Cmdable, i int) redis.Cmder {
 		if i%2 == 0 {
-			return c.LPush(ctx, key, values[i/2])
+			return c.LPush(ctx, keys[i/2], values[i/2])
 		}
-		return c.RPop(ctx, key)
+		return c.RPop(ctx, keys[i/2])
 	}, nil)
 }
 
@@ -292,6 +336,24 @@ func (s *goRedis) Memory(ctx context.Context) (int64, bool, error) {
 		return 0, false, errors.New("bench: INFO memory has no used_memory")
 	}
 	return 0, false, nil
+}
+
+// serverVersion returns redis_version from INFO server. Only a real redis-server
+// (not miniredis, whose INFO is partial) is asked.
+func (s *goRedis) serverVersion(ctx context.Context) (string, error) {
+	if s.mini != nil {
+		return "", nil
+	}
+	info, err := s.c.Info(ctx, "server").Result()
+	if err != nil {
+		return "", err
+	}
+	for line := range strings.SplitSeq(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "redis_version:"); ok {
+			return v, nil
+		}
+	}
+	return "", errors.New("bench: INFO server has no redis_version")
 }
 
 // formatBound formats a score as a ZRANGEBYSCORE bound.

@@ -5,65 +5,84 @@ import (
 	"fmt"
 )
 
+// memoryKind is one structure the memory rows build: elements [lo, hi) of n.
+type memoryKind struct {
+	id, title string
+	build     func(ctx context.Context, s System, key string, n, lo, hi int) error
+}
+
+// memoryKinds are the one-key structures of the memory rows, built with freshly
+// formatted strings (so an in-process system holds the only copy of what it stores).
+var memoryKinds = []memoryKind{
+	{"memory-zset", "sorted set memory", func(ctx context.Context, s System, key string, n, lo, hi int) error {
+		zs := make([]Z, 0, hi-lo)
+		for i := lo; i < hi; i++ {
+			zs = append(zs, Z{Member: memberName(i), Score: scoreOf(i, n)})
+		}
+		return s.ZAddBulk(ctx, key, zs)
+	}},
+	{"memory-list", "list memory", func(ctx context.Context, s System, key string, n, lo, hi int) error {
+		vs := make([]string, 0, hi-lo)
+		for i := lo; i < hi; i++ {
+			vs = append(vs, memberName(i))
+		}
+		return s.RPushBulk(ctx, key, vs)
+	}},
+}
+
 // runMemory adds the bytes-per-element rows: a sorted set and a list of
-// cfg.MemorySize elements, built on each system in turn with freshly formatted
-// strings (so an in-process system holds the only copy of what it stores).
+// cfg.MemorySize elements, built on each system in turn.
 func runMemory(ctx context.Context, cfg *Config, r *Report) error {
 	n := cfg.MemorySize
 	if n <= 0 {
 		return nil
 	}
-	kinds := []struct {
-		id, title string
-		build     func(s System, key string, lo, hi int) error
-	}{
-		{"memory-zset", "sorted set memory", func(s System, key string, lo, hi int) error {
-			zs := make([]Z, 0, hi-lo)
-			for i := lo; i < hi; i++ {
-				zs = append(zs, Z{Member: memberName(i), Score: scoreOf(i, n)})
-			}
-			return s.ZAddBulk(ctx, key, zs)
-		}},
-		{"memory-list", "list memory", func(s System, key string, lo, hi int) error {
-			vs := make([]string, 0, hi-lo)
-			for i := lo; i < hi; i++ {
-				vs = append(vs, memberName(i))
-			}
-			return s.RPushBulk(ctx, key, vs)
-		}},
-	}
-	for _, kind := range kinds {
+	for _, kind := range memoryKinds {
 		row := Row{Group: "memory", Workload: kind.title, ID: kind.id, N: n, Metric: BytesPerElem, Values: map[string]float64{}}
 		for _, s := range cfg.Systems {
 			key := "bench:" + s.Name() + ":" + kind.id
-			if err := s.Del(ctx, key); err != nil {
-				return err
-			}
-			before, ok, err := s.Memory(ctx)
+			cfg.progress("%-20s n=%-8d %-10s building", kind.id, n, s.Name())
+			delta, ok, err := memoryDelta(ctx, s, func() error {
+				for lo := 0; lo < n; lo += 100 * fillBatch {
+					if err := kind.build(ctx, s, key, n, lo, min(lo+100*fillBatch, n)); err != nil {
+						return err
+					}
+				}
+				return nil
+			}, func() error { return s.Del(ctx, key) })
 			if err != nil {
 				return fmt.Errorf("%s %s: %w", kind.id, s.Name(), err)
 			}
 			if !ok {
 				continue
 			}
-			cfg.progress("%-20s n=%-8d %-10s building", kind.id, n, s.Name())
-			for lo := 0; lo < n; lo += 100 * fillBatch {
-				if err := kind.build(s, key, lo, min(lo+100*fillBatch, n)); err != nil {
-					return fmt.Errorf("%s %s: %w", kind.id, s.Name(), err)
-				}
-			}
-			after, _, err := s.Memory(ctx)
-			if err != nil {
-				return fmt.Errorf("%s %s: %w", kind.id, s.Name(), err)
-			}
-			if err := s.Del(ctx, key); err != nil {
-				return err
-			}
-			v := float64(after-before) / float64(n)
+			v := float64(delta) / float64(n)
 			row.Values[s.Name()] = v
 			cfg.progress("%-20s n=%-8d %-10s %s", kind.id, n, s.Name(), formatValue(BytesPerElem, v))
 		}
 		r.Rows = append(r.Rows, row)
+		cfg.bar.finished()
 	}
 	return nil
+}
+
+// memoryDelta runs del (so that nothing is left of an earlier build), then build,
+// and returns the memory s gained by build; it runs del again afterwards. ok is false
+// (and build does not run) when s does not measure its own memory.
+func memoryDelta(ctx context.Context, s System, build, del func() error) (delta int64, ok bool, err error) {
+	if err := del(); err != nil {
+		return 0, false, err
+	}
+	before, ok, err := s.Memory(ctx)
+	if err != nil || !ok {
+		return 0, false, err
+	}
+	if err := build(); err != nil {
+		return 0, false, err
+	}
+	after, _, err := s.Memory(ctx)
+	if err != nil {
+		return 0, false, err
+	}
+	return after - before, true, del()
 }

@@ -68,7 +68,7 @@ var queueOps = []queueOp{
 			}
 		}},
 	{id: "levels", title: "Levels (2 levels)", pairTitle: "Push+Pop",
-		make: func(b queues.Backend, name string) any { return queues.NewLevels(b, name, "high", "low") },
+		make: func(b queues.Backend, name string) any { return queues.NewLevels(b, name, []string{"high", "low"}) },
 		pair: func(ctx context.Context, q any, i int) error {
 			l := q.(*queues.Levels)
 			if err := l.Push(ctx, []string{"high", "low"}[i%2], "v"); err != nil {
@@ -88,7 +88,7 @@ var queueOps = []queueOp{
 			}
 		}},
 	{id: "priority", title: "Priority", pairTitle: "Push+Pop",
-		make: func(b queues.Backend, name string) any { return queues.NewPriority(b, name, queues.LowestFirst) },
+		make: func(b queues.Backend, name string) any { return queues.NewPriority(b, name) },
 		pair: func(ctx context.Context, q any, i int) error {
 			p := q.(*queues.Priority)
 			if err := p.Push(ctx, "v", float64(i%100)); err != nil {
@@ -111,14 +111,14 @@ var queueOps = []queueOp{
 		make: func(b queues.Backend, name string) any { return queues.NewWaitlist(b, name) },
 		pair: func(ctx context.Context, q any, i int) error {
 			w := q.(*queues.Waitlist)
-			if err := w.Add(ctx, "party"+strconv.Itoa(i), 2+i%3); err != nil {
+			if err := w.Add(ctx, "party"+strconv.Itoa(i), int64(2+i%3)); err != nil {
 				return err
 			}
 			_, ok, err := w.Seat(ctx, 4, queues.Fits)
 			return notEmpty(ok, err)
 		}},
 	{id: "callqueue", title: "CallQueue", pairTitle: "Enqueue+Dequeue",
-		make: func(b queues.Backend, name string) any { return queues.NewCallQueue(b, name, nil) },
+		make: func(b queues.Backend, name string) any { return queues.NewCallQueue(b, name) },
 		pair: func(ctx context.Context, q any, i int) error {
 			c := q.(*queues.CallQueue)
 			if err := c.Enqueue(ctx, "call"+strconv.Itoa(i), float64(i%10)); err != nil {
@@ -138,7 +138,9 @@ var queueOps = []queueOp{
 			}
 		}},
 	{id: "reliable", title: "Reliable", pairTitle: "Push+Pop+Ack",
-		make: func(b queues.Backend, name string) any { return queues.NewReliable(b, name, time.Minute, nil) },
+		make: func(b queues.Backend, name string) any {
+			return queues.NewReliable(b, name, queues.WithLease(time.Minute))
+		},
 		pair: func(ctx context.Context, q any, i int) error {
 			r := q.(*queues.Reliable)
 			if _, err := r.Push(ctx, "v"); err != nil {
@@ -165,7 +167,7 @@ var queueOps = []queueOp{
 			}
 		}},
 	{id: "delayed", title: "Delayed", pairTitle: "Schedule+Pop", late: true,
-		make: func(b queues.Backend, name string) any { return queues.NewDelayed(b, name, nil) },
+		make: func(b queues.Backend, name string) any { return queues.NewDelayed(b, name) },
 		pair: func(ctx context.Context, q any, i int) error {
 			d := q.(*queues.Delayed)
 			if err := d.Schedule(ctx, "v", time.Now()); err != nil {
@@ -186,7 +188,7 @@ var queueOps = []queueOp{
 			}
 		}},
 	{id: "scheduler", title: "Scheduler", pairTitle: "AddFutureJob+Step+Pop", late: true,
-		make: func(b queues.Backend, name string) any { return queues.NewScheduler(b, name, 0, nil) },
+		make: func(b queues.Backend, name string) any { return queues.NewScheduler(b, name) },
 		pair: func(ctx context.Context, q any, i int) error {
 			s := q.(*queues.Scheduler)
 			if err := s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "f"}, time.Now()); err != nil {
@@ -272,7 +274,7 @@ func runQueues(ctx context.Context, cfg *Config, r *Report) error {
 			return fmt.Errorf("queue %s %w", op.id, err)
 		}
 		for _, s := range systems {
-			tput.Values[s.Name()] = median(res[s.Name()])
+			tput.set(s.Name(), res[s.Name()])
 			cfg.progress("%-20s %-10s %s", "queue-"+op.id, s.Name(), formatValue(OpsPerSec, tput.Values[s.Name()]))
 		}
 		if op.channel != nil {
@@ -297,12 +299,13 @@ func runQueues(ctx context.Context, cfg *Config, r *Report) error {
 			}
 			for _, s := range systems {
 				hs := lat[s.Name()]
-				p50.Values[s.Name()] = median(pick(hs, func(h handoffResult) float64 { return h.p50 }))
-				p99.Values[s.Name()] = median(pick(hs, func(h handoffResult) float64 { return h.p99 }))
+				p50.set(s.Name(), pick(hs, func(h handoffResult) float64 { return h.p50 }))
+				p99.set(s.Name(), pick(hs, func(h handoffResult) float64 { return h.p99 }))
 				cfg.progress("%-20s %-10s p50 %s, p99 %s", "queue-"+op.id+"-handoff", s.Name(),
 					formatValue(LatencyP50, p50.Values[s.Name()]), formatValue(LatencyP99, p99.Values[s.Name()]))
 			}
 		}
+		cfg.bar.finished()
 		r.Rows = append(r.Rows, tput)
 		if op.channel != nil {
 			r.Rows = append(r.Rows, p50, p99)

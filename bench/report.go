@@ -60,7 +60,7 @@ func Ratio(m Metric, ref, other float64) (float64, bool) {
 // reference is worse in bold.
 func RatioText(m Metric, ratio float64) string {
 	better, worse := "faster", "slower"
-	if m == BytesPerElem {
+	if m == BytesPerElem || m == BytesPerKey {
 		better, worse = "smaller", "larger"
 	}
 	switch {
@@ -121,8 +121,18 @@ func sizeText(n int) string {
 	return fmt.Sprint(n)
 }
 
+// sizeText is the table's n column: the elements, or keys×elements per key.
+func (row *Row) sizeText() string {
+	if row.Keys > 0 {
+		return sizeText(row.Keys) + "×" + fmt.Sprint(row.N)
+	}
+	return sizeText(row.N)
+}
+
 // Markdown renders the report as a Markdown table: one row per workload, size and
-// metric; a column per system; and a column per peer giving the zlite ratio.
+// metric; a column per system, each figure with its spread (±: half the range of its
+// runs, as a percentage of the figure); and a column per peer giving the zlite ratio.
+// A workload marked ⚠ had runs that disagreed by more than 10% on some system.
 func (r *Report) Markdown() string {
 	var b strings.Builder
 	peers := r.peers()
@@ -137,12 +147,19 @@ func (r *Report) Markdown() string {
 	b.WriteString(strings.Repeat("--:|", len(r.Systems)+len(peers)))
 	b.WriteString("\n")
 	for _, row := range r.Rows {
-		fmt.Fprintf(&b, "| %s | %s | %s |", row.Workload, sizeText(row.N), row.Metric)
+		title := row.Workload
+		if row.Disagrees() {
+			title += " ⚠"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |", title, row.sizeText(), row.Metric)
 		for _, s := range r.Systems {
 			v, ok := row.Values[s]
 			cell := "—"
 			if ok {
 				cell = formatValue(row.Metric, v)
+				if sp, ok := row.Spread[s]; ok && sp.Max > sp.Min {
+					cell += fmt.Sprintf(" ±%.0f%%", 50*sp.Relative(v))
+				}
 			}
 			fmt.Fprintf(&b, " %s |", cell)
 		}

@@ -42,6 +42,7 @@ func (r *Report) SVG() string {
 		{"Throughput (log scale; longer is better)", []Metric{OpsPerSec}},
 		{"Latency (log scale; shorter is better)", []Metric{LatencyP50, LatencyP99}},
 		{"Memory per element (log scale; shorter is better)", []Metric{BytesPerElem}},
+		{"Memory per key (log scale; shorter is better)", []Metric{BytesPerKey}},
 	}
 	var body strings.Builder
 	y := 60
@@ -115,7 +116,10 @@ func (r *Report) SVG() string {
 			groupH := n*(barH+gap) - gap
 			label := row.Workload
 			if row.N > 0 {
-				label += " · n=" + sizeText(row.N)
+				label += " · n=" + row.sizeText()
+			}
+			if row.Disagrees() {
+				label += " ⚠"
 			}
 			if row.Metric == LatencyP50 || row.Metric == LatencyP99 {
 				label += " · " + row.Metric.String()
@@ -141,12 +145,22 @@ func (r *Report) SVG() string {
 	height := y + pad
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`+"\n", width, height, width, height)
-	b.WriteString(`<style>.h{font-size:15px;font-weight:bold}.t{font-size:18px;font-weight:bold}.v{font-size:9px;fill:#374151}.g{stroke:#d1d5db;stroke-width:1}</style>` + "\n")
+	b.WriteString(`<style>.h{font-size:15px;font-weight:bold}.t{font-size:18px;font-weight:bold}.v{font-size:9px;fill:#374151}.s{font-size:10px;fill:#374151}.g{stroke:#d1d5db;stroke-width:1}</style>` + "\n")
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
 	fmt.Fprintf(&b, `<text x="%d" y="26" class="t">zlite vs Redis vs miniredis — %s</text>`+"\n", pad, esc(r.machine()))
+	fmt.Fprintf(&b, `<text x="%d" y="42" class="s">%s</text>`+"\n", pad, esc(r.subtitle()))
 	b.WriteString(body.String())
 	b.WriteString("</svg>\n")
 	return b.String()
+}
+
+// subtitle is the chart's provenance line: date, load, versions and flags.
+func (r *Report) subtitle() string {
+	s := r.Started.UTC().Format("2006-01-02 15:04 MST")
+	if r.Load != "" {
+		s += "; load " + r.Load
+	}
+	return s + "; " + r.Provenance.String()
 }
 
 func esc(s string) string { return html.EscapeString(s) }

@@ -16,8 +16,9 @@ type Z struct {
 }
 
 // A System is one implementation under test. The core methods take a batch of
-// arguments and send one command per element (LPushRPop sends two); how the batch
-// travels (direct calls, one round trip each, pipelines) is the system's business.
+// arguments and send one command per element (LPushRPop sends two), on one key or,
+// where they take keys, on keys[i] for element i; how the batch travels (direct
+// calls, one round trip each, pipelines) is the system's business.
 // Every method checks its replies and returns an error on a reply the workload
 // cannot produce (a missing member, an empty pop), so a broken system cannot post
 // a fast figure.
@@ -35,11 +36,21 @@ type System interface {
 	ZRemBulk(ctx context.Context, key string, members []string) error
 	// RPushBulk appends values to key with multi-value RPUSH commands.
 	RPushBulk(ctx context.Context, key string, values []string) error
+	// ZAddKeys adds zs[i] to keys[i] with one multi-member ZADD per key (used to
+	// fill many keys; pipelined where the system can).
+	ZAddKeys(ctx context.Context, keys []string, zs [][]Z) error
+	// RPushKeys appends values[i] to keys[i] with one multi-value RPUSH per key.
+	RPushKeys(ctx context.Context, keys []string, values [][]string) error
 
-	// ZAdd sends ZADD key score member for each element.
-	ZAdd(ctx context.Context, key string, zs []Z) error
-	// ZScore sends ZSCORE key member for each member; each must exist.
-	ZScore(ctx context.Context, key string, members []string) error
+	// ZAdd sends ZADD keys[i] score member for each element zs[i].
+	ZAdd(ctx context.Context, keys []string, zs []Z) error
+	// ZScore sends ZSCORE keys[i] members[i] for each member; each must exist.
+	ZScore(ctx context.Context, keys []string, members []string) error
+	// ZRange sends ZRANGE key 0 -1 for each key; each reply must be non-empty.
+	ZRange(ctx context.Context, keys []string) error
+	// ZPopMin sends ZPOPMIN key for each key and returns what was popped, in order;
+	// each key must have a member to pop.
+	ZPopMin(ctx context.Context, keys []string) ([]Z, error)
 	// ZRevRank sends ZREVRANK key member for each member; each must exist.
 	ZRevRank(ctx context.Context, key string, members []string) error
 	// ZRangeByScore sends ZRANGEBYSCORE key min +inf LIMIT offset count for each
@@ -49,8 +60,8 @@ type System interface {
 	ZPopMax(ctx context.Context, key string, k int) ([]Z, error)
 	// ZRem sends ZREM key member for each member; each must exist.
 	ZRem(ctx context.Context, key string, members []string) error
-	// LPushRPop sends LPUSH key v then RPOP key for each value.
-	LPushRPop(ctx context.Context, key string, values []string) error
+	// LPushRPop sends LPUSH keys[i] values[i] then RPOP keys[i] for each value.
+	LPushRPop(ctx context.Context, keys []string, values []string) error
 	// LRange sends LRANGE key start stop k times; each reply must be non-empty.
 	LRange(ctx context.Context, key string, k, start, stop int) error
 

@@ -87,8 +87,27 @@ func (s *zliteSys) RPushBulk(ctx context.Context, key string, values []string) e
 
 func score(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
-func (s *zliteSys) ZAdd(ctx context.Context, key string, zs []Z) error {
-	for _, z := range zs {
+func (s *zliteSys) ZAddKeys(ctx context.Context, keys []string, zs [][]Z) error {
+	for i, key := range keys {
+		if _, err := s.db.ZAdd(ctx, key, toZliteZ(zs[i])...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *zliteSys) RPushKeys(ctx context.Context, keys []string, values [][]string) error {
+	for i, key := range keys {
+		if _, err := s.db.RPush(ctx, key, values[i]...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *zliteSys) ZAdd(ctx context.Context, keys []string, zs []Z) error {
+	for i, z := range zs {
+		key := keys[i]
 		var err error
 		if s.do {
 			_, err = s.db.Do(ctx, "ZADD", key, score(z.Score), z.Member)
@@ -102,8 +121,9 @@ func (s *zliteSys) ZAdd(ctx context.Context, key string, zs []Z) error {
 	return nil
 }
 
-func (s *zliteSys) ZScore(ctx context.Context, key string, members []string) error {
-	for _, m := range members {
+func (s *zliteSys) ZScore(ctx context.Context, keys []string, members []string) error {
+	for i, m := range members {
+		key := keys[i]
 		if s.do {
 			v, err := s.db.Do(ctx, "ZSCORE", key, m)
 			if err != nil {
@@ -180,15 +200,11 @@ func (s *zliteSys) ZPopMax(ctx context.Context, key string, k int) ([]Z, error) 
 			if err != nil {
 				return out, err
 			}
-			a := v.([]any)
-			if len(a) != 2 {
-				return out, errEmpty
-			}
-			f, err := strconv.ParseFloat(a[1].(string), 64)
+			z, err := doZ(v)
 			if err != nil {
 				return out, err
 			}
-			out = append(out, Z{Member: a[0].(string), Score: f})
+			out = append(out, z)
 			continue
 		}
 		zs, err := s.db.ZPopMax(ctx, key)
@@ -201,6 +217,69 @@ func (s *zliteSys) ZPopMax(ctx context.Context, key string, k int) ([]Z, error) 
 		out = append(out, Z{Member: zs[0].Member, Score: zs[0].Score})
 	}
 	return out, nil
+}
+
+func (s *zliteSys) ZRange(ctx context.Context, keys []string) error {
+	for _, key := range keys {
+		if s.do {
+			v, err := s.db.Do(ctx, "ZRANGE", key, "0", "-1")
+			if err != nil {
+				return err
+			}
+			if len(v.([]any)) == 0 {
+				return errEmpty
+			}
+			continue
+		}
+		v, err := s.db.ZRange(ctx, key, 0, -1)
+		if err != nil {
+			return err
+		}
+		if len(v) == 0 {
+			return errEmpty
+		}
+	}
+	return nil
+}
+
+func (s *zliteSys) ZPopMin(ctx context.Context, keys []string) ([]Z, error) {
+	out := make([]Z, 0, len(keys))
+	for _, key := range keys {
+		if s.do {
+			v, err := s.db.Do(ctx, "ZPOPMIN", key)
+			if err != nil {
+				return out, err
+			}
+			z, err := doZ(v)
+			if err != nil {
+				return out, err
+			}
+			out = append(out, z)
+			continue
+		}
+		zs, err := s.db.ZPopMin(ctx, key)
+		if err != nil {
+			return out, err
+		}
+		if len(zs) != 1 {
+			return out, errEmpty
+		}
+		out = append(out, Z{Member: zs[0].Member, Score: zs[0].Score})
+	}
+	return out, nil
+}
+
+// doZ decodes the reply of Do("ZPOPMIN"/"ZPOPMAX", key): one member and its score.
+func doZ(v any) (Z, error) {
+	a := v.([]any)
+	if len(a) != 2 {
+		return Z{}, errEmpty
+	}
+	f, err := strconv.ParseFloat(a[1].(string), 64)
+	if err != nil {
+		return Z{}, err
+	}
+	return Z{Member: a[0].(string), Score: f}, nil
 }
 
 func (s *zliteSys) ZRem(ctx context.Context, key string, members []string) error {
@@ -222,8 +301,9 @@ func (s *zliteSys) ZRem(ctx context.Context, key string, members []string) error
 	return nil
 }
 
-func (s *zliteSys) LPushRPop(ctx context.Context, key string, values []string) error {
-	for _, v := range values {
+func (s *zliteSys) LPushRPop(ctx context.Context, keys []string, values []string) error {
+	for i, v := range values {
+		key := keys[i]
 		if s.do {
 			if _, err := s.db.Do(ctx, "LPUSH", key, v); err != nil {
 				return err
@@ -303,7 +383,7 @@ func (s *zliteSys) BRPop(ctx context.Context, key string, timeout time.Duration)
 }
 
 func (s *zliteSys) ZAddOne(ctx context.Context, key string, z Z) error {
-	return s.ZAdd(ctx, key, []Z{z})
+	return s.ZAdd(ctx, []string{key}, []Z{z})
 }
 
 func (s *zliteSys) BZPopMin(ctx context.Context, key string, timeout time.Duration) (Z, bool, error) {

@@ -271,12 +271,10 @@ func runSeeded(t *testing.T, d *differ, seed uint64, n int, allowed map[string]b
 	}
 	for total < n {
 		segStart = append(segStart, len(batch))
-		batch = append(batch, flushStep)
-		cmds++
-		segLen := 20 + g.n(280)
-		for range segLen {
-			s := g.next()
-			batch = append(batch, s)
+		seg := g.segment()
+		batch = append(batch, seg...)
+		cmds++ // the FLUSHALL
+		for _, s := range seg[1:] {
 			cmds += len(s)
 			total += len(s)
 		}

@@ -88,7 +88,7 @@ func FuzzDo(f *testing.F) {
 			for n := 0; n < 100 && !d.done(); n++ {
 				args := d.args()
 				log = append(log, formatCmd(args))
-				v, err, panicked := doRecover(db, args)
+				v, panicked, err := doRecover(db, args)
 				if panicked != nil {
 					t.Fatalf("after:\n  %s\nDo panicked: %v", strings.Join(log, "\n  "), panicked)
 				}
@@ -111,12 +111,12 @@ func FuzzDo(f *testing.F) {
 }
 
 // doRecover runs one command with a deadline and turns a panic into a value.
-func doRecover(db *zlite.DB, args []string) (v any, err error, panicked any) {
+func doRecover(db *zlite.DB, args []string) (v, panicked any, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	defer func() { panicked = recover() }()
 	v, err = db.Do(ctx, args...)
-	return v, err, nil
+	return v, nil, err
 }
 
 // replyShape returns "" when v is a reply go-redis's Do could return with RESP2.

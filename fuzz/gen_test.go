@@ -62,16 +62,22 @@ func (g *gen) chance(pct int) bool     { return g.n(100) < pct }
 func (g *gen) pick(xs []string) string { return xs[g.n(len(xs))] }
 
 var (
-	zKeys   = []string{"z1", "z2", "z3", "zd"}
-	lKeys   = []string{"l1", "l2", "l3"}
-	anyKeys = []string{"z1", "z2", "z3", "zd", "l1", "l2", "l3", "k", "missing"}
+	// Small sets are the common case (most keys hold a few members): z1, z2 and the
+	// destination zd only grow one command at a time; z3 is rebuilt around Redis's
+	// 128-member listpack limit (127/128/129 members, see sizedZAdd) and zb is the
+	// large set. Lists likewise: l1 small, l3 around 128 values, l2 large.
+	zKeys   = []string{"z1", "z2", "z3", "zd", "z1", "z2", "zb"}
+	lKeys   = []string{"l1", "l2", "l3", "l1"}
+	anyKeys = []string{"z1", "z2", "z3", "zd", "zb", "l1", "l2", "l3", "k", "missing"}
 	// Lexicographic ranges are only specified when all scores are equal (Redis answers
 	// an arbitrary, skiplist-level-dependent slice otherwise), so lex commands run on
 	// keys of their own whose members are only ever added with score 0. Only the lex
 	// commands touch them (xl is a list, for WRONGTYPE; nokey never exists).
 	lexKeys  = []string{"x1", "x2", "x1", "x2", "x1", "x2", "xl", "nokey"}
 	memberPl = []string{"a", "b", "c", "d", "e", "f", "", "a\x00b", "\xff\xfe", "1", "-1", "+inf", "[a", "(b", "-", "+",
-		"m0", "m1", "m2", "m3", "é", strings.Repeat("x", 70)}
+		"m0", "m1", "m2", "m3", "é", strings.Repeat("x", 70),
+		// Around Redis's 64-byte listpack limit for members (zset-max-listpack-value).
+		strings.Repeat("y", 63), strings.Repeat("y", 64), strings.Repeat("y", 65)}
 	scorePl = []string{"0", "1", "-1", "2", "3", "1.5", "-2.5", "-0", "+0", "0.0", "0.1", "0.2", "0.3", "1e-5",
 		"inf", "-inf", "+inf", "Inf", "INF", "infinity", "-Infinity", "+inf", "1e308", "-1e308",
 		"1.7976931348623157e308", "-1.7976931348623157e308", "4.9e-324", "5e-324", "-5e-324",
@@ -92,7 +98,8 @@ var (
 		"9223372036854775807", "-9223372036854775808", "9223372036854775808", "1.5", "abc", "", " 1", "+1", "01", "-0"}
 	countPl = []string{"1", "2", "3", "0", "-1", "-2", "5", "10", "100", "-100", "abc", "1.5", "",
 		"9223372036854775807", "-9223372036854775808", "9223372036854775808", "4294967296", "2147483648"}
-	valuePl  = []string{"a", "b", "c", "d", "", "x", "1", "-1", "a\x00b", "\xff", "é", strings.Repeat("v", 70), "pivot"}
+	valuePl = []string{"a", "b", "c", "d", "", "x", "1", "-1", "a\x00b", "\xff", "é", strings.Repeat("v", 70), "pivot",
+		strings.Repeat("v", 63), strings.Repeat("v", 64), strings.Repeat("v", 65)}
 	timeoutG = []string{"0", "0.01", "1", "1.5", "0.001", "10"}
 	timeoutB = []string{"abc", "-1", "-0.5", "", "1e400", "inf", "nan", " 1", "1 ", "-inf"}
 	patterns = []string{"*", "z*", "l*", "?1", "[zl]1", "k", "\\*", "*1*", "nomatch*", "[a-z]?"}
@@ -490,32 +497,41 @@ var commands = []cmdGen{
 		if g.chance(40) {
 			args = append(args, g.cased("MATCH"), g.pick([]string{"*", "a*", "?", "m[0-2]", "*\\*"}))
 		}
-		args = append(args, g.cased("COUNT"), "1000")
+		args = append(args, g.cased("COUNT"), "10000")
 		return one(cmd(g, "ZSCAN", args...)...)
 	}},
 
+	{[]string{"DEL", "ZADD", "ZINCRBY", "ZREM"}, 3, func(g *gen) step {
+		// z3 rebuilt with 127, 128 or 129 members, then grown or shrunk by one or two:
+		// every way across Redis's 128-member listpack limit, by one command or many.
+		return sizedZAdd(g, "z3", 126+g.n(5))
+	}},
 	{[]string{"ZADD"}, 1, func(g *gen) step {
 		// Many members at once: large sets take other paths (Redis converts past 128
 		// members to a skiplist; zlite's tree grows levels).
-		k, lex := g.zkey(), g.chance(30)
+		k, lex := "zb", g.chance(30)
 		if lex {
 			k = g.pick(lexKeys[:2])
 		}
 		args := []string{k}
-		for range 50 + g.n(200) {
+		for range 50 + g.n(400) {
 			sc := g.goodScore()
 			if lex {
 				sc = "0"
 			}
-			args = append(args, sc, "b"+strconv.Itoa(g.n(400)))
+			args = append(args, sc, "b"+strconv.Itoa(g.n(2000)))
 		}
 		return one(cmd(g, "ZADD", args...)...)
+	}},
+	{[]string{"DEL", "RPUSH", "LPUSH", "RPOP", "LPOP"}, 2, func(g *gen) step {
+		// l3 rebuilt with 126 to 130 values, then pushed or popped by one.
+		return sizedPush(g, "l3", 126+g.n(5))
 	}},
 
 	// Lists.
 	{[]string{"RPUSH", "LPUSH"}, 1, func(g *gen) step {
 		// Many values at once, to span the list's pages.
-		args := []string{g.lkey()}
+		args := []string{"l2"}
 		for range 50 + g.n(300) {
 			args = append(args, g.value()+strconv.Itoa(g.n(5)))
 		}
@@ -644,7 +660,7 @@ var commands = []cmdGen{
 		if g.chance(30) {
 			args = append(args, g.cased("TYPE"), g.pick([]string{"zset", "list", "string", "ZSET"}))
 		}
-		args = append(args, g.cased("COUNT"), "1000")
+		args = append(args, g.cased("COUNT"), "10000")
 		return one(cmd(g, "SCAN", args...)...)
 	}},
 	{[]string{"DBSIZE"}, 1, func(g *gen) step { return one(cmd(g, "DBSIZE")...) }},
@@ -726,6 +742,69 @@ func setOpArgs(g *gen, weighted, withScores bool) []string {
 		opts = append(opts, []string{g.pick([]string{"WITHSCORES", "AGGREGATE", "junk"})})
 	}
 	return append(args, g.shuffle(opts)...)
+}
+
+// sizedZAdd returns a step that rebuilds key with n members in one ZADD (sometimes
+// one of them 63 to 65 bytes long), then changes its size by a command or two
+// (ZADD or ZINCRBY of a new member, ZREM of one), so that the set crosses the sizes
+// where Redis changes encodings one member at a time.
+func sizedZAdd(g *gen, key string, n int) step {
+	args := []string{key}
+	long := -1
+	if g.chance(30) {
+		long = g.n(n)
+	}
+	for i := range n {
+		m := "s" + strconv.Itoa(i)
+		if i == long {
+			m += strings.Repeat("y", 63+g.n(3)-len(m)) // 63 to 65 bytes
+		}
+		args = append(args, strconv.Itoa(g.n(n)), m)
+	}
+	s := step{{"DEL", key}, cmd(g, "ZADD", args...)}
+	for i := range g.n(3) {
+		m := "s" + strconv.Itoa(n+i)
+		switch g.n(3) {
+		case 0:
+			s = append(s, cmd(g, "ZADD", key, g.goodScore(), m))
+		case 1:
+			s = append(s, cmd(g, "ZINCRBY", key, g.goodScore(), m))
+		default:
+			s = append(s, cmd(g, "ZREM", key, "s"+strconv.Itoa(g.n(n))))
+		}
+	}
+	return s
+}
+
+// sizedPush is sizedZAdd for the list key: n values in one RPUSH, then a push or a
+// pop.
+func sizedPush(g *gen, key string, n int) step {
+	args := []string{key}
+	for i := range n {
+		v := "v" + strconv.Itoa(i)
+		if g.chance(1) {
+			v = strings.Repeat("v", 63+g.n(3))
+		}
+		args = append(args, v)
+	}
+	s := step{{"DEL", key}, cmd(g, "RPUSH", args...)}
+	if g.chance(70) {
+		s = append(s, cmd(g, g.pick([]string{"RPUSH", "LPUSH", "RPOP", "LPOP"}), key, g.value()))
+		if c := s[len(s)-1]; strings.HasSuffix(strings.ToUpper(c[0]), "POP") {
+			s[len(s)-1] = c[:2]
+		}
+	}
+	return s
+}
+
+// segment returns a FLUSHALL and the 20 to 299 steps that follow it: the unit of a
+// seeded transcript, replayed alone when it diverges.
+func (g *gen) segment() []step {
+	seg := []step{flushStep}
+	for range 20 + g.n(280) {
+		seg = append(seg, g.next())
+	}
+	return seg
 }
 
 // next returns the next step: a command from the weighted table. Steps using a

@@ -179,13 +179,15 @@ func (q waitlist) Stats(ctx context.Context) (Stats, error) {
 }
 
 func (q waitlist) Items(ctx context.Context, offset, count int64) ([]Item, error) {
-	all, err := q.w.List(ctx)
+	page, err := q.w.Items(ctx, offset, count)
 	if err != nil {
 		return nil, err
 	}
-	return pageOf(all, offset, count, func(i int64, p queues.Party) Item {
-		return Item{ID: p.Name, Value: strconv.Itoa(p.Seats) + " seats", Position: i}
-	}), nil
+	items := make([]Item, len(page))
+	for i, p := range page {
+		items[i] = Item{ID: p.Name, Value: strconv.FormatInt(p.Seats, 10) + " seats", Position: offset + int64(i)}
+	}
+	return items, nil
 }
 
 func (q waitlist) Cancel(ctx context.Context, id string) (bool, error) { return q.w.Leave(ctx, id) }

@@ -22,7 +22,7 @@ func TestAdapters(t *testing.T) {
 	b := queues.NewEmbedded(zlite.New())
 	clock := &fixedClock{t0}
 
-	calls := queues.NewCallQueue(b, "calls", clock)
+	calls := queues.NewCallQueue(b, "calls", queues.WithClock(clock))
 	for i, c := range []struct {
 		id string
 		p  float64
@@ -70,14 +70,14 @@ func TestAdapters(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, ok)
 
-	lv := queues.NewLevels(b, "tickets", "hi", "lo")
+	lv := queues.NewLevels(b, "tickets", []string{"hi", "lo"})
 	require.NoError(t, lv.Push(ctx, "lo", "a", "b"))
 	require.NoError(t, lv.Push(ctx, "hi", "c"))
 	st, err = inspector.Levels("tickets", lv, "hi", "lo").Stats(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, inspector.Stats{Depth: 3, Levels: []inspector.Level{{Name: "hi", Depth: 1}, {Name: "lo", Depth: 2}}}, st)
 
-	rel := queues.NewReliable(b, "pay", time.Minute, clock)
+	rel := queues.NewReliable(b, "pay", queues.WithLease(time.Minute), queues.WithClock(clock))
 	_, err = rel.Push(ctx, "x")
 	require.NoError(t, err)
 	_, err = rel.Push(ctx, "y")
@@ -92,9 +92,9 @@ func TestAdapters(t *testing.T) {
 	require.NoError(t, fifo.Push(ctx, "1", "2"))
 	for _, q := range []inspector.Queue{
 		inspector.FIFO("jobs", fifo),
-		inspector.Priority("p", queues.NewPriority(b, "p", queues.LowestFirst)),
-		inspector.Delayed("d", queues.NewDelayed(b, "d", clock)),
-		inspector.Scheduler("s", queues.NewScheduler(b, "s", 0, clock)),
+		inspector.Priority("p", queues.NewPriority(b, "p", queues.WithOrder(queues.LowestFirst))),
+		inspector.Delayed("d", queues.NewDelayed(b, "d", queues.WithClock(clock))),
+		inspector.Scheduler("s", queues.NewScheduler(b, "s", queues.WithClock(clock))),
 		inspector.Reliable("pay", rel),
 		inspector.Levels("tickets", lv, "hi", "lo"),
 	} {

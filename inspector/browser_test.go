@@ -70,7 +70,7 @@ func TestBrowser(t *testing.T) {
 	// Real queues for what the adapters can show and act on, and a fake reliable
 	// queue for leases until package queues lists them.
 	b := queues.NewEmbedded(zlite.New())
-	calls := queues.NewCallQueue(b, "support", nil)
+	calls := queues.NewCallQueue(b, "support")
 	for i, id := range []string{"ann", "bob", "cy", "dee"} {
 		require.NoError(t, calls.Enqueue(ctx, id, float64(i%2)))
 	}

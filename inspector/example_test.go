@@ -18,7 +18,7 @@ func Example() {
 	b := queues.NewEmbedded(zlite.New())
 	jobs := queues.NewFIFO(b, "jobs")
 	jobs.Push(ctx, "resize:1", "resize:2")
-	calls := queues.NewCallQueue(b, "support", nil)
+	calls := queues.NewCallQueue(b, "support")
 	calls.Enqueue(ctx, "ann", 1)
 
 	h := inspector.New([]inspector.Queue{

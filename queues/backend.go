@@ -31,7 +31,10 @@ type Backend interface {
 	// Eval runs the compound step s atomically (Redis: EVALSHA of s's Lua source;
 	// embedded: s's Go function inside one keyspace transaction). Its reply has the
 	// shapes of a Redis script reply as go-redis returns it: nil, int64, string, or
-	// []any of those.
+	// []any of those. When ctx is already done it runs nothing and returns
+	// ctx.Err() itself (not wrapped); a backend that stops waiting for the reply
+	// once ctx is done returns an error wrapping ctx.Err() and runs s's undo step
+	// on the reply ([Script.WithUndo]).
 	Eval(ctx context.Context, s *Script, keys []string, args ...string) (any, error)
 
 	// LPush prepends values to the list at key (LPUSH) and returns its new length.
@@ -83,8 +86,9 @@ type Tx interface {
 //
 // A Script validates before it writes, as Redis does not roll a script back.
 type Script struct {
-	src string
-	fn  func(tx Tx, keys, args []string) (any, error)
+	src  string
+	fn   func(tx Tx, keys, args []string) (any, error)
+	undo *Script
 }
 
 // NewScript returns a Script from its Lua source and its Go equivalent (nil for a
@@ -95,6 +99,32 @@ func NewScript(lua string, fn func(tx Tx, keys, args []string) (any, error)) *Sc
 
 // Lua returns the script's Lua source.
 func (s *Script) Lua() string { return s.src }
+
+// WithUndo marks s as a step that takes something out of a queue and returns s. Its
+// reply is an array ([]any) exactly when it took something, and undo, run with the
+// same keys and that array (as strings) for args, puts it back where it was. A
+// backend that gives up waiting for s's reply (redisq, when ctx ends while Redis is
+// slow to answer) runs undo once the reply does arrive, so that nothing a caller never
+// saw is lost.
+func (s *Script) WithUndo(undo *Script) *Script {
+	s.undo = undo
+	return s
+}
+
+// Undo returns the step that puts back what s took, as given to [Script.WithUndo],
+// with its arguments taken from s's reply; ok is false when s takes nothing or its
+// reply says it took nothing.
+func (s *Script) Undo(reply any) (undo *Script, args []string, ok bool) {
+	a, isArray := reply.([]any)
+	if s.undo == nil || !isArray {
+		return nil, nil, false
+	}
+	args = make([]string, len(a))
+	for i, v := range a {
+		args[i] = replyString(v)
+	}
+	return s.undo, args, true
+}
 
 // ErrNoGoScript: a [Script] without a Go half was run on the embedded engine.
 var ErrNoGoScript = errors.New("queues: script has no Go implementation")
@@ -122,13 +152,6 @@ type Clock interface {
 type systemClock struct{}
 
 func (systemClock) Now() time.Time { return time.Now() }
-
-func clockOr(c Clock) Clock {
-	if c == nil {
-		return systemClock{}
-	}
-	return c
-}
 
 // micros returns t as Unix microseconds: exact in a float64 score until the year 2255.
 func micros(t time.Time) int64 { return t.UnixMicro() }

@@ -61,7 +61,7 @@ func BenchmarkQueues(b *testing.B) {
 			}
 		})
 		b.Run("op=pushpop/queue=scheduler/impl="+bk.name, func(b *testing.B) {
-			s := queues.NewScheduler(bk.new(b), qname(b), 0, nil)
+			s := queues.NewScheduler(bk.new(b), qname(b))
 			work := s.Queue("q")
 			ctx := context.Background()
 			b.ReportAllocs()
@@ -94,7 +94,7 @@ func BenchmarkQueues(b *testing.B) {
 			})
 		}
 		b.Run("op=lateness/queue=delayed/impl="+bk.name, func(b *testing.B) {
-			benchLateness(b, queues.NewDelayed(bk.new(b), qname(b), nil))
+			benchLateness(b, queues.NewDelayed(bk.new(b), qname(b)))
 		})
 	}
 }
@@ -236,25 +236,25 @@ func BenchmarkQueueMemory(b *testing.B) {
 			return func(i int) error { return q.Push(ctx, payload(i)) }
 		}},
 		{"priority", func(ctx context.Context, bk queues.Backend, name string) func(int) error {
-			q := queues.NewPriority(bk, name, queues.LowestFirst)
+			q := queues.NewPriority(bk, name)
 			return func(i int) error { return q.Push(ctx, payload(i), float64(i%100)) }
 		}},
 		{"callqueue", func(ctx context.Context, bk queues.Backend, name string) func(int) error {
-			q := queues.NewCallQueue(bk, name, nil)
+			q := queues.NewCallQueue(bk, name)
 			return func(i int) error { return q.Enqueue(ctx, payload(i), float64(i%3)) }
 		}},
 		{"delayed", func(ctx context.Context, bk queues.Backend, name string) func(int) error {
-			q := queues.NewDelayed(bk, name, nil)
+			q := queues.NewDelayed(bk, name)
 			at := time.Now().Add(time.Hour)
 			return func(i int) error { return q.Schedule(ctx, payload(i), at.Add(time.Duration(i))) }
 		}},
 		{"reliable", func(ctx context.Context, bk queues.Backend, name string) func(int) error {
-			q := queues.NewReliable(bk, name, 0, nil)
+			q := queues.NewReliable(bk, name)
 			return func(i int) error { _, err := q.Push(ctx, payload(i)); return err }
 		}},
 		{"waitlist", func(ctx context.Context, bk queues.Backend, name string) func(int) error {
 			q := queues.NewWaitlist(bk, name)
-			return func(i int) error { return q.Add(ctx, payload(i), 1+i%6) }
+			return func(i int) error { return q.Add(ctx, payload(i), int64(1+i%6)) }
 		}},
 	}
 	for _, bk := range backends {
@@ -278,3 +278,91 @@ func BenchmarkQueueMemory(b *testing.B) {
 }
 
 func payload(i int) string { return fmt.Sprintf("job-%012d", i) }
+
+// BenchmarkStatsOverhead measures what Stats' in-process counters cost on the FIFO
+// hand-off (a producer pushing while a consumer pops) and on push+pop in one
+// goroutine. The machine may be busy, so the two variants run interleaved in one
+// benchmark, in alternating blocks of statsBlock elements, and each reports its own
+// time per element (on-ns/elem, off-ns/elem) and the ratio (on/off); load drift hits
+// both alike.
+//
+// Run: go test -run '^$' -bench BenchmarkStatsOverhead -benchtime 200ms -count 3 ./queues/
+func BenchmarkStatsOverhead(b *testing.B) {
+	fifo := func(bk queues.Backend, name string, on bool) workQueue {
+		q := queues.NewFIFO(bk, name, queues.WithStats(on))
+		return workQueue{
+			push: func(ctx context.Context, v string) error { return q.Push(ctx, v) },
+			pop:  func(ctx context.Context) (string, bool, error) { return q.Pop(ctx, 0) },
+		}
+	}
+	for _, bk := range backends {
+		b.Run("op=handoff/queue=fifo/impl="+bk.name, func(b *testing.B) {
+			be := bk.new(b)
+			benchAB(b, fifo(be, qname(b), true), fifo(be, qname(b), false), true)
+		})
+		b.Run("op=pushpop/queue=fifo/impl="+bk.name, func(b *testing.B) {
+			be := bk.new(b)
+			benchAB(b, fifo(be, qname(b), true), fifo(be, qname(b), false), false)
+		})
+	}
+}
+
+const statsBlock = 64
+
+// benchAB moves b.N elements through queues on and off in alternating blocks of
+// statsBlock, through a consumer goroutine (handoff) or on this goroutine, timing
+// each block, and reports the time per element of each queue and their ratio.
+func benchAB(b *testing.B, on, off workQueue, handoff bool) {
+	ctx := context.Background()
+	qs := [2]workQueue{on, off}
+	var spent [2]time.Duration
+	var moved [2]int
+	blocks := (b.N + statsBlock - 1) / statsBlock
+	consumed := make(chan error)
+	if handoff {
+		go func() {
+			for blk := range blocks {
+				q := qs[blk%2]
+				var err error
+				for range statsBlock {
+					if _, ok, e := q.pop(ctx); !ok || e != nil {
+						err = fmt.Errorf("pop: %v %v", ok, e)
+						break
+					}
+				}
+				consumed <- err
+			}
+		}()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for blk := range blocks {
+		q := qs[blk%2]
+		t0 := time.Now()
+		for i := range statsBlock {
+			if err := q.push(ctx, strconv.Itoa(i)); err != nil {
+				b.Fatal(err)
+			}
+			if !handoff {
+				if _, ok, err := q.pop(ctx); !ok || err != nil {
+					b.Fatal(ok, err)
+				}
+			}
+		}
+		if handoff {
+			if err := <-consumed; err != nil {
+				b.Fatal(err)
+			}
+		}
+		spent[blk%2] += time.Since(t0)
+		moved[blk%2] += statsBlock
+	}
+	b.StopTimer()
+	if moved[1] == 0 {
+		return // one block: nothing to compare
+	}
+	onNs, offNs := float64(spent[0])/float64(moved[0]), float64(spent[1])/float64(moved[1])
+	b.ReportMetric(onNs, "on-ns/elem")
+	b.ReportMetric(offNs, "off-ns/elem")
+	b.ReportMetric(onNs/offNs, "on/off")
+}

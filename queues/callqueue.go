@@ -6,14 +6,15 @@ import (
 	"time"
 )
 
-// CallQueue is a call-centre queue (seed 002): calls wait with a priority (VIP
-// callers first), operators take the highest priority and, within it, the earliest
-// call; callers see their position, may hang up from the middle, and supervisors list
-// the calls waiting longer than an SLA.
+// CallQueue is for serving waiting people by priority and then by arrival, as a
+// call centre does: calls wait with a priority (VIP callers first), operators take
+// the highest priority and, within it, the earliest call; callers see their position,
+// may hang up from the middle, and supervisors list the calls waiting longer than an
+// SLA.
 //
-// The seed packs priority and time into one float score (priority·10¹⁰ + 10¹⁰ −
-// seconds), which loses the sub-second order and needs a full scan for stale calls.
-// Here each call lives in three sorted sets changed together by one atomic step:
+// The usual Redis recipe packs priority and time into one float score (priority·10¹⁰
+// + 10¹⁰ − seconds), which loses the sub-second order and needs a full scan for stale
+// calls. Here each call lives in three sorted sets changed together by one atomic step:
 // "{name}:calls" (score −priority, member arrival sequence + id: exact FIFO within a
 // priority at any rate), "{name}:since" (score enqueue time in µs, same member: stale
 // calls in O(log n + k)) and "{name}:ids" (score sequence, member id: lookup by id).
@@ -25,6 +26,8 @@ import (
 // CallQueue is safe for concurrent use; each call is dequeued at most once.
 type CallQueue struct {
 	b                          Backend
+	name                       string
+	st                         *counters
 	clock                      Clock
 	calls, since, ids, meta, r string
 }
@@ -36,11 +39,12 @@ type Call struct {
 	Since    time.Time // when it was enqueued
 }
 
-// NewCallQueue returns the call queue called name on b, reading the time from clock
-// (nil: the system clock). It panics if name is empty.
-func NewCallQueue(b Backend, name string, clock Clock) *CallQueue {
+// NewCallQueue returns the call queue called name on b. It uses the options
+// [WithClock] and [WithStats]. It panics if name is empty.
+func NewCallQueue(b Backend, name string, opts ...Option) *CallQueue {
 	checkName("CallQueue", name)
-	return &CallQueue{b: b, clock: clockOr(clock),
+	cfg := newConfig(opts)
+	return &CallQueue{b: b, name: name, st: newCounters(cfg, false), clock: cfg.clock,
 		calls: key(name, "calls"), since: key(name, "since"), ids: key(name, "ids"),
 		meta: key(name, "meta"), r: key(name, "ready")}
 }
@@ -127,18 +131,18 @@ func (q *CallQueue) Enqueue(ctx context.Context, id string, priority float64) er
 	if replyInt(r) == 0 {
 		return ErrDuplicate
 	}
+	q.st.enq(1)
 	return nil
 }
 
 var callDequeue = NewScript(luaSyncTokens+`
 local r = redis.call('ZPOPMIN', KEYS[1])
 if #r == 0 then sync(KEYS[1], KEYS[5]); return false end
-local id = string.sub(r[1], 17)
 local since = redis.call('ZSCORE', KEYS[2], r[1])
 redis.call('ZREM', KEYS[2], r[1])
-redis.call('ZREM', KEYS[3], id)
+redis.call('ZREM', KEYS[3], string.sub(r[1], 17))
 sync(KEYS[1], KEYS[5])
-return {id, r[2], since}
+return {r[1], r[2], since}
 `, func(tx Tx, keys, args []string) (any, error) {
 	z, ok, err := tx.ZPopMin(keys[0])
 	if err != nil {
@@ -158,8 +162,20 @@ return {id, r[2], since}
 	if _, err := tx.ZRem(keys[2], id); err != nil {
 		return nil, err
 	}
-	return []any{id, fmtFloat(z.Score), fmtFloat(since)}, syncTokens(tx, keys[0], keys[4])
-})
+	return []any{z.Member, fmtFloat(z.Score), fmtFloat(since)}, syncTokens(tx, keys[0], keys[4])
+}).WithUndo(callRestore)
+
+// callRestore puts back a call that callDequeue took (its reply: member, score,
+// since), unless its id was enqueued again meanwhile.
+var callRestore = NewScript(luaSyncTokens+`
+local id = string.sub(ARGV[1], 17)
+if redis.call('ZSCORE', KEYS[3], id) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+redis.call('ZADD', KEYS[3], tonumber(string.sub(ARGV[1], 1, 16), 16), id)
+sync(KEYS[1], KEYS[5])
+return 1
+`, nil)
 
 func (q *CallQueue) decodeCall(r any) (Call, bool, error) {
 	if r == nil {
@@ -169,7 +185,7 @@ func (q *CallQueue) decodeCall(r any) (Call, bool, error) {
 	if err != nil || len(a) != 3 {
 		return Call{}, false, err
 	}
-	return Call{ID: replyString(a[0]), Priority: -replyFloat(a[1]) + 0,
+	return Call{ID: stripSeq(replyString(a[0])), Priority: -replyFloat(a[1]) + 0,
 		Since: time.UnixMicro(int64(replyFloat(a[2])))}, true, nil
 }
 
@@ -180,7 +196,11 @@ func (q *CallQueue) TryDequeue(ctx context.Context) (Call, bool, error) {
 	if err != nil {
 		return Call{}, false, err
 	}
-	return q.decodeCall(r)
+	c, ok, err := q.decodeCall(r)
+	if ok {
+		q.st.deq(1)
+	}
+	return c, ok, err
 }
 
 // Dequeue is [CallQueue.TryDequeue] for an operator waiting for the next call: it
@@ -191,14 +211,14 @@ func (q *CallQueue) Dequeue(ctx context.Context, timeout time.Duration) (Call, b
 	if err := ctx.Err(); err != nil {
 		return Call{}, false, err
 	}
+	q.st.enter()
+	defer q.st.leave(false) // the step counts what it takes
 	var deadline time.Time
 	if timeout > 0 {
 		deadline = time.Now().Add(timeout)
 	}
 	for {
-		// Once a token is taken the step must run, cancelled or not, or a call whose
-		// token was consumed could wait for the next write to be noticed.
-		c, ok, err := q.TryDequeue(context.WithoutCancel(ctx))
+		c, ok, err := afterWake(ctx, q.TryDequeue)
 		if ok || err != nil {
 			return c, ok, err
 		}
@@ -244,6 +264,9 @@ func (q *CallQueue) Cancel(ctx context.Context, id string) (bool, error) {
 		return false, ErrEmptyID
 	}
 	r, err := q.b.Eval(ctx, callCancel, q.keys(), id)
+	if replyInt(r) == 1 {
+		q.st.cancel()
+	}
 	return replyInt(r) == 1, err
 }
 
@@ -265,7 +288,7 @@ return redis.call('ZRANK', KEYS[1], string.format('%016x', tonumber(s)) .. ARGV[
 
 // Position returns the 1-based place of the call id in serving order ("you are 5th
 // in the queue"), or ok == false when it is not waiting. The complexity is O(log n).
-func (q *CallQueue) Position(ctx context.Context, id string) (int, bool, error) {
+func (q *CallQueue) Position(ctx context.Context, id string) (int64, bool, error) {
 	if id == "" {
 		return 0, false, ErrEmptyID
 	}
@@ -273,14 +296,14 @@ func (q *CallQueue) Position(ctx context.Context, id string) (int, bool, error) 
 	if err != nil || r == nil {
 		return 0, false, err
 	}
-	return int(replyInt(r)), true, nil
+	return replyInt(r), true, nil
 }
 
 var callStale = NewScript(`
 local r = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'WITHSCORES')
 local out = {}
 for i = 1, #r, 2 do
-  out[#out+1] = string.sub(r[i], 17)
+  out[#out+1] = r[i]
   out[#out+1] = redis.call('ZSCORE', KEYS[1], r[i])
   out[#out+1] = r[i+1]
 end
@@ -296,7 +319,7 @@ return out
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, stripSeq(z.Member), fmtFloat(p), fmtFloat(z.Score))
+		out = append(out, z.Member, fmtFloat(p), fmtFloat(z.Score))
 	}
 	return out, nil
 })
@@ -314,16 +337,39 @@ func (q *CallQueue) Stale(ctx context.Context, maxWait time.Duration) ([]Call, e
 		return nil, err
 	}
 	a, err := replyArray(r)
-	if err != nil {
-		return nil, err
-	}
+	return q.decodeCalls(a), err
+}
+
+// decodeCalls decodes a flat reply of (member, score, since) triples.
+func (q *CallQueue) decodeCalls(a []any) []Call {
 	out := make([]Call, 0, len(a)/3)
 	for i := 0; i+2 < len(a); i += 3 {
 		c, _, _ := q.decodeCall(a[i : i+3])
 		out = append(out, c)
 	}
-	return out, nil
+	return out
 }
 
 // Len returns the number of waiting calls (ZCARD). The complexity is O(1).
 func (q *CallQueue) Len(ctx context.Context) (int64, error) { return q.b.ZCard(ctx, q.calls) }
+
+// Stats returns the number of waiting calls, split by priority (the first
+// [MaxStatsLevels], highest first), how long the longest-waiting call has waited,
+// and this process's counters (Cancelled: hang-ups); see [Stats]. The complexity is
+// O(MaxStatsLevels · log n).
+func (q *CallQueue) Stats(ctx context.Context) (Stats, error) {
+	s := Stats{Name: q.name, Type: "callqueue", HasAge: true}
+	q.st.fill(&s)
+	var err error
+	if s.Depth, err = q.Len(ctx); err != nil {
+		return s, err
+	}
+	if s.Levels, err = groups(ctx, q.b, q.calls, func(score float64) string { return fmtFloat(-score + 0) }); err != nil {
+		return s, err
+	}
+	oldest, err := page(ctx, q.b, zsetPage, []string{q.since}, 0, 1)
+	if len(oldest) == 2 {
+		s.OldestAge = max(q.clock.Now().Sub(time.UnixMicro(int64(replyFloat(oldest[1])))), 0)
+	}
+	return s, err
+}

@@ -15,7 +15,7 @@ func TestCallQueue(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
 		clock := newFakeClock()
-		q := queues.NewCallQueue(b, qname(t), clock)
+		q := queues.NewCallQueue(b, qname(t), queues.WithClock(clock))
 		start := clock.Now()
 		calls := []struct {
 			id   string
@@ -30,7 +30,7 @@ func TestCallQueue(t *testing.T) {
 			pos, ok, err := q.Position(ctx, id)
 			require.NoError(t, err)
 			require.True(t, ok)
-			require.Equal(t, want, pos, "Position(%q)", id)
+			require.EqualValues(t, want, pos, "Position(%q)", id)
 		}
 		// Now = start+60s. Waiting longer than 35 s: enqueued before start+25s.
 		stale, err := q.Stale(ctx, 35*time.Second)
@@ -48,7 +48,7 @@ func TestCallQueue(t *testing.T) {
 		require.False(t, ok)
 		pos, _, err := q.Position(ctx, "c3")
 		require.NoError(t, err)
-		require.Equal(t, 5, pos)
+		require.EqualValues(t, 5, pos)
 
 		for _, want := range []string{"vip1", "mid", "c1"} {
 			c, ok, err := q.TryDequeue(ctx)
@@ -89,7 +89,7 @@ func normalise(cs []queues.Call) []queues.Call {
 func TestCallQueueFIFOAtAnyRate(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
-		q := queues.NewCallQueue(b, qname(t), newFakeClock()) // the clock never moves
+		q := queues.NewCallQueue(b, qname(t), queues.WithClock(newFakeClock())) // the clock never moves
 		ids := []string{"z", "a", "m", "b", "y"}
 		for _, id := range ids {
 			require.NoError(t, q.Enqueue(ctx, id, 3))
@@ -106,7 +106,7 @@ func TestCallQueueFIFOAtAnyRate(t *testing.T) {
 func TestCallQueueBadInput(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
-		q := queues.NewCallQueue(b, qname(t), nil)
+		q := queues.NewCallQueue(b, qname(t))
 		require.NoError(t, q.Enqueue(ctx, "a", 1))
 		tests := []struct {
 			id   string
@@ -141,7 +141,7 @@ func TestCallQueueBadInput(t *testing.T) {
 func TestCallQueueBlockingDequeue(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
-		q := queues.NewCallQueue(b, qname(t), nil)
+		q := queues.NewCallQueue(b, qname(t))
 		got := make(chan queues.Call, 1)
 		go func() {
 			c, _, _ := q.Dequeue(ctx, 0)

@@ -35,7 +35,7 @@ var workQueues = []struct {
 		}
 	}},
 	{"levels", func(b queues.Backend, name string) workQueue {
-		q := queues.NewLevels(b, name, "high", "mid", "low")
+		q := queues.NewLevels(b, name, []string{"high", "mid", "low"})
 		levels := []string{"high", "mid", "low"}
 		return workQueue{
 			push: func(ctx context.Context, v string) error { return q.Push(ctx, levels[rand.IntN(3)], v) },
@@ -46,7 +46,7 @@ var workQueues = []struct {
 		}
 	}},
 	{"priority", func(b queues.Backend, name string) workQueue {
-		q := queues.NewPriority(b, name, queues.HighestFirst)
+		q := queues.NewPriority(b, name, queues.WithOrder(queues.HighestFirst))
 		return workQueue{
 			push: func(ctx context.Context, v string) error { return q.Push(ctx, v, float64(rand.IntN(100000))) },
 			pop: func(ctx context.Context) (string, bool, error) {
@@ -56,7 +56,7 @@ var workQueues = []struct {
 		}
 	}},
 	{"callqueue", func(b queues.Backend, name string) workQueue {
-		q := queues.NewCallQueue(b, name, nil)
+		q := queues.NewCallQueue(b, name)
 		return workQueue{
 			push: func(ctx context.Context, v string) error { return q.Enqueue(ctx, v, float64(rand.IntN(3))) },
 			pop: func(ctx context.Context) (string, bool, error) {
@@ -66,7 +66,7 @@ var workQueues = []struct {
 		}
 	}},
 	{"delayed", func(b queues.Backend, name string) workQueue {
-		q := queues.NewDelayed(b, name, nil)
+		q := queues.NewDelayed(b, name)
 		return workQueue{
 			push: func(ctx context.Context, v string) error { return q.Schedule(ctx, v, time.Time{}) },
 			pop: func(ctx context.Context) (string, bool, error) {
@@ -77,7 +77,7 @@ var workQueues = []struct {
 	}},
 	{"delayed-future", func(b queues.Backend, name string) workQueue {
 		// Due within the next 3 ms: consumers sleep until due times and are re-armed.
-		q := queues.NewDelayed(b, name, nil)
+		q := queues.NewDelayed(b, name)
 		return workQueue{
 			push: func(ctx context.Context, v string) error {
 				return q.Schedule(ctx, v, time.Now().Add(time.Duration(rand.IntN(3000))*time.Microsecond))
@@ -89,7 +89,7 @@ var workQueues = []struct {
 		}
 	}},
 	{"reliable", func(b queues.Backend, name string) workQueue {
-		q := queues.NewReliable(b, name, time.Hour, nil)
+		q := queues.NewReliable(b, name, queues.WithLease(time.Hour))
 		return workQueue{
 			push: func(ctx context.Context, v string) error { _, err := q.Push(ctx, v); return err },
 			pop: func(ctx context.Context) (string, bool, error) {
@@ -200,10 +200,10 @@ func TestCancelledBlockingPopsTakeNothing(t *testing.T) {
 		cancel()
 		name := qname(t)
 		fifo := queues.NewFIFO(b, name+"-fifo")
-		levels := queues.NewLevels(b, name+"-levels", "a")
-		prio := queues.NewPriority(b, name+"-prio", queues.LowestFirst)
-		calls := queues.NewCallQueue(b, name+"-calls", nil)
-		delayed := queues.NewDelayed(b, name+"-delayed", nil)
+		levels := queues.NewLevels(b, name+"-levels", []string{"a"})
+		prio := queues.NewPriority(b, name+"-prio")
+		calls := queues.NewCallQueue(b, name+"-calls")
+		delayed := queues.NewDelayed(b, name+"-delayed")
 		require.NoError(t, fifo.Push(ctx, "x"))
 		require.NoError(t, levels.Push(ctx, "a", "x"))
 		require.NoError(t, prio.Push(ctx, "x", 1))

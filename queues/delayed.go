@@ -5,14 +5,15 @@ import (
 	"time"
 )
 
-// Delayed is a delayed-job queue (seed 003, "Redis implements timed Message
-// Queuing"): Schedule a payload for a time, and Pop returns it once it is due. Jobs
+// Delayed is for work that must not start before a given time (send the reminder
+// in an hour, retry in 30 s): Schedule a payload for a time, and Pop returns it once
+// it is due. Jobs
 // live in the sorted set "{name}:due", scored by due time in Unix microseconds, the
 // member being the arrival sequence followed by the payload (jobs due at the same
 // microsecond leave in scheduling order; equal payloads may be scheduled many times).
 //
-// The seed polls ZRANGEBYSCORE 0 now LIMIT 0 1 + ZREM and sleeps a second when
-// nothing is due. Here an atomic step pops one due job or returns the earliest due
+// The usual recipe polls ZRANGEBYSCORE 0 now LIMIT 0 1 + ZREM and sleeps a second
+// when nothing is due. Here an atomic step pops one due job or returns the earliest due
 // time, and a consumer with nothing due blocks on the wake list "{name}:wake" (BRPOP)
 // with a timeout that ends exactly at the earliest due time. Schedule pushes a wake
 // token when the new job becomes the earliest, and a consumer that took a job pushes
@@ -27,6 +28,8 @@ import (
 // Delayed is safe for concurrent use; two consumers never get the same job.
 type Delayed struct {
 	b                   Backend
+	name                string
+	st                  *counters
 	clock               Clock
 	due, meta, wakeList string
 }
@@ -37,11 +40,12 @@ type Job struct {
 	Due     time.Time // when it became due, to the microsecond (a past time: when scheduled)
 }
 
-// NewDelayed returns the delayed queue called name on b, reading the time from clock
-// (nil: the system clock). It panics if name is empty.
-func NewDelayed(b Backend, name string, clock Clock) *Delayed {
+// NewDelayed returns the delayed queue called name on b. It uses the options
+// [WithClock] and [WithStats]. It panics if name is empty.
+func NewDelayed(b Backend, name string, opts ...Option) *Delayed {
 	checkName("Delayed", name)
-	return &Delayed{b: b, clock: clockOr(clock), due: key(name, "due"), meta: key(name, "meta"), wakeList: key(name, "wake")}
+	cfg := newConfig(opts)
+	return &Delayed{b: b, name: name, st: newCounters(cfg, true), clock: cfg.clock, due: key(name, "due"), meta: key(name, "meta"), wakeList: key(name, "wake")}
 }
 
 func (q *Delayed) keys() []string { return []string{q.due, q.meta, q.wakeList} }
@@ -102,6 +106,9 @@ func dueMicros(at, now time.Time) int64 {
 // complexity is O(log n).
 func (q *Delayed) Schedule(ctx context.Context, payload string, at time.Time) error {
 	_, err := q.b.Eval(ctx, delayedSchedule, q.keys(), payload, fmtInt(dueMicros(at, q.clock.Now())))
+	if err == nil {
+		q.st.enq(1)
+	}
 	return err
 }
 
@@ -130,11 +137,20 @@ return r
 		return []any{r[0].Member, fmtFloat(r[0].Score)}, err
 	}
 	return []any{r[0].Member, fmtFloat(r[0].Score)}, wake(tx, keys[2])
-})
+}).WithUndo(delayedRestore)
+
+// delayedRestore puts back a job that delayedPop took (its reply: member, due time)
+// and wakes a sleeper, as scheduling it did.
+var delayedRestore = NewScript(`
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+if redis.call('LLEN', KEYS[3]) == 0 then redis.call('LPUSH', KEYS[3], '1') end
+return 1
+`, nil)
 
 // tryPop runs the pop step: a due job, or the earliest due time (zero when empty).
 func (q *Delayed) tryPop(ctx context.Context) (Job, bool, time.Time, error) {
-	r, err := q.b.Eval(ctx, delayedPop, q.keys(), fmtInt(micros(q.clock.Now())))
+	now := q.clock.Now()
+	r, err := q.b.Eval(ctx, delayedPop, q.keys(), fmtInt(micros(now)))
 	if err != nil || r == nil {
 		return Job{}, false, time.Time{}, err
 	}
@@ -145,7 +161,10 @@ func (q *Delayed) tryPop(ctx context.Context) (Job, bool, time.Time, error) {
 	if err != nil || len(a) != 2 {
 		return Job{}, false, time.Time{}, err
 	}
-	return Job{Payload: stripSeq(replyString(a[0])), Due: time.UnixMicro(int64(replyFloat(a[1])))}, true, time.Time{}, nil
+	j := Job{Payload: stripSeq(replyString(a[0])), Due: time.UnixMicro(int64(replyFloat(a[1])))}
+	q.st.deq(1)
+	q.st.late(now.Sub(j.Due))
+	return j, true, time.Time{}, nil
 }
 
 // TryPop removes and returns the earliest job if it is due, or ok == false. The
@@ -159,9 +178,31 @@ func (q *Delayed) TryPop(ctx context.Context) (Job, bool, error) {
 // until ctx is done). Timeout and cancellation behave as in [FIFO.Pop]: a job it has
 // taken is returned even if ctx ended meanwhile. The complexity is O(log n).
 func (q *Delayed) Pop(ctx context.Context, timeout time.Duration) (Job, bool, error) {
+	q.st.enter()
+	defer q.st.leave(false) // the step counts what it takes
 	return waitDue(ctx, q.b, q.wakeList, q.clock, timeout, func() (Job, bool, time.Time, error) {
-		return q.tryPop(context.WithoutCancel(ctx))
+		var next time.Time
+		j, ok, err := afterWake(ctx, func(ctx context.Context) (Job, bool, error) {
+			j, ok, n, err := q.tryPop(ctx)
+			next = n
+			return j, ok, err
+		})
+		return j, ok, next, err
 	})
+}
+
+// afterWake runs step, which follows a wake or token that a blocking pop may have
+// consumed, so it must run even when ctx ended meanwhile: it resets the tokens, and
+// without it a sleeper could miss its wake-up. When ctx ended before the backend sent
+// the step (a Backend then returns ctx.Err() itself and runs nothing), it runs once
+// more without ctx's cancellation. A backend that gives up waiting for the step's
+// reply undoes what the step took ([Script.WithUndo]), so nothing is lost either way.
+func afterWake[T any](ctx context.Context, step func(context.Context) (T, bool, error)) (T, bool, error) {
+	v, ok, err := step(ctx)
+	if err != nil && err == ctx.Err() {
+		return step(context.WithoutCancel(ctx))
+	}
+	return v, ok, err
 }
 
 // waitDue runs try until it yields, sleeping on the wake list until the next due time
@@ -223,3 +264,13 @@ func resolution(b Backend) time.Duration {
 
 // Len returns the number of scheduled jobs, due or not (ZCARD). The complexity is O(1).
 func (q *Delayed) Len(ctx context.Context) (int64, error) { return q.b.ZCard(ctx, q.due) }
+
+// Stats returns the number of scheduled jobs, how many are due, how long the
+// earliest has been due, this process's counters and the lateness of the jobs it
+// popped (now − due, at the pop); see [Stats]. The complexity is O(log n).
+func (q *Delayed) Stats(ctx context.Context) (Stats, error) {
+	s := Stats{Name: q.name, Type: "delayed"}
+	q.st.fill(&s)
+	err := dueStats(ctx, q.b, q.due, q.clock.Now(), &s)
+	return s, err
+}

@@ -13,7 +13,7 @@ func TestDelayed(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
 		clock := newFakeClock()
-		q := queues.NewDelayed(b, qname(t), clock)
+		q := queues.NewDelayed(b, qname(t), queues.WithClock(clock))
 		now := clock.Now()
 		require.NoError(t, q.Schedule(ctx, "in2h", now.Add(2*time.Hour)))
 		require.NoError(t, q.Schedule(ctx, "in1h", now.Add(time.Hour)))
@@ -62,7 +62,7 @@ func TestDelayed(t *testing.T) {
 func TestDelayedWakesOnSchedule(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
-		q := queues.NewDelayed(b, qname(t), nil)
+		q := queues.NewDelayed(b, qname(t))
 		got := make(chan string, 1)
 		go func() {
 			j, _, _ := q.Pop(ctx, 0)

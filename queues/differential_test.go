@@ -3,9 +3,8 @@ package queues_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 	"time"
 
@@ -20,11 +19,7 @@ import (
 func TestDifferential(t *testing.T) {
 	emb := newEmbedded(t)
 	red := newRedis(t)
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("ZLITE_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
-	t.Logf("ZLITE_SEED=%d", seed)
+	seed := testSeed(t)
 	steps := 400
 	if raceEnabled || testing.Short() {
 		steps = 100
@@ -71,9 +66,9 @@ type diffSide struct {
 
 func newDiffSide(b queues.Backend, name string, clock *fakeClock) *diffSide {
 	return &diffSide{b: b, name: name, clock: clock,
-		w: queues.NewWaitlist(b, name), c: queues.NewCallQueue(b, name, clock),
-		p: queues.NewPriority(b, name, queues.HighestFirst), d: queues.NewDelayed(b, name, clock),
-		rel: queues.NewReliable(b, name, 5*time.Second, clock), s: queues.NewScheduler(b, name, 3, clock)}
+		w: queues.NewWaitlist(b, name), c: queues.NewCallQueue(b, name, queues.WithClock(clock)),
+		p: queues.NewPriority(b, name, queues.WithOrder(queues.HighestFirst)), d: queues.NewDelayed(b, name, queues.WithClock(clock)),
+		rel: queues.NewReliable(b, name, queues.WithLease(5*time.Second), queues.WithClock(clock)), s: queues.NewScheduler(b, name, queues.WithBatch(3), queues.WithClock(clock))}
 }
 
 func show(vs ...any) string {
@@ -101,9 +96,9 @@ func (s *diffSide) apply(t *testing.T, kind string, r *rand.Rand) string {
 	case "waitlist":
 		switch r.IntN(6) {
 		case 0, 1:
-			return show("add ", id, s.w.Add(ctx, id, r.IntN(7)))
+			return show("add ", id, s.w.Add(ctx, id, r.Int64N(7)))
 		case 2:
-			p, ok, err := s.w.Seat(ctx, r.IntN(7), queues.Match(r.IntN(2)))
+			p, ok, err := s.w.Seat(ctx, r.Int64N(7), queues.Match(r.IntN(2)))
 			return show("seat ", p, ok, err)
 		case 3:
 			ok, err := s.w.Leave(ctx, id)
@@ -112,7 +107,7 @@ func (s *diffSide) apply(t *testing.T, kind string, r *rand.Rand) string {
 			n, ok, err := s.w.Position(ctx, id)
 			return show("position ", n, ok, err)
 		default:
-			l, err := s.w.List(ctx)
+			l, err := s.w.Items(ctx, 0, math.MaxInt64)
 			return show("list ", l, err)
 		}
 	case "callqueue":

@@ -8,23 +8,46 @@
 //	q.Push(ctx, "job-1")
 //	v, ok, err := q.Pop(ctx, time.Second)
 //
-// The queue types, with the design each comes from:
+// # Which queue for which problem
 //
-//   - [Waitlist]: a restaurant waitlist seating the earliest party of exactly, or at
-//     most, a table's size (ZRANGEBYSCORE … LIMIT 0 1).
-//   - [CallQueue]: a call-centre queue by priority then arrival, with positions,
-//     hang-ups from the middle and SLA (stale call) reports.
-//   - [FIFO]: LPUSH + BRPOP.
-//   - [Levels]: a few named priority levels served strictly in order by one
-//     multi-key BRPOP.
-//   - [Priority]: any number of priorities on one sorted set, FIFO among equals,
-//     blocking by BZPOPMIN.
-//   - [Delayed]: jobs that become available at a due time, consumers woken exactly
-//     then.
-//   - [Scheduler]: "Redis in Action" 6.4: future jobs moved to their work queues when
-//     due, in atomic batches.
-//   - [Reliable]: at-least-once delivery with a processing list and leases (BLMOVE,
-//     Ack, Nack, Reap).
+//   - [FIFO]: hand work from producers to consumers in arrival order (LPUSH +
+//     BRPOP). At most once: a consumer that dies with an element loses it.
+//   - [Reliable]: the same, but a job must survive a worker dying mid-job: at least
+//     once, with a processing list, leases, Ack, Nack and Reap.
+//   - [Levels]: a few fixed classes of work (urgent, normal, bulk) served strictly in
+//     order by one multi-key BRPOP.
+//   - [Priority]: work whose urgency is a number, any number of priorities, FIFO
+//     among equals, blocking by BZPOPMIN.
+//   - [CallQueue]: people waiting by priority then arrival, who see their position,
+//     may leave from the middle, and whom a supervisor lists when they wait too long
+//     (a call centre).
+//   - [Waitlist]: parties waiting for a resource of a size, seated in arrival order
+//     when one that suits them frees up (a restaurant).
+//   - [Delayed]: work that must not start before a time (a reminder in an hour, a
+//     retry in 30 s); consumers are woken exactly at the due time.
+//   - [Scheduler]: jobs moved to ordinary work queues when due, in atomic batches
+//     ("Redis in Action" 6.4).
+//
+// Every constructor takes the backend, the queue's name and options ([WithClock],
+// [WithLease], [WithBatch], [WithOrder], [WithStats]); counts and positions are int64
+// throughout, as in go-redis.
+//
+// # Seeing inside
+//
+// Every queue type has Items(ctx, offset, count), one page of its items in serving
+// order (the call at offset i has Position i+1), in one atomic step costing O(log n
+// + k) on the sorted-set queues and on the embedded lists (O(min(offset, n−offset) +
+// k) on Redis lists);
+// [Reliable.InFlight] lists the leases. Every queue type has Stats(ctx): depth (per
+// level, priority or party size), due and in-flight counts, the age of the oldest
+// item where the queue records times, the consumers of this process blocked in a pop,
+// this process's enqueued/dequeued/acked/requeued/expired-lease/cancelled counters,
+// and for [Delayed] and [Scheduler] a histogram of the due→delivered lateness with
+// p50, p99 and max ([Histogram]). [Stats] is an [expvar.Var] and [Publish] puts a
+// queue on /debug/vars; package github.com/zlite/zlite/metrics/prom exports Stats
+// to Prometheus. The counters cost two or three uncontended atomic additions per
+// element and no allocation (BenchmarkStatsOverhead, BenchmarkCounters); turn them
+// off with WithStats(false).
 //
 // # Backends and atomic steps
 //
@@ -46,16 +69,20 @@
 // come from an injectable [Clock] and are stored as Unix microseconds, exact in a
 // float64 score.
 //
-// # Concurrency
+// # Concurrency, cancellation and failures
 //
 // Every queue is safe for concurrent use by any number of goroutines, and on Redis by
-// any number of processes. Elements are delivered exactly once (at least once for
+// any number of processes. Blocking calls take a timeout (0: wait until ctx is done)
+// and a ctx; when ctx ends before an element was taken they return ctx.Err(), and an
+// element already taken is always returned, never lost to a cancellation, so callers
+// must process whatever they receive. On the embedded backend a cancellation is
+// noticed at once. On Redis every call returns soon after ctx ends even when the
+// server does not answer at all, and what a command whose reply was abandoned took is
+// put back (steps that take something declare how: [Script.WithUndo]); see package
+// redisq for the bound and for what remains when a connection dies with a reply on
+// it: then [FIFO], [Levels] and [Priority] deliver at most once and [Reliable] at
+// least once. Elsewhere elements are delivered exactly once (at least once for
 // [Reliable], where a second delivery happens only after a lease expired or a Nack).
-// Blocking calls take a timeout (0: wait until ctx is done) and a ctx; when ctx ends
-// before an element was taken they return ctx.Err(), and an element already taken is
-// always returned, never lost to a cancellation, so callers must process whatever
-// they receive. On the embedded backend a cancellation is noticed at once; on Redis
-// within the redisq slice (250 ms by default) plus a round trip, see package redisq.
 //
 // # Costs
 //
@@ -72,13 +99,14 @@
 // consumer, availability-to-consumer latency and, for the delayed queue, how late
 // after its due time a job reaches a sleeping consumer.
 //
-// # Differences from the seeds
+// # Differences from the usual Redis recipes
 //
-// The seeds encode arrival time in seconds (waitlist) or in a float score next to the
-// priority (call queue), poll with a one-second sleep (delayed queue), and scan the
-// whole queue for stale calls; here arrival order is a sequence, stale calls come
-// from a time index in O(log n + k), and delayed consumers sleep exactly until the
-// next due time. Bad input (empty ids, NaN or infinite priorities, malformed jobs)
-// returns an exported sentinel error and changes nothing; a due time in the past
-// means now. Constructors panic on an empty name (a programming error).
+// The common recipes encode arrival time in seconds (waitlist) or in a float score
+// next to the priority (call queue), poll with a one-second sleep (delayed queue), and
+// scan the whole queue for stale calls; here arrival order is a sequence, stale calls
+// come from a time index in O(log n + k), and delayed consumers sleep exactly until
+// the next due time. Bad input (empty ids, NaN or infinite priorities, malformed
+// jobs, negative pages) returns an exported sentinel error and changes nothing; a due
+// time in the past means now. Constructors panic on an empty name (a programming
+// error).
 package queues

@@ -21,4 +21,6 @@ var (
 	ErrNoQueue = errors.New("queues: job names no target queue")
 	// ErrBadDuration: a negative or zero duration where a positive one is needed.
 	ErrBadDuration = errors.New("queues: duration must be positive")
+	// ErrBadRange: a negative offset or count for a page of items.
+	ErrBadRange = errors.New("queues: offset and count must not be negative")
 )

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/zlite/zlite"
@@ -27,11 +28,11 @@ func ExampleFIFO() {
 	// reset@example.com
 }
 
-// The seed's transcript: three elements each on lists a and b, then "BRPOP a b"
+// Levels served strictly in order: three elements each on lists a and b, then "BRPOP a b"
 // drains a before b.
 func ExampleLevels() {
 	ctx := context.Background()
-	q := queues.NewLevels(queues.NewEmbedded(zlite.New()), "seed", "a", "b")
+	q := queues.NewLevels(queues.NewEmbedded(zlite.New()), "tiers", []string{"a", "b"})
 	for _, level := range []string{"a", "b"} {
 		for _, v := range []string{"1", "2", "3"} {
 			q.Push(ctx, level, v) // lpush <level> <v>
@@ -53,7 +54,7 @@ func ExampleLevels() {
 // Priorities from 0 to 99999 on one sorted set; equal priorities leave in order.
 func ExamplePriority() {
 	ctx := context.Background()
-	q := queues.NewPriority(queues.NewEmbedded(zlite.New()), "tasks", queues.HighestFirst)
+	q := queues.NewPriority(queues.NewEmbedded(zlite.New()), "tasks", queues.WithOrder(queues.HighestFirst))
 	q.Push(ctx, "compile", 7)
 	q.Push(ctx, "backup", 1)
 	q.Push(ctx, "page on-call", 99999)
@@ -69,7 +70,7 @@ func ExamplePriority() {
 	// 1 backup
 }
 
-// The seed's waitlist: Bob and Karen are waiting, you arrive, and a two-seat table
+// A restaurant waitlist: Bob and Karen are waiting, you arrive, and a two-seat table
 // frees up.
 func ExampleWaitlist() {
 	ctx := context.Background()
@@ -83,7 +84,7 @@ func ExampleWaitlist() {
 	fmt.Println("seated:", p.Name)
 	p, _, _ = w.Seat(ctx, 6, queues.Fits)
 	fmt.Println("seated:", p.Name)
-	list, _ := w.List(ctx)
+	list, _ := w.Items(ctx, 0, math.MaxInt64)
 	fmt.Println("waiting:", list)
 	// Output:
 	// you are number 3
@@ -97,11 +98,11 @@ type fixedClock struct{ t *time.Time }
 
 func (c fixedClock) Now() time.Time { return *c.t }
 
-// The seed's call centre: VIP callers first, positions, hang-ups and SLA reports.
+// A call centre: VIP callers first, positions, hang-ups and SLA reports.
 func ExampleCallQueue() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "support", fixedClock{&now})
+	q := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "support", queues.WithClock(fixedClock{&now}))
 	q.Enqueue(ctx, "+1-555-0100", 1)
 	now = now.Add(20 * time.Second)
 	q.Enqueue(ctx, "+1-555-0101", 1)
@@ -135,7 +136,7 @@ func ExampleCallQueue() {
 func ExampleDelayed() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewDelayed(queues.NewEmbedded(zlite.New()), "reminders", fixedClock{&now})
+	q := queues.NewDelayed(queues.NewEmbedded(zlite.New()), "reminders", queues.WithClock(fixedClock{&now}))
 	q.Schedule(ctx, "send reminder", now.Add(time.Hour))
 	q.Schedule(ctx, "retry payment", now.Add(-time.Minute)) // in the past: due now
 
@@ -156,7 +157,7 @@ func ExampleDelayed() {
 func ExampleScheduler() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	s := queues.NewScheduler(queues.NewEmbedded(zlite.New()), "cron", 100, fixedClock{&now})
+	s := queues.NewScheduler(queues.NewEmbedded(zlite.New()), "cron", queues.WithBatch(100), queues.WithClock(fixedClock{&now}))
 	s.AddFutureJob(ctx, queues.FutureJob{Queue: "email", Func: "send_digest", Args: json.RawMessage(`["ann"]`)}, now.Add(time.Minute))
 	err := s.AddFutureJob(ctx, queues.FutureJob{Func: "orphan"}, now)
 	fmt.Println(err)
@@ -180,7 +181,7 @@ func ExampleScheduler() {
 func ExampleReliable() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewReliable(queues.NewEmbedded(zlite.New()), "work", time.Minute, fixedClock{&now})
+	q := queues.NewReliable(queues.NewEmbedded(zlite.New()), "work", queues.WithLease(time.Minute), queues.WithClock(fixedClock{&now}))
 	q.Push(ctx, "resize image 1")
 	q.Push(ctx, "resize image 2")
 
@@ -239,4 +240,62 @@ func ExampleNewScript() {
 	// backup <nil>
 	// <nil> <nil>
 	// 1 <nil>
+}
+
+// A page of a call queue in serving order, as a supervisor's screen shows it.
+func ExampleCallQueue_Items() {
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	q := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "support", queues.WithClock(fixedClock{&now}))
+	for i, id := range []string{"ann", "bob", "cat", "dan", "eve"} {
+		q.Enqueue(ctx, id, float64(i%2)) // bob and dan are VIPs
+		now = now.Add(time.Minute)
+	}
+	for offset := int64(0); ; offset += 2 {
+		page, _ := q.Items(ctx, offset, 2)
+		if len(page) == 0 {
+			break
+		}
+		for i, c := range page {
+			fmt.Printf("%d. %s (priority %v, waiting %v)\n", offset+int64(i)+1, c.ID, c.Priority, now.Sub(c.Since))
+		}
+	}
+	// Output:
+	// 1. bob (priority 1, waiting 4m0s)
+	// 2. dan (priority 1, waiting 2m0s)
+	// 3. ann (priority 0, waiting 5m0s)
+	// 4. cat (priority 0, waiting 3m0s)
+	// 5. eve (priority 0, waiting 1m0s)
+}
+
+// A delayed queue's statistics: how many jobs wait, how many are due, how late the
+// popped ones were.
+func ExampleDelayed_Stats() {
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	q := queues.NewDelayed(queues.NewEmbedded(zlite.New()), "reminders", queues.WithClock(fixedClock{&now}))
+	q.Schedule(ctx, "a", now.Add(time.Second))
+	q.Schedule(ctx, "b", now.Add(2*time.Second))
+	q.Schedule(ctx, "c", now.Add(time.Hour))
+	now = now.Add(5 * time.Second)
+	q.TryPop(ctx) // "a", 4 s late
+
+	s, _ := q.Stats(ctx)
+	fmt.Println("depth", s.Depth, "due", s.Due, "oldest due for", s.OldestAge)
+	fmt.Println("enqueued", s.Enqueued, "dequeued", s.Dequeued, "lateness max", s.Lateness.Max)
+	// Output:
+	// depth 2 due 1 oldest due for 3s
+	// enqueued 3 dequeued 1 lateness max 4s
+}
+
+// Stats is an expvar.Var; Publish serves a queue's live Stats on /debug/vars.
+func ExampleStats() {
+	ctx := context.Background()
+	q := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "mail")
+	q.Push(ctx, "a", "b")
+	s, _ := q.Stats(ctx)
+	fmt.Println(s.String())
+	queues.Publish("queues.mail", q, time.Second)
+	// Output:
+	// {"name":"mail","type":"fifo","depth":2,"oldest_age_ns":0,"has_age":false,"blocked":0,"enqueued":2,"dequeued":0}
 }

@@ -3,6 +3,7 @@ package queues_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"testing"
@@ -30,7 +31,7 @@ func FuzzCallQueue(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		ctx := context.Background()
 		clock := newFakeClock()
-		q := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "calls", clock)
+		q := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "calls", queues.WithClock(clock))
 		var model []modelCall
 		seq := 0
 		order := func() {
@@ -112,7 +113,7 @@ func FuzzCallQueue(f *testing.F) {
 
 type modelParty struct {
 	name  string
-	seats int
+	seats int64
 }
 
 func FuzzWaitlist(f *testing.F) {
@@ -128,7 +129,7 @@ func FuzzWaitlist(f *testing.F) {
 		for i := 0; i+1 < len(ops); i += 2 {
 			op, arg := ops[i]%6, ops[i+1]
 			name := fmt.Sprint("p", arg%8)
-			size := int(arg/8%7) - 1 // -1 … 5: includes bad sizes
+			size := int64(arg/8%7) - 1 // -1 … 5: includes bad sizes
 			var got, want string
 			switch op {
 			case 0:
@@ -173,7 +174,7 @@ func FuzzWaitlist(f *testing.F) {
 				k := find(name)
 				want = fmt.Sprint(k+1, k >= 0, nil)
 			default:
-				l, err := w.List(ctx)
+				l, err := w.Items(ctx, 0, math.MaxInt64)
 				got = fmt.Sprint(l, err)
 				var ps []queues.Party
 				for _, p := range model {

@@ -83,7 +83,7 @@ func TestKeysShareHashTag(t *testing.T) {
 	require.NoError(t, w.Add(ctx, "a", 1))
 	_, _, err := w.Seat(ctx, 1, queues.Exact)
 	require.NoError(t, err)
-	s := queues.NewScheduler(r, "q", 0, nil)
+	s := queues.NewScheduler(r, "q")
 	require.NoError(t, s.AddFutureJob(ctx, queues.FutureJob{Queue: "work", Func: "f"}, time.Time{}))
 	_, err = s.Step(ctx)
 	require.NoError(t, err)

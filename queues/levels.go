@@ -8,26 +8,29 @@ import (
 // Levels is a priority queue with a few named levels, one list each, served strictly
 // in the order the levels were given by a single multi-key BRPOP ("BRPOP high medium
 // low"): an element of a lower level is delivered only when every higher level is
-// empty, and each level is FIFO (seed 003, "Redis Implementation Priority queue").
+// empty, and each level is FIFO. Use it for a few fixed classes of work (urgent,
+// normal, bulk); for many or numeric priorities use [Priority].
 //
 // Levels is safe for concurrent use; every element is delivered to exactly one
 // consumer.
 type Levels struct {
 	b      Backend
+	name   string
+	st     *counters
 	levels []string
 	keys   []string
 	index  map[string]int
 }
 
 // NewLevels returns the level queue called name on b with levels from highest to
-// lowest priority. Level l is the list "{name}:level:l". It panics if name is empty,
-// no level is given, or a level repeats.
-func NewLevels(b Backend, name string, levels ...string) *Levels {
+// lowest priority. Level l is the list "{name}:level:l". It uses the option
+// [WithStats]. It panics if name is empty, no level is given, or a level repeats.
+func NewLevels(b Backend, name string, levels []string, opts ...Option) *Levels {
 	checkName("Levels", name)
 	if len(levels) == 0 {
 		panic("queues: NewLevels without levels")
 	}
-	q := &Levels{b: b, levels: levels, index: make(map[string]int, len(levels))}
+	q := &Levels{b: b, name: name, st: newCounters(newConfig(opts), false), levels: levels, index: make(map[string]int, len(levels))}
 	for i, l := range levels {
 		if _, dup := q.index[l]; dup {
 			panic("queues: NewLevels with level " + l + " twice")
@@ -49,6 +52,9 @@ func (q *Levels) Push(ctx context.Context, level string, values ...string) error
 		return nil
 	}
 	_, err := q.b.LPush(ctx, q.keys[i], values...)
+	if err == nil {
+		q.st.enq(int64(len(values)))
+	}
 	return err
 }
 
@@ -56,7 +62,9 @@ func (q *Levels) Push(ctx context.Context, level string, values ...string) error
 // over all levels), waiting up to timeout (0: until ctx is done). Timeout and
 // cancellation behave as in [FIFO.Pop]. The complexity is O(number of levels).
 func (q *Levels) Pop(ctx context.Context, timeout time.Duration) (level, value string, ok bool, err error) {
+	q.st.enter()
 	k, v, ok, err := q.b.BRPop(ctx, timeout, q.keys...)
+	q.st.leave(ok)
 	if !ok || err != nil {
 		return "", "", ok, err
 	}
@@ -76,4 +84,37 @@ func (q *Levels) Len(ctx context.Context, level string) (int64, error) {
 		return 0, ErrUnknownLevel
 	}
 	return q.b.LLen(ctx, q.keys[i])
+}
+
+var listLens = NewScript(`
+local out = {}
+for i, k in ipairs(KEYS) do out[i] = redis.call('LLEN', k) end
+return out
+`, func(tx Tx, keys, args []string) (any, error) {
+	out := make([]any, len(keys))
+	for i, k := range keys {
+		n, err := tx.LLen(k)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
+})
+
+// Stats returns the depth of every level (one atomic step) and this process's
+// counters; see [Stats]. The complexity is O(number of levels).
+func (q *Levels) Stats(ctx context.Context) (Stats, error) {
+	s := Stats{Name: q.name, Type: "levels"}
+	q.st.fill(&s)
+	r, err := q.b.Eval(ctx, listLens, q.keys)
+	if err != nil {
+		return s, err
+	}
+	a, err := replyArray(r)
+	for i, n := range a {
+		s.Levels = append(s.Levels, LevelDepth{q.levels[i], replyInt(n)})
+		s.Depth += replyInt(n)
+	}
+	return s, err
 }

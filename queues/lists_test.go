@@ -34,7 +34,7 @@ func TestFIFO(t *testing.T) {
 func TestLevelsSeedTranscript(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
-		q := queues.NewLevels(b, qname(t), "a", "b")
+		q := queues.NewLevels(b, qname(t), []string{"a", "b"})
 		// lpush a 1; lpush a 2; lpush a 3; lpush b 1; lpush b 2; lpush b 3
 		for _, l := range []string{"a", "b"} {
 			for _, v := range []string{"1", "2", "3"} {
@@ -58,7 +58,7 @@ func TestLevelsSeedTranscript(t *testing.T) {
 func TestLevelsBadInput(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
-		q := queues.NewLevels(b, qname(t), "high", "low")
+		q := queues.NewLevels(b, qname(t), []string{"high", "low"})
 		require.ErrorIs(t, q.Push(ctx, "medium", "x"), queues.ErrUnknownLevel)
 		_, err := q.Len(ctx, "medium")
 		require.ErrorIs(t, err, queues.ErrUnknownLevel)
@@ -75,7 +75,7 @@ func TestLevelsBadInput(t *testing.T) {
 		require.True(t, ok)
 		require.Equal(t, "high/h1", l+"/"+v)
 	})
-	require.Panics(t, func() { queues.NewLevels(nil, "x") })
-	require.Panics(t, func() { queues.NewLevels(nil, "x", "a", "a") })
+	require.Panics(t, func() { queues.NewLevels(nil, "x", []string{}) })
+	require.Panics(t, func() { queues.NewLevels(nil, "x", []string{"a", "a"}) })
 	require.Panics(t, func() { queues.NewFIFO(nil, "") })
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -104,4 +105,15 @@ func guard(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// testSeed returns the seed of a randomized test: ZLITE_SEED when set (to replay a
+// run), else the time. It logs it.
+func testSeed(t testing.TB) uint64 {
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("ZLITE_SEED"); s != "" {
+		seed, _ = strconv.ParseUint(s, 10, 64)
+	}
+	t.Logf("ZLITE_SEED=%d", seed)
+	return seed
 }

@@ -16,10 +16,10 @@ func TestBinaryPayloads(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
 		name := qname(t)
-		p := queues.NewPriority(b, name+"-p", queues.LowestFirst)
-		d := queues.NewDelayed(b, name+"-d", nil)
-		r := queues.NewReliable(b, name+"-r", time.Minute, nil)
-		c := queues.NewCallQueue(b, name+"-c", nil)
+		p := queues.NewPriority(b, name+"-p")
+		d := queues.NewDelayed(b, name+"-d")
+		r := queues.NewReliable(b, name+"-r", queues.WithLease(time.Minute))
+		c := queues.NewCallQueue(b, name+"-c")
 		w := queues.NewWaitlist(b, name+"-w")
 		for _, v := range values {
 			require.NoError(t, p.Push(ctx, v, 1))
@@ -48,7 +48,7 @@ func TestBinaryPayloads(t *testing.T) {
 			pos, ok, err := c.Position(ctx, v)
 			require.NoError(t, err)
 			require.True(t, ok)
-			require.Equal(t, 1, pos, "call %q", v)
+			require.EqualValues(t, 1, pos, "call %q", v)
 			call, ok, err := c.TryDequeue(ctx)
 			require.NoError(t, err)
 			require.True(t, ok)
@@ -56,7 +56,7 @@ func TestBinaryPayloads(t *testing.T) {
 			pos, ok, err = w.Position(ctx, v)
 			require.NoError(t, err)
 			require.True(t, ok)
-			require.Equal(t, i+1, pos, "waitlist %q", v)
+			require.EqualValues(t, i+1, pos, "waitlist %q", v)
 		}
 		for _, v := range values {
 			left, err := w.Leave(ctx, v)

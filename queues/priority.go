@@ -16,26 +16,29 @@ const (
 	HighestFirst
 )
 
-// Priority is a priority queue with any number of levels (any finite float64
-// priority, e.g. 0–99999) on one sorted set, FIFO among equal priorities, with a
-// blocking Pop by BZPOPMIN (seed 003, "Multi-priority Problem solving": the seed keeps a
-// list sorted by binary search with LSET because "sorted sets cannot block"; Redis ≥ 5
-// can, and so can the embedded engine).
+// Priority is for work whose urgency is a number (any finite float64 priority, e.g.
+// 0–99999): one sorted set, FIFO among equal priorities, with a blocking Pop by
+// BZPOPMIN. (An older recipe keeps a list sorted by binary search with LSET because
+// "sorted sets cannot block"; Redis ≥ 5 can, and so can the embedded engine.)
 //
 // The member is the arrival sequence followed by the value, the score the priority
 // (negated for [HighestFirst]), so equal priorities leave in arrival order whatever
 // the rate. Priority is safe for concurrent use; every element is delivered once.
 type Priority struct {
 	b          Backend
+	name       string
+	st         *counters
 	order      Order
 	items, seq string
 }
 
 // NewPriority returns the priority queue called name on b. Its keys are
-// "{name}:items" and "{name}:meta". It panics if name is empty.
-func NewPriority(b Backend, name string, order Order) *Priority {
+// "{name}:items" and "{name}:meta". It uses the options [WithOrder] ([LowestFirst]
+// by default) and [WithStats]. It panics if name is empty.
+func NewPriority(b Backend, name string, opts ...Option) *Priority {
 	checkName("Priority", name)
-	return &Priority{b: b, order: order, items: key(name, "items"), seq: key(name, "meta")}
+	cfg := newConfig(opts)
+	return &Priority{b: b, name: name, st: newCounters(cfg, false), order: cfg.order, items: key(name, "items"), seq: key(name, "meta")}
 }
 
 var priorityPush = NewScript(luaSeq+`
@@ -63,6 +66,9 @@ func (q *Priority) Push(ctx context.Context, value string, priority float64) err
 		priority = -priority
 	}
 	_, err := q.b.Eval(ctx, priorityPush, []string{q.items, q.seq}, fmtFloat(priority), value)
+	if err == nil {
+		q.st.enq(1)
+	}
 	return err
 }
 
@@ -70,15 +76,36 @@ func (q *Priority) Push(ctx context.Context, value string, priority float64) err
 // (BZPOPMIN), waiting up to timeout (0: until ctx is done). Timeout and cancellation
 // behave as in [FIFO.Pop]. The complexity is O(log n).
 func (q *Priority) Pop(ctx context.Context, timeout time.Duration) (value string, priority float64, ok bool, err error) {
+	q.st.enter()
 	_, z, ok, err := q.b.BZPopMin(ctx, timeout, q.items)
+	q.st.leave(ok)
 	if !ok || err != nil {
 		return "", 0, ok, err
 	}
+	return stripSeq(z.Member), q.priority(z.Score), true, nil
+}
+
+// priority returns the priority a member's score stands for.
+func (q *Priority) priority(score float64) float64 {
 	if q.order == HighestFirst {
-		z.Score = -z.Score
+		score = -score
 	}
-	return stripSeq(z.Member), z.Score + 0, true, nil // + 0 turns a negated 0 back into 0
+	return score + 0 // + 0 turns a negated 0 back into 0
 }
 
 // Len returns the number of queued values (ZCARD). The complexity is O(1).
 func (q *Priority) Len(ctx context.Context) (int64, error) { return q.b.ZCard(ctx, q.items) }
+
+// Stats returns the queue's depth, split by priority (the first [MaxStatsLevels]
+// served), and this process's counters; see [Stats]. The complexity is
+// O(MaxStatsLevels · log n).
+func (q *Priority) Stats(ctx context.Context) (Stats, error) {
+	s := Stats{Name: q.name, Type: "priority"}
+	q.st.fill(&s)
+	var err error
+	if s.Depth, err = q.Len(ctx); err != nil {
+		return s, err
+	}
+	s.Levels, err = groups(ctx, q.b, q.items, func(score float64) string { return fmtFloat(q.priority(score)) })
+	return s, err
+}

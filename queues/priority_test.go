@@ -26,7 +26,7 @@ func TestPriority(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		for _, tt := range tests {
 			ctx := guard(t)
-			q := queues.NewPriority(b, qname(t), tt.order)
+			q := queues.NewPriority(b, qname(t), queues.WithOrder(tt.order))
 			for _, p := range pushes {
 				require.NoError(t, q.Push(ctx, p.v, p.p))
 			}
@@ -49,7 +49,7 @@ func TestPriority(t *testing.T) {
 func TestPriorityBadInput(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
-		q := queues.NewPriority(b, qname(t), queues.LowestFirst)
+		q := queues.NewPriority(b, qname(t))
 		for _, p := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 			require.ErrorIs(t, q.Push(ctx, "v", p), queues.ErrBadPriority, "Push(%v)", p)
 		}

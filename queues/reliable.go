@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Reliable is an at-least-once work queue: what every production user of BRPOP
-// needs, beyond the seeds. Pop moves an element from the list "{name}:ready" into the
+// Reliable is for work that must not be lost when a worker dies mid-job: an
+// at-least-once work queue. Pop moves an element from the list "{name}:ready" into the
 // list "{name}:processing" (BLMOVE, atomic) and gives it a lease in the sorted set
 // "{name}:leases" (score: deadline in Unix microseconds). [Reliable.Ack] removes a
 // finished element; [Reliable.Nack] puts it back at the head of the queue; and
@@ -24,6 +24,8 @@ import (
 // Reliable is safe for concurrent use.
 type Reliable struct {
 	b                               Backend
+	name                            string
+	st                              *counters
 	clock                           Clock
 	lease                           time.Duration
 	ready, processing, leases, meta string
@@ -37,15 +39,18 @@ type Delivery struct {
 
 func (d Delivery) elem() string { return d.ID + d.Payload }
 
-// NewReliable returns the reliable queue called name on b, with leases of length
-// lease (≤ 0: 30 s), reading the time from clock (nil: the system clock). It panics
-// if name is empty.
-func NewReliable(b Backend, name string, lease time.Duration, clock Clock) *Reliable {
+// delivery splits a queued element into its id and payload.
+func delivery(e string) Delivery {
+	return Delivery{ID: e[:min(seqWidth, len(e))], Payload: stripSeq(e)}
+}
+
+// NewReliable returns the reliable queue called name on b. It uses the options
+// [WithLease] (30 s by default), [WithClock] and [WithStats]. It panics if name is
+// empty.
+func NewReliable(b Backend, name string, opts ...Option) *Reliable {
 	checkName("Reliable", name)
-	if lease <= 0 {
-		lease = 30 * time.Second
-	}
-	return &Reliable{b: b, clock: clockOr(clock), lease: lease,
+	cfg := newConfig(opts)
+	return &Reliable{b: b, name: name, st: newCounters(cfg, false), clock: cfg.clock, lease: cfg.lease,
 		ready: key(name, "ready"), processing: key(name, "processing"), leases: key(name, "leases"), meta: key(name, "meta")}
 }
 
@@ -68,6 +73,9 @@ return s
 // complexity is O(1).
 func (q *Reliable) Push(ctx context.Context, payload string) (string, error) {
 	r, err := q.b.Eval(ctx, reliablePush, q.keys(), payload)
+	if err == nil {
+		q.st.enq(1)
+	}
 	return replyString(r), err
 }
 
@@ -87,13 +95,18 @@ return 1
 // error; the element is then in processing without a lease, and [Reliable.Reap]
 // leases it. The complexity is O(log n).
 func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bool, error) {
+	q.st.enter()
 	e, ok, err := q.b.BLMove(ctx, q.ready, q.processing, "RIGHT", "LEFT", timeout)
+	q.st.leave(ok)
 	if !ok || err != nil {
 		return Delivery{}, ok, err
 	}
-	d := Delivery{ID: e[:min(seqWidth, len(e))], Payload: stripSeq(e)}
+	d := delivery(e)
 	deadline := micros(q.clock.Now().Add(q.lease))
-	_, err = q.b.Eval(context.WithoutCancel(ctx), reliableLease, q.keys(), e, fmtInt(deadline))
+	_, _, err = afterWake(ctx, func(ctx context.Context) (struct{}, bool, error) {
+		_, err := q.b.Eval(ctx, reliableLease, q.keys(), e, fmtInt(deadline))
+		return struct{}{}, true, err
+	})
 	return d, true, err
 }
 
@@ -117,6 +130,9 @@ return n
 // The complexity is O(p) for p elements in processing.
 func (q *Reliable) Ack(ctx context.Context, d Delivery) (bool, error) {
 	r, err := q.b.Eval(ctx, reliableAck, q.keys(), d.elem())
+	if replyInt(r) > 0 {
+		q.st.ack()
+	}
 	return replyInt(r) > 0, err
 }
 
@@ -142,6 +158,9 @@ return 1
 // processing.
 func (q *Reliable) Nack(ctx context.Context, d Delivery) (bool, error) {
 	r, err := q.b.Eval(ctx, reliableNack, q.keys(), d.elem())
+	if replyInt(r) > 0 {
+		q.st.requeue(1)
+	}
 	return replyInt(r) > 0, err
 }
 
@@ -223,10 +242,12 @@ return n
 // returns how many it put back; elements in processing without a lease get one. Run
 // it periodically (say every lease/2). The complexity is O(p log n) for p elements in
 // processing.
-func (q *Reliable) Reap(ctx context.Context) (int, error) {
+func (q *Reliable) Reap(ctx context.Context) (int64, error) {
 	now := q.clock.Now()
 	r, err := q.b.Eval(ctx, reliableReap, q.keys(), fmtInt(micros(now)), fmtInt(micros(now.Add(q.lease))))
-	return int(replyInt(r)), err
+	q.st.expire(replyInt(r))
+	q.st.requeue(replyInt(r))
+	return replyInt(r), err
 }
 
 // Len returns the number of elements waiting (LLEN ready) and in processing (LLEN
@@ -237,4 +258,15 @@ func (q *Reliable) Len(ctx context.Context) (ready, processing int64, err error)
 	}
 	processing, err = q.b.LLen(ctx, q.processing)
 	return ready, processing, err
+}
+
+// Stats returns the number of waiting elements, the number in processing, and this
+// process's counters (Requeued: by Nack and Reap; ExpiredLeases: by Reap); see
+// [Stats]. The complexity is O(1).
+func (q *Reliable) Stats(ctx context.Context) (Stats, error) {
+	s := Stats{Name: q.name, Type: "reliable"}
+	q.st.fill(&s)
+	var err error
+	s.Depth, s.InFlight, err = q.Len(ctx)
+	return s, err
 }

@@ -14,7 +14,7 @@ func TestReliable(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
 		clock := newFakeClock()
-		q := queues.NewReliable(b, qname(t), time.Minute, clock)
+		q := queues.NewReliable(b, qname(t), queues.WithLease(time.Minute), queues.WithClock(clock))
 		for _, p := range []string{"a", "b", "c", "a"} {
 			_, err := q.Push(ctx, p)
 			require.NoError(t, err)
@@ -64,7 +64,7 @@ func TestReliable(t *testing.T) {
 		clock.Advance(30 * time.Second)
 		n, err = q.Reap(ctx)
 		require.NoError(t, err)
-		require.Equal(t, 1, n)
+		require.EqualValues(t, 1, n)
 		lens(2, 1)
 		require.Equal(t, bd, pop(), "an expired element is delivered next")
 		a2 := pop()
@@ -89,7 +89,7 @@ func TestReliableOrphan(t *testing.T) {
 		ctx := guard(t)
 		clock := newFakeClock()
 		name := qname(t)
-		q := queues.NewReliable(b, name, time.Minute, clock)
+		q := queues.NewReliable(b, name, queues.WithLease(time.Minute), queues.WithClock(clock))
 		_, err := q.Push(ctx, "x")
 		require.NoError(t, err)
 		// The dying worker's half-step: BLMOVE only.
@@ -102,7 +102,7 @@ func TestReliableOrphan(t *testing.T) {
 		clock.Advance(time.Minute)
 		n, err = q.Reap(ctx)
 		require.NoError(t, err)
-		require.Equal(t, 1, n)
+		require.EqualValues(t, 1, n)
 		d, ok, err := q.Pop(ctx, time.Second)
 		require.NoError(t, err)
 		require.True(t, ok)
@@ -113,7 +113,7 @@ func TestReliableOrphan(t *testing.T) {
 // TestReliableCancelledPop: a Pop whose context is already done takes nothing.
 func TestReliableCancelledPop(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
-		q := queues.NewReliable(b, qname(t), time.Minute, nil)
+		q := queues.NewReliable(b, qname(t), queues.WithLease(time.Minute))
 		ctx := guard(t)
 		_, err := q.Push(ctx, "x")
 		require.NoError(t, err)

@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Scheduler is the delay scheduler of "Redis in Action" 6.4 (seed 004): AddFutureJob
-// stores a job — JSON naming a target queue, a function and its arguments — in the
+// Scheduler is for running jobs later on ordinary work queues, the delay scheduler
+// of "Redis in Action" 6.4: AddFutureJob stores a job — JSON naming a target queue, a function and its arguments — in the
 // sorted set "{name}:jobs" scored by due time; a mover transfers every due job, in
 // batches, into its target work queue, the list "{name}:queue:<queue>" (read it with
 // [Scheduler.Queue]).
@@ -22,8 +22,9 @@ import (
 // Scheduler is safe for concurrent use.
 type Scheduler struct {
 	b                   Backend
+	st                  *counters
 	clock               Clock
-	batch               int
+	batch               int64
 	name                string
 	jobs, meta, wakeKey string
 }
@@ -37,24 +38,24 @@ type FutureJob struct {
 	Args  json.RawMessage `json:"args,omitempty"`
 }
 
-// NewScheduler returns the scheduler called name on b, moving up to batch jobs per
-// atomic step (batch < 1: 100) and reading the time from clock (nil: the system
-// clock). It panics if name is empty.
-func NewScheduler(b Backend, name string, batch int, clock Clock) *Scheduler {
+// NewScheduler returns the scheduler called name on b. It uses the options
+// [WithBatch] (100 jobs per atomic step by default), [WithClock] and [WithStats]. It
+// panics if name is empty.
+func NewScheduler(b Backend, name string, opts ...Option) *Scheduler {
 	checkName("Scheduler", name)
-	if batch < 1 {
-		batch = 100
-	}
-	return &Scheduler{b: b, clock: clockOr(clock), batch: batch, name: name,
+	cfg := newConfig(opts)
+	return &Scheduler{b: b, st: newCounters(cfg, true), clock: cfg.clock, batch: cfg.batch, name: name,
 		jobs: key(name, "jobs"), meta: key(name, "meta"), wakeKey: key(name, "wake")}
 }
 
 func (s *Scheduler) keys() []string { return []string{s.jobs, s.meta, s.wakeKey} }
 
 // Queue returns the work queue the scheduler moves jobs naming queue into; its
-// elements are the jobs' JSON.
+// elements are the jobs' JSON. Each call returns a new [FIFO] value with its own
+// [Stats] counters (its name is "<scheduler>:queue:<queue>"); keep one per consumer
+// loop.
 func (s *Scheduler) Queue(queue string) *FIFO {
-	return &FIFO{b: s.b, key: key(s.name, "queue:"+queue)}
+	return &FIFO{b: s.b, name: s.name + ":queue:" + queue, key: key(s.name, "queue:"+queue), st: newCounters(config{stats: s.st != nil}, false)}
 }
 
 var schedulerAdd = NewScript(luaSchedule, goSchedule)
@@ -74,17 +75,22 @@ func (s *Scheduler) AddFutureJob(ctx context.Context, job FutureJob, at time.Tim
 		return ErrBadJob
 	}
 	_, err = s.b.Eval(ctx, schedulerAdd, s.keys(), string(data), fmtInt(dueMicros(at, s.clock.Now())))
+	if err == nil {
+		s.st.enq(1)
+	}
 	return err
 }
 
 var schedulerMove = NewScript(`
-local r = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local r = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
 local out = {}
-for _, m in ipairs(r) do
+for i = 1, #r, 2 do
+  local m = r[i]
   local j = string.sub(m, 17)
   redis.call('LPUSH', ARGV[3] .. cjson.decode(j).queue, j)
   redis.call('ZREM', KEYS[1], m)
   out[#out+1] = j
+  out[#out+1] = r[i+1]
 end
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if #r > 0 and #head > 0 and redis.call('LLEN', KEYS[3]) == 0 then
@@ -98,7 +104,7 @@ return out
 	if err != nil {
 		return nil, err
 	}
-	out := make([]any, 0, len(r)+1)
+	out := make([]any, 0, 2*len(r)+1)
 	for _, z := range r {
 		j := stripSeq(z.Member)
 		var job FutureJob
@@ -109,7 +115,7 @@ return out
 		if _, err := tx.ZRem(keys[0], z.Member); err != nil {
 			return nil, err
 		}
-		out = append(out, j)
+		out = append(out, j, fmtFloat(z.Score))
 	}
 	head, err := tx.ZRangeWithScores(keys[0], 0, 0)
 	if err != nil {
@@ -127,10 +133,11 @@ return out
 })
 
 // moveBatch moves up to s.batch due jobs; it returns them and the next due time
-// (zero when no job is left).
+// (zero when no job is left). The reply is job, due, job, due…, next due.
 func (s *Scheduler) moveBatch(ctx context.Context) ([]FutureJob, time.Time, error) {
+	now := s.clock.Now()
 	r, err := s.b.Eval(ctx, schedulerMove, s.keys(),
-		fmtInt(micros(s.clock.Now())), strconv.Itoa(s.batch), key(s.name, "queue:"))
+		fmtInt(micros(now)), fmtInt(s.batch), key(s.name, "queue:"))
 	if err != nil {
 		return nil, time.Time{}, err
 	}
@@ -142,14 +149,16 @@ func (s *Scheduler) moveBatch(ctx context.Context) ([]FutureJob, time.Time, erro
 	if n := replyString(a[len(a)-1]); n != "" {
 		next = time.UnixMicro(int64(replyFloat(n)))
 	}
-	moved := make([]FutureJob, 0, len(a)-1)
-	for _, j := range a[:len(a)-1] {
+	moved := make([]FutureJob, 0, len(a)/2)
+	for i := 0; i+1 < len(a); i += 2 {
 		var job FutureJob
-		if err := json.Unmarshal([]byte(replyString(j)), &job); err != nil {
+		if err := json.Unmarshal([]byte(replyString(a[i])), &job); err != nil {
 			return moved, next, err
 		}
 		moved = append(moved, job)
+		s.st.late(now.Sub(time.UnixMicro(int64(replyFloat(a[i+1])))))
 	}
+	s.st.deq(int64(len(moved)))
 	return moved, next, nil
 }
 
@@ -161,7 +170,7 @@ func (s *Scheduler) Step(ctx context.Context) ([]FutureJob, error) {
 	for {
 		moved, _, err := s.moveBatch(ctx)
 		all = append(all, moved...)
-		if err != nil || len(moved) < s.batch {
+		if err != nil || int64(len(moved)) < s.batch {
 			return all, err
 		}
 	}
@@ -187,3 +196,13 @@ func (s *Scheduler) Run(ctx context.Context, report func([]FutureJob)) error {
 
 // Len returns the number of future jobs not yet moved (ZCARD). The complexity is O(1).
 func (s *Scheduler) Len(ctx context.Context) (int64, error) { return s.b.ZCard(ctx, s.jobs) }
+
+// Stats returns the number of future jobs, how many are due, how long the earliest
+// has been due, this process's counters (Dequeued: jobs moved) and the lateness of
+// the moves; see [Stats]. The complexity is O(log n).
+func (s *Scheduler) Stats(ctx context.Context) (Stats, error) {
+	st := Stats{Name: s.name, Type: "scheduler"}
+	s.st.fill(&st)
+	err := dueStats(ctx, s.b, s.jobs, s.clock.Now(), &st)
+	return st, err
+}

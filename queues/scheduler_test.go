@@ -18,7 +18,7 @@ func TestScheduler(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
 		clock := newFakeClock()
-		s := queues.NewScheduler(b, qname(t), 2, clock)
+		s := queues.NewScheduler(b, qname(t), queues.WithBatch(2), queues.WithClock(clock))
 		now := clock.Now()
 		jobs := []struct {
 			job queues.FutureJob
@@ -83,7 +83,7 @@ func mustJSON(t *testing.T, v any) string {
 func TestSchedulerBadInput(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
-		s := queues.NewScheduler(b, qname(t), 0, nil)
+		s := queues.NewScheduler(b, qname(t))
 		tests := []struct {
 			job queues.FutureJob
 			err error
@@ -106,7 +106,7 @@ func TestSchedulerBadInput(t *testing.T) {
 func TestSchedulerMoversExactlyOnce(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
-		s := queues.NewScheduler(b, qname(t), 7, nil)
+		s := queues.NewScheduler(b, qname(t), queues.WithBatch(7))
 		const jobs = 300
 		now := time.Now()
 		for i := range jobs {

@@ -39,7 +39,7 @@ func TestDelayedWakesExactlyAtDueTime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		b := &countingBackend{Backend: queues.NewEmbedded(zlite.New())}
-		q := queues.NewDelayed(b, "d", nil)
+		q := queues.NewDelayed(b, "d")
 		start := time.Now()
 		got := make(chan arrival)
 		exited := make(chan struct{})
@@ -82,7 +82,7 @@ func TestDelayedWakesExactlyAtDueTime(t *testing.T) {
 func TestSchedulerRunMovesAtDueTime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
-		s := queues.NewScheduler(queues.NewEmbedded(zlite.New()), "s", 0, nil)
+		s := queues.NewScheduler(queues.NewEmbedded(zlite.New()), "s")
 		start := time.Now()
 		got := make(chan arrival, 4)
 		done := make(chan error)
@@ -113,19 +113,19 @@ func TestBlockingTimeouts(t *testing.T) {
 		pops := map[string]func() (bool, error){
 			"fifo": func() (bool, error) { _, ok, err := queues.NewFIFO(b, "f").Pop(ctx, 3*time.Second); return ok, err },
 			"levels": func() (bool, error) {
-				_, _, ok, err := queues.NewLevels(b, "l", "a", "b").Pop(ctx, 3*time.Second)
+				_, _, ok, err := queues.NewLevels(b, "l", []string{"a", "b"}).Pop(ctx, 3*time.Second)
 				return ok, err
 			},
 			"priority": func() (bool, error) {
-				_, _, ok, err := queues.NewPriority(b, "p", queues.LowestFirst).Pop(ctx, 3*time.Second)
+				_, _, ok, err := queues.NewPriority(b, "p").Pop(ctx, 3*time.Second)
 				return ok, err
 			},
 			"callqueue": func() (bool, error) {
-				_, ok, err := queues.NewCallQueue(b, "c", nil).Dequeue(ctx, 3*time.Second)
+				_, ok, err := queues.NewCallQueue(b, "c").Dequeue(ctx, 3*time.Second)
 				return ok, err
 			},
 			"delayed": func() (bool, error) {
-				q := queues.NewDelayed(b, "d", nil)
+				q := queues.NewDelayed(b, "d")
 				if err := q.Schedule(ctx, "later", time.Now().Add(time.Hour)); err != nil {
 					return false, err
 				}
@@ -133,7 +133,7 @@ func TestBlockingTimeouts(t *testing.T) {
 				return ok, err
 			},
 			"reliable": func() (bool, error) {
-				_, ok, err := queues.NewReliable(b, "r", 0, nil).Pop(ctx, 3*time.Second)
+				_, ok, err := queues.NewReliable(b, "r").Pop(ctx, 3*time.Second)
 				return ok, err
 			},
 		}

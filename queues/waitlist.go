@@ -1,14 +1,12 @@
 package queues
 
-import (
-	"context"
-	"strconv"
-)
+import "context"
 
-// Waitlist is a restaurant waitlist (seed 000): parties ask for a number of seats and
-// are seated in arrival order when a table that suits them frees up.
+// Waitlist is for matching waiting parties to resources of a size, as a restaurant
+// seats parties: parties ask for a number of seats and are seated in arrival order
+// when a table that suits them frees up.
 //
-// The seed scores each party by its seat count and names it "<unix seconds> <name>",
+// The usual Redis recipe scores each party by its seat count and names it "<unix seconds> <name>",
 // so that Redis orders equal seat counts by arrival second, and ties within a second
 // by name. Here the member is a fixed-width arrival sequence followed by the name, so
 // arrival order is exact at any rate; a second sorted set indexes parties by name (score:
@@ -19,13 +17,15 @@ import (
 // Waitlist is safe for concurrent use.
 type Waitlist struct {
 	b                   Backend
+	name                string
+	st                  *counters
 	seats, arrival, seq string
 }
 
 // Party is a waiting party.
 type Party struct {
 	Name  string // as given to [Waitlist.Add]
-	Seats int    // the seats it asked for
+	Seats int64  // the seats it asked for
 }
 
 // Match says which parties a free table may seat.
@@ -33,7 +33,7 @@ type Match int
 
 const (
 	// Exact seats the earliest party that asked for exactly the table's size (the
-	// seed's ZRANGEBYSCORE waitlist (K-1 (K+1 LIMIT 0 1).
+	// recipe's ZRANGEBYSCORE waitlist (K-1 (K+1 LIMIT 0 1).
 	Exact Match = iota
 	// Fits seats the earliest party that fits: asked for at most the table's size.
 	Fits
@@ -41,10 +41,11 @@ const (
 
 // NewWaitlist returns the waitlist called name on b. Its keys are "{name}:seats"
 // (score: seats; member: sequence + name), "{name}:arrival" (score: sequence; member:
-// name) and "{name}:meta". It panics if name is empty.
-func NewWaitlist(b Backend, name string) *Waitlist {
+// name) and "{name}:meta". It uses the option [WithStats]. It panics if name is
+// empty.
+func NewWaitlist(b Backend, name string, opts ...Option) *Waitlist {
 	checkName("Waitlist", name)
-	return &Waitlist{b: b, seats: key(name, "seats"), arrival: key(name, "arrival"), seq: key(name, "meta")}
+	return &Waitlist{b: b, name: name, st: newCounters(newConfig(opts), false), seats: key(name, "seats"), arrival: key(name, "arrival"), seq: key(name, "meta")}
 }
 
 func (w *Waitlist) keys() []string { return []string{w.seats, w.arrival, w.seq} }
@@ -77,20 +78,21 @@ return 1
 // returns [ErrEmptyID] for an empty name, [ErrBadSeats] when seats < 1 and
 // [ErrDuplicate] when a party of that name is already waiting. The complexity is
 // O(log n).
-func (w *Waitlist) Add(ctx context.Context, name string, seats int) error {
+func (w *Waitlist) Add(ctx context.Context, name string, seats int64) error {
 	if name == "" {
 		return ErrEmptyID
 	}
 	if seats < 1 {
 		return ErrBadSeats
 	}
-	r, err := w.b.Eval(ctx, waitlistAdd, w.keys(), name, strconv.Itoa(seats))
+	r, err := w.b.Eval(ctx, waitlistAdd, w.keys(), name, fmtInt(seats))
 	if err != nil {
 		return err
 	}
 	if replyInt(r) == 0 {
 		return ErrDuplicate
 	}
+	w.st.enq(1)
 	return nil
 }
 
@@ -112,10 +114,9 @@ else
   end
 end
 if best == nil then return false end
-local name = string.sub(best, 17)
 redis.call('ZREM', KEYS[1], best)
-redis.call('ZREM', KEYS[2], name)
-return {name, seats}
+redis.call('ZREM', KEYS[2], string.sub(best, 17))
+return {best, seats}
 `, func(tx Tx, keys, args []string) (any, error) {
 	var best *Z
 	if args[1] == "exact" {
@@ -153,8 +154,18 @@ return {name, seats}
 	if _, err := tx.ZRem(keys[1], name); err != nil {
 		return nil, err
 	}
-	return []any{name, fmtFloat(best.Score)}, nil
-})
+	return []any{best.Member, fmtFloat(best.Score)}, nil
+}).WithUndo(waitlistRestore)
+
+// waitlistRestore puts back a party that waitlistSeat took (its reply: member,
+// seats), unless a party of that name was added again meanwhile.
+var waitlistRestore = NewScript(`
+local name = string.sub(ARGV[1], 17)
+if redis.call('ZSCORE', KEYS[2], name) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[2], tonumber(string.sub(ARGV[1], 1, 16), 16), name)
+return 1
+`, nil)
 
 // Seat removes and returns the party to seat at a free table of size table: with
 // [Exact], the earliest-arrived party that asked for exactly table seats; with
@@ -162,7 +173,7 @@ return {name, seats}
 // ok == false when no party suits, and [ErrBadSeats] when table < 1. The complexity
 // is O(log n) for Exact and O(d log n) for Fits, d being the number of distinct party
 // sizes up to table.
-func (w *Waitlist) Seat(ctx context.Context, table int, m Match) (Party, bool, error) {
+func (w *Waitlist) Seat(ctx context.Context, table int64, m Match) (Party, bool, error) {
 	if table < 1 {
 		return Party{}, false, ErrBadSeats
 	}
@@ -170,7 +181,7 @@ func (w *Waitlist) Seat(ctx context.Context, table int, m Match) (Party, bool, e
 	if m == Fits {
 		mode = "fits"
 	}
-	r, err := w.b.Eval(ctx, waitlistSeat, w.keys(), strconv.Itoa(table), mode)
+	r, err := w.b.Eval(ctx, waitlistSeat, w.keys(), fmtInt(table), mode)
 	if err != nil || r == nil {
 		return Party{}, false, err
 	}
@@ -178,7 +189,8 @@ func (w *Waitlist) Seat(ctx context.Context, table int, m Match) (Party, bool, e
 	if err != nil || len(a) != 2 {
 		return Party{}, false, err
 	}
-	return Party{Name: replyString(a[0]), Seats: int(replyFloat(a[1]))}, true, nil
+	w.st.deq(1)
+	return Party{Name: stripSeq(replyString(a[0])), Seats: int64(replyFloat(a[1]))}, true, nil
 }
 
 var waitlistLeave = NewScript(`
@@ -208,6 +220,9 @@ func (w *Waitlist) Leave(ctx context.Context, name string) (bool, error) {
 		return false, ErrEmptyID
 	}
 	r, err := w.b.Eval(ctx, waitlistLeave, w.keys(), name)
+	if replyInt(r) == 1 {
+		w.st.cancel()
+	}
 	return replyInt(r) == 1, err
 }
 
@@ -225,7 +240,7 @@ return r + 1
 
 // Position returns the 1-based place of the party name in arrival order (ZRANK), or
 // ok == false when it is not waiting. The complexity is O(log n).
-func (w *Waitlist) Position(ctx context.Context, name string) (int, bool, error) {
+func (w *Waitlist) Position(ctx context.Context, name string) (int64, bool, error) {
 	if name == "" {
 		return 0, false, ErrEmptyID
 	}
@@ -233,20 +248,20 @@ func (w *Waitlist) Position(ctx context.Context, name string) (int, bool, error)
 	if err != nil || r == nil {
 		return 0, false, err
 	}
-	return int(replyInt(r)), true, nil
+	return replyInt(r), true, nil
 }
 
-var waitlistList = NewScript(`
-local names = redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES')
+var waitlistItems = NewScript(`
+local names = redis.call('ZRANGE', KEYS[2], ARGV[1], ARGV[2], 'WITHSCORES')
 local out = {}
 for i = 1, #names, 2 do
-  local m = string.format('%016x', tonumber(names[i+1])) .. names[i]
   out[#out+1] = names[i]
-  out[#out+1] = redis.call('ZSCORE', KEYS[1], m)
+  out[#out+1] = redis.call('ZSCORE', KEYS[1], string.format('%016x', tonumber(names[i+1])) .. names[i])
 end
 return out
 `, func(tx Tx, keys, args []string) (any, error) {
-	names, err := tx.ZRangeWithScores(keys[1], 0, -1)
+	start, stop := parseInt(args[0]), parseInt(args[1])
+	names, err := tx.ZRangeWithScores(keys[1], start, stop)
 	if err != nil {
 		return nil, err
 	}
@@ -261,22 +276,34 @@ return out
 	return out, nil
 })
 
-// List returns the waiting parties in arrival order. The complexity is O(n log n).
-func (w *Waitlist) List(ctx context.Context) ([]Party, error) {
-	r, err := w.b.Eval(ctx, waitlistList, w.keys())
-	if err != nil {
-		return nil, err
-	}
-	a, err := replyArray(r)
-	if err != nil {
+// Items returns up to count waiting parties in arrival order, skipping the first
+// offset: the page a host's screen shows. It returns [ErrBadRange] when offset or
+// count is negative. The complexity is O(log n + k log n) for k parties returned.
+func (w *Waitlist) Items(ctx context.Context, offset, count int64) ([]Party, error) {
+	a, err := page(ctx, w.b, waitlistItems, w.keys(), offset, count)
+	if err != nil || len(a) == 0 {
 		return nil, err
 	}
 	out := make([]Party, 0, len(a)/2)
 	for i := 0; i+1 < len(a); i += 2 {
-		out = append(out, Party{Name: replyString(a[i]), Seats: int(replyFloat(a[i+1]))})
+		out = append(out, Party{Name: replyString(a[i]), Seats: int64(replyFloat(a[i+1]))})
 	}
 	return out, nil
 }
 
 // Len returns the number of waiting parties (ZCARD). The complexity is O(1).
 func (w *Waitlist) Len(ctx context.Context) (int64, error) { return w.b.ZCard(ctx, w.arrival) }
+
+// Stats returns the number of waiting parties, split by party size (the first
+// [MaxStatsLevels] sizes, smallest first), and this process's counters; see
+// [Stats]. The complexity is O(MaxStatsLevels · log n).
+func (w *Waitlist) Stats(ctx context.Context) (Stats, error) {
+	s := Stats{Name: w.name, Type: "waitlist"}
+	w.st.fill(&s)
+	var err error
+	if s.Depth, err = w.Len(ctx); err != nil {
+		return s, err
+	}
+	s.Levels, err = groups(ctx, w.b, w.seats, fmtFloat)
+	return s, err
+}

@@ -2,6 +2,7 @@ package queues_test
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"testing"
 
@@ -18,20 +19,20 @@ func TestWaitlist(t *testing.T) {
 		for _, p := range parties {
 			require.NoError(t, w.Add(ctx, p.Name, p.Seats))
 		}
-		got, err := w.List(ctx)
+		got, err := w.Items(ctx, 0, math.MaxInt64)
 		require.NoError(t, err)
 		require.Equal(t, parties, got)
 		for i, p := range parties {
 			pos, ok, err := w.Position(ctx, p.Name)
 			require.NoError(t, err)
 			require.True(t, ok)
-			require.Equal(t, i+1, pos, "Position(%q)", p.Name)
+			require.EqualValues(t, i+1, pos, "Position(%q)", p.Name)
 		}
 		_, ok, err := w.Position(ctx, "Nobody")
 		require.NoError(t, err)
 		require.False(t, ok)
 
-		seat := func(table int, m queues.Match) string {
+		seat := func(table int64, m queues.Match) string {
 			t.Helper()
 			p, ok, err := w.Seat(ctx, table, m)
 			require.NoError(t, err)
@@ -64,7 +65,7 @@ func TestWaitlist(t *testing.T) {
 		pos, ok, err := w.Position(ctx, "Al")
 		require.NoError(t, err)
 		require.True(t, ok)
-		require.Equal(t, 1, pos)
+		require.EqualValues(t, 1, pos)
 	})
 }
 
@@ -75,7 +76,7 @@ func TestWaitlistBadInput(t *testing.T) {
 		require.NoError(t, w.Add(ctx, "Bob", 2))
 		tests := []struct {
 			name  string
-			seats int
+			seats int64
 			err   error
 		}{
 			{"", 2, queues.ErrEmptyID},
@@ -90,7 +91,7 @@ func TestWaitlistBadInput(t *testing.T) {
 		require.ErrorIs(t, err, queues.ErrBadSeats)
 		_, err = w.Leave(ctx, "")
 		require.ErrorIs(t, err, queues.ErrEmptyID)
-		got, err := w.List(ctx)
+		got, err := w.Items(ctx, 0, math.MaxInt64)
 		require.NoError(t, err)
 		require.Equal(t, []queues.Party{{"Bob", 2}}, got, "bad input changed the waitlist")
 	})
@@ -104,7 +105,7 @@ func TestWaitlistConcurrentSeating(t *testing.T) {
 		w := queues.NewWaitlist(b, qname(t))
 		const parties, hosts = 200, 8
 		for i := range parties {
-			require.NoError(t, w.Add(ctx, fmt.Sprint("p", i), 1+i%4))
+			require.NoError(t, w.Add(ctx, fmt.Sprint("p", i), int64(1+i%4)))
 		}
 		var mu sync.Mutex
 		seated := map[string]int{}
@@ -113,7 +114,7 @@ func TestWaitlistConcurrentSeating(t *testing.T) {
 		for h := range hosts {
 			wg.Go(func() {
 				for {
-					p, ok, err := w.Seat(ctx, 1+h%4, queues.Fits)
+					p, ok, err := w.Seat(ctx, int64(1+h%4), queues.Fits)
 					if err != nil {
 						errs <- err
 						return

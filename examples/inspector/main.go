@@ -116,12 +116,12 @@ func newDemo(maxDepth int64) *demo {
 	return &demo{
 		max:       maxDepth,
 		emails:    queues.NewFIFO(b, "emails"),
-		tickets:   queues.NewLevels(b, "tickets", levels...),
-		renders:   queues.NewPriority(b, "renders", queues.HighestFirst),
-		support:   queues.NewCallQueue(b, "support", nil),
-		reminders: queues.NewDelayed(b, "reminders", nil),
-		nightly:   queues.NewScheduler(b, "nightly", 10, nil),
-		payments:  queues.NewReliable(b, "payments", 3*time.Second, nil),
+		tickets:   queues.NewLevels(b, "tickets", levels),
+		renders:   queues.NewPriority(b, "renders", queues.WithOrder(queues.HighestFirst)),
+		support:   queues.NewCallQueue(b, "support"),
+		reminders: queues.NewDelayed(b, "reminders"),
+		nightly:   queues.NewScheduler(b, "nightly", queues.WithBatch(10)),
+		payments:  queues.NewReliable(b, "payments", queues.WithLease(3*time.Second)),
 		tables:    queues.NewWaitlist(b, "tables"),
 	}
 }
@@ -258,14 +258,14 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 		if !d.room(d.tables.Len(ctx)) {
 			return nil
 		}
-		err := d.tables.Add(ctx, "party "+strconv.Itoa(n), 1+rand.N(6))
+		err := d.tables.Add(ctx, "party "+strconv.Itoa(n), 1+rand.N(int64(6)))
 		if errors.Is(err, queues.ErrDuplicate) {
 			return nil
 		}
 		return err
 	})
 	every(ctx, wg, 700*time.Millisecond, func(ctx context.Context, _ int) error {
-		_, _, err := d.tables.Seat(ctx, 2+rand.N(5), queues.Fits)
+		_, _, err := d.tables.Seat(ctx, 2+rand.N(int64(5)), queues.Fits)
 		return err
 	})
 }

@@ -29,6 +29,7 @@ var (
 	found   bool
 	addr    string
 	why     error
+	origin  string   // how addr was found, for [Origin]
 	servers []server // every server started and not yet stopped
 )
 
@@ -79,17 +80,30 @@ func Stop() {
 	servers = nil
 }
 
+// Origin says where the server [Addr] returned comes from: "REDIS_ADDR" or
+// "started from /usr/bin/redis-server"; "" before a successful [Addr].
+func Origin() string {
+	mu.Lock()
+	defer mu.Unlock()
+	if !found || why != nil {
+		return ""
+	}
+	return origin
+}
+
 func find() (string, error) {
 	if a := os.Getenv("REDIS_ADDR"); a != "" {
 		if err := ping(a, 2*time.Second); err != nil {
 			return "", fmt.Errorf("REDIS_ADDR=%s: %w", a, err)
 		}
+		origin = "REDIS_ADDR"
 		return a, nil
 	}
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		return "", errors.New("redis-server is not in PATH and REDIS_ADDR is not set")
 	}
+	origin = "started from " + bin
 	return start(bin)
 }
 

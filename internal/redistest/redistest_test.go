@@ -104,3 +104,18 @@ func TestStartMissingBinary(t *testing.T) {
 		t.Fatalf("after a failed Start: %d servers recorded; want %d", after, before)
 	}
 }
+
+// TestOrigin checks that Origin names REDIS_ADDR when the server came from it, and
+// the binary otherwise.
+func TestOrigin(t *testing.T) {
+	a := Require(t)
+	got := Origin()
+	want := "REDIS_ADDR"
+	if os.Getenv("REDIS_ADDR") == "" {
+		bin, _ := exec.LookPath("redis-server")
+		want = "started from " + bin
+	}
+	if got != want {
+		t.Fatalf("Origin() with the server at %s = %q; want %q", a, got, want)
+	}
+}

@@ -19,7 +19,7 @@ func ExampleNew() {
 	defer c.Close()
 	b := redisq.New(c, &redisq.Options{Slice: 100 * time.Millisecond})
 
-	q := queues.NewPriority(b, "tasks", queues.HighestFirst)
+	q := queues.NewPriority(b, "tasks", queues.WithOrder(queues.HighestFirst))
 	if err := q.Push(ctx, "page on-call", 99999); err != nil {
 		fmt.Println(err)
 		return

@@ -80,28 +80,52 @@ func TestTakenAfterCancelIsReturned(t *testing.T) {
 	_, err := c.LPush(context.Background(), key, "x").Result()
 	require.NoError(t, err)
 	require.Equal(t, result{"x", true, nil}, <-done)
+	require.Equal(t, redisq.Faults{}, b.Faults())
 }
 
-// TestCancelBetweenRounds: a cancelled blocking call returns ctx.Err() after its
-// current round and takes nothing.
-func TestCancelBetweenRounds(t *testing.T) {
-	c, name := client(t)
-	b := redisq.New(c, &redisq.Options{Slice: 20 * time.Millisecond})
-	key := "{" + name + "}:items"
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error)
-	go func() {
-		_, _, _, err := b.BZPopMin(ctx, 0, key)
-		done <- err
-	}()
-	waitBlocked(t, c, name, "bzpopmin")
-	cancel()
-	require.ErrorIs(t, <-done, context.Canceled)
-	_, err := c.ZAdd(context.Background(), key, redis.Z{Score: 1, Member: "m"}).Result()
-	require.NoError(t, err)
-	n, err := c.ZCard(context.Background(), key).Result()
-	require.NoError(t, err)
-	require.EqualValues(t, 1, n)
+// TestCancelledPopTakesNothing: a blocking call cancelled during a round returns
+// ctx.Err() when the round ends, and what arrives afterwards stays in the queue.
+func TestCancelledPopTakesNothing(t *testing.T) {
+	for _, tc := range []struct {
+		cmd string
+		pop func(ctx context.Context, b *redisq.Backend, k string) error
+		put func(c *redis.Client, k string) error
+		n   func(c *redis.Client, k string) (int64, error)
+	}{
+		{"brpop", func(ctx context.Context, b *redisq.Backend, k string) error {
+			_, _, _, err := b.BRPop(ctx, 0, k)
+			return err
+		}, func(c *redis.Client, k string) error { return c.LPush(context.Background(), k, "v").Err() },
+			func(c *redis.Client, k string) (int64, error) { return c.LLen(context.Background(), k).Result() }},
+		{"bzpopmin", func(ctx context.Context, b *redisq.Backend, k string) error {
+			_, _, _, err := b.BZPopMin(ctx, 0, k)
+			return err
+		}, func(c *redis.Client, k string) error {
+			return c.ZAdd(context.Background(), k, redis.Z{Score: 1, Member: "m"}).Err()
+		}, func(c *redis.Client, k string) (int64, error) { return c.ZCard(context.Background(), k).Result() }},
+		{"blmove", func(ctx context.Context, b *redisq.Backend, k string) error {
+			_, _, err := b.BLMove(ctx, k, k+"-dst", "RIGHT", "LEFT", 0)
+			return err
+		}, func(c *redis.Client, k string) error { return c.LPush(context.Background(), k, "v").Err() },
+			func(c *redis.Client, k string) (int64, error) { return c.LLen(context.Background(), k).Result() }},
+	} {
+		t.Run("cmd="+tc.cmd, func(t *testing.T) {
+			c, name := client(t)
+			b := redisq.New(c, &redisq.Options{Slice: 200 * time.Millisecond})
+			key := "{" + name + "}:items"
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error)
+			go func() { done <- tc.pop(ctx, b, key) }()
+			waitBlocked(t, c, name, tc.cmd)
+			cancel()
+			require.ErrorIs(t, <-done, context.Canceled)
+			require.NoError(t, tc.put(c, key))
+			b.Wait() // a round abandoned on a slow machine puts back what it took
+			n, err := tc.n(c, key)
+			require.NoError(t, err)
+			require.EqualValues(t, 1, n, "%s: element not put back", tc.cmd)
+		})
+	}
 }
 
 // TestTimeoutAcrossRounds: a timeout longer than a round ends the call with ok false.
@@ -124,4 +148,33 @@ func TestScriptError(t *testing.T) {
 	s := queues.NewScript(`return redis.call('ZADD', KEYS[1], 1, 'm')`, nil)
 	_, err := b.Eval(ctx, s, []string{"{" + name + "}:items"})
 	require.ErrorContains(t, err, "WRONGTYPE")
+}
+
+// BenchmarkDetach is what running each command on its own goroutine (so that a
+// cancellable ctx can abandon it) costs next to the inline call a ctx that cannot
+// be cancelled gets: LPUSH + BRPOP of one element, one round trip each.
+func BenchmarkDetach(b *testing.B) {
+	addr := redistest.Require(b)
+	c := redis.NewClient(&redis.Options{Addr: addr})
+	b.Cleanup(func() { c.Close() })
+	be := redisq.New(c, nil)
+	cancellable, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+	}{{"background", context.Background()}, {"cancellable", cancellable}} {
+		b.Run("op=pushpop/ctx="+tc.name, func(b *testing.B) {
+			key := fmt.Sprintf("{bench-%d}:items", time.Now().UnixNano())
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := be.LPush(tc.ctx, key, "x"); err != nil {
+					b.Fatal(err)
+				}
+				if _, _, ok, err := be.BRPop(tc.ctx, time.Second, key); !ok || err != nil {
+					b.Fatal(ok, err)
+				}
+			}
+		})
+	}
 }

@@ -8,8 +8,9 @@
 //
 // Redis: the server at REDIS_ADDR when set, else redis-server from PATH started on a
 // free 127.0.0.1 port (persistence off) and stopped at the end; with neither, the
-// Redis columns are left out and the table says so. Progress goes to stderr, the
-// table to stdout and to -out, the chart to -svg.
+// Redis columns are left out and the table says so. Progress goes to stderr (a bar
+// on a terminal, plain lines otherwise), the table to stdout and to -out, the chart
+// to -svg; both name the versions measured and the flags given.
 package main
 
 import (
@@ -38,6 +39,7 @@ func run() error {
 	var (
 		sizes    = flag.String("sizes", "1000,100000", "comma-separated data sizes for the core workloads (e.g. 1000,100000,1000000)")
 		memSize  = flag.Int("memsize", 1000000, "elements in the memory rows (0 leaves them out)")
+		manyKeys = flag.Int("manykeys", 100000, "keys of the many-keys group (its 100-member sets use a tenth of them)")
 		duration = flag.Duration("duration", 60*time.Millisecond, "timed work per run of each figure")
 		runs     = flag.Int("runs", 5, "runs per figure; the median is reported")
 		systems  = flag.String("systems", strings.Join(bench.SystemNames, ","), "comma-separated systems to compare")
@@ -49,10 +51,12 @@ func run() error {
 
 	cfg := bench.Config{
 		MemorySize: *memSize,
+		ManyKeys:   *manyKeys,
 		Duration:   *duration,
 		Runs:       *runs,
 		Groups:     split(*groups),
 		Progress:   os.Stderr,
+		Flags:      strings.Join(os.Args[1:], " "),
 	}
 	for _, s := range split(*sizes) {
 		n, err := strconv.Atoi(s)

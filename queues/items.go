@@ -1,0 +1,220 @@
+package queues
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"time"
+)
+
+// Paging through a queue in serving order: every queue type has an Items method
+// (offset, count) that returns one page in one atomic step, for inspectors and
+// "you are 5th" screens. Pages are read independently: a queue that changes between
+// two calls may show an item on both pages or on neither.
+
+// page runs the read step s over the ranks [offset, offset+count) and returns its
+// reply array; nothing is read when count is 0.
+func page(ctx context.Context, b Backend, s *Script, keys []string, offset, count int64) ([]any, error) {
+	if offset < 0 || count < 0 {
+		return nil, ErrBadRange
+	}
+	if count == 0 {
+		return nil, nil
+	}
+	stop := int64(math.MaxInt64)
+	if count <= math.MaxInt64-offset {
+		stop = offset + count - 1
+	}
+	r, err := b.Eval(ctx, s, keys, fmtInt(offset), fmtInt(stop))
+	if err != nil {
+		return nil, err
+	}
+	return replyArray(r)
+}
+
+func parseInt(s string) int64 {
+	n, _ := strconv.ParseInt(s, 10, 64)
+	return n
+}
+
+// zsetPage reads ranks ARGV[1]..ARGV[2] of the sorted set KEYS[1] with their scores,
+// as a flat array member, score, member, score…
+var zsetPage = NewScript(`
+return redis.call('ZRANGE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES')
+`, func(tx Tx, keys, args []string) (any, error) {
+	zs, err := tx.ZRangeWithScores(keys[0], parseInt(args[0]), parseInt(args[1]))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, 0, 2*len(zs))
+	for _, z := range zs {
+		out = append(out, z.Member, fmtFloat(z.Score))
+	}
+	return out, nil
+})
+
+// listPage reads the list KEYS[1] in the order BRPOP serves it (from its right end),
+// skipping ARGV[1] elements and stopping after the one at serving rank ARGV[2].
+var listPage = NewScript(`
+local n = redis.call('LLEN', KEYS[1])
+local first, last = tonumber(ARGV[1]), tonumber(ARGV[2])
+if first >= n then return {} end
+if last >= n then last = n - 1 end
+local r = redis.call('LRANGE', KEYS[1], n - 1 - last, n - 1 - first)
+local out = {}
+for i = #r, 1, -1 do out[#out+1] = r[i] end
+return out
+`, func(tx Tx, keys, args []string) (any, error) {
+	n, err := tx.LLen(keys[0])
+	if err != nil {
+		return nil, err
+	}
+	first, last := parseInt(args[0]), parseInt(args[1])
+	if first >= n {
+		return []any{}, nil
+	}
+	last = min(last, n-1)
+	r, err := tx.LRange(keys[0], n-1-last, n-1-first)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, len(r))
+	for i, v := range r {
+		out[len(r)-1-i] = v
+	}
+	return out, nil
+})
+
+// listItems returns one page of the list key in serving order.
+func listItems(ctx context.Context, b Backend, key string, offset, count int64) ([]string, error) {
+	a, err := page(ctx, b, listPage, []string{key}, offset, count)
+	if err != nil || len(a) == 0 {
+		return nil, err
+	}
+	out := make([]string, len(a))
+	for i, v := range a {
+		out[i] = replyString(v)
+	}
+	return out, nil
+}
+
+// Item is a value waiting in a [Priority] queue, with its priority.
+type Item struct {
+	Value    string
+	Priority float64
+}
+
+// Items returns up to count waiting values in serving order (oldest first),
+// skipping the first offset. It returns [ErrBadRange] when offset or count is
+// negative. The complexity is O(log n + k) for k values returned on the embedded
+// backend and O(min(offset, n−offset) + k) on Redis, whose LRANGE walks from the
+// nearer end.
+func (q *FIFO) Items(ctx context.Context, offset, count int64) ([]string, error) {
+	return listItems(ctx, q.b, q.key, offset, count)
+}
+
+// Items returns up to count values waiting at level in serving order, skipping the
+// first offset, or [ErrUnknownLevel]. The complexity is as for [FIFO.Items].
+func (q *Levels) Items(ctx context.Context, level string, offset, count int64) ([]string, error) {
+	i, ok := q.index[level]
+	if !ok {
+		return nil, ErrUnknownLevel
+	}
+	return listItems(ctx, q.b, q.keys[i], offset, count)
+}
+
+// Items returns up to count waiting elements in serving order, skipping the first
+// offset; elements in processing are listed by [Reliable.InFlight]. The complexity
+// is as for [FIFO.Items].
+func (q *Reliable) Items(ctx context.Context, offset, count int64) ([]Delivery, error) {
+	es, err := listItems(ctx, q.b, q.ready, offset, count)
+	out := make([]Delivery, len(es))
+	for i, e := range es {
+		out[i] = delivery(e)
+	}
+	return out, err
+}
+
+// Lease is an element in processing and the time its lease expires.
+type Lease struct {
+	Delivery
+	Deadline time.Time
+}
+
+// InFlight returns up to count elements in processing, the earliest-expiring lease
+// first, skipping the first offset. An element whose worker died before leasing it
+// is not listed until [Reliable.Reap] leases it. The complexity is O(log n + k).
+func (q *Reliable) InFlight(ctx context.Context, offset, count int64) ([]Lease, error) {
+	a, err := page(ctx, q.b, zsetPage, []string{q.leases}, offset, count)
+	out := make([]Lease, 0, len(a)/2)
+	for i := 0; i+1 < len(a); i += 2 {
+		out = append(out, Lease{delivery(replyString(a[i])), time.UnixMicro(int64(replyFloat(a[i+1])))})
+	}
+	return out, err
+}
+
+// Items returns up to count waiting values in serving order with their priorities,
+// skipping the first offset. The complexity is O(log n + k).
+func (q *Priority) Items(ctx context.Context, offset, count int64) ([]Item, error) {
+	a, err := page(ctx, q.b, zsetPage, []string{q.items}, offset, count)
+	out := make([]Item, 0, len(a)/2)
+	for i := 0; i+1 < len(a); i += 2 {
+		out = append(out, Item{stripSeq(replyString(a[i])), q.priority(replyFloat(a[i+1]))})
+	}
+	return out, err
+}
+
+// Items returns up to count scheduled jobs in due order, due or not, skipping the
+// first offset. The complexity is O(log n + k).
+func (q *Delayed) Items(ctx context.Context, offset, count int64) ([]Job, error) {
+	return dueItems(ctx, q.b, q.due, offset, count)
+}
+
+// Items returns up to count future jobs not yet moved, in due order, skipping the
+// first offset; each Job's Payload is the job's JSON form. The complexity is
+// O(log n + k).
+func (s *Scheduler) Items(ctx context.Context, offset, count int64) ([]Job, error) {
+	return dueItems(ctx, s.b, s.jobs, offset, count)
+}
+
+func dueItems(ctx context.Context, b Backend, key string, offset, count int64) ([]Job, error) {
+	a, err := page(ctx, b, zsetPage, []string{key}, offset, count)
+	out := make([]Job, 0, len(a)/2)
+	for i := 0; i+1 < len(a); i += 2 {
+		out = append(out, Job{stripSeq(replyString(a[i])), time.UnixMicro(int64(replyFloat(a[i+1])))})
+	}
+	return out, err
+}
+
+var callItems = NewScript(`
+local r = redis.call('ZRANGE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES')
+local out = {}
+for i = 1, #r, 2 do
+  out[#out+1] = r[i]
+  out[#out+1] = r[i+1]
+  out[#out+1] = redis.call('ZSCORE', KEYS[2], r[i])
+end
+return out
+`, func(tx Tx, keys, args []string) (any, error) {
+	zs, err := tx.ZRangeWithScores(keys[0], parseInt(args[0]), parseInt(args[1]))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, 0, 3*len(zs))
+	for _, z := range zs {
+		since, _, err := tx.ZScore(keys[1], z.Member)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, z.Member, fmtFloat(z.Score), fmtFloat(since))
+	}
+	return out, nil
+})
+
+// Items returns up to count waiting calls in serving order (highest priority,
+// then earliest), skipping the first offset: the call at offset i has
+// [CallQueue.Position] i+1. The complexity is O(log n + k log n).
+func (q *CallQueue) Items(ctx context.Context, offset, count int64) ([]Call, error) {
+	a, err := page(ctx, q.b, callItems, q.keys(), offset, count)
+	return q.decodeCalls(a), err
+}

@@ -1,0 +1,63 @@
+package queues
+
+import "time"
+
+// Option configures a queue. Every constructor takes options, in any order; an
+// option a queue type does not use (a lease for a FIFO) is ignored.
+type Option func(*config)
+
+type config struct {
+	clock Clock
+	lease time.Duration
+	batch int64
+	order Order
+	stats bool
+}
+
+func newConfig(opts []Option) config {
+	c := config{clock: systemClock{}, lease: 30 * time.Second, batch: 100, stats: true}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// WithClock makes the queue read the time from c instead of the system clock: due
+// times ([Delayed], [Scheduler]), enqueue times ([CallQueue]), lease deadlines
+// ([Reliable]) and the ages and lateness in [Stats]. A nil c means the system clock.
+func WithClock(c Clock) Option {
+	return func(cfg *config) {
+		if c != nil {
+			cfg.clock = c
+		}
+	}
+}
+
+// WithLease sets the lease of a [Reliable] queue: how long a worker may hold an
+// element before [Reliable.Reap] puts it back. Zero or negative: 30 s, the default.
+func WithLease(d time.Duration) Option {
+	return func(cfg *config) {
+		if d > 0 {
+			cfg.lease = d
+		}
+	}
+}
+
+// WithBatch sets how many due jobs a [Scheduler] moves per atomic step. Below 1:
+// 100, the default.
+func WithBatch(n int64) Option {
+	return func(cfg *config) {
+		if n >= 1 {
+			cfg.batch = n
+		}
+	}
+}
+
+// WithOrder sets which end of a [Priority] queue is served first; the default is
+// [LowestFirst].
+func WithOrder(o Order) Option { return func(cfg *config) { cfg.order = o } }
+
+// WithStats turns the queue's in-process counters and lateness histogram on (the
+// default) or off; [Stats] then reports only what it reads from the backend. They
+// cost a few atomic additions per operation (see the package documentation).
+func WithStats(on bool) Option { return func(cfg *config) { cfg.stats = on } }

@@ -1,0 +1,325 @@
+package queues
+
+import (
+	"context"
+	"encoding/json"
+	"expvar"
+	"sync/atomic"
+	"time"
+)
+
+// Stats is a snapshot of one queue: what it holds, read from the backend when
+// [FIFO.Stats] (and the Stats method of every other queue type) is called, and what
+// this process did with it, counted in memory by the queue value.
+//
+// The backend figures (Depth, Levels, Due, InFlight, OldestAge) are the queue's,
+// shared by every process using it; each is read by its own step, so together they
+// are not one atomic snapshot. The counters and Lateness count only the operations
+// made through this queue value since it was created (as Prometheus client counters
+// do: a collector sums them over processes); they are zero with [WithStats](false).
+//
+// Stats implements [expvar.Var]: its String method returns its JSON form.
+type Stats struct {
+	Name string `json:"name"` // the queue's name
+	Type string `json:"type"` // "fifo", "levels", "priority", "waitlist", "callqueue", "delayed", "scheduler" or "reliable"
+
+	// Depth is the number of items waiting: queued and not yet taken (for a
+	// delayed queue and a scheduler, due or not; for a reliable queue, not in
+	// processing).
+	Depth int64 `json:"depth"`
+	// Levels splits Depth by level in serving order: the levels of a [Levels]
+	// queue, the distinct priorities of a [Priority] queue or [CallQueue], the
+	// party sizes of a [Waitlist]. Priorities and sizes are listed up to
+	// [MaxStatsLevels], the first ones served.
+	Levels []LevelDepth `json:"levels,omitempty"`
+	// Due is the number of waiting jobs already due ([Delayed], [Scheduler]).
+	Due int64 `json:"due,omitempty"`
+	// InFlight is the number of elements in processing ([Reliable]).
+	InFlight int64 `json:"in_flight,omitempty"`
+	// OldestAge is how long the oldest item has waited, where the queue records
+	// when items arrived or became due: a [CallQueue] (time since enqueue) and a
+	// [Delayed] queue or [Scheduler] (time since the earliest job became due, zero
+	// while none is due). HasAge is false for the other types, which store no
+	// times (their formats are the plain Redis lists and sets of the recipes).
+	OldestAge time.Duration `json:"oldest_age_ns"`
+	HasAge    bool          `json:"has_age"`
+
+	// Blocked is the number of this process's callers waiting now in a blocking
+	// pop (Pop, Dequeue) of this queue value.
+	Blocked int64 `json:"blocked"`
+
+	Enqueued      int64 `json:"enqueued"`                 // items added (pushed, scheduled, enqueued)
+	Dequeued      int64 `json:"dequeued"`                 // items taken (popped, seated, dequeued, moved)
+	Acked         int64 `json:"acked,omitempty"`          // Reliable: Acks that finished an element
+	Requeued      int64 `json:"requeued,omitempty"`       // Reliable: elements put back by Nack or Reap
+	ExpiredLeases int64 `json:"expired_leases,omitempty"` // Reliable: elements Reap found with an expired lease
+	Cancelled     int64 `json:"cancelled,omitempty"`      // CallQueue, Waitlist: removed from the middle (Cancel, Leave)
+
+	// Lateness is the due→delivered delay of the jobs this process took
+	// ([Delayed]: from due time to Pop; [Scheduler]: to the move into the work
+	// queue); nil for the other types.
+	Lateness *LatenessStats `json:"lateness,omitempty"`
+}
+
+// LevelDepth is the depth of one level, priority or party size of a queue.
+type LevelDepth struct {
+	Level string `json:"level"`
+	Depth int64  `json:"depth"`
+}
+
+// MaxStatsLevels bounds the distinct priorities or party sizes that
+// [Stats].Levels lists, so that a Stats call costs O(MaxStatsLevels · log n).
+const MaxStatsLevels = 16
+
+// String returns s as JSON, so that a Stats is an [expvar.Var].
+func (s Stats) String() string {
+	b, _ := json.Marshal(s) // cannot fail: plain fields only
+	return string(b)
+}
+
+var _ expvar.Var = Stats{}
+
+// StatsReader is what every queue type implements: a [Stats] snapshot.
+type StatsReader interface {
+	Stats(ctx context.Context) (Stats, error)
+}
+
+// Publish publishes q's Stats under name in package expvar (/debug/vars), read
+// afresh on each request with a timeout of timeout (≤ 0: 2 s) so that a stalled
+// Redis cannot hang the page; an error is shown as {"error": "…"}. Like
+// [expvar.Publish], it panics if name is already published.
+func Publish(name string, q StatsReader, timeout time.Duration) {
+	if timeout <= 0 {
+		timeout = 2 * time.Second
+	}
+	expvar.Publish(name, expvar.Func(func() any {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		s, err := q.Stats(ctx)
+		if err != nil {
+			return map[string]string{"error": err.Error()}
+		}
+		return s
+	}))
+}
+
+// counters are a queue value's in-process statistics. A nil *counters (stats off)
+// counts nothing. Fields written by producers and by consumers sit on separate cache
+// lines, so the FIFO hand-off does not bounce one line between them.
+//
+// A blocking pop costs two atomic additions, not three: entered at its start, and
+// taken or empty at its end. Blocked is entered − taken − empty and Dequeued is
+// taken + dequeued (the items taken by other paths: TryDequeue, Seat, Step…).
+type counters struct {
+	enqueued  paddedInt
+	entered   paddedInt
+	taken     paddedInt
+	empty     atomic.Int64
+	dequeued  atomic.Int64
+	acked     atomic.Int64
+	requeued  atomic.Int64
+	expired   atomic.Int64
+	cancelled atomic.Int64
+	lateness  *Histogram
+}
+
+type paddedInt struct {
+	atomic.Int64
+	_ [56]byte
+}
+
+func newCounters(cfg config, lateness bool) *counters {
+	if !cfg.stats {
+		return nil
+	}
+	c := &counters{}
+	if lateness {
+		c.lateness = &Histogram{}
+	}
+	return c
+}
+
+// The counting methods do nothing on a nil *counters (stats off).
+
+func (c *counters) enq(n int64) {
+	if c != nil {
+		c.enqueued.Add(n)
+	}
+}
+
+func (c *counters) deq(n int64) {
+	if c != nil {
+		c.dequeued.Add(n)
+	}
+}
+
+func (c *counters) ack() {
+	if c != nil {
+		c.acked.Add(1)
+	}
+}
+
+func (c *counters) requeue(n int64) {
+	if c != nil {
+		c.requeued.Add(n)
+	}
+}
+
+func (c *counters) expire(n int64) {
+	if c != nil {
+		c.expired.Add(n)
+	}
+}
+
+func (c *counters) cancel() {
+	if c != nil {
+		c.cancelled.Add(1)
+	}
+}
+
+// enter counts a caller entering a blocking pop, and leave counts it out, with the
+// item it took if taken. No defer and no closure: this is the hand-off's hot path.
+func (c *counters) enter() {
+	if c != nil {
+		c.entered.Add(1)
+	}
+}
+
+func (c *counters) leave(taken bool) {
+	switch {
+	case c == nil:
+	case taken:
+		c.taken.Add(1)
+	default:
+		c.empty.Add(1)
+	}
+}
+
+func (c *counters) late(d time.Duration) {
+	if c != nil && c.lateness != nil {
+		c.lateness.Observe(d)
+	}
+}
+
+// fill copies the counters into s.
+func (c *counters) fill(s *Stats) {
+	if c == nil {
+		return
+	}
+	// Exits before entries: a pop counted out is already counted in, so Blocked
+	// is never negative.
+	taken, empty := c.taken.Load(), c.empty.Load()
+	s.Blocked = c.entered.Load() - taken - empty
+	s.Enqueued, s.Dequeued = c.enqueued.Load(), taken+c.dequeued.Load()
+	s.Acked, s.Requeued, s.ExpiredLeases, s.Cancelled = c.acked.Load(), c.requeued.Load(), c.expired.Load(), c.cancelled.Load()
+	if c.lateness != nil {
+		l := c.lateness.Snapshot()
+		s.Lateness = &l
+	}
+}
+
+// zsetGroups returns, for the sorted set KEYS[1], up to ARGV[1] distinct scores from
+// the lowest with the number of members at each: score, count, score, count… Counts
+// are differences of ranks, so each group costs O(log n).
+var zsetGroups = NewScript(`
+local out, min = {}, '-inf'
+for _ = 1, tonumber(ARGV[1]) do
+  local r = redis.call('ZRANGEBYSCORE', KEYS[1], min, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  if #r == 0 then break end
+  out[#out+1] = r[2]
+  out[#out+1] = redis.call('ZCOUNT', KEYS[1], r[2], r[2])
+  min = '(' .. r[2]
+end
+return out
+`, func(tx Tx, keys, args []string) (any, error) {
+	var out []any
+	min := "-inf"
+	for range parseInt(args[0]) {
+		r, err := tx.ZRangeByScoreWithScores(keys[0], min, "+inf", 0, 1)
+		if err != nil || len(r) == 0 {
+			return out, err
+		}
+		first, _, err := tx.ZRank(keys[0], r[0].Member)
+		if err != nil {
+			return nil, err
+		}
+		min = "(" + fmtFloat(r[0].Score)
+		end, err := tx.ZCard(keys[0])
+		if err != nil {
+			return nil, err
+		}
+		next, err := tx.ZRangeByScoreWithScores(keys[0], min, "+inf", 0, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(next) > 0 {
+			if end, _, err = tx.ZRank(keys[0], next[0].Member); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, fmtFloat(r[0].Score), end-first)
+	}
+	return out, nil
+})
+
+// groups returns the depth of the sorted set key per distinct score, the lowest
+// first, naming each by label(score).
+func groups(ctx context.Context, b Backend, key string, label func(score float64) string) ([]LevelDepth, error) {
+	r, err := b.Eval(ctx, zsetGroups, []string{key}, fmtInt(MaxStatsLevels))
+	if err != nil {
+		return nil, err
+	}
+	a, err := replyArray(r)
+	out := make([]LevelDepth, 0, len(a)/2)
+	for i := 0; i+1 < len(a); i += 2 {
+		out = append(out, LevelDepth{label(replyFloat(a[i])), replyInt(a[i+1])})
+	}
+	return out, err
+}
+
+// zsetCountUpTo counts the members of the sorted set KEYS[1] scored at most ARGV[1]
+// (ZCOUNT -inf ARGV[1]), in O(log n).
+var zsetCountUpTo = NewScript(`
+return redis.call('ZCOUNT', KEYS[1], '-inf', ARGV[1])
+`, func(tx Tx, keys, args []string) (any, error) {
+	next, err := tx.ZRangeByScoreWithScores(keys[0], "("+args[0], "+inf", 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(next) == 0 {
+		return tx.ZCard(keys[0])
+	}
+	r, _, err := tx.ZRank(keys[0], next[0].Member)
+	return r, err
+})
+
+// dueStats fills the figures of a sorted set scored by due time (a delayed queue's
+// jobs, a scheduler's future jobs): Depth, Due and OldestAge.
+func dueStats(ctx context.Context, b Backend, key string, now time.Time, s *Stats) error {
+	var err error
+	if s.Depth, err = b.ZCard(ctx, key); err != nil {
+		return err
+	}
+	r, err := b.Eval(ctx, zsetCountUpTo, []string{key}, fmtInt(micros(now)))
+	if err != nil {
+		return err
+	}
+	s.Due = replyInt(r)
+	s.HasAge = true
+	head, err := dueItems(ctx, b, key, 0, 1)
+	if len(head) == 1 && !head[0].Due.After(now) {
+		s.OldestAge = now.Sub(head[0].Due)
+	}
+	return err
+}
+
+var (
+	_ StatsReader = (*FIFO)(nil)
+	_ StatsReader = (*Levels)(nil)
+	_ StatsReader = (*Priority)(nil)
+	_ StatsReader = (*Waitlist)(nil)
+	_ StatsReader = (*CallQueue)(nil)
+	_ StatsReader = (*Delayed)(nil)
+	_ StatsReader = (*Scheduler)(nil)
+	_ StatsReader = (*Reliable)(nil)
+)
