@@ -204,25 +204,27 @@ func (c *client) unblock(cause error) bool {
 // dispatch runs one command and writes its reply; it reports whether the
 // connection must close (QUIT, a failed write).
 func (c *client) dispatch(args []string) (quit bool) {
-	name := strings.ToLower(args[0])
-	sc, isServer := serverCommands[name]
+	sc, isServer := lookupServer(args[0])
+	var cmd zlite.Command
+	var err error
+	if isServer {
+		err = sc.check(args)
+	} else {
+		cmd, err = zlite.Lookup(args)
+	}
 	c.mu.Lock()
-	c.lastCmd = name
-	if isServer && sc.subs != nil && len(args) > 1 {
-		c.lastCmd = name + "|" + strings.ToLower(args[1]) // CLIENT LIST's cmd=client|list
+	switch {
+	case isServer && sc.subs != nil && len(args) > 1:
+		c.lastCmd = sc.name + "|" + strings.ToLower(args[1]) // CLIENT LIST's cmd=client|list
+	case isServer:
+		c.lastCmd = sc.name
+	case err == nil:
+		c.lastCmd = cmd.Name()
+	default:
+		c.lastCmd = "NULL"
 	}
 	c.mu.Unlock()
-	var cmd zlite.Command
-	if !isServer {
-		var err error
-		if cmd, err = zlite.Lookup(args); err != nil {
-			if c.multi != nil {
-				c.multi.aborted = true
-			}
-			c.w.errorReply(err.Error())
-			return false
-		}
-	} else if err := sc.check(args); err != nil {
+	if err != nil {
 		if c.multi != nil {
 			c.multi.aborted = true
 		}
@@ -341,6 +343,27 @@ func (c *client) watchDisconnect(cancel context.CancelCauseFunc, done chan<- str
 			return
 		}
 	}
+}
+
+// lookupServer finds a server command by name, case-insensitively, without
+// allocating (the name is folded in a stack buffer).
+func lookupServer(name string) (*serverCommand, bool) {
+	if sc, ok := serverCommands[name]; ok {
+		return sc, true
+	}
+	var buf [16]byte
+	if len(name) > len(buf) {
+		return nil, false
+	}
+	for i := 0; i < len(name); i++ {
+		ch := name[i]
+		if 'A' <= ch && ch <= 'Z' {
+			ch += 'a' - 'A'
+		}
+		buf[i] = ch
+	}
+	sc, ok := serverCommands[string(buf[:len(name)])]
+	return sc, ok
 }
 
 // sortClients orders clients by id.
