@@ -381,11 +381,7 @@ func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...
 func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bool) {
 	tx := db.lock()
 	db.stats.calls[statObjectEncoding]++
-	if db.stats.timed {
-		defer db.endTimed(statObjectEncoding, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statObjectEncoding, db.start())
 	return tx.ObjectEncoding(key)
 }
 
