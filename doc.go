@@ -114,7 +114,7 @@
 //
 // [DB.Stats] returns the keys by type and encoding, their elements and engine
 // memory, the blocked callers, and each command's call count (typed methods, Do and
-// Tx.Do alike; the typed blocking methods are not counted yet) with, when
+// Tx.Do alike) with, when
 // [WithLatencyTracking] is set, a log2 histogram of its time under the lock. The
 // counters are plain increments under the keyspace lock, always on; Stats itself
 // holds the lock while it visits every key, so it is for monitoring, not for a hot
