@@ -105,9 +105,7 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 		return nil, err
 	}
 	if c.block != nil {
-		db.mu.Lock()
-		db.count(c.stat)
-		db.mu.Unlock()
+		db.countBlocking(c.stat)
 		w, err := c.block(db, args)
 		if err != nil {
 			return nil, err

@@ -120,12 +120,12 @@
 //
 // [DB.Stats] returns the keys by type and encoding, their elements and engine
 // memory, the blocked callers, and each command's call count (typed methods, Do and
-// Tx.Do alike; the typed blocking methods are not counted yet) with, when
-// [WithLatencyTracking] is set, a log2 histogram of its time under the lock. The
-// counters are plain increments under the keyspace lock, always on; Stats itself
-// holds the lock while it visits every key, so it is for monitoring, not for a hot
-// path. The typed DB methods that only lock and call their Tx method are
-// generated (go generate; internal/gendb) into db_methods.go, which counts them.
+// Tx.Do alike) with, when [WithLatencyTracking] is set, a log2 histogram of its time
+// under the lock. The counters are always on: a plain increment under the keyspace
+// lock (an atomic add for the blocking commands, which count before they wait).
+// Stats itself holds the lock while it visits every key, so it is for monitoring,
+// not for a hot path. The typed DB methods that only lock and call their Tx method
+// are generated (go generate; internal/gendb) into db_methods.go, which counts them.
 //
 // # Differences from Redis
 //

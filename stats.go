@@ -2,6 +2,7 @@ package zlite
 
 import (
 	"math/bits"
+	"sync/atomic"
 	"time"
 )
 
@@ -123,6 +124,9 @@ func (h Histogram) Quantile(q float64) time.Duration {
 // the lock anyway).
 type counters struct {
 	calls []uint64
+	// blocking counts the blocking commands, which count before they take the lock
+	// (an atomic add is cheaper than a lock round trip on the hand-off path).
+	blocking []atomic.Uint64
 	// timed is set when latency is tracked: latency and clock are then non-nil.
 	timed   bool
 	latency []Histogram
@@ -134,7 +138,7 @@ type counters struct {
 
 // newCounters sizes the counters for every registered command.
 func newCounters(c *config) counters {
-	cs := counters{calls: make([]uint64, len(statNames))}
+	cs := counters{calls: make([]uint64, len(statNames)), blocking: make([]atomic.Uint64, len(statNames))}
 	if c.clock != nil {
 		cs.timed, cs.clock = true, c.clock
 		cs.latency = make([]Histogram, len(statNames))
@@ -193,9 +197,26 @@ func (db *DB) record(stat int, start int64) {
 }
 
 // count counts one run of the command whose counter is stat, for commands run
-// under a lock that the caller already holds (Tx.Do) or takes itself.
+// under a lock that the caller already holds (Tx.Do).
 func (db *DB) count(stat int) {
 	db.stats.calls[stat]++
+}
+
+// The counters of the blocking commands, which no generated method runs.
+var (
+	statBLPop      = statIndex("blpop")
+	statBRPop      = statIndex("brpop")
+	statBLMove     = statIndex("blmove")
+	statBRPopLPush = statIndex("brpoplpush")
+	statBLMPop     = statIndex("blmpop")
+	statBZPopMin   = statIndex("bzpopmin")
+	statBZPopMax   = statIndex("bzpopmax")
+	statBZMPop     = statIndex("bzmpop")
+)
+
+// countBlocking counts one run of a blocking command, without the lock.
+func (db *DB) countBlocking(stat int) {
+	db.stats.blocking[stat].Add(1)
 }
 
 // Stats returns a snapshot of the keyspace and its counters. It holds the lock while
@@ -238,6 +259,7 @@ func (db *DB) Stats() Stats {
 		st.Types[name] = ts
 	}
 	for i, n := range db.stats.calls {
+		n += db.stats.blocking[i].Load()
 		if n == 0 {
 			continue
 		}

@@ -172,7 +172,11 @@ func TestStatsBlocked(t *testing.T) {
 		db.RPush(ctx, "q", "x")
 		require.Equal(t, "x", <-done)
 		require.Equal(t, int64(0), db.Stats().Blocked)
-		require.Equal(t, uint64(1), db.Stats().Command["rpush"].Calls)
+		st = db.Stats()
+		require.Equal(t, uint64(1), st.Command["rpush"].Calls)
+		require.Equal(t, uint64(1), st.Command["blpop"].Calls, "typed blocking methods count too")
+		db.Do(ctx, "BRPOP", "q", "0.001")
+		require.Equal(t, uint64(1), db.Stats().Command["brpop"].Calls)
 	})
 }
 
