@@ -204,18 +204,13 @@ func (db *DB) serveWaiter(key string, w *waiter) (served, exhausted bool) {
 	return true, db.value(key) == nil
 }
 
-// handsOff reports whether a write that creates key may hand its elements straight
-// to blocked callers instead of storing them: someone waits on key and the write is
-// a command of its own. Inside an Update batch later commands must see the key, so
-// batches take the general path (create the key, serve when the batch completes).
-// When it reports true it marks key modified for WATCH: the push or add modifies
-// key, handed off or not.
-func (tx *Tx) handsOff(key string) bool {
-	if tx.batch || !tx.db.waits.Waiting(key) {
-		return false
-	}
-	tx.db.touch(key)
-	return true
+// handsOff reports whether a write that creates a key may hand its elements
+// straight to blocked callers instead of storing them (handList, handZSet): someone
+// is blocked, and the write is a command of its own. Inside an Update batch later
+// commands must see the key, so batches take the general path (create the key,
+// serve when the batch completes). O(1).
+func (tx *Tx) handsOff() bool {
+	return !tx.batch && tx.db.waits.Blocked() > 0
 }
 
 // handList serves the waiters of the missing key from values pushed onto it, as
@@ -227,6 +222,7 @@ func (tx *Tx) handsOff(key string) bool {
 // signals key, so the serve after the command takes over from that waiter, in the
 // same order.
 func (db *DB) handList(key string, left bool, values []string) (lo, hi int) {
+	db.touch(key) // WATCH: the push modifies key, handed off or not
 	n := len(values)
 	hi = n
 	elem := func(p int) string {
@@ -272,6 +268,7 @@ func (db *DB) handList(key string, left bool, values []string) (lo, hi int) {
 // without creating that set. It reports false, changing nothing, when no waiter
 // takes it.
 func (db *DB) handZSet(key string, z Z) (handed bool) {
+	db.touch(key) // WATCH: the add modifies key, handed off or not
 	db.waits.Serve(key, func(key string, w *waiter) (served, exhausted bool) {
 		r := &w.Req
 		if r.kind != popZSet {

@@ -114,8 +114,13 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 		}
 		return db.blockReply(ctx, w)
 	}
-	tx, t := db.begin(c.stat)
-	defer db.end(c.stat, t)
+	tx := db.lock()
+	db.stats.calls[c.stat]++
+	if db.stats.timed {
+		defer db.endTimed(c.stat, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return c.run(tx, args)
 }
 

@@ -31,6 +31,7 @@ const (
 	statLRem
 	statLSet
 	statLTrim
+	statObjectEncoding
 	statPersist
 	statPExpire
 	statPExpireAt
@@ -107,6 +108,7 @@ var statNames = []string{
 	"lrem",
 	"lset",
 	"ltrim",
+	"object",
 	"persist",
 	"pexpire",
 	"pexpireat",
@@ -160,693 +162,1200 @@ var statNames = []string{
 
 // Expire is [Tx.Expire] (EXPIRE) under the keyspace lock.
 func (db *DB) Expire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
-	tx, t := db.begin(statExpire)
-	defer db.end(statExpire, t)
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	if db.stats.timed {
+		defer db.endTimed(statExpire, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.Expire(key, expiration)
 }
 
 // ExpireNX is [Tx.ExpireNX] (EXPIRE) under the keyspace lock.
 func (db *DB) ExpireNX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
-	tx, t := db.begin(statExpire)
-	defer db.end(statExpire, t)
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	if db.stats.timed {
+		defer db.endTimed(statExpire, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ExpireNX(key, expiration)
 }
 
 // ExpireXX is [Tx.ExpireXX] (EXPIRE) under the keyspace lock.
 func (db *DB) ExpireXX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
-	tx, t := db.begin(statExpire)
-	defer db.end(statExpire, t)
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	if db.stats.timed {
+		defer db.endTimed(statExpire, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ExpireXX(key, expiration)
 }
 
 // ExpireGT is [Tx.ExpireGT] (EXPIRE) under the keyspace lock.
 func (db *DB) ExpireGT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
-	tx, t := db.begin(statExpire)
-	defer db.end(statExpire, t)
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	if db.stats.timed {
+		defer db.endTimed(statExpire, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ExpireGT(key, expiration)
 }
 
 // ExpireLT is [Tx.ExpireLT] (EXPIRE) under the keyspace lock.
 func (db *DB) ExpireLT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
-	tx, t := db.begin(statExpire)
-	defer db.end(statExpire, t)
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	if db.stats.timed {
+		defer db.endTimed(statExpire, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ExpireLT(key, expiration)
 }
 
 // PExpire is [Tx.PExpire] (PEXPIRE) under the keyspace lock.
 func (db *DB) PExpire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
-	tx, t := db.begin(statPExpire)
-	defer db.end(statPExpire, t)
+	tx := db.lock()
+	db.stats.calls[statPExpire]++
+	if db.stats.timed {
+		defer db.endTimed(statPExpire, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.PExpire(key, expiration)
 }
 
 // ExpireAt is [Tx.ExpireAt] (EXPIREAT) under the keyspace lock.
 func (db *DB) ExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
-	tx, t := db.begin(statExpireAt)
-	defer db.end(statExpireAt, t)
+	tx := db.lock()
+	db.stats.calls[statExpireAt]++
+	if db.stats.timed {
+		defer db.endTimed(statExpireAt, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ExpireAt(key, tm)
 }
 
 // PExpireAt is [Tx.PExpireAt] (PEXPIREAT) under the keyspace lock.
 func (db *DB) PExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
-	tx, t := db.begin(statPExpireAt)
-	defer db.end(statPExpireAt, t)
+	tx := db.lock()
+	db.stats.calls[statPExpireAt]++
+	if db.stats.timed {
+		defer db.endTimed(statPExpireAt, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.PExpireAt(key, tm)
 }
 
 // TTL is [Tx.TTL] (TTL) under the keyspace lock.
 func (db *DB) TTL(ctx context.Context, key string) (time.Duration, error) {
-	tx, t := db.begin(statTTL)
-	defer db.end(statTTL, t)
+	tx := db.lock()
+	db.stats.calls[statTTL]++
+	if db.stats.timed {
+		defer db.endTimed(statTTL, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.TTL(key)
 }
 
 // PTTL is [Tx.PTTL] (PTTL) under the keyspace lock.
 func (db *DB) PTTL(ctx context.Context, key string) (time.Duration, error) {
-	tx, t := db.begin(statPTTL)
-	defer db.end(statPTTL, t)
+	tx := db.lock()
+	db.stats.calls[statPTTL]++
+	if db.stats.timed {
+		defer db.endTimed(statPTTL, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.PTTL(key)
 }
 
 // ExpireTime is [Tx.ExpireTime] (EXPIRETIME) under the keyspace lock.
 func (db *DB) ExpireTime(ctx context.Context, key string) (time.Duration, error) {
-	tx, t := db.begin(statExpireTime)
-	defer db.end(statExpireTime, t)
+	tx := db.lock()
+	db.stats.calls[statExpireTime]++
+	if db.stats.timed {
+		defer db.endTimed(statExpireTime, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ExpireTime(key)
 }
 
 // PExpireTime is [Tx.PExpireTime] (PEXPIRETIME) under the keyspace lock.
 func (db *DB) PExpireTime(ctx context.Context, key string) (time.Duration, error) {
-	tx, t := db.begin(statPExpireTime)
-	defer db.end(statPExpireTime, t)
+	tx := db.lock()
+	db.stats.calls[statPExpireTime]++
+	if db.stats.timed {
+		defer db.endTimed(statPExpireTime, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.PExpireTime(key)
 }
 
 // Persist is [Tx.Persist] (PERSIST) under the keyspace lock.
 func (db *DB) Persist(ctx context.Context, key string) (bool, error) {
-	tx, t := db.begin(statPersist)
-	defer db.end(statPersist, t)
+	tx := db.lock()
+	db.stats.calls[statPersist]++
+	if db.stats.timed {
+		defer db.endTimed(statPersist, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.Persist(key)
 }
 
 // Copy is [Tx.Copy] (COPY) under the keyspace lock.
 func (db *DB) Copy(ctx context.Context, source, destination string, destDB int, replace bool) (int64, error) {
-	tx, t := db.begin(statCopy)
-	defer db.end(statCopy, t)
+	tx := db.lock()
+	db.stats.calls[statCopy]++
+	if db.stats.timed {
+		defer db.endTimed(statCopy, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.Copy(source, destination, destDB, replace)
 }
 
 // RenameNX is [Tx.RenameNX] (RENAMENX) under the keyspace lock.
 func (db *DB) RenameNX(ctx context.Context, key, newKey string) (bool, error) {
-	tx, t := db.begin(statRenameNX)
-	defer db.end(statRenameNX, t)
+	tx := db.lock()
+	db.stats.calls[statRenameNX]++
+	if db.stats.timed {
+		defer db.endTimed(statRenameNX, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.RenameNX(key, newKey)
 }
 
 // Unlink is [Tx.Unlink] (UNLINK) under the keyspace lock.
 func (db *DB) Unlink(ctx context.Context, keys ...string) (int64, error) {
-	tx, t := db.begin(statUnlink)
-	defer db.end(statUnlink, t)
+	tx := db.lock()
+	db.stats.calls[statUnlink]++
+	if db.stats.timed {
+		defer db.endTimed(statUnlink, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.Unlink(keys...)
 }
 
 // Touch is [Tx.Touch] (TOUCH) under the keyspace lock.
 func (db *DB) Touch(ctx context.Context, keys ...string) (int64, error) {
-	tx, t := db.begin(statTouch)
-	defer db.end(statTouch, t)
+	tx := db.lock()
+	db.stats.calls[statTouch]++
+	if db.stats.timed {
+		defer db.endTimed(statTouch, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.Touch(keys...)
 }
 
 // RandomKey is [Tx.RandomKey] (RANDOMKEY) under the keyspace lock.
 func (db *DB) RandomKey(ctx context.Context) (string, bool, error) {
-	tx, t := db.begin(statRandomKey)
-	defer db.end(statRandomKey, t)
+	tx := db.lock()
+	db.stats.calls[statRandomKey]++
+	if db.stats.timed {
+		defer db.endTimed(statRandomKey, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.RandomKey()
 }
 
 // Del is [Tx.Del] (DEL) under the keyspace lock.
 func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
-	tx, t := db.begin(statDel)
-	defer db.end(statDel, t)
+	tx := db.lock()
+	db.stats.calls[statDel]++
+	if db.stats.timed {
+		defer db.endTimed(statDel, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.Del(keys...)
 }
 
 // Exists is [Tx.Exists] (EXISTS) under the keyspace lock.
 func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
-	tx, t := db.begin(statExists)
-	defer db.end(statExists, t)
+	tx := db.lock()
+	db.stats.calls[statExists]++
+	if db.stats.timed {
+		defer db.endTimed(statExists, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.Exists(keys...)
 }
 
 // Type is [Tx.Type] (TYPE) under the keyspace lock.
 func (db *DB) Type(ctx context.Context, key string) (string, error) {
-	tx, t := db.begin(statType)
-	defer db.end(statType, t)
+	tx := db.lock()
+	db.stats.calls[statType]++
+	if db.stats.timed {
+		defer db.endTimed(statType, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.Type(key)
 }
 
 // Keys is [Tx.Keys] (KEYS) under the keyspace lock.
 func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
-	tx, t := db.begin(statKeys)
-	defer db.end(statKeys, t)
+	tx := db.lock()
+	db.stats.calls[statKeys]++
+	if db.stats.timed {
+		defer db.endTimed(statKeys, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.Keys(pattern)
 }
 
 // Scan is [Tx.Scan] (SCAN) under the keyspace lock.
 func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64) ([]string, uint64, error) {
-	tx, t := db.begin(statScan)
-	defer db.end(statScan, t)
+	tx := db.lock()
+	db.stats.calls[statScan]++
+	if db.stats.timed {
+		defer db.endTimed(statScan, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.Scan(cursor, match, count)
 }
 
 // ScanType is [Tx.ScanType] (SCAN) under the keyspace lock.
 func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
-	tx, t := db.begin(statScan)
-	defer db.end(statScan, t)
+	tx := db.lock()
+	db.stats.calls[statScan]++
+	if db.stats.timed {
+		defer db.endTimed(statScan, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ScanType(cursor, match, count, keyType)
 }
 
 // DBSize is [Tx.DBSize] (DBSIZE) under the keyspace lock.
 func (db *DB) DBSize(ctx context.Context) (int64, error) {
-	tx, t := db.begin(statDBSize)
-	defer db.end(statDBSize, t)
+	tx := db.lock()
+	db.stats.calls[statDBSize]++
+	if db.stats.timed {
+		defer db.endTimed(statDBSize, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.DBSize()
 }
 
 // FlushAll is [Tx.FlushAll] (FLUSHALL) under the keyspace lock.
 func (db *DB) FlushAll(ctx context.Context) error {
-	tx, t := db.begin(statFlushAll)
-	defer db.end(statFlushAll, t)
+	tx := db.lock()
+	db.stats.calls[statFlushAll]++
+	if db.stats.timed {
+		defer db.endTimed(statFlushAll, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.FlushAll()
 }
 
 // Rename is [Tx.Rename] (RENAME) under the keyspace lock.
 func (db *DB) Rename(ctx context.Context, key, newKey string) error {
-	tx, t := db.begin(statRename)
-	defer db.end(statRename, t)
+	tx := db.lock()
+	db.stats.calls[statRename]++
+	if db.stats.timed {
+		defer db.endTimed(statRename, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.Rename(key, newKey)
 }
 
 // LPush is [Tx.LPush] (LPUSH) under the keyspace lock.
 func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, error) {
-	tx, t := db.begin(statLPush)
-	defer db.end(statLPush, t)
+	tx := db.lock()
+	db.stats.calls[statLPush]++
+	if db.stats.timed {
+		defer db.endTimed(statLPush, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LPush(key, values...)
 }
 
 // RPush is [Tx.RPush] (RPUSH) under the keyspace lock.
 func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, error) {
-	tx, t := db.begin(statRPush)
-	defer db.end(statRPush, t)
+	tx := db.lock()
+	db.stats.calls[statRPush]++
+	if db.stats.timed {
+		defer db.endTimed(statRPush, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.RPush(key, values...)
 }
 
 // LPushX is [Tx.LPushX] (LPUSHX) under the keyspace lock.
 func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, error) {
-	tx, t := db.begin(statLPushX)
-	defer db.end(statLPushX, t)
+	tx := db.lock()
+	db.stats.calls[statLPushX]++
+	if db.stats.timed {
+		defer db.endTimed(statLPushX, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LPushX(key, values...)
 }
 
 // RPushX is [Tx.RPushX] (RPUSHX) under the keyspace lock.
 func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, error) {
-	tx, t := db.begin(statRPushX)
-	defer db.end(statRPushX, t)
+	tx := db.lock()
+	db.stats.calls[statRPushX]++
+	if db.stats.timed {
+		defer db.endTimed(statRPushX, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.RPushX(key, values...)
 }
 
 // LPop is [Tx.LPop] (LPOP) under the keyspace lock.
 func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
-	tx, t := db.begin(statLPop)
-	defer db.end(statLPop, t)
+	tx := db.lock()
+	db.stats.calls[statLPop]++
+	if db.stats.timed {
+		defer db.endTimed(statLPop, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LPop(key)
 }
 
 // RPop is [Tx.RPop] (RPOP) under the keyspace lock.
 func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
-	tx, t := db.begin(statRPop)
-	defer db.end(statRPop, t)
+	tx := db.lock()
+	db.stats.calls[statRPop]++
+	if db.stats.timed {
+		defer db.endTimed(statRPop, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.RPop(key)
 }
 
 // LPopCount is [Tx.LPopCount] (LPOP) under the keyspace lock.
 func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, error) {
-	tx, t := db.begin(statLPop)
-	defer db.end(statLPop, t)
+	tx := db.lock()
+	db.stats.calls[statLPop]++
+	if db.stats.timed {
+		defer db.endTimed(statLPop, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LPopCount(key, count)
 }
 
 // RPopCount is [Tx.RPopCount] (RPOP) under the keyspace lock.
 func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, error) {
-	tx, t := db.begin(statRPop)
-	defer db.end(statRPop, t)
+	tx := db.lock()
+	db.stats.calls[statRPop]++
+	if db.stats.timed {
+		defer db.endTimed(statRPop, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.RPopCount(key, count)
 }
 
 // LLen is [Tx.LLen] (LLEN) under the keyspace lock.
 func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
-	tx, t := db.begin(statLLen)
-	defer db.end(statLLen, t)
+	tx := db.lock()
+	db.stats.calls[statLLen]++
+	if db.stats.timed {
+		defer db.endTimed(statLLen, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LLen(key)
 }
 
 // LIndex is [Tx.LIndex] (LINDEX) under the keyspace lock.
 func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool, error) {
-	tx, t := db.begin(statLIndex)
-	defer db.end(statLIndex, t)
+	tx := db.lock()
+	db.stats.calls[statLIndex]++
+	if db.stats.timed {
+		defer db.endTimed(statLIndex, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LIndex(key, index)
 }
 
 // LSet is [Tx.LSet] (LSET) under the keyspace lock.
 func (db *DB) LSet(ctx context.Context, key string, index int64, value string) error {
-	tx, t := db.begin(statLSet)
-	defer db.end(statLSet, t)
+	tx := db.lock()
+	db.stats.calls[statLSet]++
+	if db.stats.timed {
+		defer db.endTimed(statLSet, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LSet(key, index, value)
 }
 
 // LRange is [Tx.LRange] (LRANGE) under the keyspace lock.
 func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
-	tx, t := db.begin(statLRange)
-	defer db.end(statLRange, t)
+	tx := db.lock()
+	db.stats.calls[statLRange]++
+	if db.stats.timed {
+		defer db.endTimed(statLRange, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LRange(key, start, stop)
 }
 
 // LInsert is [Tx.LInsert] (LINSERT) under the keyspace lock.
 func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64, error) {
-	tx, t := db.begin(statLInsert)
-	defer db.end(statLInsert, t)
+	tx := db.lock()
+	db.stats.calls[statLInsert]++
+	if db.stats.timed {
+		defer db.endTimed(statLInsert, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LInsert(key, op, pivot, value)
 }
 
 // LInsertBefore is [Tx.LInsertBefore] (LINSERT) under the keyspace lock.
 func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int64, error) {
-	tx, t := db.begin(statLInsert)
-	defer db.end(statLInsert, t)
+	tx := db.lock()
+	db.stats.calls[statLInsert]++
+	if db.stats.timed {
+		defer db.endTimed(statLInsert, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LInsertBefore(key, pivot, value)
 }
 
 // LInsertAfter is [Tx.LInsertAfter] (LINSERT) under the keyspace lock.
 func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64, error) {
-	tx, t := db.begin(statLInsert)
-	defer db.end(statLInsert, t)
+	tx := db.lock()
+	db.stats.calls[statLInsert]++
+	if db.stats.timed {
+		defer db.endTimed(statLInsert, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LInsertAfter(key, pivot, value)
 }
 
 // LRem is [Tx.LRem] (LREM) under the keyspace lock.
 func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (int64, error) {
-	tx, t := db.begin(statLRem)
-	defer db.end(statLRem, t)
+	tx := db.lock()
+	db.stats.calls[statLRem]++
+	if db.stats.timed {
+		defer db.endTimed(statLRem, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LRem(key, count, value)
 }
 
 // LTrim is [Tx.LTrim] (LTRIM) under the keyspace lock.
 func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
-	tx, t := db.begin(statLTrim)
-	defer db.end(statLTrim, t)
+	tx := db.lock()
+	db.stats.calls[statLTrim]++
+	if db.stats.timed {
+		defer db.endTimed(statLTrim, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LTrim(key, start, stop)
 }
 
 // LPos is [Tx.LPos] (LPOS) under the keyspace lock.
 func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, bool, error) {
-	tx, t := db.begin(statLPos)
-	defer db.end(statLPos, t)
+	tx := db.lock()
+	db.stats.calls[statLPos]++
+	if db.stats.timed {
+		defer db.endTimed(statLPos, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LPos(key, value, a)
 }
 
 // LPosCount is [Tx.LPosCount] (LPOS) under the keyspace lock.
 func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a LPosArgs) ([]int64, error) {
-	tx, t := db.begin(statLPos)
-	defer db.end(statLPos, t)
+	tx := db.lock()
+	db.stats.calls[statLPos]++
+	if db.stats.timed {
+		defer db.endTimed(statLPos, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LPosCount(key, value, count, a)
 }
 
 // LMove is [Tx.LMove] (LMOVE) under the keyspace lock.
 func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (string, bool, error) {
-	tx, t := db.begin(statLMove)
-	defer db.end(statLMove, t)
+	tx := db.lock()
+	db.stats.calls[statLMove]++
+	if db.stats.timed {
+		defer db.endTimed(statLMove, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LMove(src, dst, srcPos, dstPos)
 }
 
 // RPopLPush is [Tx.RPopLPush] (RPOPLPUSH) under the keyspace lock.
 func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, error) {
-	tx, t := db.begin(statRPopLPush)
-	defer db.end(statRPopLPush, t)
+	tx := db.lock()
+	db.stats.calls[statRPopLPush]++
+	if db.stats.timed {
+		defer db.endTimed(statRPopLPush, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.RPopLPush(src, dst)
 }
 
 // LMPop is [Tx.LMPop] (LMPOP) under the keyspace lock.
 func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...string) (key string, values []string, err error) {
-	tx, t := db.begin(statLMPop)
-	defer db.end(statLMPop, t)
+	tx := db.lock()
+	db.stats.calls[statLMPop]++
+	if db.stats.timed {
+		defer db.endTimed(statLMPop, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.LMPop(direction, count, keys...)
+}
+
+// ObjectEncoding is [Tx.ObjectEncoding] (OBJECT) under the keyspace lock.
+func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bool) {
+	tx := db.lock()
+	db.stats.calls[statObjectEncoding]++
+	if db.stats.timed {
+		defer db.endTimed(statObjectEncoding, db.now())
+	} else {
+		defer db.unlock()
+	}
+	return tx.ObjectEncoding(key)
 }
 
 // ZUnion is [Tx.ZUnion] (ZUNION) under the keyspace lock.
 func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
-	tx, t := db.begin(statZUnion)
-	defer db.end(statZUnion, t)
+	tx := db.lock()
+	db.stats.calls[statZUnion]++
+	if db.stats.timed {
+		defer db.endTimed(statZUnion, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZUnion(store)
 }
 
 // ZUnionWithScores is [Tx.ZUnionWithScores] (ZUNION) under the keyspace lock.
 func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
-	tx, t := db.begin(statZUnion)
-	defer db.end(statZUnion, t)
+	tx := db.lock()
+	db.stats.calls[statZUnion]++
+	if db.stats.timed {
+		defer db.endTimed(statZUnion, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZUnionWithScores(store)
 }
 
 // ZUnionStore is [Tx.ZUnionStore] (ZUNIONSTORE) under the keyspace lock.
 func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int64, error) {
-	tx, t := db.begin(statZUnionStore)
-	defer db.end(statZUnionStore, t)
+	tx := db.lock()
+	db.stats.calls[statZUnionStore]++
+	if db.stats.timed {
+		defer db.endTimed(statZUnionStore, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZUnionStore(dest, store)
 }
 
 // ZInter is [Tx.ZInter] (ZINTER) under the keyspace lock.
 func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
-	tx, t := db.begin(statZInter)
-	defer db.end(statZInter, t)
+	tx := db.lock()
+	db.stats.calls[statZInter]++
+	if db.stats.timed {
+		defer db.endTimed(statZInter, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZInter(store)
 }
 
 // ZInterWithScores is [Tx.ZInterWithScores] (ZINTER) under the keyspace lock.
 func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) {
-	tx, t := db.begin(statZInter)
-	defer db.end(statZInter, t)
+	tx := db.lock()
+	db.stats.calls[statZInter]++
+	if db.stats.timed {
+		defer db.endTimed(statZInter, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZInterWithScores(store)
 }
 
 // ZInterStore is [Tx.ZInterStore] (ZINTERSTORE) under the keyspace lock.
 func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore) (int64, error) {
-	tx, t := db.begin(statZInterStore)
-	defer db.end(statZInterStore, t)
+	tx := db.lock()
+	db.stats.calls[statZInterStore]++
+	if db.stats.timed {
+		defer db.endTimed(statZInterStore, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZInterStore(destination, store)
 }
 
 // ZInterCard is [Tx.ZInterCard] (ZINTERCARD) under the keyspace lock.
 func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int64, error) {
-	tx, t := db.begin(statZInterCard)
-	defer db.end(statZInterCard, t)
+	tx := db.lock()
+	db.stats.calls[statZInterCard]++
+	if db.stats.timed {
+		defer db.endTimed(statZInterCard, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZInterCard(limit, keys...)
 }
 
 // ZDiff is [Tx.ZDiff] (ZDIFF) under the keyspace lock.
 func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
-	tx, t := db.begin(statZDiff)
-	defer db.end(statZDiff, t)
+	tx := db.lock()
+	db.stats.calls[statZDiff]++
+	if db.stats.timed {
+		defer db.endTimed(statZDiff, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZDiff(keys...)
 }
 
 // ZDiffWithScores is [Tx.ZDiffWithScores] (ZDIFF) under the keyspace lock.
 func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) {
-	tx, t := db.begin(statZDiff)
-	defer db.end(statZDiff, t)
+	tx := db.lock()
+	db.stats.calls[statZDiff]++
+	if db.stats.timed {
+		defer db.endTimed(statZDiff, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZDiffWithScores(keys...)
 }
 
 // ZDiffStore is [Tx.ZDiffStore] (ZDIFFSTORE) under the keyspace lock.
 func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string) (int64, error) {
-	tx, t := db.begin(statZDiffStore)
-	defer db.end(statZDiffStore, t)
+	tx := db.lock()
+	db.stats.calls[statZDiffStore]++
+	if db.stats.timed {
+		defer db.endTimed(statZDiffStore, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZDiffStore(destination, keys...)
 }
 
 // ZPopMin is [Tx.ZPopMin] (ZPOPMIN) under the keyspace lock.
 func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, error) {
-	tx, t := db.begin(statZPopMin)
-	defer db.end(statZPopMin, t)
+	tx := db.lock()
+	db.stats.calls[statZPopMin]++
+	if db.stats.timed {
+		defer db.endTimed(statZPopMin, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZPopMin(key, count...)
 }
 
 // ZPopMax is [Tx.ZPopMax] (ZPOPMAX) under the keyspace lock.
 func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, error) {
-	tx, t := db.begin(statZPopMax)
-	defer db.end(statZPopMax, t)
+	tx := db.lock()
+	db.stats.calls[statZPopMax]++
+	if db.stats.timed {
+		defer db.endTimed(statZPopMax, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZPopMax(key, count...)
 }
 
 // ZMPop is [Tx.ZMPop] (ZMPOP) under the keyspace lock.
 func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...string) (key string, zs []Z, err error) {
-	tx, t := db.begin(statZMPop)
-	defer db.end(statZMPop, t)
+	tx := db.lock()
+	db.stats.calls[statZMPop]++
+	if db.stats.timed {
+		defer db.endTimed(statZMPop, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZMPop(order, count, keys...)
 }
 
 // ZRemRangeByRank is [Tx.ZRemRangeByRank] (ZREMRANGEBYRANK) under the keyspace lock.
 func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64) (int64, error) {
-	tx, t := db.begin(statZRemRangeByRank)
-	defer db.end(statZRemRangeByRank, t)
+	tx := db.lock()
+	db.stats.calls[statZRemRangeByRank]++
+	if db.stats.timed {
+		defer db.endTimed(statZRemRangeByRank, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRemRangeByRank(key, start, stop)
 }
 
 // ZRemRangeByScore is [Tx.ZRemRangeByScore] (ZREMRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64, error) {
-	tx, t := db.begin(statZRemRangeByScore)
-	defer db.end(statZRemRangeByScore, t)
+	tx := db.lock()
+	db.stats.calls[statZRemRangeByScore]++
+	if db.stats.timed {
+		defer db.endTimed(statZRemRangeByScore, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRemRangeByScore(key, min, max)
 }
 
 // ZRemRangeByLex is [Tx.ZRemRangeByLex] (ZREMRANGEBYLEX) under the keyspace lock.
 func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, error) {
-	tx, t := db.begin(statZRemRangeByLex)
-	defer db.end(statZRemRangeByLex, t)
+	tx := db.lock()
+	db.stats.calls[statZRemRangeByLex]++
+	if db.stats.timed {
+		defer db.endTimed(statZRemRangeByLex, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRemRangeByLex(key, min, max)
 }
 
 // ZRange is [Tx.ZRange] (ZRANGE) under the keyspace lock.
 func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
-	tx, t := db.begin(statZRange)
-	defer db.end(statZRange, t)
+	tx := db.lock()
+	db.stats.calls[statZRange]++
+	if db.stats.timed {
+		defer db.endTimed(statZRange, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRange(key, start, stop)
 }
 
 // ZRangeWithScores is [Tx.ZRangeWithScores] (ZRANGE) under the keyspace lock.
 func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
-	tx, t := db.begin(statZRange)
-	defer db.end(statZRange, t)
+	tx := db.lock()
+	db.stats.calls[statZRange]++
+	if db.stats.timed {
+		defer db.endTimed(statZRange, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRangeWithScores(key, start, stop)
 }
 
 // ZRevRange is [Tx.ZRevRange] (ZREVRANGE) under the keyspace lock.
 func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
-	tx, t := db.begin(statZRevRange)
-	defer db.end(statZRevRange, t)
+	tx := db.lock()
+	db.stats.calls[statZRevRange]++
+	if db.stats.timed {
+		defer db.endTimed(statZRevRange, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRevRange(key, start, stop)
 }
 
 // ZRevRangeWithScores is [Tx.ZRevRangeWithScores] (ZREVRANGE) under the keyspace lock.
 func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
-	tx, t := db.begin(statZRevRange)
-	defer db.end(statZRevRange, t)
+	tx := db.lock()
+	db.stats.calls[statZRevRange]++
+	if db.stats.timed {
+		defer db.endTimed(statZRevRange, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRevRangeWithScores(key, start, stop)
 }
 
 // ZRangeArgs is [Tx.ZRangeArgs] (ZRANGE) under the keyspace lock.
 func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
-	tx, t := db.begin(statZRange)
-	defer db.end(statZRange, t)
+	tx := db.lock()
+	db.stats.calls[statZRange]++
+	if db.stats.timed {
+		defer db.endTimed(statZRange, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRangeArgs(z)
 }
 
 // ZRangeArgsWithScores is [Tx.ZRangeArgsWithScores] (ZRANGE) under the keyspace lock.
 func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, error) {
-	tx, t := db.begin(statZRange)
-	defer db.end(statZRange, t)
+	tx := db.lock()
+	db.stats.calls[statZRange]++
+	if db.stats.timed {
+		defer db.endTimed(statZRange, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRangeArgsWithScores(z)
 }
 
 // ZRangeStore is [Tx.ZRangeStore] (ZRANGESTORE) under the keyspace lock.
 func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64, error) {
-	tx, t := db.begin(statZRangeStore)
-	defer db.end(statZRangeStore, t)
+	tx := db.lock()
+	db.stats.calls[statZRangeStore]++
+	if db.stats.timed {
+		defer db.endTimed(statZRangeStore, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRangeStore(dst, z)
 }
 
 // ZRangeByScore is [Tx.ZRangeByScore] (ZRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
-	tx, t := db.begin(statZRangeByScore)
-	defer db.end(statZRangeByScore, t)
+	tx := db.lock()
+	db.stats.calls[statZRangeByScore]++
+	if db.stats.timed {
+		defer db.endTimed(statZRangeByScore, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRangeByScore(key, opt)
 }
 
 // ZRangeByScoreWithScores is [Tx.ZRangeByScoreWithScores] (ZRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
-	tx, t := db.begin(statZRangeByScore)
-	defer db.end(statZRangeByScore, t)
+	tx := db.lock()
+	db.stats.calls[statZRangeByScore]++
+	if db.stats.timed {
+		defer db.endTimed(statZRangeByScore, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRangeByScoreWithScores(key, opt)
 }
 
 // ZRevRangeByScore is [Tx.ZRevRangeByScore] (ZREVRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
-	tx, t := db.begin(statZRevRangeByScore)
-	defer db.end(statZRevRangeByScore, t)
+	tx := db.lock()
+	db.stats.calls[statZRevRangeByScore]++
+	if db.stats.timed {
+		defer db.endTimed(statZRevRangeByScore, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRevRangeByScore(key, opt)
 }
 
 // ZRevRangeByScoreWithScores is [Tx.ZRevRangeByScoreWithScores] (ZREVRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
-	tx, t := db.begin(statZRevRangeByScore)
-	defer db.end(statZRevRangeByScore, t)
+	tx := db.lock()
+	db.stats.calls[statZRevRangeByScore]++
+	if db.stats.timed {
+		defer db.endTimed(statZRevRangeByScore, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRevRangeByScoreWithScores(key, opt)
 }
 
 // ZRangeByLex is [Tx.ZRangeByLex] (ZRANGEBYLEX) under the keyspace lock.
 func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
-	tx, t := db.begin(statZRangeByLex)
-	defer db.end(statZRangeByLex, t)
+	tx := db.lock()
+	db.stats.calls[statZRangeByLex]++
+	if db.stats.timed {
+		defer db.endTimed(statZRangeByLex, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRangeByLex(key, opt)
 }
 
 // ZRevRangeByLex is [Tx.ZRevRangeByLex] (ZREVRANGEBYLEX) under the keyspace lock.
 func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
-	tx, t := db.begin(statZRevRangeByLex)
-	defer db.end(statZRevRangeByLex, t)
+	tx := db.lock()
+	db.stats.calls[statZRevRangeByLex]++
+	if db.stats.timed {
+		defer db.endTimed(statZRevRangeByLex, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRevRangeByLex(key, opt)
 }
 
 // ZCard is [Tx.ZCard] (ZCARD) under the keyspace lock.
 func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
-	tx, t := db.begin(statZCard)
-	defer db.end(statZCard, t)
+	tx := db.lock()
+	db.stats.calls[statZCard]++
+	if db.stats.timed {
+		defer db.endTimed(statZCard, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZCard(key)
 }
 
 // ZCount is [Tx.ZCount] (ZCOUNT) under the keyspace lock.
 func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
-	tx, t := db.begin(statZCount)
-	defer db.end(statZCount, t)
+	tx := db.lock()
+	db.stats.calls[statZCount]++
+	if db.stats.timed {
+		defer db.endTimed(statZCount, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZCount(key, min, max)
 }
 
 // ZLexCount is [Tx.ZLexCount] (ZLEXCOUNT) under the keyspace lock.
 func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error) {
-	tx, t := db.begin(statZLexCount)
-	defer db.end(statZLexCount, t)
+	tx := db.lock()
+	db.stats.calls[statZLexCount]++
+	if db.stats.timed {
+		defer db.endTimed(statZLexCount, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZLexCount(key, min, max)
 }
 
 // ZScore is [Tx.ZScore] (ZSCORE) under the keyspace lock.
 func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, error) {
-	tx, t := db.begin(statZScore)
-	defer db.end(statZScore, t)
+	tx := db.lock()
+	db.stats.calls[statZScore]++
+	if db.stats.timed {
+		defer db.endTimed(statZScore, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZScore(key, member)
 }
 
 // ZMScore is [Tx.ZMScore] (ZMSCORE) under the keyspace lock.
 func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (scores []float64, ok []bool, err error) {
-	tx, t := db.begin(statZMScore)
-	defer db.end(statZMScore, t)
+	tx := db.lock()
+	db.stats.calls[statZMScore]++
+	if db.stats.timed {
+		defer db.endTimed(statZMScore, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZMScore(key, members...)
 }
 
 // ZRank is [Tx.ZRank] (ZRANK) under the keyspace lock.
 func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error) {
-	tx, t := db.begin(statZRank)
-	defer db.end(statZRank, t)
+	tx := db.lock()
+	db.stats.calls[statZRank]++
+	if db.stats.timed {
+		defer db.endTimed(statZRank, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRank(key, member)
 }
 
 // ZRankWithScore is [Tx.ZRankWithScore] (ZRANK) under the keyspace lock.
 func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
-	tx, t := db.begin(statZRank)
-	defer db.end(statZRank, t)
+	tx := db.lock()
+	db.stats.calls[statZRank]++
+	if db.stats.timed {
+		defer db.endTimed(statZRank, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRankWithScore(key, member)
 }
 
 // ZRevRank is [Tx.ZRevRank] (ZREVRANK) under the keyspace lock.
 func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, error) {
-	tx, t := db.begin(statZRevRank)
-	defer db.end(statZRevRank, t)
+	tx := db.lock()
+	db.stats.calls[statZRevRank]++
+	if db.stats.timed {
+		defer db.endTimed(statZRevRank, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRevRank(key, member)
 }
 
 // ZRevRankWithScore is [Tx.ZRevRankWithScore] (ZREVRANK) under the keyspace lock.
 func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
-	tx, t := db.begin(statZRevRank)
-	defer db.end(statZRevRank, t)
+	tx := db.lock()
+	db.stats.calls[statZRevRank]++
+	if db.stats.timed {
+		defer db.endTimed(statZRevRank, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRevRankWithScore(key, member)
 }
 
 // ZRandMember is [Tx.ZRandMember] (ZRANDMEMBER) under the keyspace lock.
 func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string, error) {
-	tx, t := db.begin(statZRandMember)
-	defer db.end(statZRandMember, t)
+	tx := db.lock()
+	db.stats.calls[statZRandMember]++
+	if db.stats.timed {
+		defer db.endTimed(statZRandMember, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRandMember(key, count)
 }
 
 // ZRandMemberWithScores is [Tx.ZRandMemberWithScores] (ZRANDMEMBER) under the keyspace lock.
 func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) ([]Z, error) {
-	tx, t := db.begin(statZRandMember)
-	defer db.end(statZRandMember, t)
+	tx := db.lock()
+	db.stats.calls[statZRandMember]++
+	if db.stats.timed {
+		defer db.endTimed(statZRandMember, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRandMemberWithScores(key, count)
 }
 
 // ZScan is [Tx.ZScan] (ZSCAN) under the keyspace lock.
 func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string, count int64) ([]Z, uint64, error) {
-	tx, t := db.begin(statZScan)
-	defer db.end(statZScan, t)
+	tx := db.lock()
+	db.stats.calls[statZScan]++
+	if db.stats.timed {
+		defer db.endTimed(statZScan, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZScan(key, cursor, match, count)
 }
 
 // ZAdd is [Tx.ZAdd] (ZADD) under the keyspace lock.
 func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx, t := db.begin(statZAdd)
-	defer db.end(statZAdd, t)
+	tx := db.lock()
+	db.stats.calls[statZAdd]++
+	if db.stats.timed {
+		defer db.endTimed(statZAdd, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZAdd(key, members...)
 }
 
 // ZAddNX is [Tx.ZAddNX] (ZADD) under the keyspace lock.
 func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx, t := db.begin(statZAdd)
-	defer db.end(statZAdd, t)
+	tx := db.lock()
+	db.stats.calls[statZAdd]++
+	if db.stats.timed {
+		defer db.endTimed(statZAdd, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZAddNX(key, members...)
 }
 
 // ZAddXX is [Tx.ZAddXX] (ZADD) under the keyspace lock.
 func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx, t := db.begin(statZAdd)
-	defer db.end(statZAdd, t)
+	tx := db.lock()
+	db.stats.calls[statZAdd]++
+	if db.stats.timed {
+		defer db.endTimed(statZAdd, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZAddXX(key, members...)
 }
 
 // ZAddGT is [Tx.ZAddGT] (ZADD) under the keyspace lock.
 func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx, t := db.begin(statZAdd)
-	defer db.end(statZAdd, t)
+	tx := db.lock()
+	db.stats.calls[statZAdd]++
+	if db.stats.timed {
+		defer db.endTimed(statZAdd, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZAddGT(key, members...)
 }
 
 // ZAddLT is [Tx.ZAddLT] (ZADD) under the keyspace lock.
 func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx, t := db.begin(statZAdd)
-	defer db.end(statZAdd, t)
+	tx := db.lock()
+	db.stats.calls[statZAdd]++
+	if db.stats.timed {
+		defer db.endTimed(statZAdd, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZAddLT(key, members...)
 }
 
 // ZAddArgs is [Tx.ZAddArgs] (ZADD) under the keyspace lock.
 func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, error) {
-	tx, t := db.begin(statZAdd)
-	defer db.end(statZAdd, t)
+	tx := db.lock()
+	db.stats.calls[statZAdd]++
+	if db.stats.timed {
+		defer db.endTimed(statZAdd, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZAddArgs(key, args)
 }
 
 // ZAddArgsIncr is [Tx.ZAddArgsIncr] (ZADD) under the keyspace lock.
 func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (score float64, ok bool, err error) {
-	tx, t := db.begin(statZAdd)
-	defer db.end(statZAdd, t)
+	tx := db.lock()
+	db.stats.calls[statZAdd]++
+	if db.stats.timed {
+		defer db.endTimed(statZAdd, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZAddArgsIncr(key, args)
 }
 
 // ZIncrBy is [Tx.ZIncrBy] (ZINCRBY) under the keyspace lock.
 func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member string) (float64, error) {
-	tx, t := db.begin(statZIncrBy)
-	defer db.end(statZIncrBy, t)
+	tx := db.lock()
+	db.stats.calls[statZIncrBy]++
+	if db.stats.timed {
+		defer db.endTimed(statZIncrBy, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZIncrBy(key, increment, member)
 }
 
 // ZRem is [Tx.ZRem] (ZREM) under the keyspace lock.
 func (db *DB) ZRem(ctx context.Context, key string, members ...string) (int64, error) {
-	tx, t := db.begin(statZRem)
-	defer db.end(statZRem, t)
+	tx := db.lock()
+	db.stats.calls[statZRem]++
+	if db.stats.timed {
+		defer db.endTimed(statZRem, db.now())
+	} else {
+		defer db.unlock()
+	}
 	return tx.ZRem(key, members...)
 }

@@ -59,9 +59,9 @@
 //
 // # Costs
 //
-// A typed method costs the engine operation plus one uncontended mutex round trip and
-// one map lookup; [DB.Do] adds a table lookup, argument parsing and the boxing of the
-// reply. A key that is created and drained over and over (a queue) reuses its value,
+// A typed method costs the engine operation plus one uncontended mutex round trip,
+// one map lookup and one command-counter increment (for [DB.Stats]); [DB.Do] adds a
+// table lookup, argument parsing and the boxing of the reply. A key that is created and drained over and over (a queue) reuses its value,
 // its wait queue and its waiters. A push (LPUSH, RPUSH) onto a missing key that has
 // waiters hands the pushed strings straight to them, as the list it would create would
 // serve them, without creating that list (only what is left over, or a BLMOVE waiter,
@@ -117,7 +117,8 @@
 // Tx.Do alike; the typed blocking methods are not counted yet) with, when
 // [WithLatencyTracking] is set, a log2 histogram of its time under the lock. The
 // counters are plain increments under the keyspace lock, always on; Stats itself
-// costs O(keys). The typed DB methods that only lock and call their Tx method are
+// holds the lock while it visits every key, so it is for monitoring, not for a hot
+// path. The typed DB methods that only lock and call their Tx method are
 // generated (go generate; internal/gendb) into db_methods.go, which counts them.
 //
 // # Differences from Redis

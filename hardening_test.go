@@ -147,6 +147,17 @@ func TestHostileCounts(t *testing.T) {
 		db.Do(ctx, c...)
 	}
 	require.NoError(t, db.check())
+	// The blocking forms' numkeys and COUNT, parsed but not blocking inside a batch.
+	require.NoError(t, db.Update(func(tx *Tx) error {
+		for _, n := range hostileCounts {
+			for _, m := range hostileCounts {
+				tx.Do("BLMPOP", "0", n, "l", "LEFT", "COUNT", m)
+				tx.Do("BZMPOP", "0", n, "k", "MIN", "COUNT", m)
+			}
+		}
+		return nil
+	}))
+	require.NoError(t, db.check())
 }
 
 // TestHostileCountsCompare requires Redis's replies to hostileTranscript, but for

@@ -25,7 +25,7 @@ func (tx *Tx) push(name, key string, left, xx bool, values []string) (int64, err
 		if xx {
 			return 0, nil
 		}
-		if tx.handsOff(key) {
+		if tx.handsOff() {
 			// Hand the values to the waiters without creating the list first; the
 			// reply is the length after the push, as in Redis.
 			n := len(values)

@@ -50,11 +50,11 @@ func WithMaxReplyElements(n int) Option {
 }
 
 // WithLatencyTracking makes [DB.Stats] report each command's latency histogram,
-// timed with time.Now. It costs two clock reads per command: about 2×20 ns where
-// the clock is read in user space, several times that on some virtual machines
-// (BenchmarkStatsOverhead measured ZSCORE at ~270 ns with it against ~100 ns
-// without on a shared 2-core VM), so it is off by default. The call counters are
-// always on and cost a few nanoseconds.
+// timed with time.Now. It costs two clock reads per command: about 20 ns each where
+// the clock is read in user space, but 150-300 ns each on a virtual machine whose
+// clock needs a system call (measured on the shared 2-core VM this was developed
+// on; see BenchmarkStatsOverhead), so it is off by default. The call counters are
+// always on.
 func WithLatencyTracking() Option {
 	return WithLatencyClock(time.Now)
 }

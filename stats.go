@@ -51,8 +51,9 @@ type CommandStats struct {
 	Calls uint64
 	// Latency is the distribution of the time the command ran under the keyspace
 	// lock (as Redis's INFO commandstats, not counting the wait for the lock or a
-	// blocking call's wait for data). It is empty unless [WithLatencyTracking] or
-	// [WithLatencyClock] is set.
+	// blocking call's wait for data), for calls through typed DB methods and DB.Do
+	// (not Tx.Do, whose batch holds the lock throughout). It is empty unless
+	// [WithLatencyTracking] or [WithLatencyClock] is set.
 	Latency Histogram
 }
 
@@ -120,17 +121,22 @@ func (h Histogram) Quantile(q float64) time.Duration {
 // the lock anyway).
 type counters struct {
 	calls []uint64
-	// latency is nil unless latency tracking is on.
+	// timed is set when latency is tracked: latency and clock are then non-nil.
+	timed   bool
 	latency []Histogram
-	// clock is the latency clock, nil when latency tracking is off.
-	clock func() time.Time
+	clock   func() time.Time
+	// epoch is the clock's first reading; start times are nanoseconds since it, so
+	// that a start time is one word.
+	epoch time.Time
 }
 
 // newCounters sizes the counters for every registered command.
 func newCounters(c *config) counters {
-	cs := counters{calls: make([]uint64, len(statNames)), clock: c.clock}
+	cs := counters{calls: make([]uint64, len(statNames))}
 	if c.clock != nil {
+		cs.timed, cs.clock = true, c.clock
 		cs.latency = make([]Histogram, len(statNames))
+		cs.epoch = c.clock()
 	}
 	return cs
 }
@@ -147,24 +153,34 @@ func statIndex(name string) int {
 	return len(statNames) - 1
 }
 
-// begin locks the keyspace for the command whose counter is stat, counts it, and
-// returns the writable Tx with the start time (zero unless latency is tracked).
-func (db *DB) begin(stat int) (*Tx, time.Time) {
-	tx := db.lock()
-	db.stats.calls[stat]++
-	if db.stats.clock == nil {
-		return tx, time.Time{}
-	}
-	return tx, db.stats.clock()
+// Each counted command (the generated DB methods, Do) runs as
+//
+//	tx := db.lock()
+//	db.stats.calls[stat]++
+//	if db.stats.timed {
+//		defer db.endTimed(stat, db.now())
+//	} else {
+//		defer db.unlock()
+//	}
+//
+// written out rather than wrapped in a function: a call that the compiler cannot
+// inline (the lock's fast path is too large) cost more than the count itself.
+
+// endTimed records the latency of the command begun at start and unlocks the
+// keyspace (serving blocked callers first, as unlock does).
+func (db *DB) endTimed(stat int, start int64) {
+	db.record(stat, start)
+	db.unlock()
 }
 
-// end records the latency of the command begun at start, if tracked, and unlocks
-// the keyspace (serving blocked callers first, as unlock does).
-func (db *DB) end(stat int, start time.Time) {
-	if db.stats.clock != nil {
-		db.stats.latency[stat].record(db.stats.clock().Sub(start))
-	}
-	db.unlock()
+// now reads the latency clock, in nanoseconds since its first reading.
+func (db *DB) now() int64 {
+	return int64(db.stats.clock().Sub(db.stats.epoch))
+}
+
+// record adds the time since start to the latency histogram of stat.
+func (db *DB) record(stat int, start int64) {
+	db.stats.latency[stat].record(time.Duration(db.now() - start))
 }
 
 // count counts one run of the command whose counter is stat, for commands run
@@ -186,9 +202,9 @@ func (db *DB) Stats() Stats {
 		Keys:        int64(db.keys.n),
 		Expires:     int64(len(db.exp.at)),
 		ExpiredKeys: db.exp.expired,
-		Types:   map[string]TypeStats{},
-		Blocked: int64(db.waits.Blocked()),
-		Command: map[string]CommandStats{},
+		Types:       map[string]TypeStats{},
+		Blocked:     int64(db.waits.Blocked()),
+		Command:     map[string]CommandStats{},
 	}
 	for i := range db.keys.ents {
 		val := db.keys.value(i)

@@ -3,6 +3,7 @@ package zlite
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/require"
@@ -89,37 +90,86 @@ func TestHistogram(t *testing.T) {
 	require.Equal(t, 1024*time.Nanosecond, h.Quantile(1))
 }
 
+// The typed methods as they were before the counters, for BenchmarkStatsOverhead's
+// same-run baseline.
+func (db *DB) zscoreUncounted(key, member string) (float64, bool, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.ZScore(key, member)
+}
+
+func (db *DB) lpushUncounted(key string, values ...string) (int64, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.LPush(key, values...)
+}
+
+func (db *DB) rpopUncounted(key string) (string, bool, error) {
+	tx := db.lock()
+	defer db.unlock()
+	return tx.RPop(key)
+}
+
 // BenchmarkStatsOverhead measures the cost of Stats's counters on the cheapest
-// commands: the counters are always on; latency=on adds two clock reads per command.
-// Compare latency=off with BenchmarkOverhead's impl=typed of a build before the
-// counters for the cost of counting.
+// commands, in one run: stats=none is the typed method without counting (as before
+// Stats), stats=counters the generated method as it is by default, and
+// stats=latency the same with WithLatencyTracking (two clock reads more).
 func BenchmarkStatsOverhead(b *testing.B) {
 	ctx := context.Background()
-	for _, lat := range []struct {
-		name string
-		opts []Option
-	}{{"off", nil}, {"on", []Option{WithLatencyTracking()}}} {
-		b.Run("op=ZSCORE/latency="+lat.name, func(b *testing.B) {
-			db := New(lat.opts...)
-			ms, _ := benchNames()
+	ms, _ := benchNames()
+	for _, mode := range []string{"none", "counters", "latency"} {
+		var opts []Option
+		if mode == "latency" {
+			opts = append(opts, WithLatencyTracking())
+		}
+		b.Run("op=ZSCORE/stats="+mode, func(b *testing.B) {
+			db := New(opts...)
 			for i, m := range ms {
 				db.ZAdd(ctx, "k", Z{Member: m, Score: float64(i)})
 			}
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				db.ZScore(ctx, "k", ms[i%len(ms)])
+				if mode == "none" {
+					db.zscoreUncounted("k", ms[i%len(ms)])
+				} else {
+					db.ZScore(ctx, "k", ms[i%len(ms)])
+				}
 				i++
 			}
 		})
-		b.Run("op=LPUSH+RPOP/latency="+lat.name, func(b *testing.B) {
-			db := New(lat.opts...)
+		b.Run("op=LPUSH+RPOP/stats="+mode, func(b *testing.B) {
+			db := New(opts...)
 			db.LPush(ctx, "k", "base")
 			b.ReportAllocs()
 			for b.Loop() {
-				db.LPush(ctx, "k", "v")
-				db.RPop(ctx, "k")
+				if mode == "none" {
+					db.lpushUncounted("k", "v")
+					db.rpopUncounted("k")
+				} else {
+					db.LPush(ctx, "k", "v")
+					db.RPop(ctx, "k")
+				}
 			}
 		})
 	}
+}
+
+func TestStatsBlocked(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		db := New()
+		done := make(chan string)
+		go func() {
+			_, v, _, _ := db.BLPop(ctx, 0, "q")
+			done <- v
+		}()
+		synctest.Wait() // the caller is blocked
+		st := db.Stats()
+		require.Equal(t, int64(1), st.Blocked)
+		db.RPush(ctx, "q", "x")
+		require.Equal(t, "x", <-done)
+		require.Equal(t, int64(0), db.Stats().Blocked)
+		require.Equal(t, uint64(1), db.Stats().Command["rpush"].Calls)
+	})
 }

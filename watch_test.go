@@ -62,12 +62,7 @@ func TestWatchServedWaiter(t *testing.T) {
 		_, err := db.Do(ctx, "BLPOP", "q", "0")
 		done <- err
 	}()
-	for {
-		var n int
-		_ = db.View(func(tx *Tx) error { n = tx.db.waits.Blocked(); return nil })
-		if n == 1 {
-			break
-		}
+	for db.blockedCount() == 0 { // push once the BLPOP has blocked
 	}
 	w.dirty.Store(false)
 	if _, err := db.Do(ctx, "RPUSH", "q", "a"); err != nil {

@@ -51,7 +51,7 @@ func (tx *Tx) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) (n int64,
 		if !incr && len(zs) == 1 {
 			// One new member: hand it to a waiter without creating the set. NX, GT, LT
 			// and CH all count it as added.
-			if tx.handsOff(key) && tx.db.handZSet(key, zs[0]) {
+			if tx.handsOff() && tx.db.handZSet(key, zs[0]) {
 				return 1, 0, false, nil
 			}
 		}

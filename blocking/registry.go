@@ -206,11 +206,18 @@ func reset[R any](q *queue[R]) {
 // half dead (beyond 8 entries) between calls. The complexity is amortised
 // O(len(w.Keys())): a compaction's cost is paid by the appends of the entries it
 // removes.
-func (r *Registry[R]) unlink(w *Waiter[R]) {
+func (r *Registry[R]) unlink(w *Waiter[R]) { r.unlinkServed(w, "", nil) }
+
+// unlinkServed is unlink for a waiter served on key, whose queue kq the caller
+// holds: it spares that key's map lookup.
+func (r *Registry[R]) unlinkServed(w *Waiter[R], key string, kq *queue[R]) {
 	w.done = true
 	r.nblocked--
 	for _, k := range w.keys {
-		q := r.queues[k]
+		q := kq
+		if kq == nil || k != key {
+			q = r.queues[k]
+		}
 		if q == nil {
 			continue
 		}
@@ -360,7 +367,7 @@ func (r *Registry[R]) Serve(key string, serve ServeFunc[R]) {
 		}
 		served, exhausted := serve(key, e.w)
 		if served {
-			r.unlink(e.w)
+			r.unlinkServed(e.w, key, q)
 			e.w.ch <- struct{}{}
 		}
 		if exhausted {

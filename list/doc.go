@@ -52,13 +52,20 @@
 //
 // A small list costs little more than its bytes, as a Redis listpack does: the List
 // is 64 bytes, a one-page list has a one-slot page slice (32 bytes), and its first
-// page is sized to its contents: it starts at the allocator size class of its first
-// item and grows to the next size class that holds each new item up to 256 bytes,
-// then by half up to a full page. A list of one 14-byte item takes 112 bytes of heap,
-// one of ten such items 256 (it was 224 and 448 with a two-slot slice and a first
-// page doubling from 32 bytes). [List.Pages] tells a one-page list (Redis 7.2's
+// page starts at the allocator size class of its first item and grows by half (to a
+// size class) up to a full page; a full small page slides its bytes to make room
+// rather than growing, so a small list used as a queue allocates nothing but the
+// popped strings. A list of one 14-byte item takes 112 bytes of heap, one of ten such
+// items 288 (it was 224 and 448 with an 80-byte List, a two-slot page slice and a
+// first page doubling from 32 bytes). [List.Pages] tells a one-page list (Redis 7.2's
 // "listpack" encoding) from a longer one, and [List.MemoryUsage] gives the heap
-// bytes.
+// bytes. Measured against the previous version, CPU time per operation (user+sys of
+// a fixed number of iterations, since wall times on the shared machine were too
+// noisy): building a one-item list 168 ns against 220, a ten-item one item by item
+// 815 ns against 730 (six buffers instead of four), RPUSH+LPOP on a ten-item list
+// 45.5 ns against 41, LPUSH+RPOP 43.5 against 40 (the slides); from
+//
+//	go test -run '^$' -bench BenchmarkSmallList -benchtime 200ms -count 3 ./list/
 //
 // The GC sees one pointer per page instead of one or two per item, which is where the
 // difference in the forced-GC time below comes from. A page holding an item larger

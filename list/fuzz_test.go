@@ -38,8 +38,9 @@ func (r *byteReader) value() string {
 // FuzzList decodes the input into a sequence of operations, applies them to two Lists
 // and to slice models, and compares every result and the invariants after each step.
 // It runs the sequence twice: with 48-byte pages, so that splits and merges happen
-// often, and with 300-byte pages, so that a first page grows through the size classes
-// up to smallGrowth, then by half, then to the page size.
+// often, and with 300-byte pages, so that a first page grows by half through the size
+// classes up to the page size, and pages slide their bytes both within smallSlide and
+// beyond it.
 func FuzzList(f *testing.F) {
 	for _, seed := range []string{
 		"",

@@ -436,10 +436,10 @@ func TestPageBoundaries(t *testing.T) {
 }
 
 // TestSmallList checks that a small list costs little more than its bytes: its first
-// page grows with it, from the size class of its first item, in one page slot, and
-// that Pages and MemoryUsage report it.
+// page starts at the size class of its first item and grows by half, in one page
+// slot, until it is a full page; Pages and MemoryUsage report it; and a small list
+// used as a queue allocates nothing but the popped strings.
 func TestSmallList(t *testing.T) {
-	sizeClass := func(n int) int { return cap(slices.Grow([]byte(nil), n)) }
 	if got := unsafe.Sizeof(List{}); got > 64 {
 		t.Fatalf("sizeof(List) = %d; want ≤ 64", got)
 	}
@@ -448,7 +448,7 @@ func TestSmallList(t *testing.T) {
 		if l.Pages() != 0 || l.MemoryUsage() != int(unsafe.Sizeof(List{})) {
 			t.Fatalf("empty list: Pages() = %d, MemoryUsage() = %d", l.Pages(), l.MemoryUsage())
 		}
-		enc := 0
+		enc, want := 0, 0 // encoded bytes, expected buffer size
 		for i := range 200 {
 			v := item(i) // 16 bytes, 18 encoded
 			if front {
@@ -457,17 +457,41 @@ func TestSmallList(t *testing.T) {
 				l.PushBack(v)
 			}
 			enc += 18
+			if enc > want {
+				want = min(sizeClass(max(enc, want+want/2)), defaultPageSize)
+			}
 			mustCheck(t, l)
 			fixed := int(unsafe.Sizeof(List{})) + len(l.arr)*int(unsafe.Sizeof(page{}))
 			got := l.MemoryUsage()
 			switch {
-			case enc <= smallGrowth && got != fixed+sizeClass(enc):
-				t.Fatalf("front=%v, %d items: MemoryUsage() = %d; want %d (one page of %d bytes)", front, i+1, got, fixed+sizeClass(enc), sizeClass(enc))
-			case enc <= defaultPageSize && (l.Pages() != 1 || len(l.arr) != 1 || got-fixed > sizeClass(enc*3/2+18)):
-				t.Fatalf("front=%v, %d items: %d pages in %d slots, %d buffer bytes for %d", front, i+1, l.Pages(), len(l.arr), got-fixed, enc)
+			case enc <= defaultPageSize && (l.Pages() != 1 || len(l.arr) != 1 || got != fixed+want):
+				t.Fatalf("front=%v, %d items: %d pages in %d slots, MemoryUsage() = %d; want 1 page of %d bytes, %d", front, i+1, l.Pages(), len(l.arr), got, want, fixed+want)
 			case enc > defaultPageSize && l.Pages() < 2:
 				t.Fatalf("front=%v, %d items in %d bytes: %d page", front, i+1, enc, l.Pages())
 			}
+		}
+	}
+	for _, n := range []int{1, 10, 14} {
+		l := New()
+		for i := range n {
+			l.PushBack(item(i))
+		}
+		v := item(n)
+		if a := testing.AllocsPerRun(100, func() {
+			l.PushBack(v)
+			l.PopFront()
+		}); a != 1 {
+			t.Errorf("%d items: RPUSH+LPOP costs %v allocations; want 1 (the popped string)", n, a)
+		}
+	}
+}
+
+// TestSizeClasses checks the size-class table against the running allocator: append
+// rounds a new slice's capacity up to the size class of its length.
+func TestSizeClasses(t *testing.T) {
+	for n := 1; n <= int(sizeClasses[len(sizeClasses)-1]); n++ {
+		if got, want := sizeClass(n), cap(slices.Grow([]byte(nil), n)); got != want {
+			t.Fatalf("sizeClass(%d) = %d; the allocator gives %d", n, got, want)
 		}
 	}
 }

@@ -37,10 +37,10 @@ import (
 // splits and merges.
 const defaultPageSize = 2048
 
-// smallGrowth is the buffer size below which a list's first page grows to the next
-// allocator size class that holds the new item (so a small list costs little more
-// than its bytes, as a Redis listpack does); from there it grows by half.
-const smallGrowth = 256
+// smallSlide is the number of live bytes up to which a full page slides them to make
+// room at the end being pushed to, whatever that costs, rather than growing: a small
+// list used as a queue slides its few bytes instead of allocating.
+const smallSlide = 256
 
 const minSlots = 1 // page slots below which the page slice is not shrunk
 
@@ -179,8 +179,28 @@ func (l *List) alloc(need int) []byte {
 	if need > ps {
 		return make([]byte, need)
 	}
-	b := slices.Grow([]byte(nil), need)
-	return b[:min(cap(b), ps)]
+	return make([]byte, min(sizeClass(need), ps))
+}
+
+// sizeClasses are the Go allocator's size classes up to 32 KiB (runtime/sizeclasses.go;
+// TestSizeClasses checks them against the running allocator). A page buffer of n
+// bytes is charged for the smallest class ≥ n.
+var sizeClasses = [...]uint16{
+	8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256,
+	288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024, 1152, 1280,
+	1408, 1536, 1792, 2048, 2304, 2688, 3072, 3200, 3456, 4096, 4864, 5376, 6144, 6528,
+	6784, 6912, 8192, 9472, 9728, 10240, 10880, 12288, 13568, 14336, 16384, 18432,
+	19072, 20480, 21760, 24576, 27264, 28672, 32768,
+}
+
+// sizeClass returns the size of the allocation that make([]byte, n) is rounded up to,
+// or n itself above the table.
+func sizeClass(n int) int {
+	i, _ := slices.BinarySearch(sizeClasses[:], uint16(min(n, math.MaxUint16)))
+	if n > int(sizeClasses[len(sizeClasses)-1]) {
+		return n
+	}
+	return int(sizeClasses[i])
 }
 
 // newBuf returns a buffer for a new page holding need bytes: a full-size one when the
@@ -209,22 +229,19 @@ func (l *List) release(buf []byte) {
 }
 
 // grow returns a buffer for a page of c bytes, smaller than a full page, that must
-// hold used+need: the next size class while small, half as much again after, and
-// never more than a page.
+// hold used+need: half as much again, or more if need be, rounded up to the size
+// class, and never more than a page. A list's first page starts at the size class of
+// its first item, so a small list costs little more than its bytes.
 func (l *List) grow(c, used, need int) []byte {
-	want := used + need
-	if c >= smallGrowth {
-		want = max(want, c+c/2)
-	}
-	return l.alloc(min(want, l.pageSize()))
+	return l.alloc(min(max(used+need, c+c/2), l.pageSize()))
 }
 
 // roomBack makes room for need more bytes after p.hi, by sliding the live bytes down
-// when that moves no more than it frees, or by growing a buffer smaller than a page.
-// It reports false when p cannot take them.
+// when that moves no more than it frees or at most smallSlide bytes, or by growing a
+// buffer smaller than a page. It reports false when p cannot take them.
 func (l *List) roomBack(p *page, need int) bool {
 	used, ps := p.used(), l.pageSize()
-	if used+need <= min(len(p.buf()), ps) && int(p.lo) >= used {
+	if used+need <= min(len(p.buf()), ps) && (int(p.lo) >= used || used <= smallSlide) {
 		copy(p.buf(), p.buf()[p.lo:p.hi])
 		p.lo, p.hi = 0, int32(used)
 		return true
@@ -242,7 +259,7 @@ func (l *List) roomBack(p *page, need int) bool {
 // roomFront is roomBack's mirror image: room for need more bytes before p.lo.
 func (l *List) roomFront(p *page, need int) bool {
 	used, ps := p.used(), l.pageSize()
-	if used+need <= min(len(p.buf()), ps) && len(p.buf())-int(p.hi) >= used {
+	if used+need <= min(len(p.buf()), ps) && (len(p.buf())-int(p.hi) >= used || used <= smallSlide) {
 		c := len(p.buf())
 		copy(p.buf()[c-used:], p.buf()[p.lo:p.hi])
 		p.lo, p.hi = int32(c-used), int32(c)

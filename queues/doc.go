@@ -36,7 +36,8 @@
 //
 // Every queue type has Items(ctx, offset, count), one page of its items in serving
 // order (the call at offset i has Position i+1), in one atomic step costing O(log n
-// + k) on the sorted-set queues and O(min(offset, n) + k) on the list queues;
+// + k) on the sorted-set queues and on the embedded lists (O(min(offset, n−offset) +
+// k) on Redis lists);
 // [Reliable.InFlight] lists the leases. Every queue type has Stats(ctx): depth (per
 // level, priority or party size), due and in-flight counts, the age of the oldest
 // item where the queue records times, the consumers of this process blocked in a pop,

@@ -106,7 +106,9 @@ type Item struct {
 
 // Items returns up to count waiting values in serving order (oldest first),
 // skipping the first offset. It returns [ErrBadRange] when offset or count is
-// negative. The complexity is O(min(offset, n) + k) for k values returned (LRANGE).
+// negative. The complexity is O(log n + k) for k values returned on the embedded
+// backend and O(min(offset, n−offset) + k) on Redis, whose LRANGE walks from the
+// nearer end.
 func (q *FIFO) Items(ctx context.Context, offset, count int64) ([]string, error) {
 	return listItems(ctx, q.b, q.key, offset, count)
 }

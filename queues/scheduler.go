@@ -51,7 +51,9 @@ func NewScheduler(b Backend, name string, opts ...Option) *Scheduler {
 func (s *Scheduler) keys() []string { return []string{s.jobs, s.meta, s.wakeKey} }
 
 // Queue returns the work queue the scheduler moves jobs naming queue into; its
-// elements are the jobs' JSON.
+// elements are the jobs' JSON. Each call returns a new [FIFO] value with its own
+// [Stats] counters (its name is "<scheduler>:queue:<queue>"); keep one per consumer
+// loop.
 func (s *Scheduler) Queue(queue string) *FIFO {
 	return &FIFO{b: s.b, name: s.name + ":queue:" + queue, key: key(s.name, "queue:"+queue), st: newCounters(config{stats: s.st != nil}, false)}
 }

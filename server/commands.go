@@ -297,14 +297,14 @@ func cmdObject(c *client, a []string) bool {
 		c.w.status("OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are: ENCODING <key> REFCOUNT <key> FREQ <key> IDLETIME <key>")
 		return false
 	}
-	typ, err := c.srv.DB(c.db).Type(context.Background(), a[2])
-	if err != nil || typ == "none" {
+	enc, ok := c.srv.DB(c.db).ObjectEncoding(context.Background(), a[2])
+	if !ok {
 		c.w.null(false)
 		return false
 	}
 	switch sub {
 	case "encoding":
-		c.w.bulk(c.encoding(typ, a[2]))
+		c.w.bulk(enc)
 	case "refcount":
 		c.w.integer(1)
 	case "freq":
@@ -313,34 +313,6 @@ func cmdObject(c *client, a []string) bool {
 		c.w.errorReply("ERR zlite does not track key access times")
 	}
 	return false
-}
-
-// encoding is what Redis 7.0's OBJECT ENCODING would say for the key: a sorted set
-// of at most 128 members of at most 64 bytes is a listpack, a larger one a
-// skiplist; every list is a quicklist.
-func (c *client) encoding(typ, key string) string {
-	if typ == "list" {
-		return "quicklist"
-	}
-	enc := "skiplist"
-	_ = c.srv.DB(c.db).View(func(tx *zlite.Tx) error {
-		n, err := tx.ZCard(key)
-		if err != nil || n > 128 {
-			return err
-		}
-		ms, err := tx.ZRange(key, 0, -1)
-		if err != nil {
-			return err
-		}
-		for _, m := range ms {
-			if len(m) > 64 {
-				return nil
-			}
-		}
-		enc = "listpack"
-		return nil
-	})
-	return enc
 }
 
 func trunc(s string, n int) string {

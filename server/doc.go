@@ -78,20 +78,27 @@
 //     modified even when it changes nothing (ZADD XX of a missing member, LREM
 //     without a match); Redis marks only real modifications. SWAPDB fails the EXEC of
 //     every client watching either keyspace (Redis: those whose keys exist in one).
+//     A client blocked in a keyspace stays with that keyspace's data after SWAPDB
+//     (Redis moves it with the index: a push to the new data wakes it).
 //   - A server command (PING, SELECT, ...) inside MULTI runs between the batches of
 //     keyspace commands around it rather than inside one atomic step.
 //   - There are 16 keyspaces, no other data types (strings, hashes, sets, streams),
 //     no expirations, persistence, replication, pub/sub or ACL users.
 //   - Scripts (EVAL, EVALSHA, SCRIPT) run on gopher-lua; see script.go for what
 //     differs from Redis's Lua (a time limit, cjson only among the extra libraries).
-//   - OBJECT ENCODING is computed from the value (a sorted set of at most 128 members
-//     of at most 64 bytes is "listpack", lists are "quicklist"); OBJECT IDLETIME is an
+//   - OBJECT ENCODING is the sorted set's own encoding (zset.Set.Encoding: "listpack"
+//     while small, "skiplist" after) and "quicklist" for lists; OBJECT IDLETIME is an
 //     error (zlite keeps no access times); OBJECT FREQ is Redis's error for a
 //     non-LFU policy.
 //   - INFO reports the fields zlite has (server, clients, memory from the Go heap,
 //     stats, keyspace); CONFIG knows requirepass, maxclients, proto-max-bulk-len,
 //     timeout (and read-only databases, save, appendonly); COMMAND DOCS has a summary
 //     and group per command only.
+//   - Connections run in parallel, so replies on different connections are not
+//     ordered as in single-threaded Redis: when a push's reply arrives, the reply of
+//     the BLPOP it served on another connection may still be on its way (it is
+//     never lost; its goroutine writes it).
+//   - INFO commandstats has the calls per command only (from zlite.DB.Stats).
 //   - HELLO and INFO report version 7.2.0: zlite follows Redis 7.2's replies where
 //     7.2 changed them (score formatting, ZRANK WITHSCORE).
 package server

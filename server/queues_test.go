@@ -33,7 +33,7 @@ func TestQueuesOverDialer(t *testing.T) {
 		t.Fatalf("FIFO Pop = %q, %v, %v; want a", v, ok, err)
 	}
 
-	s := queues.NewScheduler(b, "sched", 10, nil)
+	s := queues.NewScheduler(b, "sched", queues.WithBatch(10))
 	job := queues.FutureJob{Queue: "mail", Func: "send", Args: []byte(`[1,"x"]`)}
 	if err := s.AddFutureJob(ctx, job, time.Now().Add(-time.Second)); err != nil {
 		t.Fatal(err)

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -231,11 +229,7 @@ func TestSetAlgebraRedis(t *testing.T) {
 	if strings.Contains(info, "redis_version:7.0.") || strings.Contains(info, "redis_version:6.") {
 		format = FormatScore70
 	}
-	seed := uint64(1)
-	if s, err := strconv.ParseUint(os.Getenv("ZSET_SEED"), 10, 64); err == nil {
-		seed = s
-	}
-	t.Logf("seed %d (set ZSET_SEED to change)", seed)
+	seed := seed(t)
 	rng := rand.New(rand.NewPCG(seed, 2))
 	scores := []float64{inf, negInf, 0, 1, -1, 2.5, 3, 1e308, -1e308, 0.1, 7}
 	weights := []float64{1, 1, 1, 0, -1, 2, 0.5, inf, negInf, 1e10}

@@ -637,3 +637,50 @@ func BenchmarkManySets(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkManySetsOps runs operations on a random set among keys sets of n members, in
+// each encoding: the cache behaviour of a keyspace of many small keys, where a hot-cache
+// benchmark of one set (BenchmarkSmall) misleads.
+func BenchmarkManySetsOps(b *testing.B) {
+	ops := []struct {
+		name string
+		fn   func(s *zset.Set, m string, i int)
+	}{
+		{"score", func(s *zset.Set, m string, _ int) { s.Score(m) }},
+		{"rank", func(s *zset.Set, m string, _ int) { s.Rank(m) }},
+		{"update", func(s *zset.Set, m string, i int) {
+			s.Add(zset.AddOptions{}, zset.Entry{Member: m, Score: float64(i & 15)})
+		}},
+		{"range-all", func(s *zset.Set, _ string, _ int) { s.Range(0, -1) }},
+		{"popmin-add", func(s *zset.Set, _ string, _ int) {
+			e, _ := s.PopMin()
+			s.Add(zset.AddOptions{}, e)
+		}},
+	}
+	for _, shape := range []struct{ keys, n int }{{100_000, 1}, {100_000, 10}, {10_000, 100}} {
+		for _, enc := range encodings {
+			sets := make([]zset.Set, shape.keys)
+			members := make([]string, shape.n)
+			for i := range members {
+				members[i] = smallMember(i)
+			}
+			for k := range sets {
+				sets[k].SetLimits(enc.lim)
+				for i, m := range members {
+					sets[k].Add(zset.AddOptions{}, zset.Entry{Member: m, Score: float64(i)})
+				}
+			}
+			for _, op := range ops {
+				b.Run(fmt.Sprintf("op=%s/keys=%d/n=%d/impl=%s", op.name, shape.keys, shape.n, enc.name), func(b *testing.B) {
+					r := rand.New(rand.NewPCG(8, 8))
+					b.ReportAllocs()
+					i := 0
+					for b.Loop() {
+						op.fn(&sets[r.IntN(len(sets))], members[r.IntN(len(members))], i)
+						i++
+					}
+				})
+			}
+		}
+	}
+}

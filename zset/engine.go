@@ -12,8 +12,6 @@ type engine struct {
 	n     int
 }
 
-func (e *engine) length() int { return e.n }
-
 // lookup returns member m's score.
 func (e *engine) lookup(m string) (float64, bool) {
 	h, ok := e.ix.find(&e.sl, m)
@@ -93,6 +91,9 @@ func (e *engine) compact() {
 	if e.n == 0 {
 		if e.root == nil && e.sl.capacity() <= smallKeep && len(e.ix.tab) <= 2*smallKeep &&
 			len(e.sl.bytes) == 1 && cap(e.sl.bytes[0]) <= smallKeepBytes {
+			// The kept arena chunk is refilled from offset 0: any member view into it
+			// (slab.viewAt) taken before this point now reads other bytes. That is why
+			// views never outlive a change to the set and results are copies.
 			s := &e.sl
 			*s = slab{slots: append(s.slots[:0], s.slots[0][:0]), bytes: append(s.bytes[:0], s.bytes[0][:0]),
 				live: append(s.live[:0], 0), cur: 1}
@@ -212,17 +213,6 @@ func (e *engine) collect(lo, hi int, reverse bool) []Entry {
 // in accepts them; c is positioned at start.
 func (e *engine) rangeUp(c *cursor, start, count int, in func(sc float64, h uint32) bool) []Entry {
 	return e.span(c, start, count, false, in)
-}
-
-// rangeDown returns up to count entries (all when count < 0) from rank start downwards
-// while in accepts them.
-func (e *engine) rangeDown(start, count int, in func(sc float64, h uint32) bool) []Entry {
-	if start < 0 || start >= e.n {
-		return nil
-	}
-	var c cursor
-	e.seek(&c, start)
-	return e.span(&c, start, count, true, in)
 }
 
 // walk yields entries from rank pos upwards (downwards when reverse) while in accepts

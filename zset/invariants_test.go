@@ -24,11 +24,22 @@ func (s *Set) check() error {
 // checkSmall verifies the small encoding: entries strictly in order, canonical score
 // encodings (no -0, no NaN), the count, the limits and the capacity bound.
 func (s *Set) checkSmall() error {
-	p, lim := s.sm, s.Limits()
+	v, lim := s.small(), s.Limits()
+	p := v.p
+	var offs []int // of each rank, when indexed
+	if len(s.sm) != len(p)+trailerLen(int(s.n)) {
+		return fmt.Errorf("small set: %d bytes for %d of entries and the index of %d", len(s.sm), len(p), s.n)
+	}
 	n := 0
 	var prev Entry
 	for off := 0; off < len(p); n++ {
 		sc, m, next := p.entry(off)
+		if v.fps != nil && n < len(v.fps) {
+			if v.fps[n] != fingerprint(m) {
+				return fmt.Errorf("entry %d: fingerprint %x; want %x", n, v.fps[n], fingerprint(m))
+			}
+			offs = append(offs, off)
+		}
 		if next > len(p) {
 			return fmt.Errorf("entry %d runs past the bytes", n)
 		}
@@ -50,6 +61,22 @@ func (s *Set) checkSmall() error {
 	}
 	if n != int(s.n) {
 		return fmt.Errorf("small set holds %d entries, n = %d", n, s.n)
+	}
+	if v.fps != nil {
+		prev := 0
+		for j := range len(v.marks) / markSize {
+			rk, off := v.mark(j)
+			switch {
+			case j == 0 && rk != 0, rk < prev, rk >= n, rk-prev > 2*markStep:
+				return fmt.Errorf("mark %d at rank %d (previous %d, n %d)", j, rk, prev, n)
+			case off != offs[rk]:
+				return fmt.Errorf("mark %d: rank %d at offset %d; want %d", j, rk, off, offs[rk])
+			}
+			prev = rk
+		}
+		if n-prev > 2*markStep {
+			return fmt.Errorf("last mark at rank %d of %d", prev, n)
+		}
 	}
 	if n > lim.Entries {
 		return fmt.Errorf("small set of %d entries over the limit %d", n, lim.Entries)

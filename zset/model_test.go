@@ -29,8 +29,6 @@ func cmpEntry(a, b Entry) int {
 	return cmp.Compare(a.Member, b.Member)
 }
 
-func newModel() *model { return newModelLimits(DefaultLimits) }
-
 func newModelLimits(l Limits) *model {
 	return &model{score: map[string]float64{}, lim: l, tree: l.Entries == 0}
 }

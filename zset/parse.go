@@ -262,7 +262,7 @@ func floatValue(s string, kind floatKind) (f float64, overflow bool) {
 		}
 		return math.Inf(1), false
 	case floatHex:
-		if strings.IndexAny(s, "pP") < 0 {
+		if !strings.ContainsAny(s, "pP") {
 			s += "p0" // strconv requires the binary exponent that strtod makes optional
 		}
 	}

@@ -453,11 +453,7 @@ func TestFormatScore(t *testing.T) {
 // TestFormatScoreRoundTrip checks that every formatted score parses back to the same
 // float64, over random bit patterns and decimal-looking values.
 func TestFormatScoreRoundTrip(t *testing.T) {
-	seed := uint64(1)
-	if s, err := strconv.ParseUint(os.Getenv("ZSET_SEED"), 10, 64); err == nil {
-		seed = s
-	}
-	t.Logf("seed %d (set ZSET_SEED to change)", seed)
+	seed := seed(t)
 	rng := rand.New(rand.NewPCG(seed, seed))
 	n := 50000
 	if testing.Short() || raceEnabled {

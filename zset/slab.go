@@ -84,6 +84,8 @@ func (s *slab) copyOut(hs []uint32, es []Entry) {
 	for i, v := range views[:len(hs)] {
 		if v != "" {
 			buf = append(buf, v...)
+			// Safety: buf has its final capacity (total), so append never moves it, and
+			// nothing writes these bytes after this: the string is immutable as Go requires.
 			es[i].Member = unsafe.String(&buf[len(buf)-len(v)], len(v))
 		}
 	}
@@ -92,6 +94,13 @@ func (s *slab) copyOut(hs []uint32, es []Entry) {
 const viewBatch = 64
 
 // viewAt returns a view of the member stored at loc.
+//
+// Safety: the string shares the arena chunk's memory, which is not immutable: a later
+// store may reuse a freed chunk (newChunk takes numbers from spare, and compact rebuilds
+// the slab), evacuate moves records, and engine.compact keeps an emptied set's first
+// chunk and refills it from offset 0. So a view is valid only until the set's next
+// change, must never be handed to a caller (own and copyOut copy) and must not be kept
+// across a write (callers that need the member after a write copy it first).
 func (s *slab) viewAt(loc uint64) string {
 	c := s.bytes[loc>>32]
 	off := uint32(loc)
@@ -234,6 +243,8 @@ func (s *slab) evacuate(c int) {
 		}
 		m := ""
 		if n > 0 {
+			// Safety: old is detached from the arena (dropChunk runs after the loop), so
+			// store cannot write into it while m is read; m does not outlive the loop.
 			m = unsafe.String(&old[start+k], n)
 		}
 		p.loc = s.store(m, h)

@@ -119,6 +119,11 @@ func (p packed) memberEnd(off int) (start, end int) {
 	if n := int(p[off]); n < 0x80 {
 		return off + 1, off + 1 + n
 	}
+	return p.longMemberEnd(off)
+}
+
+// longMemberEnd is memberEnd for lengths of two bytes or more.
+func (p packed) longMemberEnd(off int) (start, end int) {
 	n, k := binary.Uvarint(p[off:])
 	return off + k, off + k + int(n)
 }
@@ -164,14 +169,27 @@ func (p packed) offsetOf(r int) int {
 // then the last byte, which tells apart most members of the same length (numbered ids)
 // before a full comparison.
 func (p packed) find(m string) (off, rank int, sc float64, ok bool) {
+	return p.findFrom(0, 0, m)
+}
+
+// findFrom is find from the entry of the given rank at off.
+func (p packed) findFrom(off, rank int, m string) (int, int, float64, bool) {
 	var last byte
 	if m != "" {
 		last = m[len(m)-1]
 	}
 	for off < len(p) {
-		start, end := p.memberEnd(off + scoreLen(p[off]))
+		// The hot loop of a small set: memberEnd and score written out, so that a step
+		// is a few instructions without a call.
+		start := off + int(scoreSizes[p[off]])
+		end := start + 1 + int(p[start])
+		if p[start] < 0x80 {
+			start++
+		} else {
+			start, end = p.longMemberEnd(start)
+		}
 		if end-start == len(m) && (m == "" || p[end-1] == last && string(p[start:end]) == m) {
-			sc, _ = p.score(off)
+			sc, _ := p.score(off)
 			return off, rank, sc, true
 		}
 		off = end
@@ -181,21 +199,32 @@ func (p packed) find(m string) (off, rank int, sc float64, ok bool) {
 }
 
 // countScore returns the rank and offset of the first entry whose score is above f (at
-// least f unless orEqual).
-func (p packed) countScore(f float64, orEqual bool) (rank, off int) {
+// least f unless orEqual), scanning from the entry of the given rank at off.
+func (p packed) countScore(rank, off int, f float64, orEqual bool) (int, int) {
 	for off < len(p) {
-		sc, next := p.score(off)
+		var sc float64
+		next := off + 1
+		if t := p[off]; t <= tagIntMax {
+			sc = float64(unzigzag(uint64(t)))
+		} else {
+			sc, next = p.wideScore(off)
+		}
 		if sc > f || sc == f && !orEqual {
 			break
 		}
-		_, off = p.memberEnd(next)
+		if n := p[next]; n < 0x80 {
+			off = next + 1 + int(n)
+		} else {
+			_, off = p.longMemberEnd(next)
+		}
 		rank++
 	}
 	return rank, off
 }
 
-// below returns the rank and offset of the first entry for which below is false.
-func (p packed) below(below func(sc float64, m string) bool) (rank, off int) {
+// below returns the rank and offset of the first entry for which below is false,
+// scanning from the entry of the given rank at off.
+func (p packed) below(rank, off int, below func(sc float64, m string) bool) (int, int) {
 	for off < len(p) {
 		sc, m, next := p.entry(off)
 		if !below(sc, m) {
@@ -207,14 +236,24 @@ func (p packed) below(below func(sc float64, m string) bool) (rank, off int) {
 	return rank, off
 }
 
-// lower returns the rank and offset of the first entry whose key is >= (score, m).
-func (p packed) lower(score float64, m string) (rank, off int) {
+// lower returns the rank and offset of the first entry whose key is >= (score, m),
+// scanning from the entry of the given rank at off.
+func (p packed) lower(rank, off int, score float64, m string) (int, int) {
 	for off < len(p) {
-		sc, next := p.score(off)
+		var sc float64
+		next := off + 1
+		if t := p[off]; t <= tagIntMax {
+			sc = float64(unzigzag(uint64(t)))
+		} else {
+			sc, next = p.wideScore(off)
+		}
 		if sc > score {
 			break
 		}
-		start, end := p.memberEnd(next)
+		start, end := next+1, next+1+int(p[next])
+		if p[next] >= 0x80 {
+			start, end = p.longMemberEnd(next)
+		}
 		if sc == score && string(p[start:end]) >= m {
 			break
 		}
@@ -256,44 +295,51 @@ func (s *Set) smallFits(len, n int) bool {
 
 // smInsert stores (m, score), which must be absent, at its place.
 func (s *Set) smInsert(m string, score float64) {
-	_, off := packed(s.sm).lower(score, m)
+	rank, off := s.small().lower(score, m)
 	var hdr [maxEntryExtra]byte
 	h := appendScoreBytes(hdr[:0], score)
 	h = binary.AppendUvarint(h, uint64(len(m)))
 	k := len(h) + len(m)
-	old := len(s.sm)
-	if old+k > cap(s.sm) {
-		need := old + k
-		b := slices.Grow([]byte(nil), need)[:need] // the capacity is rounded up to a size class
+	var buf [idxStack]byte
+	oldN := int(s.n)
+	old := s.detach(buf[:0])
+	e := len(s.sm)
+	if need := e + k + trailerLen(oldN+1); need > cap(s.sm) {
+		b := slices.Grow([]byte(nil), need)[:e+k] // the capacity is rounded up to a size class
 		copy(b, s.sm[:off])
 		copy(b[off+k:], s.sm[off:])
 		s.sm = b
 	} else {
-		s.sm = s.sm[:old+k]
-		copy(s.sm[off+k:], s.sm[off:old])
+		s.sm = s.sm[:e+k]
+		copy(s.sm[off+k:], s.sm[off:e])
 	}
 	copy(s.sm[off+copy(s.sm[off:], h):], m)
 	s.n++
+	s.attach(old, oldN, rank, 1, fingerprint(m), off, k)
 }
 
-// smCut removes the k entries in the bytes [lo, hi).
-func (s *Set) smCut(lo, hi, k int) {
+// smCut removes the k entries of ranks rank.. in the bytes [lo, hi).
+func (s *Set) smCut(rank, lo, hi, k int) {
 	if k == 0 {
 		return
 	}
-	n := len(s.sm) - (hi - lo)
+	var buf [idxStack]byte
+	oldN := int(s.n)
+	old := s.detach(buf[:0])
+	e := len(s.sm) - (hi - lo)
 	s.n -= uint32(k)
-	switch {
-	case cap(s.sm) > smallSlack && n < cap(s.sm)/2:
+	switch total := e + trailerLen(int(s.n)); {
+	case cap(s.sm) > smallSlack && total < cap(s.sm)/2:
 		// Shrink: a set that lost half its bytes gives them back.
-		b := slices.Grow([]byte(nil), n)[:n]
+		b := slices.Grow([]byte(nil), total)[:e]
 		copy(b, s.sm[:lo])
 		copy(b[lo:], s.sm[hi:])
 		s.sm = b
 	default:
 		copy(s.sm[lo:], s.sm[hi:])
-		s.sm = s.sm[:n]
+		s.sm = s.sm[:e]
 	}
+	s.attach(old, oldN, rank, -k, 0, lo, hi-lo)
 }
 
 // smallSlack is the capacity a small set keeps whatever its length, so that a queue
@@ -305,23 +351,24 @@ func (s *Set) smDeleteRanks(lo, hi int) {
 	if lo >= hi {
 		return
 	}
-	p := packed(s.sm)
-	a := p.offsetOf(lo)
+	v := s.small()
+	a := v.offsetOf(lo)
 	b := a
 	for range hi - lo {
-		b = p.skip(b)
+		b = v.p.skip(b)
 	}
-	s.smCut(a, b, hi-lo)
+	s.smCut(lo, a, b, hi-lo)
 }
 
 // snapshot returns an immutable copy of the small encoding. Views into it (members from
 // packed.member) stay valid after the set changes, so iterators and random picks can
 // hand them to callers without a copy each.
 func (s *Set) snapshot() packed {
-	if len(s.sm) == 0 {
+	p := s.small().p
+	if len(p) == 0 {
 		return nil
 	}
-	str := string(s.sm)
+	str := string(p)
 	// Safety: the bytes of str are never written; only read through this slice.
 	return packed(unsafe.Slice(unsafe.StringData(str), len(str)))
 }
@@ -329,7 +376,7 @@ func (s *Set) snapshot() packed {
 // toTree converts the set to the tree encoding, for good.
 func (s *Set) toTree() {
 	e := new(engine)
-	p := packed(s.sm)
+	p := s.small().p
 	for off := 0; off < len(p); {
 		sc, m, next := p.entry(off)
 		e.insert(m, sc) // copies m
@@ -386,8 +433,10 @@ func (s *Set) smAppend(m string, score float64) {
 	s.n++
 }
 
-// smFit gives back the capacity that a run of appends left beyond the size class.
+// smFit ends a run of smAppend calls: it builds the index and gives back the capacity
+// that the appends left beyond the size class.
 func (s *Set) smFit() {
+	s.attach(nil, 0, 0, 0, 0, 0, 0)
 	if n := len(s.sm); cap(s.sm) > n+n/8+16 {
 		s.sm = append(slices.Grow([]byte(nil), n), s.sm...)
 	}

@@ -3,6 +3,7 @@ package zset
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -59,7 +60,11 @@ func TestConversionBoundaries(t *testing.T) {
 		{"custom: 3-byte member", Limits{Entries: 128, Value: 2}, func(t *testing.T, s *Set) { s.Add(AddOptions{}, Entry{"abc", 1}) }, "skiplist"},
 		{"SetLimits below the size", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 10); s.SetLimits(Limits{Entries: 9, Value: 64}) }, "skiplist"},
 		{"SetLimits below a member", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 10); s.SetLimits(Limits{Entries: 128, Value: 3}) }, "skiplist"},
-		{"SetLimits raised: a tree stays", DefaultLimits, func(t *testing.T, s *Set) { addN(s, 200); s.PopMaxN(150); s.SetLimits(Limits{Entries: 1000, Value: 64}) }, "skiplist"},
+		{"SetLimits raised: a tree stays", DefaultLimits, func(t *testing.T, s *Set) {
+			addN(s, 200)
+			s.PopMaxN(150)
+			s.SetLimits(Limits{Entries: 1000, Value: 64})
+		}, "skiplist"},
 		{"huge limits are capped", Limits{Entries: 1 << 40, Value: -5}, func(t *testing.T, s *Set) { s.Add(AddOptions{}, Entry{"", 1}) }, "listpack"},
 	}
 	for _, tt := range tests {
@@ -273,5 +278,63 @@ func TestIterateWhileConverting(t *testing.T) {
 	}
 	if len(got) != 49 || got[48] != "m000" || s.Encoding() != "skiplist" {
 		t.Errorf("backward iteration across a conversion yielded %d members", len(got))
+	}
+}
+
+// TestHostileCounts runs every count, offset and rank argument at its extremes on both
+// encodings: nothing panics, results are what Redis returns, and no call allocates more
+// than its result needs (issue 11: a caller-chosen count never sizes an allocation).
+func TestHostileCounts(t *testing.T) {
+	const big, small = math.MaxInt, math.MinInt
+	inf, ninf := ScoreBound{Value: math.Inf(1)}, ScoreBound{Value: math.Inf(-1)}
+	calls := []struct {
+		name string
+		fn   func(s *Set) int // returns the result's length
+		want int              // for a 20-member set
+	}{
+		{"RandMember(MaxInt)", func(s *Set) int { return len(s.RandMember(nil, big)) }, 20},
+		{"RandMember(-3)", func(s *Set) int { return len(s.RandMember(nil, -3)) }, 3},
+		{"RandMember(19)", func(s *Set) int { return len(s.RandMember(nil, 19)) }, 19},
+		{"Range(MinInt, MaxInt)", func(s *Set) int { return len(s.Range(small, big)) }, 20},
+		{"Range(MaxInt, MinInt)", func(s *Set) int { return len(s.Range(big, small)) }, 0},
+		{"RevRange(MinInt, MaxInt)", func(s *Set) int { return len(s.RevRange(small, big)) }, 20},
+		{"RangeByScore LIMIT MaxInt MaxInt", func(s *Set) int { return len(s.RangeByScore(ninf, inf, big, big)) }, 0},
+		{"RangeByScore LIMIT 5 MaxInt", func(s *Set) int { return len(s.RangeByScore(ninf, inf, 5, big)) }, 15},
+		{"RangeByScore LIMIT MinInt 1", func(s *Set) int { return len(s.RangeByScore(ninf, inf, small, 1)) }, 0},
+		{"RevRangeByScore LIMIT MaxInt MaxInt", func(s *Set) int { return len(s.RevRangeByScore(inf, ninf, big, big)) }, 0},
+		{"RevRangeByScore LIMIT 18 MaxInt", func(s *Set) int { return len(s.RevRangeByScore(inf, ninf, 18, big)) }, 2},
+		{"RevRangeByScore LIMIT 0 MinInt", func(s *Set) int { return len(s.RevRangeByScore(inf, ninf, 0, small)) }, 20},
+		{"RangeByLex LIMIT MaxInt MaxInt", func(s *Set) int { return len(s.RangeByLex(LexMin, LexMax, big, big)) }, 0},
+		{"RevRangeByLex LIMIT 19 MaxInt", func(s *Set) int { return len(s.RevRangeByLex(LexMax, LexMin, 19, big)) }, 1},
+		{"At(MaxInt)", func(s *Set) int { _, ok := s.At(big); return btoi(ok) }, 0},
+		{"At(MinInt)", func(s *Set) int { _, ok := s.At(small); return btoi(ok) }, 0},
+		{"PopMinN(MaxInt)", func(s *Set) int { return len(s.PopMinN(big)) }, 20},
+		{"PopMaxN(MinInt)", func(s *Set) int { return len(s.PopMaxN(small)) }, 0},
+		{"RemRangeByRank(MinInt, MaxInt)", func(s *Set) int { return s.RemRangeByRank(small, big) }, 20},
+		{"InterCard(MaxInt)", func(s *Set) int { return InterCard([]*Set{s, s}, big) }, 20},
+	}
+	for _, enc := range []Limits{DefaultLimits, {Entries: 0, Value: 64}} {
+		for _, c := range calls {
+			t.Run(fmt.Sprintf("entries=%d/%s", enc.Entries, c.name), func(t *testing.T) {
+				s := filled(t, enc, 20)
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				got := c.fn(s)
+				runtime.ReadMemStats(&after)
+				allocated := after.TotalAlloc - before.TotalAlloc
+				if got != c.want {
+					t.Errorf("%s = %d entries; want %d", c.name, got, c.want)
+				}
+				if allocated > 64<<10 {
+					t.Errorf("%s allocated %d bytes for %d entries", c.name, allocated, got)
+				}
+			})
+		}
+	}
+	// A negative count is as many independent picks: MinInt must not overflow to a
+	// negative length (it is 2^63 picks, which the command layer bounds; here a huge
+	// count is only started).
+	if got := len(NewWithLimits(DefaultLimits).RandMember(nil, small)); got != 0 {
+		t.Errorf("RandMember(MinInt) on an empty set = %d entries; want 0", got)
 	}
 }

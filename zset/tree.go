@@ -1,9 +1,31 @@
 package zset
 
-// The order-statistic B+tree. Leaves hold handles and a copy of each entry's score, so a
-// descent compares scores without touching the slab and reads a member only on equal
-// scores. Inner nodes hold, per child, its subtree size and its smallest key (score and
-// handle). Neither leaves nor handles contain pointers.
+// The order-statistic B+tree of the tree encoding. Leaves hold handles and a copy of each
+// entry's score, so a descent compares scores without touching the slab and reads a
+// member only on equal scores. Inner nodes hold, per child, its subtree size and its
+// smallest key (score and handle). Neither leaves nor handles contain pointers.
+//
+// Invariants (checked by engine.check in invariants_test.go after every step of the
+// randomized tests):
+//
+//   - Order: the leaves, left to right, hold the entries in strictly increasing
+//     (score, member) order; each cached score equals the slab's score for its handle.
+//   - Root shape: an empty or one-leaf tree has root == nil and the leaf (possibly nil
+//     or empty) in leaf0; otherwise leaf0 is nil and the root is an inner node with at
+//     least 2 children (shrinkRoot removes single-child roots).
+//   - Fill: a leaf other than leaf0 holds leafMin..leafCap entries; an inner node other
+//     than the root holds innerMin..innerCap children. Insertion shares entries with a
+//     sibling before splitting; removal merges with or borrows from a sibling (fixChild).
+//   - Depth: every leaf is at the same depth; an inner node's children are all leaves
+//     (leafKids, only leaves[] set) or all inner nodes (only kids[] set), and the slots
+//     at and past n are nil.
+//   - Counts: cnt[i] is the number of entries in child i's subtree, so ranks are found by
+//     summing counts on the way down.
+//   - Smallest keys: (sc[i], hs[i]) is the smallest key of child i's subtree (its
+//     leftmost leaf's first entry), kept up to date by refresh after every change to
+//     the child; descents pick the last child whose smallest key is <= the key sought.
+//   - Size: n in the engine equals the root's total count (or leaf0's length), and
+//     equals the number of live slab slots and index entries.
 
 const (
 	leafCap  = 84 // 8 + 84*12 = 1016 bytes: the 1024-byte size class
@@ -87,6 +109,7 @@ func (x *inner) refresh(i int) {
 	}
 }
 
+// size returns the number of entries in x's subtree, the sum of its children's counts.
 func (x *inner) size() int {
 	t := 0
 	for _, c := range x.cnt[:x.n] {
@@ -113,6 +136,8 @@ func (x *inner) insertChild(at int, k *inner, l *leaf, cnt int) *inner {
 	return y
 }
 
+// openAt inserts child k (or leaf l, when x has leaf children) with cnt entries at
+// position at, shifting the later children right; x must have room.
 func (x *inner) openAt(at int, k *inner, l *leaf, cnt int) {
 	n := int(x.n)
 	copy(x.cnt[at+1:n+1], x.cnt[at:n])
@@ -223,6 +248,7 @@ func (e *engine) treeInsert(h uint32, score float64, m string) {
 	}
 }
 
+// leafInsertAt inserts (h, score) at position pos of l, which must have room.
 func leafInsertAt(l *leaf, pos int, h uint32, score float64) {
 	n := int(l.n)
 	copy(l.hs[pos+1:n+1], l.hs[pos:n])
@@ -309,6 +335,7 @@ func (e *engine) leafRescore(l *leaf, old float64, m string, score float64, resc
 	return false
 }
 
+// leafRemove removes the k entries at positions pos.. of l.
 func leafRemove(l *leaf, pos, k int) {
 	n := int(l.n)
 	copy(l.hs[pos:], l.hs[pos+k:n])
@@ -316,6 +343,10 @@ func leafRemove(l *leaf, pos, k int) {
 	l.n -= int32(k)
 }
 
+// del is treeRescore within the subtree x: it descends to the leaf holding (old, m),
+// rescores or removes the entry there, and on the way back up fixes the counts, smallest
+// keys and fill of the children it passed. It returns true when the entry was rescored
+// in place (then nothing above the leaf changed).
 func (e *engine) del(x *inner, old float64, m string, score float64, rescore bool) bool {
 	i := e.childFor(x, old, m)
 	var done bool
@@ -343,6 +374,8 @@ func (e *engine) delRank(r, k int, drop func(uint32)) int {
 	return got
 }
 
+// leafRemoveRun removes up to k entries from position pos of l, passing each handle to
+// drop first, and returns how many it removed (at most the rest of the leaf).
 func leafRemoveRun(l *leaf, pos, k int, drop func(uint32)) int {
 	k = min(k, int(l.n)-pos)
 	for _, h := range l.hs[pos : pos+k] {
@@ -352,6 +385,9 @@ func leafRemoveRun(l *leaf, pos, k int, drop func(uint32)) int {
 	return k
 }
 
+// delRankIn is delRank within the subtree x: it descends by counts to the leaf holding
+// rank r, removes up to k entries there, and fixes counts, smallest keys and fill on the
+// way back up. It returns how many it removed.
 func (e *engine) delRankIn(x *inner, r, k int, drop func(uint32)) int {
 	i := 0
 	for ; r >= int(x.cnt[i]); i++ {
@@ -442,34 +478,11 @@ func (e *engine) shrinkRoot() {
 // a prefix of the order (for lexicographic bounds over mixed scores it need not, and the
 // result is then some consistent cut, as in Redis).
 func (e *engine) countBelow(below func(sc float64, h uint32) bool) int {
-	t := 0
-	if x := e.root; x != nil {
-		for {
-			lo, hi := 1, int(x.n)
-			for lo < hi {
-				mid := int(uint(lo+hi) >> 1)
-				if below(x.sc[mid], x.hs[mid]) {
-					lo = mid + 1
-				} else {
-					hi = mid
-				}
-			}
-			i := lo - 1
-			for _, c := range x.cnt[:i] {
-				t += int(c)
-			}
-			if x.leafKids {
-				return t + leafCountBelow(x.leaves[i], below)
-			}
-			x = x.kids[i]
-		}
-	}
-	if e.leaf0 == nil {
-		return 0
-	}
-	return leafCountBelow(e.leaf0, below)
+	return e.descendBelow(nil, below)
 }
 
+// leafCountBelow returns the number of entries of l for which below is true, by binary
+// search (below must hold for a prefix of the leaf).
 func leafCountBelow(l *leaf, below func(sc float64, h uint32) bool) int {
 	lo, hi := 0, int(l.n)
 	for lo < hi {
@@ -495,6 +508,9 @@ func (e *engine) rankOfHandle(h uint32, m string, score float64) int {
 	return e.rankIn(m, score, h, true)
 }
 
+// rankIn returns the rank of the key (score, m): the entries before it in the tree.
+// With byHandle, the entry is present with handle h and is found in its leaf by a scan
+// of the handles rather than by comparing keys.
 func (e *engine) rankIn(m string, score float64, h uint32, byHandle bool) int {
 	t := 0
 	l := e.leaf0
@@ -651,15 +667,32 @@ func (e *engine) eachLeaf(fn func(*leaf)) {
 // seekBelow positions c at the first entry for which below is false and returns its rank
 // (n when there is none; c is then not on an entry).
 func (e *engine) seekBelow(c *cursor, below func(sc float64, h uint32) bool) int {
-	c.depth = 0
+	t := e.descendBelow(c, below)
+	if c.l != nil && c.i == int(c.l.n) && c.i > 0 {
+		c.i--
+		c.next() // from past the end of a leaf to the next leaf's first entry
+	}
+	return t
+}
+
+// descendBelow is the one descent of countBelow and seekBelow: it finds the number of
+// entries for which below is true, binary-searching the smallest keys of each inner
+// node and then the leaf, and leaves c (unless nil) at that position (c.l nil for an
+// empty tree; c.i may be c.l.n, one past the leaf's last entry).
+func (e *engine) descendBelow(c *cursor, below func(sc float64, h uint32) bool) int {
 	x := e.root
 	if x == nil {
-		if e.leaf0 == nil {
-			return 0
+		n := 0
+		if e.leaf0 != nil {
+			n = leafCountBelow(e.leaf0, below)
 		}
-		c.l = e.leaf0
-		c.i = leafCountBelow(c.l, below)
-		return c.i
+		if c != nil {
+			c.depth, c.l, c.i = 0, e.leaf0, n
+		}
+		return n
+	}
+	if c != nil {
+		c.depth = 0
 	}
 	t := 0
 	for {
@@ -676,17 +709,16 @@ func (e *engine) seekBelow(c *cursor, below func(sc float64, h uint32) bool) int
 		for _, cnt := range x.cnt[:i] {
 			t += int(cnt)
 		}
-		c.path[c.depth] = frame{x, i}
-		c.depth++
+		if c != nil {
+			c.path[c.depth] = frame{x, i}
+			c.depth++
+		}
 		if x.leafKids {
-			c.l = x.leaves[i]
-			c.i = leafCountBelow(c.l, below)
-			t += c.i
-			if c.i == int(c.l.n) {
-				c.i--
-				c.next()
+			n := leafCountBelow(x.leaves[i], below)
+			if c != nil {
+				c.l, c.i = x.leaves[i], n
 			}
-			return t
+			return t + n
 		}
 		x = x.kids[i]
 	}

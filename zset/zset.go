@@ -77,7 +77,7 @@ func (s *Set) SetLimits(l Limits) {
 		s.toTree()
 		return
 	}
-	p := s.sm
+	p := s.small().p
 	for off := 0; off < len(p); {
 		var m string
 		_, m, off = p.entry(off)
@@ -167,7 +167,7 @@ func (s *Set) Add(opt AddOptions, entries ...Entry) (int, error) {
 // had its score changed.
 func (s *Set) add(opt AddOptions, member string, score float64) (added, changed bool) {
 	if s.big == nil {
-		off, _, cur, ok := s.sm.find(member)
+		off, rank, cur, ok := s.small().find(member)
 		if !ok {
 			if opt.XX {
 				return false, false
@@ -178,7 +178,7 @@ func (s *Set) add(opt AddOptions, member string, score float64) (added, changed 
 		if opt.NX || (opt.GT && score <= cur) || (opt.LT && score >= cur) || score == cur {
 			return false, false
 		}
-		s.smRescore(off, member, score)
+		s.smRescore(rank, off, member, score)
 		return false, true
 	}
 	e := s.big
@@ -213,8 +213,8 @@ func (s *Set) insertNew(m string, score float64) {
 
 // smRescore gives the small-set entry of member m at off a new score. m must not be a
 // view of s.sm (callers pass the caller's string).
-func (s *Set) smRescore(off int, m string, score float64) {
-	s.smCut(off, s.sm.skip(off), 1)
+func (s *Set) smRescore(rank, off int, m string, score float64) {
+	s.smCut(rank, off, s.small().p.skip(off), 1)
 	s.smInsert(m, score)
 }
 
@@ -232,11 +232,11 @@ func (s *Set) AddIncr(opt AddOptions, member string, delta float64) (float64, bo
 		return 0, false, ErrNotFloat
 	}
 	var cur float64
-	var off int
+	var off, rank int
 	var h uint32
 	var ok bool
 	if s.big == nil {
-		off, _, cur, ok = s.sm.find(member)
+		off, rank, cur, ok = s.small().find(member)
 	} else if h, ok = s.big.find(member); ok {
 		cur = s.big.sl.score(h)
 	}
@@ -261,7 +261,7 @@ func (s *Set) AddIncr(opt AddOptions, member string, delta float64) (float64, bo
 	if score != cur {
 		s.mods++
 		if s.big == nil {
-			s.smRescore(off, member, score)
+			s.smRescore(rank, off, member, score)
 		} else {
 			s.big.update(h, score)
 		}
@@ -285,8 +285,8 @@ func (s *Set) Remove(members ...string) int {
 	n := 0
 	for _, m := range members {
 		if s.big == nil {
-			if off, _, _, ok := s.sm.find(m); ok {
-				s.smCut(off, s.sm.skip(off), 1)
+			if off, rank, _, ok := s.small().find(m); ok {
+				s.smCut(rank, off, s.small().p.skip(off), 1)
 				n++
 			}
 		} else if h, ok := s.big.find(m); ok {
@@ -311,7 +311,7 @@ func (s *Set) dropEmptyTree() {
 // The complexity is O(1) on average for a tree, O(n) for a small set.
 func (s *Set) Score(member string) (float64, bool) {
 	if s.big == nil {
-		_, _, sc, ok := s.sm.find(member)
+		_, _, sc, ok := s.small().find(member)
 		return sc, ok
 	}
 	return s.big.lookup(member)
@@ -332,7 +332,7 @@ func (s *Set) MScore(members ...string) ([]float64, []bool) {
 // present. The complexity is O(log n).
 func (s *Set) Rank(member string) (int, bool) {
 	if s.big == nil {
-		_, r, _, ok := s.sm.find(member)
+		_, r, _, ok := s.small().find(member)
 		return r, ok
 	}
 	h, ok := s.big.find(member)
@@ -359,7 +359,8 @@ func (s *Set) At(rank int) (Entry, bool) {
 		return Entry{}, false
 	}
 	if s.big == nil {
-		sc, m, _ := s.sm.entry(s.sm.offsetOf(rank))
+		v := s.small()
+		sc, m, _ := v.p.entry(v.offsetOf(rank))
 		return Entry{Member: strings.Clone(m), Score: sc}, true
 	}
 	return s.big.at(rank), true
@@ -406,7 +407,7 @@ func (s *Set) countScoreBelow(f float64, orEqual bool) int {
 	if s.big != nil {
 		return s.big.countScoreBelow(f, orEqual)
 	}
-	r, _ := s.sm.countScore(f, orEqual)
+	r, _ := s.small().countScore(f, orEqual)
 	return r
 }
 
@@ -433,7 +434,7 @@ func (s *Set) lexRank(b LexBound, orEqual bool) int {
 	case s.big != nil:
 		return s.big.countLexBelow(b.Member, orEqual)
 	}
-	r, _ := s.sm.below(func(_ float64, m string) bool { return m < b.Member || orEqual && m == b.Member })
+	r, _ := s.small().below(func(_ float64, m string) bool { return m < b.Member || orEqual && m == b.Member })
 	return r
 }
 
@@ -480,7 +481,8 @@ func (s *Set) collect(lo, hi int, reverse bool) []Entry {
 	if lo >= hi {
 		return nil
 	}
-	out := s.sm.collect(s.sm.offsetOf(lo), hi-lo, make([]Entry, 0, hi-lo))
+	v := s.small()
+	out := v.p.collect(v.offsetOf(lo), hi-lo, make([]Entry, 0, hi-lo))
 	if reverse {
 		slices.Reverse(out)
 	}
@@ -490,7 +492,7 @@ func (s *Set) collect(lo, hi int, reverse bool) []Entry {
 // smRange returns, from the small set's entry of rank lo at offset off, skipping offset
 // entries, up to count entries (all when count < 0) while in accepts them.
 func (s *Set) smRange(lo, off, offset, count int, in func(sc float64, m string) bool) []Entry {
-	p := s.sm
+	p := s.small().p
 	for ; offset > 0 && off < len(p); offset-- {
 		off = p.skip(off)
 		lo++
@@ -547,7 +549,7 @@ func (s *Set) RangeByScore(min, max ScoreBound, offset, count int) []Entry {
 		return nil
 	}
 	if s.big == nil {
-		lo, off := s.sm.countScore(min.Value, min.Exclusive)
+		lo, off := s.small().countScore(min.Value, min.Exclusive)
 		return s.smRange(lo, off, offset, count, func(sc float64, _ string) bool { return !aboveMax(sc, max) })
 	}
 	e := s.big
@@ -586,7 +588,7 @@ func (s *Set) RangeByLex(min, max LexBound, offset, count int) []Entry {
 		return nil
 	}
 	if s.big == nil {
-		lo, off := s.sm.below(func(_ float64, m string) bool { return lexBelowMin(m, min) })
+		lo, off := s.small().below(func(_ float64, m string) bool { return lexBelowMin(m, min) })
 		return s.smRange(lo, off, offset, count, func(_ float64, m string) bool { return !lexAboveMax(m, max) })
 	}
 	e := s.big
@@ -638,10 +640,11 @@ func (s *Set) pop(r int) Entry {
 		s.dropEmptyTree()
 		return e
 	}
-	off := s.sm.offsetOf(r)
-	sc, m, next := s.sm.entry(off)
+	v := s.small()
+	off := v.offsetOf(r)
+	sc, m, next := v.p.entry(off)
 	e := Entry{Member: strings.Clone(m), Score: sc}
-	s.smCut(off, next, 1)
+	s.smCut(r, off, next, 1)
 	return e
 }
 
@@ -910,7 +913,7 @@ func (s *Set) rankOf(m string, score float64) int {
 	if s.big != nil {
 		return s.big.rankOf(m, score)
 	}
-	r, _ := s.sm.lower(score, m)
+	r, _ := s.small().lower(score, m)
 	return r
 }
 

@@ -125,11 +125,11 @@ func newMethod(fset *token.FileSet, fd *ast.FuncDecl) (method, error) {
 			typ, variadic = e.Elt, true
 		}
 		if len(f.Names) == 0 {
-			return m, fmt.Errorf("Tx.%s: unnamed parameter", m.name)
+			return m, fmt.Errorf("method Tx.%s: unnamed parameter", m.name)
 		}
 		for _, n := range f.Names {
 			if n.Name == "ctx" || n.Name == "db" || n.Name == "tx" {
-				return m, fmt.Errorf("Tx.%s: parameter %s would shadow the wrapper's", m.name, n.Name)
+				return m, fmt.Errorf("method Tx.%s: parameter %s would shadow the wrapper's", m.name, n.Name)
 			}
 			m.params = append(m.params, param{name: n.Name, typ: expr(fset, typ), variadic: variadic})
 		}
@@ -171,7 +171,7 @@ func render(ms []method) ([]byte, error) {
 	stat := map[string]string{}
 	for _, m := range ms {
 		if m.command == "" {
-			return nil, fmt.Errorf("Tx.%s: its doc comment must start %q", m.name, m.name+" is COMMAND")
+			return nil, fmt.Errorf("method Tx.%s: its doc comment must start %q", m.name, m.name+" is COMMAND")
 		}
 		if s, ok := stat[m.command]; !ok || len(m.name) < len(s) {
 			stat[m.command] = m.name
@@ -224,7 +224,8 @@ func render(ms []method) ([]byte, error) {
 			b.WriteString(", " + strings.Join(decl, ", "))
 		}
 		fmt.Fprintf(&b, ") %s {\n", m.results)
-		fmt.Fprintf(&b, "\ttx, t := db.begin(%s)\n\tdefer db.end(%s, t)\n", s, s)
+		fmt.Fprintf(&b, "\ttx := db.lock()\n\tdb.stats.calls[%s]++\n", s)
+		fmt.Fprintf(&b, "\tif db.stats.timed {\n\t\tdefer db.endTimed(%s, db.now())\n\t} else {\n\t\tdefer db.unlock()\n\t}\n", s)
 		ret := "return "
 		if m.results == "" {
 			ret = ""

@@ -1,0 +1,214 @@
+package persist
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// The crash test re-executes the test binary as a child (TestMain sees crashChildEnv),
+// which appends records from several goroutines, takes a snapshot every snapEvery
+// records, and prints the sequence number of each acknowledged record. The parent
+// SIGKILLs it after a random number of acknowledgements, reopens the directory and
+// checks that the state is records 1..M exactly (whole, in order, none half there) with
+// every acknowledged number ≤ M.
+const (
+	crashChildEnv  = "PERSIST_CRASH_DIR"
+	crashSyncEnv   = "PERSIST_CRASH_SYNC"
+	crashWriters   = 4
+	crashSnapEvery = 64
+)
+
+// crashPayload is record n's payload: its number and filler derived from it.
+func crashPayload(n int) string {
+	return fmt.Sprintf("seq=%d;%s", n, strings.Repeat(string(rune('a'+n%26)), n*7%200))
+}
+// crashState loads dir and returns the last record number, checking that the
+// snapshot and the log hold records 1..last exactly.
+func crashState(dir string, opts ...Option) (*Store, int, error) {
+	m := newModel()
+	s, err := Open(dir, m, opts...)
+	if err != nil {
+		return nil, 0, err
+	}
+	last := 0
+	if upto := m.lists["upto"]; len(upto) == 1 {
+		last, _ = strconv.Atoi(upto[0])
+	}
+	for _, r := range m.records {
+		last++
+		if r != crashPayload(last) {
+			s.Close()
+			return nil, 0, fmt.Errorf("record %d is %.40q, want %.40q", last, r, crashPayload(last))
+		}
+	}
+	return s, last, nil
+}
+
+// crashChild is the child's main; it runs until killed.
+func crashChild() int {
+	dir := os.Getenv(crashChildEnv)
+	p, _ := strconv.Atoi(os.Getenv(crashSyncEnv))
+	s, last, err := crashState(dir, WithSync(SyncPolicy(p)))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "child: open:", err)
+		return 3
+	}
+	var mu, ackMu sync.Mutex // mu plays the keyspace lock
+	out := bufio.NewWriter(os.Stdout)
+	fail := make(chan error, crashWriters+1)
+	for range crashWriters {
+		go func() {
+			for {
+				mu.Lock()
+				last++
+				n := last
+				pos, err := s.Append([]byte(crashPayload(n)))
+				var w *SnapshotWriter
+				if err == nil && n%crashSnapEvery == 0 {
+					w, err = s.StartSnapshot()
+					if errors.Is(err, ErrSnapshotInProgress) {
+						err = nil
+					}
+				}
+				mu.Unlock()
+				if err != nil {
+					fail <- err
+					return
+				}
+				if w != nil {
+					go func() {
+						up := strconv.Itoa(n)
+						w.WriteList("upto", 0, func(yield func(string) bool) { yield(up) })
+						w.WriteZSet("z", 1700000000000, func(yield func(string, float64) bool) {
+							_ = yield("a", 1.5) && yield("b", float64(n))
+						})
+						if err := w.Commit(); err != nil {
+							fail <- err
+						}
+					}()
+				}
+				if err := s.Wait(pos); err != nil {
+					fail <- err
+					return
+				}
+				ackMu.Lock()
+				fmt.Fprintln(out, n)
+				out.Flush()
+				ackMu.Unlock()
+			}
+		}()
+	}
+	fmt.Fprintln(os.Stderr, "child:", <-fail)
+	return 4
+}
+
+func TestCrashSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("re-executes the test binary; skipped with -short")
+	}
+	tests := []struct {
+		sync    SyncPolicy
+		rounds  int
+		maxAcks int
+	}{
+		{Always, 12, 120},
+		{EverySecond, 12, 1500},
+		{Never, 6, 1500},
+	}
+	for _, tc := range tests {
+		t.Run("sync="+tc.sync.String(), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed(t), 0))
+			dir := t.TempDir()
+			total, torn := 0, 0
+			for round := range tc.rounds {
+				killAfter := rng.IntN(tc.maxAcks + 1)
+				if round == 0 {
+					killAfter = max(killAfter, crashSnapEvery*2) // make sure snapshots happen
+				}
+				maxAck, err := crashRound(dir, tc.sync, killAfter)
+				if err != nil {
+					t.Fatalf("round %d (kill after %d acks): %v", round, killAfter, err)
+				}
+				var q quietLogger
+				s, last, err := crashState(dir, WithLogger(q.logger()))
+				if strings.Contains(q.String(), "torn final record") {
+					torn++
+				}
+				if err != nil {
+					t.Fatalf("round %d: reopen: %v", round, err)
+				}
+				if err := s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if maxAck > last {
+					t.Fatalf("round %d: record %d was acknowledged but the store holds only 1..%d", round, maxAck, last)
+				}
+				if last < total {
+					t.Fatalf("round %d: store holds 1..%d, fewer than the %d of the round before", round, last, total)
+				}
+				total = last
+			}
+			t.Logf("%d rounds, %d records in the end, a torn final record dropped after %d kills", tc.rounds, total, torn)
+		})
+	}
+}
+
+// crashRound runs the child on dir until it has acknowledged killAfter records, kills
+// it with SIGKILL and returns the highest acknowledged record number.
+func crashRound(dir string, p SyncPolicy, killAfter int) (int, error) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashSyncEnv+"="+strconv.Itoa(int(p)))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, err
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	sc := bufio.NewScanner(out)
+	maxAck, acks := 0, 0
+	killed := false
+	kill := func() {
+		if !killed {
+			cmd.Process.Signal(syscall.SIGKILL)
+			killed = true
+		}
+	}
+	if killAfter == 0 {
+		kill()
+	}
+	for sc.Scan() {
+		n, err := strconv.Atoi(sc.Text())
+		if err != nil {
+			kill()
+			cmd.Wait()
+			return 0, fmt.Errorf("child printed %q", sc.Text())
+		}
+		maxAck = max(maxAck, n)
+		if acks++; acks >= killAfter {
+			kill()
+		}
+	}
+	io.Copy(io.Discard, out)
+	err = cmd.Wait()
+	if strings.Contains(stderr.String(), "DATA RACE") {
+		return 0, fmt.Errorf("the child found a data race: %s", stderr.String())
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		return 0, fmt.Errorf("child ended with %v, not by SIGKILL; stderr: %s", err, stderr.String())
+	}
+	return maxAck, nil
+}

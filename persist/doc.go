@@ -1,0 +1,192 @@
+// Package persist implements crash-safe storage for an in-memory keyspace: an
+// append-only log of records plus compact snapshots of the whole keyspace, in one
+// directory. It knows nothing of commands: a record is an opaque payload (the
+// keyspace logs, for instance, the words of each write command, or of a whole atomic
+// batch), and a snapshot is a stream of keys (name, type, expiry time, elements).
+//
+// The write path splits in two, so that the I/O happens outside the caller's lock:
+//
+//	pos, err := st.Append(payload) // under the keyspace lock: a copy into a buffer
+//	...                            // unlock
+//	err = st.Wait(pos)             // write(2), and fsync as the SyncPolicy says
+//
+// and [Open] hands the stored state to a [Replayer]: the snapshot's keys, then the
+// log's records after it.
+//
+// # Guarantees
+//
+// A record is the unit of atomicity: after any crash it is either whole or absent,
+// never in part. Records are written, and replayed, in the order of their positions
+// (the order of the Append calls). When Wait(pos) has returned nil:
+//
+//   - [Always]: record pos and every record before it are written and fsynced: they
+//     survive a process crash and a power loss (as far as the disk honours fsync).
+//   - [EverySecond]: they are in the file (write(2) returned), so they survive a
+//     process crash (SIGKILL, panic, OOM kill); a background fsync every sync interval
+//     (1 s by default) bounds what a power loss can take to about that interval plus
+//     one fsync.
+//   - [Never]: as EverySecond for a process crash; after a power loss, what survives
+//     is up to the operating system.
+//
+// After a crash the store holds a prefix of the records appended: after a process
+// crash, every acknowledged one and possibly some appended but not yet acknowledged;
+// after a power loss, at least every record fsynced. A record for which Wait did not
+// return nil may therefore be present after a restart. These promises are what the
+// tests check: a child process SIGKILLed at random moments (every policy), a power
+// loss simulated at every file-system step of a workload of appends and snapshots
+// (losing what was not fsynced, keeping a random part of it), a full disk and a
+// failing fsync injected through [FS].
+//
+// # Records
+//
+// persist does not interpret payloads. [AppendCommand] and [Commands] are an encoding
+// for the usual case, a record holding one command or an atomic batch of commands,
+// each a list of words: per command uvarint(number of words), then per word
+// uvarint(length) and its bytes.
+//
+// # Failures
+//
+// When a write or an fsync of the log fails (ENOSPC, EIO, ...), every Wait for a record
+// not yet durable returns the error, which matches [ErrFailed] and wraps the system's
+// error (errors.Is(err, syscall.ENOSPC) works). A short write is truncated back to the
+// last whole record (if that fails too, the torn tail is dropped at the next Open).
+// From then on the store is failed: [Store.Append] and [Store.StartSnapshot] return
+// the error, until the store is closed and opened again. This is Redis's refusal of
+// writes after an AOF write error ("-MISCONF Errors writing to the AOF file: ..."),
+// applied to every policy; Redis itself exits on such an error under appendfsync
+// always. The failure is sticky because after a failed fsync the kernel may have
+// dropped the dirty pages, so nothing already written can be trusted to reach the disk.
+//
+// The state in memory and the log then differ: the keyspace applied the writes whose
+// Wait failed, the log does not have them (or has some of them, if the truncation
+// failed). The keyspace should report those writes as failed and refuse further
+// writes; after a restart, the state is what the log holds.
+//
+// A failure while writing a snapshot fails the store in the same way (Redis refuses
+// writes after a failed BGSAVE, stop-writes-on-bgsave-error), but loses nothing: the
+// older snapshot and the logs since stay the store's state.
+//
+// # Snapshots and compaction
+//
+// [Store.StartSnapshot] rotates the log (records appended after it go to a new log)
+// and returns a [SnapshotWriter] for the state as of that point, which the caller
+// streams key by key from another goroutine, without holding its lock for the whole
+// duration (copy-on-write of the keys not yet written is the caller's part).
+// [SnapshotWriter.Commit] then makes it durable and drops what it replaces:
+//
+//  1. finish the rotation: the records before it written and fsynced to the old log;
+//  2. write the end frame, fsync the snapshot's temporary file, close it;
+//  3. rename it to its final name and fsync the directory: the commit point;
+//  4. remove the older snapshot and logs, fsync the directory.
+//
+// The state on disk is always the newest complete snapshot plus every log of the same
+// or a later generation, so a crash at any point reopens to a correct state: before
+// step 3 the older snapshot and both logs are the state (the temporary file is
+// removed at Open), after it the new snapshot and the new log are, and files left by
+// step 4 are removed at Open. Each of these crash points is tested.
+//
+// # Recovery
+//
+// Open loads the newest snapshot and replays the log chain after it. A torn final
+// record of the last log (fewer bytes left than a record header; a valid header whose
+// payload runs past the end of the file; or nothing but zero bytes from the record's
+// start to the end of the file, as a power loss can leave a file extended but not
+// written) is dropped with a warning and the file is truncated to the last whole
+// record, like Redis's aof-load-truncated yes. Anything else is a [*CorruptError]
+// naming the file and the byte offset, and Open fails: a checksum mismatch anywhere
+// (even in the final record: a whole record whose checksum fails is damage, not a
+// torn write), a torn record in a log followed by a log holding records (a rotation
+// fsyncs the old log before the new one gets its first record, so only a power loss
+// just after a rotation leaves a torn log followed by empty ones, and that is
+// recovered as above), a bad header, an unknown format version, a snapshot without
+// its end frame, a log missing from the chain.
+// The keyspace is never silently partial. (A Replayer may still have been handed part
+// of the state before the error; the caller discards it.)
+//
+// # Concurrency
+//
+// A [Store] is safe for concurrent use. Append takes an internal mutex for a copy;
+// Wait takes it briefly and does its I/O without it, and at most one goroutine does
+// log I/O at a time (a "flusher"): writers that Wait while a write or fsync is in
+// flight wait for it, and the first of them then writes everything appended
+// meanwhile, in one write and one fsync (group commit). The EverySecond fsync runs in
+// a background goroutine and does not hold up writers. Only one snapshot can be in
+// progress; a [SnapshotWriter] is used by one goroutine at a time. A directory is
+// locked (flock(2) on its LOCK file) by the Store that has it open; a second Open,
+// in this process or another, fails with [ErrLocked].
+//
+// # Costs
+//
+//	Append           O(len(payload)): a copy and a CRC-32C, no allocation in steady state
+//	Wait, Always     one write(2) and one fsync(2) per group of concurrent writers
+//	Wait, others     one write(2) per group of concurrent writers
+//	StartSnapshot    creates two files (no fsync)
+//	Commit           three fsyncs (old log, snapshot, directory) and the removals
+//	Open             one sequential read of the snapshot and the logs
+//
+// Framing takes 12 bytes per record; a snapshot takes per element its length varint
+// and bytes, plus for a sorted-set entry a varint (integral scores) or 8 bytes.
+// Measured figures are in the package's benchmarks (bench_test.go).
+//
+// # Files
+//
+// A directory holds:
+//
+//	LOCK                                  the lock file (empty)
+//	snapshot-<gen>.zsnap                  a complete snapshot of generation gen
+//	snapshot-<gen>.zsnap.tmp              a snapshot being written (removed at Open)
+//	log-<gen>.zlog                        the log of generation gen
+//
+// where <gen> is a 20-digit decimal number (so names sort by generation). A new store
+// starts with log 1 and no snapshot; a snapshot of generation g covers every record
+// of the logs below g, and log g holds the records appended after it. Other files are
+// left alone.
+//
+// All integers are little-endian; varints are encoding/binary's (Uvarint, and Varint
+// for signed values, zig-zag). Every file starts with a 24-byte header:
+//
+//	magic       8 bytes   "ZLITELOG" (a log) or "ZLITESNP" (a snapshot)
+//	version     uint16    1
+//	flags       uint16    0
+//	generation  uint64    the generation in the file name
+//	crc         uint32    CRC-32C (Castagnoli) of the 20 bytes before it
+//
+// A reader accepts every version from 1 to the one it writes, and refuses a newer one
+// (or unknown flags) with a CorruptError, so a later version that changes a layout
+// below bumps the version and keeps reading version 1.
+//
+// A log is the header followed by records, and a snapshot the header followed by
+// frames framed the same way:
+//
+//	length      uint32    payload length, 1 to MaxRecordSize
+//	crc         uint32    CRC-32C of the payload
+//	headercrc   uint32    CRC-32C of the 8 bytes before it
+//	payload     length bytes
+//
+// The header's own checksum tells a damaged length (an error) from a record cut
+// short by a crash (a torn tail). A snapshot's frames start with a kind byte:
+//
+//	'K' type:byte expireAt:varint nameLen:uvarint name
+//	      a key: type 1 is a list, 2 a sorted set; expireAt is a Unix time in
+//	      milliseconds, 0 for none; its elements follow in 'E' frames
+//	'E' element...
+//	      elements of the last key, cut into frames of about 32 KiB:
+//	      list item:     len:uvarint bytes
+//	      sorted set:    (len<<1 | 1):uvarint member score:varint   integral score, |s| ≤ 2^53
+//	                     (len<<1):uvarint member score:float64-bits otherwise (and -0)
+//	'Z' keys:uvarint elements:uvarint crc:uint32
+//	      the end: the number of keys and elements, and the CRC-32C of the payloads of
+//	      every frame before it; nothing may follow
+//
+// # Differences from Redis
+//
+// Redis's AOF holds the commands in RESP with no checksum per record (only a torn
+// tail is detected, by a RESP parse error at the end); here every record has a CRC-32C
+// and damage anywhere is an error naming its offset. Redis 7's multi-part AOF uses a
+// manifest file to name the base RDB and the incremental AOFs; here the generation in
+// the file names plays that role, with the snapshot's rename as the commit point.
+// Redis forks to write an RDB; here the caller streams the keys to a SnapshotWriter.
+// Redis's everysec may postpone writing its AOF buffer (up to two seconds) while a
+// slow background fsync runs; here Wait always writes before it returns, and never
+// waits for the background fsync.
+package persist

@@ -1,0 +1,281 @@
+package persist
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Replayer receives the stored state at [Open]: first every key of the snapshot, then
+// every record of the log after it, in order. An error it returns stops Open, which
+// returns it.
+type Replayer interface {
+	// LoadKey is called once per key of the snapshot. The key's value is read through
+	// [Key.ListItems] or [Key.ZSetEntries] during the call (what is not read is
+	// skipped); the Key is not valid after the call returns.
+	LoadKey(k *Key) error
+	// Replay is called once per log record, with the payload given to
+	// [Store.Append]; the slice is valid only during the call.
+	Replay(record []byte) error
+}
+
+// File names: generations are 20-digit decimal numbers, so names sort by generation.
+const (
+	logPrefix  = "log-"
+	logSuffix  = ".zlog"
+	snapPrefix = "snapshot-"
+	snapSuffix = ".zsnap"
+	tmpSuffix  = ".tmp"
+	lockName   = "LOCK"
+)
+
+func logName(gen uint64) string  { return fmt.Sprintf("%s%020d%s", logPrefix, gen, logSuffix) }
+func snapName(gen uint64) string { return fmt.Sprintf("%s%020d%s", snapPrefix, gen, snapSuffix) }
+
+// parseGen returns the generation of a file called prefix+digits+suffix.
+func parseGen(name, prefix, suffix string) (uint64, bool) {
+	digits, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return 0, false
+	}
+	if digits, ok = strings.CutSuffix(digits, suffix); !ok || len(digits) != 20 {
+		return 0, false
+	}
+	g, err := strconv.ParseUint(digits, 10, 64)
+	return g, err == nil && g > 0
+}
+
+// Open opens (creating it if needed) the store in dir and hands its state to r: the
+// newest snapshot's keys, then the records of the log chain after it. A torn final
+// record is dropped and the log truncated to the last whole record, with a warning; any
+// other damage is a [*CorruptError] naming the file and offset, and nothing is opened.
+// Files left over by an interrupted snapshot are removed once the state is loaded.
+// The cost is one read of the snapshot and of the logs.
+func Open(dir string, r Replayer, opts ...Option) (*Store, error) {
+	cfg := config{sync: Always, interval: time.Second, fs: OSFS{}, logger: slog.Default()}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s := &Store{dir: dir, cfg: cfg}
+	if err := cfg.fs.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("persist: creating %s: %w", dir, err)
+	}
+	lock, err := cfg.fs.Lock(s.path(lockName))
+	if err != nil {
+		return nil, err
+	}
+	s.lock = lock
+	st, err := s.open(r)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+// open is Open once the directory is locked.
+func (s *Store) open(r Replayer) (*Store, error) {
+	cfg, dir := s.cfg, s.dir
+	names, err := cfg.fs.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("persist: listing %s: %w", dir, err)
+	}
+	var logs, snaps []uint64
+	var stale []string // files to remove once the state is loaded
+	for _, n := range names {
+		if g, ok := parseGen(n, logPrefix, logSuffix); ok {
+			logs = append(logs, g)
+		} else if g, ok := parseGen(n, snapPrefix, snapSuffix); ok {
+			snaps = append(snaps, g)
+		} else if _, ok := parseGen(n, snapPrefix, snapSuffix+tmpSuffix); ok {
+			stale = append(stale, n)
+		}
+	}
+	slices.Sort(logs)
+	slices.Sort(snaps)
+
+	// The newest snapshot is the base; with none, the chain starts at log 1.
+	base := uint64(1)
+	if len(snaps) > 0 {
+		base = snaps[len(snaps)-1]
+		for _, g := range snaps[:len(snaps)-1] {
+			stale = append(stale, snapName(g))
+		}
+	}
+	var chain []uint64
+	for _, g := range logs {
+		if g < base {
+			stale = append(stale, logName(g))
+		} else {
+			chain = append(chain, g)
+		}
+	}
+	for i, g := range chain {
+		if g != base+uint64(i) {
+			return nil, &CorruptError{Path: s.path(logName(base + uint64(i))), Reason: "log file missing from the chain"}
+		}
+	}
+	if len(chain) == 0 && len(snaps) > 0 {
+		return nil, &CorruptError{Path: s.path(logName(base)), Reason: "log file missing for the snapshot"}
+	}
+
+	if len(snaps) > 0 {
+		if err := s.loadSnapshot(base, r); err != nil {
+			return nil, err
+		}
+	}
+	if len(chain) > 0 {
+		if s.cur, err = s.replayChain(chain, r); err != nil {
+			return nil, err
+		}
+	} else { // a new store
+		lf, err := s.createLog(base)
+		if err != nil {
+			return nil, err
+		}
+		if err := lf.f.Sync(); err != nil {
+			lf.f.Close()
+			return nil, fmt.Errorf("persist: fsyncing %s: %w", lf.path, err)
+		}
+		if err := cfg.fs.SyncDir(dir); err != nil {
+			lf.f.Close()
+			return nil, fmt.Errorf("persist: fsyncing %s: %w", dir, err)
+		}
+		lf.needDirSync = false
+		s.cur = lf
+	}
+	s.gen = s.cur.gen
+	s.removeStale(stale)
+	if cfg.sync == EverySecond {
+		s.stop = make(chan struct{})
+		s.wg.Add(1)
+		go s.syncLoop()
+	}
+	return s, nil
+}
+
+func (s *Store) path(name string) string { return filepath.Join(s.dir, name) }
+
+// createLog creates the log of generation gen with its header (not fsynced).
+func (s *Store) createLog(gen uint64) (*logFile, error) {
+	p := s.path(logName(gen))
+	f, err := createFile(s.cfg.fs, p, fileHeader(logMagic, gen))
+	if err != nil {
+		return nil, fmt.Errorf("%w: creating %s: %w", ErrFailed, p, err)
+	}
+	return &logFile{f: f, path: p, gen: gen, size: fileHeaderSize, needDirSync: true}, nil
+}
+
+// replayChain replays the logs of the chain in order and returns the last one, open
+// for appending. A log's torn tail is dropped (and a log with an incomplete header
+// started again) only when no later log holds a record: a rotation fsyncs the old log
+// before the new one gets its first record, so a torn tail before a record is damage,
+// while before empty logs it is what a power loss can leave.
+func (s *Store) replayChain(chain []uint64, r Replayer) (*logFile, error) {
+	files := make([]*logFile, len(chain))
+	ok := false
+	defer func() { // close all but the last, and the last too on failure
+		for i, lf := range files {
+			if lf != nil && (i < len(files)-1 || !ok) {
+				lf.f.Close()
+			}
+		}
+	}()
+	for i, g := range chain {
+		p := s.path(logName(g))
+		f, err := s.cfg.fs.OpenFile(p, os.O_RDWR|os.O_APPEND, 0)
+		if err != nil {
+			return nil, fmt.Errorf("persist: opening %s: %w", p, err)
+		}
+		size, err := f.Seek(0, io.SeekEnd)
+		if err == nil {
+			_, err = f.Seek(0, io.SeekStart)
+		}
+		files[i] = &logFile{f: f, path: p, gen: g, size: size}
+		if err != nil {
+			return nil, fmt.Errorf("persist: reading %s: %w", p, err)
+		}
+	}
+	for i, lf := range files {
+		tolerant := true
+		for _, later := range files[i+1:] {
+			tolerant = tolerant && later.size <= fileHeaderSize
+		}
+		if err := s.scanLog(lf, tolerant, r); err != nil {
+			return nil, err
+		}
+	}
+	ok = true
+	return files[len(files)-1], nil
+}
+
+// scanLog replays one log, leaving lf.size at the end of its last whole record.
+func (s *Store) scanLog(lf *logFile, tolerant bool, r Replayer) error {
+	f, p := lf.f, lf.path
+	if lf.size < fileHeaderSize && tolerant {
+		// Created by a rotation, and a crash came before its header was durable:
+		// nothing was ever acknowledged in it. Start it again.
+		s.cfg.logger.Warn("persist: log with an incomplete header started again", "file", p, "size", lf.size)
+		if err := f.Truncate(0); err != nil {
+			return fmt.Errorf("persist: truncating %s: %w", p, err)
+		}
+		if _, err := f.Write(fileHeader(logMagic, lf.gen)); err != nil {
+			return fmt.Errorf("persist: writing %s: %w", p, err)
+		}
+		lf.size, lf.needDirSync = fileHeaderSize, true
+		return nil
+	}
+	if err := readFileHeader(f, p, logMagic, lf.gen); err != nil {
+		return err
+	}
+	rr := newRecordReader(p, f, fileHeaderSize, lf.size)
+	for {
+		rec, off, err := rr.next()
+		switch {
+		case err == nil:
+			if err := r.Replay(rec); err != nil {
+				return fmt.Errorf("persist: replaying %s at byte offset %d: %w", p, off, err)
+			}
+			continue
+		case errors.Is(err, io.EOF):
+			return nil
+		case errors.Is(err, errTorn) && tolerant:
+			s.cfg.logger.Warn("persist: torn final record dropped (the write was never acknowledged)",
+				"file", p, "offset", off, "dropped_bytes", lf.size-off)
+			if err := f.Truncate(off); err != nil {
+				return fmt.Errorf("persist: truncating %s: %w", p, err)
+			}
+			if err := f.Sync(); err != nil {
+				return fmt.Errorf("persist: fsyncing %s: %w", p, err)
+			}
+			lf.size = off
+			return nil
+		case errors.Is(err, errTorn):
+			return &CorruptError{Path: p, Offset: off, Reason: "torn record in a log followed by logs holding records"}
+		default:
+			return err
+		}
+	}
+}
+
+// removeStale removes files no longer part of the state, warning on failure.
+func (s *Store) removeStale(names []string) {
+	if len(names) == 0 {
+		return
+	}
+	for _, n := range names {
+		if err := s.cfg.fs.Remove(s.path(n)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			s.cfg.logger.Warn("persist: could not remove a stale file", "file", s.path(n), "err", err)
+		}
+	}
+	if err := s.cfg.fs.SyncDir(s.dir); err != nil {
+		s.cfg.logger.Warn("persist: could not fsync the directory", "dir", s.dir, "err", err)
+	}
+}

@@ -1,0 +1,206 @@
+package persist
+
+import (
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+)
+
+// memFS is an in-memory FS of one directory that knows what is durable: a file's
+// bytes as of its last Sync, the directory's entries as of its last SyncDir. Its
+// powerLoss returns the FS a power loss could leave: the durable entries, each file
+// with its durable bytes plus a random prefix of what was appended since (which the
+// disk may or may not have written). Operations past crashAt fail with errCrash.
+type memFS struct {
+	mu      sync.Mutex
+	live    map[string]*inode // name → file, as seen by the running program
+	durable map[string]*inode // name → file, as of the last SyncDir
+	ops     int
+	crashAt int
+}
+
+type inode struct {
+	data    []byte
+	durable []byte
+}
+
+func newMemFS() *memFS { return &memFS{live: map[string]*inode{}, durable: map[string]*inode{}} }
+
+func (m *memFS) step() error {
+	m.ops++
+	if m.crashAt > 0 && m.ops >= m.crashAt {
+		return errCrash
+	}
+	return nil
+}
+
+// powerLoss returns the FS as a power loss at this moment could leave it; unsynced
+// directory changes are lost if lose is set, kept otherwise.
+func (m *memFS) powerLoss(rng *rand.Rand, lose bool) *memFS {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := newMemFS()
+	entries := m.live
+	if lose {
+		entries = m.durable
+	}
+	for name, ino := range entries {
+		data := slices.Clone(ino.durable)
+		if len(ino.data) > len(data) && slices.Equal(ino.data[:len(data)], data) {
+			data = append(data, ino.data[len(data):len(data)+rng.IntN(len(ino.data)-len(data)+1)]...)
+		}
+		n := &inode{data: data, durable: slices.Clone(data)}
+		out.live[name], out.durable[name] = n, n
+	}
+	return out
+}
+
+func (m *memFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	name = filepath.Base(name)
+	if flag&(os.O_CREATE|os.O_WRONLY|os.O_RDWR) != 0 {
+		if err := m.step(); err != nil {
+			return nil, err
+		}
+	}
+	ino, ok := m.live[name]
+	switch {
+	case ok && flag&os.O_EXCL != 0:
+		return nil, &os.PathError{Op: "open", Path: name, Err: fs.ErrExist}
+	case !ok && flag&os.O_CREATE == 0:
+		return nil, &os.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	case !ok:
+		ino = &inode{}
+		m.live[name] = ino
+	}
+	if flag&os.O_TRUNC != 0 {
+		ino.data = nil
+	}
+	return &memFile{fs: m, ino: ino}, nil
+}
+
+func (m *memFS) Rename(oldpath, newpath string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.step(); err != nil {
+		return err
+	}
+	o, n := filepath.Base(oldpath), filepath.Base(newpath)
+	ino, ok := m.live[o]
+	if !ok {
+		return &os.PathError{Op: "rename", Path: o, Err: fs.ErrNotExist}
+	}
+	delete(m.live, o)
+	m.live[n] = ino
+	return nil
+}
+
+func (m *memFS) Remove(name string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.step(); err != nil {
+		return err
+	}
+	name = filepath.Base(name)
+	if _, ok := m.live[name]; !ok {
+		return &os.PathError{Op: "remove", Path: name, Err: fs.ErrNotExist}
+	}
+	delete(m.live, name)
+	return nil
+}
+
+func (m *memFS) ReadDir(string) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var names []string
+	for n := range m.live {
+		names = append(names, n)
+	}
+	return names, nil
+}
+
+func (m *memFS) MkdirAll(string, fs.FileMode) error { return nil }
+
+func (m *memFS) SyncDir(string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.step(); err != nil {
+		return err
+	}
+	clear(m.durable)
+	for n, ino := range m.live {
+		m.durable[n] = ino
+	}
+	return nil
+}
+
+func (m *memFS) Lock(string) (io.Closer, error) { return io.NopCloser(nil), nil }
+
+// memFile is an open memFS file; writes append (the store only appends).
+type memFile struct {
+	fs  *memFS
+	ino *inode
+	off int64 // read offset
+}
+
+func (f *memFile) Read(p []byte) (int, error) {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	if f.off >= int64(len(f.ino.data)) {
+		return 0, io.EOF
+	}
+	n := copy(p, f.ino.data[f.off:])
+	f.off += int64(n)
+	return n, nil
+}
+
+func (f *memFile) Write(p []byte) (int, error) {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	if err := f.fs.step(); err != nil {
+		return 0, err
+	}
+	f.ino.data = append(f.ino.data, p...)
+	return len(p), nil
+}
+
+func (f *memFile) Seek(off int64, whence int) (int64, error) {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	switch whence {
+	case io.SeekStart:
+		f.off = off
+	case io.SeekCurrent:
+		f.off += off
+	case io.SeekEnd:
+		f.off = int64(len(f.ino.data)) + off
+	}
+	return f.off, nil
+}
+
+func (f *memFile) Sync() error {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	if err := f.fs.step(); err != nil {
+		return err
+	}
+	f.ino.durable = slices.Clone(f.ino.data)
+	return nil
+}
+
+func (f *memFile) Truncate(size int64) error {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	if err := f.fs.step(); err != nil {
+		return err
+	}
+	f.ino.data = f.ino.data[:size]
+	return nil
+}
+
+func (f *memFile) Close() error { return nil }

@@ -1,0 +1,195 @@
+package persist
+
+import (
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// logWith writes the records to a new store and returns the log's path and the
+// offset at which each record starts.
+func logWith(t *testing.T, records []string) (string, []int64) {
+	t.Helper()
+	dir := t.TempDir()
+	s, _ := openT(t, dir)
+	appendWait(t, s, records...)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	offs := []int64{fileHeaderSize}
+	for _, r := range records {
+		offs = append(offs, offs[len(offs)-1]+recordHeaderSize+int64(len(r)))
+	}
+	return filepath.Join(dir, logName(1)), offs
+}
+
+func TestTornTailEveryOffset(t *testing.T) {
+	records := recs(0, 5)
+	path, offs := logWith(t, records)
+	full, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lastStart := offs[len(offs)-2]
+	for cut := lastStart; cut < int64(len(full)); cut++ {
+		dir := t.TempDir()
+		p := filepath.Join(dir, logName(1))
+		if err := os.WriteFile(p, full[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var q quietLogger
+		s, m := openT(t, dir, WithLogger(q.logger()))
+		if !slices.Equal(m.records, records[:4]) {
+			t.Fatalf("cut at %d: replayed %d records, want 4", cut, len(m.records))
+		}
+		if want := cut > lastStart; want != strings.Contains(q.String(), "torn final record") {
+			t.Fatalf("cut at %d: warning %q; want a torn-record warning: %v", cut, q.String(), want)
+		}
+		// The torn bytes are gone and the log goes on from the last whole record.
+		appendWait(t, s, "after")
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if fi, _ := os.Stat(p); fi.Size() != lastStart+recordHeaderSize+5 {
+			t.Fatalf("cut at %d: log is %d bytes, want %d", cut, fi.Size(), lastStart+recordHeaderSize+5)
+		}
+		s, m = openT(t, dir)
+		s.Close()
+		if want := append(slices.Clone(records[:4]), "after"); !slices.Equal(m.records, want) {
+			t.Fatalf("cut at %d: after append, replayed %q, want %q", cut, m.records, want)
+		}
+	}
+}
+
+func TestZeroTail(t *testing.T) {
+	records := recs(0, 3)
+	path, _ := logWith(t, records)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(make([]byte, 100))
+	f.Close()
+	var q quietLogger
+	s, m := openT(t, filepath.Dir(path), WithLogger(q.logger()))
+	defer s.Close()
+	if !slices.Equal(m.records, records) || !strings.Contains(q.String(), "torn final record") {
+		t.Fatalf("zero tail: replayed %d records (want 3), warning %q", len(m.records), q.String())
+	}
+}
+
+func TestCorruption(t *testing.T) {
+	records := recs(0, 5)
+	path, offs := logWith(t, records)
+	full, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(t *testing.T, data []byte, wantOff int64, wantReason string) {
+		t.Helper()
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, logName(1)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(dir, newModel())
+		var ce *CorruptError
+		if !errors.As(err, &ce) || !errors.Is(err, ErrCorrupt) {
+			if s != nil {
+				s.Close()
+			}
+			t.Fatalf("Open = %v; want a *CorruptError", err)
+		}
+		if ce.Path != filepath.Join(dir, logName(1)) || ce.Offset != wantOff || !strings.Contains(ce.Reason, wantReason) {
+			t.Fatalf("Open = %v; want %s at offset %d: %s", err, logName(1), wantOff, wantReason)
+		}
+	}
+	t.Run("flipped byte in a middle record", func(t *testing.T) {
+		for i := offs[2]; i < offs[3]; i++ {
+			data := slices.Clone(full)
+			data[i] ^= 0x20
+			check(t, data, offs[2], "checksum mismatch")
+		}
+	})
+	t.Run("flipped byte in the last record's payload", func(t *testing.T) {
+		data := slices.Clone(full)
+		data[len(data)-1] ^= 1
+		check(t, data, offs[4], "record checksum mismatch")
+	})
+	t.Run("length pointing past the end", func(t *testing.T) {
+		data := slices.Clone(full)
+		binary.LittleEndian.PutUint32(data[offs[1]:], 1<<20) // header checksum now wrong
+		check(t, data, offs[1], "record header checksum mismatch")
+	})
+	for _, tc := range []struct {
+		name   string
+		at     int
+		reason string
+	}{
+		{"magic", 0, "bad magic"},
+		{"version", 8, "header checksum mismatch"},
+		{"generation", 12, "header checksum mismatch"},
+	} {
+		t.Run("header "+tc.name, func(t *testing.T) {
+			data := slices.Clone(full)
+			data[tc.at] ^= 1
+			check(t, data, 0, tc.reason)
+		})
+	}
+	t.Run("newer version", func(t *testing.T) {
+		data := slices.Clone(full)
+		copy(data, fileHeader(logMagic, 1))
+		binary.LittleEndian.PutUint16(data[8:], formatVersion+1)
+		copy(data[:fileHeaderSize], fixHeaderCRC(data[:fileHeaderSize]))
+		check(t, data, 0, "unsupported format version 2")
+	})
+}
+
+// fixHeaderCRC recomputes a file header's checksum after an edit.
+func fixHeaderCRC(h []byte) []byte {
+	h = slices.Clone(h)
+	binary.LittleEndian.PutUint32(h[20:], crcOf(h[:20]))
+	return h
+}
+
+func TestTornRecordInOlderLog(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := openT(t, dir)
+	appendWait(t, s, recs(0, 3)...)
+	w, err := s.StartSnapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Abort(); err != nil { // two logs in the chain now
+		t.Fatal(err)
+	}
+	appendWait(t, s, recs(3, 3)...)
+	s.Close()
+	p := filepath.Join(dir, logName(1))
+	fi, _ := os.Stat(p)
+	os.Truncate(p, fi.Size()-2)
+	_, err = Open(dir, newModel())
+	var ce *CorruptError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "followed by logs holding records") {
+		t.Fatalf("Open = %v; want a CorruptError for a torn record in an older log", err)
+	}
+}
+
+func TestMissingLog(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := openT(t, dir)
+	w, _ := s.StartSnapshot()
+	w.Abort()
+	w, _ = s.StartSnapshot()
+	w.Abort()
+	s.Close()
+	os.Remove(filepath.Join(dir, logName(2)))
+	_, err := Open(dir, newModel())
+	var ce *CorruptError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "missing") || !strings.HasSuffix(ce.Path, logName(2)) {
+		t.Fatalf("Open = %v; want a CorruptError naming the missing %s", err, logName(2))
+	}
+}

@@ -1,0 +1,424 @@
+package persist
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// SyncPolicy says when [Store.Wait] considers a record durable. The zero value is
+// [Always].
+type SyncPolicy int
+
+const (
+	// Always: Wait returns once the record is written and fsynced. Writers that wait
+	// while an fsync is in flight share the next one (group commit).
+	Always SyncPolicy = iota
+	// EverySecond: Wait returns once the record is written to the file (write(2), so a
+	// process crash loses nothing acknowledged); a background goroutine fsyncs every
+	// sync interval (1 s by default), so a power loss loses at most about that much.
+	EverySecond
+	// Never: Wait returns once the record is written to the file; the operating system
+	// decides when it reaches the disk. A process crash loses nothing acknowledged.
+	Never
+)
+
+// String returns "always", "everysec" or "no", Redis's appendfsync words.
+func (p SyncPolicy) String() string {
+	switch p {
+	case Always:
+		return "always"
+	case EverySecond:
+		return "everysec"
+	case Never:
+		return "no"
+	}
+	return fmt.Sprintf("SyncPolicy(%d)", int(p))
+}
+
+// Option configures a [Store] at [Open].
+type Option func(*config)
+
+type config struct {
+	sync     SyncPolicy
+	interval time.Duration
+	fs       FS
+	logger   *slog.Logger
+}
+
+// WithSync sets the sync policy; the default is [Always].
+func WithSync(p SyncPolicy) Option { return func(c *config) { c.sync = p } }
+
+// WithSyncInterval sets how often [EverySecond] fsyncs; the default is one second.
+// A value ≤ 0 keeps the default.
+func WithSyncInterval(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.interval = d
+		}
+	}
+}
+
+// WithFS sets the file system, [OSFS] by default; tests use it to inject faults.
+func WithFS(fsys FS) Option { return func(c *config) { c.fs = fsys } }
+
+// WithLogger sets where warnings go (a torn final record dropped at [Open], a stale
+// file that could not be removed); the default is [slog.Default].
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// Pos is the position of a record appended to a [Store]: 1 for the first record
+// appended since [Open], 2 for the next, and so on. Wait(0) returns at once.
+type Pos uint64
+
+var (
+	// ErrFailed is matched (with [errors.Is]) by the error of every write, fsync or
+	// snapshot step that failed, and by the errors of [Store.Append] after such a
+	// failure: the store refuses further records until it is reopened. The error
+	// also wraps the operating system's error (e.g. syscall.ENOSPC, syscall.EIO).
+	ErrFailed = errors.New("persist: log write failed")
+	// ErrLocked is returned by [Open] when another Store (in this process or another)
+	// has the directory open.
+	ErrLocked = errors.New("persist: directory in use by another store")
+	// ErrClosed is returned by the methods of a closed [Store].
+	ErrClosed = errors.New("persist: store closed")
+	// ErrEmptyRecord is returned by [Store.Append] for an empty payload.
+	ErrEmptyRecord = errors.New("persist: empty record")
+	// ErrTooLarge is returned by [Store.Append] for a payload over [MaxRecordSize].
+	ErrTooLarge = errors.New("persist: record larger than MaxRecordSize")
+	// ErrBadPos is returned by [Store.Wait] for a position not yet appended.
+	ErrBadPos = errors.New("persist: wait for a position not appended")
+	// ErrSnapshotInProgress is returned by [Store.StartSnapshot] while another
+	// snapshot has been started and not yet committed or aborted.
+	ErrSnapshotInProgress = errors.New("persist: a snapshot is already in progress")
+)
+
+// Stats are counters since [Open], for benchmarks and monitoring.
+type Stats struct {
+	Records uint64 // records appended
+	Bytes   uint64 // bytes written to logs, framing included
+	Writes  uint64 // write(2) calls to logs
+	Fsyncs  uint64 // fsync(2) calls on logs (not counting directories and snapshots)
+}
+
+// Store is a directory holding a snapshot and an append-only log of records. See the
+// package documentation for the guarantees and the file formats.
+//
+// A Store is safe for concurrent use. [Store.Append] is cheap (a copy into a buffer
+// under a short internal lock) and is meant to be called under the caller's own lock,
+// so that the order of records is the order of the changes they describe; [Store.Wait]
+// does the I/O and is meant to be called after that lock is released.
+type Store struct {
+	dir string
+	cfg config
+
+	mu        sync.Mutex
+	buf       []byte        // framed records not yet taken by a flusher
+	spare     []byte        // a drained buffer kept for reuse
+	oldBuf    []byte        // records for the log before a pending rotation
+	rotate    *logFile      // the log to switch to once oldBuf is written; nil when none pending
+	appended  Pos           // last position appended
+	written   Pos           // last position written to a log
+	synced    Pos           // last position fsynced
+	flushing  bool          // a flusher is doing I/O
+	flushDone chan struct{} // closed when the flush in flight ends; made by the first waiter
+	err       error         // sticky failure; wraps ErrFailed
+	closed    bool          // Close has run
+	snapping  bool          // a snapshot is in progress
+	gen       uint64        // generation of the newest log
+
+	syncMu sync.Mutex // held while fsyncing or switching cur
+	cur    *logFile   // the log being written; only the flusher (or Open/Close) changes it
+
+	lock io.Closer // the directory's LOCK file
+
+	stop chan struct{} // closed by Close to stop the EverySecond syncer
+	wg   sync.WaitGroup
+
+	records, bytes, writes, fsyncs atomic.Uint64
+}
+
+// logFile is one open log.
+type logFile struct {
+	f           File
+	path        string
+	gen         uint64
+	size        int64 // bytes known to be in the file, a record boundary
+	needDirSync bool  // its directory entry is not yet known to be durable
+}
+
+// Append adds payload (copied) as one record and returns its position, to be passed to
+// [Store.Wait]. It does no I/O; records are written in the order of their positions.
+// Append fails with an error matching [ErrFailed] once a write or fsync has failed,
+// [ErrClosed] after Close, [ErrEmptyRecord] or [ErrTooLarge]. The complexity is
+// O(len(payload)), amortised.
+func (s *Store) Append(payload []byte) (Pos, error) {
+	switch {
+	case len(payload) == 0:
+		return 0, ErrEmptyRecord
+	case len(payload) > MaxRecordSize:
+		return 0, ErrTooLarge
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.usableLocked(); err != nil {
+		return 0, err
+	}
+	s.buf = appendRecord(s.buf, payload)
+	s.appended++
+	s.records.Add(1)
+	return s.appended, nil
+}
+
+// Wait returns nil once the record at pos is durable as the sync policy says: written
+// and fsynced for [Always], written to the file for [EverySecond] and [Never]. The
+// first waiter that finds no write in flight writes (and for Always fsyncs) everything
+// appended so far, so concurrent waiters share one write and one fsync. If that I/O
+// fails, Wait returns the error (matching [ErrFailed] and wrapping the system's
+// error) for every position it did not make durable, and the store stays failed.
+// A position not yet appended is [ErrBadPos].
+func (s *Store) Wait(pos Pos) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if pos > s.appended {
+		return ErrBadPos
+	}
+	for {
+		if s.durableLocked(pos) {
+			return nil
+		}
+		if s.err != nil {
+			return s.err
+		}
+		if s.flushing {
+			s.awaitFlushLocked()
+			continue
+		}
+		s.flushLocked(s.cfg.sync == Always)
+	}
+}
+
+// Err returns the error that made the store refuse writes, or nil.
+func (s *Store) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Stats returns the counters since Open.
+func (s *Store) Stats() Stats {
+	return Stats{Records: s.records.Load(), Bytes: s.bytes.Load(), Writes: s.writes.Load(), Fsyncs: s.fsyncs.Load()}
+}
+
+// Dir returns the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Close writes and fsyncs every record appended (whatever the policy), stops the
+// background syncer and closes the log. It returns the store's failure, if any.
+// Closing twice returns nil the second time.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	// Wait for a flusher in flight even after a failure: it is using the log.
+	for s.flushing || (s.err == nil && (s.synced < s.appended || s.rotate != nil)) {
+		if s.flushing {
+			s.awaitFlushLocked()
+			continue
+		}
+		s.flushLocked(true)
+	}
+	s.closed = true
+	err := s.err
+	s.mu.Unlock()
+	if s.stop != nil {
+		close(s.stop)
+		s.wg.Wait()
+	}
+	s.syncMu.Lock()
+	if cerr := s.cur.f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("persist: closing %s: %w", s.cur.path, cerr)
+	}
+	s.syncMu.Unlock()
+	s.lock.Close()
+	return err
+}
+
+func (s *Store) usableLocked() error {
+	if s.closed {
+		return ErrClosed
+	}
+	return s.err
+}
+
+func (s *Store) durableLocked(pos Pos) bool {
+	if s.cfg.sync == Always {
+		return pos <= s.synced
+	}
+	return pos <= s.written
+}
+
+// flushLocked takes every pending record and writes it (and fsyncs if doSync), with
+// s.mu released during the I/O. Called with s.mu held, no flusher running and no
+// failure recorded.
+func (s *Store) flushLocked(doSync bool) {
+	s.flushing = true
+	oldBuf, rot, buf, target := s.oldBuf, s.rotate, s.buf, s.appended
+	s.oldBuf, s.rotate, s.buf, s.spare = nil, nil, s.spare[:0], nil
+	s.mu.Unlock()
+
+	err := s.writeOut(oldBuf, rot, buf, doSync)
+
+	s.mu.Lock()
+	if cap(buf) <= 1<<20 {
+		s.spare = buf[:0]
+	}
+	if err == nil {
+		s.written = target
+		if doSync {
+			s.synced = target
+		}
+	} else if s.err == nil {
+		s.err = err
+	}
+	s.flushing = false
+	if s.flushDone != nil {
+		close(s.flushDone)
+		s.flushDone = nil
+	}
+}
+
+// awaitFlushLocked waits, with s.mu released, for the flush in flight to end.
+func (s *Store) awaitFlushLocked() {
+	if s.flushDone == nil {
+		s.flushDone = make(chan struct{})
+	}
+	done := s.flushDone
+	s.mu.Unlock()
+	<-done
+	s.mu.Lock()
+}
+
+// writeOut does a flusher's I/O: the bytes of a pending rotation to the old log, which
+// is then fsynced and closed, and the rest to the current log.
+func (s *Store) writeOut(oldBuf []byte, rot *logFile, buf []byte, doSync bool) error {
+	if rot != nil {
+		if err := s.write(s.cur, oldBuf); err != nil {
+			return err
+		}
+		if err := s.syncCur(); err != nil {
+			return err
+		}
+		s.syncMu.Lock()
+		old := s.cur
+		s.cur = rot
+		s.syncMu.Unlock()
+		if err := old.f.Close(); err != nil {
+			return failed("closing", old.path, err)
+		}
+	}
+	if err := s.write(s.cur, buf); err != nil {
+		return err
+	}
+	if doSync {
+		return s.syncCur()
+	}
+	return nil
+}
+
+// write appends b to lf. On a failed or short write it truncates the file back to
+// its last record boundary (best effort: if that fails too, reopening drops the torn
+// tail) and returns an error matching ErrFailed.
+func (s *Store) write(lf *logFile, b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	s.writes.Add(1)
+	n, err := lf.f.Write(b)
+	if err == nil && n < len(b) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		if n > 0 {
+			if terr := lf.f.Truncate(lf.size); terr != nil {
+				s.cfg.logger.Warn("persist: could not truncate a partial write", "file", lf.path, "err", terr)
+			}
+		}
+		return failed("writing", lf.path, err)
+	}
+	lf.size += int64(n)
+	s.bytes.Add(uint64(n))
+	return nil
+}
+
+// syncCur fsyncs the current log, and its directory when the log is new.
+func (s *Store) syncCur() error {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	lf := s.cur
+	s.fsyncs.Add(1)
+	if err := lf.f.Sync(); err != nil {
+		return failed("fsyncing", lf.path, err)
+	}
+	if lf.needDirSync {
+		if err := s.cfg.fs.SyncDir(s.dir); err != nil {
+			return failed("fsyncing directory of", lf.path, err)
+		}
+		lf.needDirSync = false
+	}
+	return nil
+}
+
+// syncLoop is EverySecond's background fsync.
+func (s *Store) syncLoop() {
+	defer s.wg.Done()
+	t := time.NewTicker(s.cfg.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+		}
+		s.mu.Lock()
+		target, need := s.written, s.written > s.synced && s.err == nil
+		s.mu.Unlock()
+		if !need {
+			continue
+		}
+		// Every position up to target is in the current log or in an older one,
+		// which was fsynced when the log was rotated.
+		err := s.syncCur()
+		s.mu.Lock()
+		if err != nil && s.err == nil {
+			s.err = err
+		} else if err == nil && target > s.synced {
+			s.synced = target
+		}
+		s.mu.Unlock()
+	}
+}
+
+// failed wraps a system error as a store failure.
+func failed(op, path string, err error) error {
+	return fmt.Errorf("%w: %s %s: %w", ErrFailed, op, path, err)
+}
+
+// createFile creates path exclusively and writes data to it, without fsync.
+func createFile(fsys FS, path string, data []byte) (File, error) {
+	f, err := fsys.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
