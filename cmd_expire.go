@@ -142,12 +142,17 @@ func (tx *Tx) ttl(key string, abs bool) int64 {
 	return max(at, 0)
 }
 
-// seconds rounds a TTL in ms to seconds as Redis's TTL does (-1 and -2 kept).
+// seconds rounds a TTL in ms to seconds, half up, as Redis's TTL does (-1 and -2
+// kept), without overflowing near the largest times (Redis replies 9223372036854776
+// for PEXPIREAT 9223372036854775807).
 func seconds(ms int64) int64 {
 	if ms < 0 {
 		return ms
 	}
-	return (ms + 500) / 1000
+	if ms%1000 >= 500 {
+		return ms/1000 + 1
+	}
+	return ms / 1000
 }
 
 // durationOf is go-redis's DurationCmd value: -1 and -2 as they are (nanoseconds),
@@ -333,7 +338,10 @@ func parseExpireCond(opts []string) (expireCond, error) {
 		case strings.EqualFold(o, "lt"):
 			c |= expireLT
 		default:
-			return 0, errors.New("ERR Unsupported option " + o)
+			// Redis formats the option with %s (it ends at a NUL) and maps CR and LF
+			// to spaces.
+			o, _, _ = strings.Cut(o, "\x00")
+			return 0, errors.New("ERR Unsupported option " + strings.NewReplacer("\r", " ", "\n", " ").Replace(o))
 		}
 	}
 	switch {

@@ -445,3 +445,10 @@ func TestStartExpiry(t *testing.T) {
 		synctest.Wait()
 	})
 }
+
+// TestExpireEdgeCompare holds cases the differential fuzzer found: an unknown option
+// quoted up to its NUL, and EXPIRETIME's rounding of the largest time.
+func TestExpireEdgeCompare(t *testing.T) {
+	compare(t, cmd("RPUSH", "k", "a"), cmd("EXPIRE", "k", "100", "a\x00b"), cmd("EXPIRE", "k", "100", "a\r\nb"),
+		cmd("PEXPIREAT", "k", "9223372036854775807"), cmd("EXPIRETIME", "k"), cmd("PEXPIRETIME", "k"))
+}

@@ -232,9 +232,9 @@ func (db *DB) Stats() Stats {
 		Keys:        int64(db.keys.n),
 		Expires:     int64(len(db.exp.at)),
 		ExpiredKeys: db.exp.expired,
-		Types:   map[string]TypeStats{},
-		Blocked: int64(db.waits.Blocked()),
-		Command: map[string]CommandStats{},
+		Types:       map[string]TypeStats{},
+		Blocked:     int64(db.waits.Blocked()),
+		Command:     map[string]CommandStats{},
 	}
 	for i := range db.keys.ents {
 		val := db.keys.value(i)
