@@ -105,9 +105,7 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 		return nil, err
 	}
 	if c.block != nil {
-		db.mu.Lock()
-		db.count(c.stat)
-		db.mu.Unlock()
+		db.countBlocking(c.stat)
 		w, err := c.block(db, args)
 		if err != nil {
 			return nil, err
@@ -116,12 +114,9 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 	}
 	tx := db.lock()
 	db.stats.calls[c.stat]++
-	var start int64
-	if db.stats.timed {
-		start = db.now()
-	}
+	t0 := db.start()
 	r, err := c.run(tx, args)
-	if err = db.finish(c.stat, start, err); err != nil {
+	if err = db.finish(c.stat, t0, err); err != nil {
 		return nil, err
 	}
 	return r, nil

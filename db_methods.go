@@ -2,13 +2,20 @@
 
 package zlite
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // The counters of the commands that typed DB methods run, indexes into statNames.
 const (
-	statDBSize = iota
+	statCopy = iota
+	statDBSize
 	statDel
 	statExists
+	statExpire
+	statExpireAt
+	statExpireTime
 	statFlushAll
 	statKeys
 	statLIndex
@@ -25,13 +32,23 @@ const (
 	statLSet
 	statLTrim
 	statObjectEncoding
+	statPersist
+	statPExpire
+	statPExpireAt
+	statPExpireTime
+	statPTTL
+	statRandomKey
 	statRename
+	statRenameNX
 	statRPop
 	statRPopLPush
 	statRPush
 	statRPushX
 	statScan
+	statTouch
+	statTTL
 	statType
+	statUnlink
 	statZAdd
 	statZCard
 	statZCount
@@ -69,9 +86,13 @@ const (
 // statNames names the command counters of Stats; register appends the commands
 // that only Do runs.
 var statNames = []string{
+	"copy",
 	"dbsize",
 	"del",
 	"exists",
+	"expire",
+	"expireat",
+	"expiretime",
 	"flushall",
 	"keys",
 	"lindex",
@@ -88,13 +109,23 @@ var statNames = []string{
 	"lset",
 	"ltrim",
 	"object",
+	"persist",
+	"pexpire",
+	"pexpireat",
+	"pexpiretime",
+	"pttl",
+	"randomkey",
 	"rename",
+	"renamenx",
 	"rpop",
 	"rpoplpush",
 	"rpush",
 	"rpushx",
 	"scan",
+	"touch",
+	"ttl",
 	"type",
+	"unlink",
 	"zadd",
 	"zcard",
 	"zcount",
@@ -129,14 +160,173 @@ var statNames = []string{
 	"zunionstore",
 }
 
+// Expire is [Tx.Expire] (EXPIRE) under the keyspace lock.
+func (db *DB) Expire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	t0 := db.start()
+	r0, err := tx.Expire(key, expiration)
+	return r0, db.finish(statExpire, t0, err)
+}
+
+// ExpireNX is [Tx.ExpireNX] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireNX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	t0 := db.start()
+	r0, err := tx.ExpireNX(key, expiration)
+	return r0, db.finish(statExpire, t0, err)
+}
+
+// ExpireXX is [Tx.ExpireXX] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireXX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	t0 := db.start()
+	r0, err := tx.ExpireXX(key, expiration)
+	return r0, db.finish(statExpire, t0, err)
+}
+
+// ExpireGT is [Tx.ExpireGT] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireGT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	t0 := db.start()
+	r0, err := tx.ExpireGT(key, expiration)
+	return r0, db.finish(statExpire, t0, err)
+}
+
+// ExpireLT is [Tx.ExpireLT] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireLT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	t0 := db.start()
+	r0, err := tx.ExpireLT(key, expiration)
+	return r0, db.finish(statExpire, t0, err)
+}
+
+// PExpire is [Tx.PExpire] (PEXPIRE) under the keyspace lock.
+func (db *DB) PExpire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statPExpire]++
+	t0 := db.start()
+	r0, err := tx.PExpire(key, expiration)
+	return r0, db.finish(statPExpire, t0, err)
+}
+
+// ExpireAt is [Tx.ExpireAt] (EXPIREAT) under the keyspace lock.
+func (db *DB) ExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpireAt]++
+	t0 := db.start()
+	r0, err := tx.ExpireAt(key, tm)
+	return r0, db.finish(statExpireAt, t0, err)
+}
+
+// PExpireAt is [Tx.PExpireAt] (PEXPIREAT) under the keyspace lock.
+func (db *DB) PExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statPExpireAt]++
+	t0 := db.start()
+	r0, err := tx.PExpireAt(key, tm)
+	return r0, db.finish(statPExpireAt, t0, err)
+}
+
+// TTL is [Tx.TTL] (TTL) under the keyspace lock.
+func (db *DB) TTL(ctx context.Context, key string) (time.Duration, error) {
+	tx := db.lock()
+	db.stats.calls[statTTL]++
+	t0 := db.start()
+	r0, err := tx.TTL(key)
+	return r0, db.finish(statTTL, t0, err)
+}
+
+// PTTL is [Tx.PTTL] (PTTL) under the keyspace lock.
+func (db *DB) PTTL(ctx context.Context, key string) (time.Duration, error) {
+	tx := db.lock()
+	db.stats.calls[statPTTL]++
+	t0 := db.start()
+	r0, err := tx.PTTL(key)
+	return r0, db.finish(statPTTL, t0, err)
+}
+
+// ExpireTime is [Tx.ExpireTime] (EXPIRETIME) under the keyspace lock.
+func (db *DB) ExpireTime(ctx context.Context, key string) (time.Duration, error) {
+	tx := db.lock()
+	db.stats.calls[statExpireTime]++
+	t0 := db.start()
+	r0, err := tx.ExpireTime(key)
+	return r0, db.finish(statExpireTime, t0, err)
+}
+
+// PExpireTime is [Tx.PExpireTime] (PEXPIRETIME) under the keyspace lock.
+func (db *DB) PExpireTime(ctx context.Context, key string) (time.Duration, error) {
+	tx := db.lock()
+	db.stats.calls[statPExpireTime]++
+	t0 := db.start()
+	r0, err := tx.PExpireTime(key)
+	return r0, db.finish(statPExpireTime, t0, err)
+}
+
+// Persist is [Tx.Persist] (PERSIST) under the keyspace lock.
+func (db *DB) Persist(ctx context.Context, key string) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statPersist]++
+	t0 := db.start()
+	r0, err := tx.Persist(key)
+	return r0, db.finish(statPersist, t0, err)
+}
+
+// Copy is [Tx.Copy] (COPY) under the keyspace lock.
+func (db *DB) Copy(ctx context.Context, source, destination string, destDB int, replace bool) (int64, error) {
+	tx := db.lock()
+	db.stats.calls[statCopy]++
+	t0 := db.start()
+	r0, err := tx.Copy(source, destination, destDB, replace)
+	return r0, db.finish(statCopy, t0, err)
+}
+
+// RenameNX is [Tx.RenameNX] (RENAMENX) under the keyspace lock.
+func (db *DB) RenameNX(ctx context.Context, key, newKey string) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statRenameNX]++
+	t0 := db.start()
+	r0, err := tx.RenameNX(key, newKey)
+	return r0, db.finish(statRenameNX, t0, err)
+}
+
+// Unlink is [Tx.Unlink] (UNLINK) under the keyspace lock.
+func (db *DB) Unlink(ctx context.Context, keys ...string) (int64, error) {
+	tx := db.lock()
+	db.stats.calls[statUnlink]++
+	t0 := db.start()
+	r0, err := tx.Unlink(keys...)
+	return r0, db.finish(statUnlink, t0, err)
+}
+
+// Touch is [Tx.Touch] (TOUCH) under the keyspace lock.
+func (db *DB) Touch(ctx context.Context, keys ...string) (int64, error) {
+	tx := db.lock()
+	db.stats.calls[statTouch]++
+	t0 := db.start()
+	r0, err := tx.Touch(keys...)
+	return r0, db.finish(statTouch, t0, err)
+}
+
+// RandomKey is [Tx.RandomKey] (RANDOMKEY) under the keyspace lock.
+func (db *DB) RandomKey(ctx context.Context) (string, bool, error) {
+	tx := db.lock()
+	db.stats.calls[statRandomKey]++
+	t0 := db.start()
+	r0, r1, err := tx.RandomKey()
+	return r0, r1, db.finish(statRandomKey, t0, err)
+}
+
 // Del is [Tx.Del] (DEL) under the keyspace lock.
 func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statDel]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.Del(keys...)
 	return r0, db.finish(statDel, t0, err)
 }
@@ -145,10 +335,7 @@ func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
 func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statExists]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.Exists(keys...)
 	return r0, db.finish(statExists, t0, err)
 }
@@ -157,10 +344,7 @@ func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
 func (db *DB) Type(ctx context.Context, key string) (string, error) {
 	tx := db.lock()
 	db.stats.calls[statType]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.Type(key)
 	return r0, db.finish(statType, t0, err)
 }
@@ -169,10 +353,7 @@ func (db *DB) Type(ctx context.Context, key string) (string, error) {
 func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statKeys]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.Keys(pattern)
 	return r0, db.finish(statKeys, t0, err)
 }
@@ -181,10 +362,7 @@ func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
 func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64) ([]string, uint64, error) {
 	tx := db.lock()
 	db.stats.calls[statScan]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.Scan(cursor, match, count)
 	return r0, r1, db.finish(statScan, t0, err)
 }
@@ -193,10 +371,7 @@ func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64
 func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
 	tx := db.lock()
 	db.stats.calls[statScan]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.ScanType(cursor, match, count, keyType)
 	return r0, r1, db.finish(statScan, t0, err)
 }
@@ -205,10 +380,7 @@ func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count i
 func (db *DB) DBSize(ctx context.Context) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statDBSize]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.DBSize()
 	return r0, db.finish(statDBSize, t0, err)
 }
@@ -217,10 +389,7 @@ func (db *DB) DBSize(ctx context.Context) (int64, error) {
 func (db *DB) FlushAll(ctx context.Context) error {
 	tx := db.lock()
 	db.stats.calls[statFlushAll]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	err := tx.FlushAll()
 	return db.finish(statFlushAll, t0, err)
 }
@@ -229,10 +398,7 @@ func (db *DB) FlushAll(ctx context.Context) error {
 func (db *DB) Rename(ctx context.Context, key, newKey string) error {
 	tx := db.lock()
 	db.stats.calls[statRename]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	err := tx.Rename(key, newKey)
 	return db.finish(statRename, t0, err)
 }
@@ -241,10 +407,7 @@ func (db *DB) Rename(ctx context.Context, key, newKey string) error {
 func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLPush]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.LPush(key, values...)
 	return r0, db.finish(statLPush, t0, err)
 }
@@ -253,10 +416,7 @@ func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, e
 func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statRPush]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.RPush(key, values...)
 	return r0, db.finish(statRPush, t0, err)
 }
@@ -265,10 +425,7 @@ func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, e
 func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLPushX]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.LPushX(key, values...)
 	return r0, db.finish(statLPushX, t0, err)
 }
@@ -277,10 +434,7 @@ func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, 
 func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statRPushX]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.RPushX(key, values...)
 	return r0, db.finish(statRPushX, t0, err)
 }
@@ -289,10 +443,7 @@ func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, 
 func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLPop]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.LPop(key)
 	return r0, r1, db.finish(statLPop, t0, err)
 }
@@ -301,10 +452,7 @@ func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
 func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statRPop]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.RPop(key)
 	return r0, r1, db.finish(statRPop, t0, err)
 }
@@ -313,10 +461,7 @@ func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
 func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statLPop]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.LPopCount(key, count)
 	return r0, db.finish(statLPop, t0, err)
 }
@@ -325,10 +470,7 @@ func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, e
 func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statRPop]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.RPopCount(key, count)
 	return r0, db.finish(statRPop, t0, err)
 }
@@ -337,10 +479,7 @@ func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, e
 func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLLen]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.LLen(key)
 	return r0, db.finish(statLLen, t0, err)
 }
@@ -349,10 +488,7 @@ func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
 func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLIndex]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.LIndex(key, index)
 	return r0, r1, db.finish(statLIndex, t0, err)
 }
@@ -361,10 +497,7 @@ func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool
 func (db *DB) LSet(ctx context.Context, key string, index int64, value string) error {
 	tx := db.lock()
 	db.stats.calls[statLSet]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	err := tx.LSet(key, index, value)
 	return db.finish(statLSet, t0, err)
 }
@@ -373,10 +506,7 @@ func (db *DB) LSet(ctx context.Context, key string, index int64, value string) e
 func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statLRange]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.LRange(key, start, stop)
 	return r0, db.finish(statLRange, t0, err)
 }
@@ -385,10 +515,7 @@ func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]stri
 func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLInsert]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.LInsert(key, op, pivot, value)
 	return r0, db.finish(statLInsert, t0, err)
 }
@@ -397,10 +524,7 @@ func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64,
 func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLInsert]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.LInsertBefore(key, pivot, value)
 	return r0, db.finish(statLInsert, t0, err)
 }
@@ -409,10 +533,7 @@ func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int6
 func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLInsert]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.LInsertAfter(key, pivot, value)
 	return r0, db.finish(statLInsert, t0, err)
 }
@@ -421,10 +542,7 @@ func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64
 func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLRem]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.LRem(key, count, value)
 	return r0, db.finish(statLRem, t0, err)
 }
@@ -433,10 +551,7 @@ func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (
 func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
 	tx := db.lock()
 	db.stats.calls[statLTrim]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	err := tx.LTrim(key, start, stop)
 	return db.finish(statLTrim, t0, err)
 }
@@ -445,10 +560,7 @@ func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
 func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLPos]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.LPos(key, value, a)
 	return r0, r1, db.finish(statLPos, t0, err)
 }
@@ -457,10 +569,7 @@ func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, b
 func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a LPosArgs) ([]int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLPos]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.LPosCount(key, value, count, a)
 	return r0, db.finish(statLPos, t0, err)
 }
@@ -469,10 +578,7 @@ func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a L
 func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLMove]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.LMove(src, dst, srcPos, dstPos)
 	return r0, r1, db.finish(statLMove, t0, err)
 }
@@ -481,10 +587,7 @@ func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (strin
 func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statRPopLPush]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.RPopLPush(src, dst)
 	return r0, r1, db.finish(statRPopLPush, t0, err)
 }
@@ -493,10 +596,7 @@ func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, err
 func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...string) (key string, values []string, err error) {
 	tx := db.lock()
 	db.stats.calls[statLMPop]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.LMPop(direction, count, keys...)
 	return r0, r1, db.finish(statLMPop, t0, err)
 }
@@ -505,11 +605,7 @@ func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...
 func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bool) {
 	tx := db.lock()
 	db.stats.calls[statObjectEncoding]++
-	if db.stats.timed {
-		defer db.endTimed(statObjectEncoding, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statObjectEncoding, db.start())
 	return tx.ObjectEncoding(key)
 }
 
@@ -517,10 +613,7 @@ func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bo
 func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZUnion]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZUnion(store)
 	return r0, db.finish(statZUnion, t0, err)
 }
@@ -529,10 +622,7 @@ func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
 func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZUnion]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZUnionWithScores(store)
 	return r0, db.finish(statZUnion, t0, err)
 }
@@ -541,10 +631,7 @@ func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
 func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZUnionStore]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZUnionStore(dest, store)
 	return r0, db.finish(statZUnionStore, t0, err)
 }
@@ -553,10 +640,7 @@ func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int6
 func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZInter]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZInter(store)
 	return r0, db.finish(statZInter, t0, err)
 }
@@ -565,10 +649,7 @@ func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
 func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZInter]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZInterWithScores(store)
 	return r0, db.finish(statZInter, t0, err)
 }
@@ -577,10 +658,7 @@ func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) 
 func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZInterStore]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZInterStore(destination, store)
 	return r0, db.finish(statZInterStore, t0, err)
 }
@@ -589,10 +667,7 @@ func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore
 func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZInterCard]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZInterCard(limit, keys...)
 	return r0, db.finish(statZInterCard, t0, err)
 }
@@ -601,10 +676,7 @@ func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int6
 func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZDiff]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZDiff(keys...)
 	return r0, db.finish(statZDiff, t0, err)
 }
@@ -613,10 +685,7 @@ func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
 func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZDiff]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZDiffWithScores(keys...)
 	return r0, db.finish(statZDiff, t0, err)
 }
@@ -625,10 +694,7 @@ func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) 
 func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZDiffStore]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZDiffStore(destination, keys...)
 	return r0, db.finish(statZDiffStore, t0, err)
 }
@@ -637,10 +703,7 @@ func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string
 func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZPopMin]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZPopMin(key, count...)
 	return r0, db.finish(statZPopMin, t0, err)
 }
@@ -649,10 +712,7 @@ func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, err
 func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZPopMax]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZPopMax(key, count...)
 	return r0, db.finish(statZPopMax, t0, err)
 }
@@ -661,10 +721,7 @@ func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, err
 func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...string) (key string, zs []Z, err error) {
 	tx := db.lock()
 	db.stats.calls[statZMPop]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.ZMPop(order, count, keys...)
 	return r0, r1, db.finish(statZMPop, t0, err)
 }
@@ -673,10 +730,7 @@ func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...stri
 func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRemRangeByRank]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRemRangeByRank(key, start, stop)
 	return r0, db.finish(statZRemRangeByRank, t0, err)
 }
@@ -685,10 +739,7 @@ func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64
 func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRemRangeByScore]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRemRangeByScore(key, min, max)
 	return r0, db.finish(statZRemRangeByScore, t0, err)
 }
@@ -697,10 +748,7 @@ func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64
 func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRemRangeByLex]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRemRangeByLex(key, min, max)
 	return r0, db.finish(statZRemRangeByLex, t0, err)
 }
@@ -709,10 +757,7 @@ func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, 
 func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRange(key, start, stop)
 	return r0, db.finish(statZRange, t0, err)
 }
@@ -721,10 +766,7 @@ func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]stri
 func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRangeWithScores(key, start, stop)
 	return r0, db.finish(statZRange, t0, err)
 }
@@ -733,10 +775,7 @@ func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int6
 func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRange]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRevRange(key, start, stop)
 	return r0, db.finish(statZRevRange, t0, err)
 }
@@ -745,10 +784,7 @@ func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]s
 func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRange]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRevRangeWithScores(key, start, stop)
 	return r0, db.finish(statZRevRange, t0, err)
 }
@@ -757,10 +793,7 @@ func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop i
 func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRangeArgs(z)
 	return r0, db.finish(statZRange, t0, err)
 }
@@ -769,10 +802,7 @@ func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
 func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRangeArgsWithScores(z)
 	return r0, db.finish(statZRange, t0, err)
 }
@@ -781,10 +811,7 @@ func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, erro
 func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeStore]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRangeStore(dst, z)
 	return r0, db.finish(statZRangeStore, t0, err)
 }
@@ -793,10 +820,7 @@ func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64,
 func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeByScore]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRangeByScore(key, opt)
 	return r0, db.finish(statZRangeByScore, t0, err)
 }
@@ -805,10 +829,7 @@ func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]s
 func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeByScore]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRangeByScoreWithScores(key, opt)
 	return r0, db.finish(statZRangeByScore, t0, err)
 }
@@ -817,10 +838,7 @@ func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRan
 func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRangeByScore]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRevRangeByScore(key, opt)
 	return r0, db.finish(statZRevRangeByScore, t0, err)
 }
@@ -829,10 +847,7 @@ func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) (
 func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRangeByScore]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRevRangeByScoreWithScores(key, opt)
 	return r0, db.finish(statZRevRangeByScore, t0, err)
 }
@@ -841,10 +856,7 @@ func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *Z
 func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeByLex]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRangeByLex(key, opt)
 	return r0, db.finish(statZRangeByLex, t0, err)
 }
@@ -853,10 +865,7 @@ func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]str
 func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRangeByLex]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRevRangeByLex(key, opt)
 	return r0, db.finish(statZRevRangeByLex, t0, err)
 }
@@ -865,10 +874,7 @@ func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]
 func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZCard]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZCard(key)
 	return r0, db.finish(statZCard, t0, err)
 }
@@ -877,10 +883,7 @@ func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
 func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZCount]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZCount(key, min, max)
 	return r0, db.finish(statZCount, t0, err)
 }
@@ -889,10 +892,7 @@ func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
 func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZLexCount]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZLexCount(key, min, max)
 	return r0, db.finish(statZLexCount, t0, err)
 }
@@ -901,10 +901,7 @@ func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error
 func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statZScore]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.ZScore(key, member)
 	return r0, r1, db.finish(statZScore, t0, err)
 }
@@ -913,10 +910,7 @@ func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, er
 func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (scores []float64, ok []bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZMScore]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.ZMScore(key, members...)
 	return r0, r1, db.finish(statZMScore, t0, err)
 }
@@ -925,10 +919,7 @@ func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (score
 func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statZRank]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.ZRank(key, member)
 	return r0, r1, db.finish(statZRank, t0, err)
 }
@@ -937,10 +928,7 @@ func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error
 func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZRank]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, r2, err := tx.ZRankWithScore(key, member)
 	return r0, r1, r2, db.finish(statZRank, t0, err)
 }
@@ -949,10 +937,7 @@ func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int6
 func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRank]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.ZRevRank(key, member)
 	return r0, r1, db.finish(statZRevRank, t0, err)
 }
@@ -961,10 +946,7 @@ func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, er
 func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRank]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, r2, err := tx.ZRevRankWithScore(key, member)
 	return r0, r1, r2, db.finish(statZRevRank, t0, err)
 }
@@ -973,10 +955,7 @@ func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank i
 func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRandMember]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRandMember(key, count)
 	return r0, db.finish(statZRandMember, t0, err)
 }
@@ -985,10 +964,7 @@ func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string,
 func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRandMember]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRandMemberWithScores(key, count)
 	return r0, db.finish(statZRandMember, t0, err)
 }
@@ -997,10 +973,7 @@ func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) 
 func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string, count int64) ([]Z, uint64, error) {
 	tx := db.lock()
 	db.stats.calls[statZScan]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.ZScan(key, cursor, match, count)
 	return r0, r1, db.finish(statZScan, t0, err)
 }
@@ -1009,10 +982,7 @@ func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string
 func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZAdd(key, members...)
 	return r0, db.finish(statZAdd, t0, err)
 }
@@ -1021,10 +991,7 @@ func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error)
 func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZAddNX(key, members...)
 	return r0, db.finish(statZAdd, t0, err)
 }
@@ -1033,10 +1000,7 @@ func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, erro
 func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZAddXX(key, members...)
 	return r0, db.finish(statZAdd, t0, err)
 }
@@ -1045,10 +1009,7 @@ func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, erro
 func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZAddGT(key, members...)
 	return r0, db.finish(statZAdd, t0, err)
 }
@@ -1057,10 +1018,7 @@ func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, erro
 func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZAddLT(key, members...)
 	return r0, db.finish(statZAdd, t0, err)
 }
@@ -1069,10 +1027,7 @@ func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, erro
 func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZAddArgs(key, args)
 	return r0, db.finish(statZAdd, t0, err)
 }
@@ -1081,10 +1036,7 @@ func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, e
 func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (score float64, ok bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, r1, err := tx.ZAddArgsIncr(key, args)
 	return r0, r1, db.finish(statZAdd, t0, err)
 }
@@ -1093,10 +1045,7 @@ func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (scor
 func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member string) (float64, error) {
 	tx := db.lock()
 	db.stats.calls[statZIncrBy]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZIncrBy(key, increment, member)
 	return r0, db.finish(statZIncrBy, t0, err)
 }
@@ -1105,10 +1054,7 @@ func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member
 func (db *DB) ZRem(ctx context.Context, key string, members ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRem]++
-	var t0 int64
-	if db.stats.timed {
-		t0 = db.now()
-	}
+	t0 := db.start()
 	r0, err := tx.ZRem(key, members...)
 	return r0, db.finish(statZRem, t0, err)
 }

@@ -3,6 +3,7 @@ package zlite
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/zlite/zlite/list"
 	"github.com/zlite/zlite/persist"
@@ -86,7 +87,13 @@ func Open(dir string, opts ...Option) (*DB, error) {
 		pc.sync = SyncEverySecond
 	}
 	popts := append([]persist.Option{persist.WithSync(pc.sync)}, pc.opts...)
+	// Nothing expires during the replay, as in Redis's loading: the log holds a DEL
+	// for every key that expired, at its place. A clock at the epoch does that
+	// (every expiry time logged is an absolute PEXPIREAT after it).
+	now := db.cfg.now
+	db.cfg.now = func() time.Time { return time.UnixMilli(0) }
 	st, err := persist.Open(dir, (*replayer)(db), popts...)
+	db.cfg.now = now
 	if err != nil {
 		return nil, err
 	}
@@ -112,9 +119,13 @@ func (db *DB) Close() error {
 	}
 	db.mu.Lock()
 	d.closing = true
+	err := db.appendRec()
 	db.mu.Unlock()
 	d.wg.Wait()
-	return d.st.Close()
+	if cerr := d.st.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // replayer loads a store's state into a DB at Open.
@@ -147,6 +158,9 @@ func (r *replayer) LoadKey(k *persist.Key) error {
 	}
 	if v.Len() > 0 {
 		db.keys.add(k.Name, v)
+		if k.ExpireAt != 0 {
+			db.setExpireAt(k.Name, k.ExpireAt) // expires on first access if past
+		}
 	}
 	return nil
 }

@@ -221,18 +221,33 @@ func (db *DB) commit() error {
 		db.mu.Unlock()
 		return nil
 	}
-	pos, err := d.st.Append(d.rec)
-	d.logBytes += int64(len(d.rec))
-	d.rec = d.rec[:0]
+	err := db.appendRec()
 	if err == nil {
-		d.last = pos
 		db.maybeCompact()
 	}
+	pos := d.last
 	db.mu.Unlock()
 	if err != nil {
 		return misconf(err)
 	}
 	return misconf(d.st.Wait(pos))
+}
+
+// appendRec appends the record gathered so far outside a command (the deletions
+// of expired keys made by View or the expiry goroutine) without waiting for it.
+// Called under db.mu.
+func (db *DB) appendRec() error {
+	d := db.dur
+	if len(d.rec) == 0 {
+		return nil
+	}
+	pos, err := d.st.Append(d.rec)
+	d.logBytes += int64(len(d.rec))
+	d.rec = d.rec[:0]
+	if err == nil {
+		d.last = pos
+	}
+	return err
 }
 
 // servedDurable waits, for a caller whose blocking pop was served by another

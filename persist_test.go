@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/zlite/zlite/persist"
 )
@@ -27,6 +28,8 @@ func dump(t testing.TB, db *DB) map[string]string {
 	m := map[string]string{}
 	for _, k := range keys {
 		typ, _ := db.Type(ctx, k)
+		at, _ := db.PExpireTime(ctx, k)
+		defer func() { m[k] += fmt.Sprintf(" expireat=%d", at) }()
 		switch typ {
 		case "list":
 			vs, _ := db.LRange(ctx, k, 0, -1)
@@ -61,7 +64,19 @@ func randomWrite(r *rand.Rand) []string {
 		return []string{"1", "-2.5", "3", "0.1", "+inf", "-inf", "1e300", strconv.Itoa(r.IntN(9))}[r.IntN(8)]
 	}
 	side := func() string { return []string{"LEFT", "RIGHT"}[r.IntN(2)] }
-	switch r.IntN(26) {
+	switch r.IntN(33) {
+	case 26, 27:
+		return []string{"pexpire", anyk(), n(-5, 400)}
+	case 28:
+		return []string{"expire", anyk(), n(1, 2), []string{"NX", "XX", "GT", "LT"}[r.IntN(4)]}
+	case 29:
+		return []string{"persist", anyk()}
+	case 30:
+		return []string{"copy", anyk(), anyk(), "REPLACE"}[:3+r.IntN(2)]
+	case 31:
+		return []string{"renamenx", anyk(), anyk()}
+	case 32:
+		return []string{"unlink", anyk()}
 	case 0, 1:
 		return []string{"lpush", lk(), v(), v()}
 	case 2, 3:
@@ -120,10 +135,15 @@ func TestPersistReplay(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 0))
 	ctx := context.Background()
 	dir := t.TempDir()
-	mem := New()
-	db := openT(t, dir, WithSync(SyncNever))
+	// One fake clock for both, moved on at each step: keys expire between commands.
+	var clock atomic.Int64
+	clock.Store(1e12)
+	now := func() time.Time { return time.UnixMilli(clock.Load()) }
+	mem := New(WithClock(now))
+	db := openT(t, dir, WithSync(SyncNever), WithClock(now))
 	defer func() { db.Close() }()
 	for i := range 3000 {
+		clock.Add(int64(r.IntN(40)))
 		switch k := r.IntN(100); {
 		case k < 3:
 			if err := db.Snapshot(); err != nil {
@@ -133,7 +153,7 @@ func TestPersistReplay(t *testing.T) {
 			if err := db.Close(); err != nil {
 				t.Fatalf("step %d: Close: %v", i, err)
 			}
-			db = openT(t, dir, WithSync(SyncNever))
+			db = openT(t, dir, WithSync(SyncNever), WithClock(now))
 			if got, want := dump(t, db), dump(t, mem); !maps2Equal(got, want) {
 				t.Fatalf("step %d: reopened: %v; want %v", i, got, want)
 			}
@@ -181,7 +201,7 @@ func TestPersistReplay(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	db = openT(t, dir)
+	db = openT(t, dir, WithClock(now))
 	if got, want := dump(t, db), dump(t, mem); !maps2Equal(got, want) {
 		t.Fatalf("reopened at the end: %v; want %v", got, want)
 	}
@@ -338,7 +358,7 @@ func TestPersistBlocking(t *testing.T) {
 	if got := dump(t, db); !maps2Equal(got, want) {
 		t.Fatalf("reopened: %v; want %v", got, want)
 	}
-	if want["q"] != `list["b"]` || want["dst"] != `list["c"]` || want["z"] != "" {
+	if want["q"] != `list["b"] expireat=-1` || want["dst"] != `list["c"] expireat=-1` || want["z"] != "" {
 		t.Fatalf("state %v; want q [b], dst [c], no z", want)
 	}
 }

@@ -25,9 +25,10 @@ type snapshot struct {
 // snapKey is one key of a snapshot: its name and value as of StartSnapshot, the
 // value being the keyspace's own until copied.
 type snapKey struct {
-	name   string
-	v      any
-	copied bool
+	name     string
+	v        any
+	expireAt int64 // Unix ms, 0 for none
+	copied   bool
 }
 
 // snapBatch bounds the elements copied under one hold of db.mu.
@@ -116,6 +117,10 @@ func (db *DB) snapshot() error {
 	}()
 	db.mu.Lock()
 	t0 := time.Now()
+	if err := db.appendRec(); err != nil { // the snapshot follows it
+		db.mu.Unlock()
+		return misconf(err)
+	}
 	w, err := d.st.StartSnapshot()
 	if err != nil {
 		db.mu.Unlock()
@@ -126,8 +131,9 @@ func (db *DB) snapshot() error {
 	for i := range t.ents {
 		if t.live(i) {
 			v := t.value(i)
+			at, _ := db.expiry(i) // an expired key is written with its time, as Redis's RDB does
 			s.pending[v] = len(s.keys)
-			s.keys = append(s.keys, snapKey{name: t.keyCopy(i), v: v})
+			s.keys = append(s.keys, snapKey{name: t.keyCopy(i), v: v, expireAt: at})
 		}
 	}
 	d.snap = s
@@ -176,7 +182,7 @@ func writeKey(w *persist.SnapshotWriter, k *snapKey, size int64) (int64, error) 
 	size += int64(len(k.name)) + 8
 	switch v := k.v.(type) {
 	case *list.List:
-		err := w.WriteList(k.name, 0, func(yield func(string) bool) {
+		err := w.WriteList(k.name, k.expireAt, func(yield func(string) bool) {
 			for _, it := range v.All() {
 				size += int64(len(it)) + 1
 				if !yield(it) {
@@ -186,7 +192,7 @@ func writeKey(w *persist.SnapshotWriter, k *snapKey, size int64) (int64, error) 
 		})
 		return size, err
 	case *zset.Set:
-		err := w.WriteZSet(k.name, 0, func(yield func(string, float64) bool) {
+		err := w.WriteZSet(k.name, k.expireAt, func(yield func(string, float64) bool) {
 			for m, sc := range v.All() {
 				size += int64(len(m)) + 9
 				if !yield(m, sc) {
