@@ -201,6 +201,11 @@
 // few at a time, or by a writer about to modify it first, and written without the
 // lock; the longest stall is about the copy of the largest value.
 //
+// Expiry times are logged as absolute PEXPIREAT and a key's expiry (lazy or by the
+// active cycle) as DEL, where it happened; snapshots carry each key's expiry time.
+// Nothing expires while Open replays the log (as in Redis's loading); a key whose
+// time passed while the DB was closed expires on its first access after Open.
+//
 // When a write or fsync of the log fails (a full disk, an I/O error), the write
 // that met it returns a [*MisconfError] (Redis's "MISCONF Errors writing to the
 // AOF file: ..."; errors.Is matches [persist.ErrFailed] and the system's error),
