@@ -146,7 +146,7 @@ func (r *replayer) LoadKey(k *persist.Key) error {
 		}
 		v = l
 	case persist.TypeZSet:
-		s := zset.New()
+		s := zset.NewWithLimits(db.cfg.zsetLimits)
 		for m, sc := range k.ZSetEntries() {
 			if _, err := s.Add(zset.AddOptions{}, Z{Member: m, Score: sc}); err != nil {
 				return fmt.Errorf("zlite: loading key %q: %w", k.Name, err)
