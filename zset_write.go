@@ -47,15 +47,11 @@ func (tx *Tx) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) (n int64,
 	if s == nil && opt.XX {
 		return 0, 0, false, nil
 	}
+	mark := -1
 	if d := tx.db.dur; d != nil {
 		// Before the hand-off, whose pop follows it; taken back if the add fails.
-		mark := len(d.rec)
+		mark = len(d.rec)
 		d.zadd(key, opt, incr, zs)
-		defer func() {
-			if err != nil {
-				d.rec = d.rec[:mark]
-			}
-		}()
 	}
 	if s == nil {
 		if !incr && len(zs) == 1 {
@@ -78,6 +74,9 @@ func (tx *Tx) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) (n int64,
 		tx.dropIfEmpty(key, s)
 	} else {
 		tx.signal(key)
+	}
+	if err != nil && mark >= 0 {
+		tx.db.dur.rec = tx.db.dur.rec[:mark]
 	}
 	return n, score, ok, err
 }
