@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -360,5 +362,102 @@ func TestPersistBlocking(t *testing.T) {
 	}
 	if want["q"] != `list["b"] expireat=-1` || want["dst"] != `list["c"] expireat=-1` || want["z"] != "" {
 		t.Fatalf("state %v; want q [b], dst [c], no z", want)
+	}
+}
+
+// TestSnapshotWhileWriting writes to keys while snapshots of them are taken (so
+// writers copy values not yet written, and the snapshot copies the others) and
+// checks that a reopen finds exactly the final state: the snapshot is the state at
+// its start, the log the writes after it.
+func TestSnapshotWhileWriting(t *testing.T) {
+	seed := zTestSeed(t)
+	r := rand.New(rand.NewPCG(seed, 2))
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := openT(t, dir, WithSync(SyncNever), WithAutoSnapshot(-1, 0))
+	for i := range 300 {
+		items := make([]string, 200)
+		for j := range items {
+			items[j] = strconv.Itoa(j)
+		}
+		k := strconv.Itoa(i)
+		db.RPush(ctx, "l"+k, items...)
+		db.ZAdd(ctx, "z"+k, Z{Member: "a", Score: 1}, Z{Member: "b", Score: float64(i)})
+	}
+	writes := 0
+	for range 3 {
+		done := make(chan error)
+		go func() { done <- db.Snapshot() }()
+		for running := true; running; {
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+				running = false
+			default:
+				writes++
+				k := strconv.Itoa(r.IntN(300))
+				switch r.IntN(5) {
+				case 0:
+					db.LPop(ctx, "l"+k)
+				case 1:
+					db.RPush(ctx, "l"+k, "x")
+				case 2:
+					db.Del(ctx, "z"+k)
+				case 3:
+					db.Rename(ctx, "l"+k, "l"+strconv.Itoa(r.IntN(300)))
+				default:
+					db.ZAdd(ctx, "z"+k, Z{Member: "c", Score: float64(r.IntN(9))})
+				}
+			}
+		}
+	}
+	t.Logf("%d writes while 3 snapshots ran", writes)
+	want := dump(t, db)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = openT(t, dir)
+	defer db.Close()
+	if got := dump(t, db); !maps2Equal(got, want) {
+		t.Fatalf("reopened after snapshots taken while writing: %d keys; want %d (or different values)", len(got), len(want))
+	}
+}
+
+// TestAutoSnapshot checks that the log is compacted on its own once it outgrows
+// the thresholds: the directory ends with a snapshot and a short log.
+func TestAutoSnapshot(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := openT(t, dir, WithSync(SyncNever), WithAutoSnapshot(100, 4096))
+	for i := range 2000 {
+		db.RPush(ctx, "q", strconv.Itoa(i))
+		db.LPop(ctx, "q")
+	}
+	if err := db.Close(); err != nil { // waits for a compaction in progress
+		t.Fatal(err)
+	}
+	var snaps int
+	var logBytes int64
+	es, _ := os.ReadDir(dir)
+	for _, e := range es {
+		fi, _ := e.Info()
+		switch {
+		case strings.HasPrefix(e.Name(), "snapshot-"):
+			snaps++
+		case strings.HasPrefix(e.Name(), "log-"):
+			logBytes += fi.Size()
+		}
+	}
+	// 4000 records of ~20 bytes were logged; compaction keeps at most about the
+	// threshold (plus what was written while the last snapshot ran).
+	if snaps != 1 || logBytes > 16<<10 {
+		t.Fatalf("after 4000 writes: %d snapshots, %d log bytes; want 1 and a log near 4 KiB", snaps, logBytes)
+	}
+	db = openT(t, dir)
+	defer db.Close()
+	if n, _ := db.Exists(ctx, "q"); n != 0 {
+		t.Fatalf("q exists after reopening; every element was popped")
 	}
 }
