@@ -35,6 +35,10 @@ type durable struct {
 	logBytes, base int64
 	// snap is the snapshot in progress, nil when none (snapshot.go).
 	snap *snapshot
+	// err is a failure to log a record that the store does not know of (a record
+	// larger than persist.MaxRecordSize: a batch of over 1 GiB): the keyspace then
+	// differs from the log, so writes are refused as after the store's failures.
+	err error
 	// snapping is set from the start of a snapshot, automatic or not, to its end;
 	// closing once Close has begun (no automatic snapshot starts after it).
 	snapping, closing bool
@@ -207,6 +211,9 @@ func (tx *Tx) writeErr() error {
 		return ErrReadOnly
 	}
 	if d := tx.db.dur; d != nil {
+		if d.err != nil {
+			return misconf(d.err)
+		}
 		return misconf(d.st.Err())
 	}
 	return nil
@@ -246,6 +253,8 @@ func (db *DB) appendRec() error {
 	d.rec = d.rec[:0]
 	if err == nil {
 		d.last = pos
+	} else if d.err == nil {
+		d.err = err
 	}
 	return err
 }
