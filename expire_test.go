@@ -3,6 +3,7 @@ package zlite
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"strconv"
 	"sync"
 	"testing"
@@ -451,4 +452,124 @@ func TestStartExpiry(t *testing.T) {
 func TestExpireEdgeCompare(t *testing.T) {
 	compare(t, cmd("RPUSH", "k", "a"), cmd("EXPIRE", "k", "100", "a\x00b"), cmd("EXPIRE", "k", "100", "a\r\nb"),
 		cmd("PEXPIREAT", "k", "9223372036854775807"), cmd("EXPIRETIME", "k"), cmd("PEXPIRETIME", "k"))
+}
+
+// TestExpiryModel runs random pushes, pops, deletes, expiries, PERSIST, RENAME,
+// COPY, FLUSHALL and clock moves against a map of (length, expiry time), checking
+// EXISTS, LLEN and PTTL of every key and the invariants after each step. Many keys
+// come and go, so the key table compacts under keys with a TTL.
+func TestExpiryModel(t *testing.T) {
+	type entry struct {
+		n  int
+		at int64 // Unix ms; 0: no TTL
+	}
+	r := rand.New(rand.NewPCG(ztestSeed(t), 0))
+	clk := newFakeClock()
+	db := New(WithClock(clk.Now))
+	ctx := context.Background()
+	model := map[string]entry{}
+	keys := make([]string, 40)
+	for i := range keys {
+		keys[i] = "k" + strconv.Itoa(i)
+	}
+	now := func() int64 { return clk.Now().UnixMilli() }
+	// expireModel drops the model's keys whose time has come.
+	expireModel := func() {
+		for k, e := range model {
+			if e.at != 0 && e.at <= now() {
+				delete(model, k)
+			}
+		}
+	}
+	for step := range 20000 {
+		k, k2 := keys[r.IntN(len(keys))], keys[r.IntN(len(keys))]
+		var what string
+		switch op := r.IntN(100); {
+		case op < 30:
+			what = "RPUSH"
+			do(t, db, "RPUSH", k, "v")
+			e := model[k]
+			e.n++
+			model[k] = e
+		case op < 45:
+			what = "LPOP"
+			do(t, db, "LPOP", k)
+			if e, ok := model[k]; ok {
+				if e.n--; e.n == 0 {
+					delete(model, k)
+				} else {
+					model[k] = e
+				}
+			}
+		case op < 50:
+			what = "DEL"
+			do(t, db, "DEL", k)
+			delete(model, k)
+		case op < 70:
+			ms := int64(r.IntN(200) - 20)
+			what = "PEXPIRE " + strconv.FormatInt(ms, 10)
+			do(t, db, "PEXPIRE", k, strconv.FormatInt(ms, 10))
+			if e, ok := model[k]; ok {
+				if ms <= 0 {
+					delete(model, k)
+				} else {
+					e.at = now() + ms
+					model[k] = e
+				}
+			}
+		case op < 75:
+			what = "PERSIST"
+			do(t, db, "PERSIST", k)
+			if e, ok := model[k]; ok {
+				e.at = 0
+				model[k] = e
+			}
+		case op < 80:
+			what = "RENAME " + k2
+			db.Do(ctx, "RENAME", k, k2)
+			if e, ok := model[k]; ok && k != k2 {
+				model[k2] = e
+				delete(model, k)
+			}
+		case op < 85:
+			what = "COPY " + k2
+			db.Do(ctx, "COPY", k, k2, "REPLACE")
+			if e, ok := model[k]; ok && k != k2 {
+				model[k2] = e
+			}
+		case op < 86:
+			what = "FLUSHALL"
+			do(t, db, "FLUSHALL")
+			clear(model)
+		default:
+			d := time.Duration(r.IntN(30)) * time.Millisecond
+			what = "advance " + d.String()
+			clk.Advance(d)
+			expireModel()
+		}
+		if err := db.check(); err != nil {
+			t.Fatalf("step %d (%s %s): %v", step, what, k, err)
+		}
+		if step%10 != 0 {
+			continue
+		}
+		for _, key := range keys {
+			e, ok := model[key]
+			want := int64(-2)
+			if ok && e.at == 0 {
+				want = -1
+			} else if ok {
+				want = e.at - now()
+			}
+			if got := do(t, db, "PTTL", key); got != want {
+				t.Fatalf("step %d (%s %s): PTTL %s = %v; want %d", step, what, k, key, got, want)
+			}
+			if got := do(t, db, "LLEN", key); got != int64(e.n) {
+				t.Fatalf("step %d (%s %s): LLEN %s = %v; want %d", step, what, k, key, got, e.n)
+			}
+		}
+		if got := do(t, db, "DBSIZE"); got != int64(len(model)) {
+			t.Fatalf("step %d: DBSIZE = %v; want %d", step, got, len(model))
+		}
+	}
 }
