@@ -573,3 +573,25 @@ func TestExpiryModel(t *testing.T) {
 		}
 	}
 }
+
+// TestExpiryFrozenInBatch checks that an Update batch sees one time, as a Redis
+// script does: a key does not expire halfway through it.
+func TestExpiryFrozenInBatch(t *testing.T) {
+	clk := newFakeClock()
+	db := New(WithClock(clk.Now))
+	err := db.Update(func(tx *Tx) error {
+		tx.RPush("k", "x")
+		tx.PExpire("k", time.Millisecond)
+		clk.Advance(time.Second)
+		if n, _ := tx.Exists("k"); n != 1 {
+			t.Errorf("EXISTS inside the batch = %d; want 1 (time frozen)", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := do(t, db, "EXISTS", "k"); n != int64(0) {
+		t.Errorf("EXISTS after the batch = %v; want 0", n)
+	}
+}
