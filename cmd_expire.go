@@ -341,14 +341,14 @@ func parseExpireCond(opts []string) (expireCond, error) {
 			// Redis formats the option with %s (it ends at a NUL) and maps CR and LF
 			// to spaces.
 			o, _, _ = strings.Cut(o, "\x00")
-			return 0, errorString("ERR Unsupported option " + strings.NewReplacer("\r", " ", "\n", " ").Replace(o))
+			return 0, errors.New("ERR Unsupported option " + strings.NewReplacer("\r", " ", "\n", " ").Replace(o))
 		}
 	}
 	switch {
 	case c&expireNX != 0 && c != expireNX:
-		return 0, errorString("ERR NX and XX, GT or LT options at the same time are not compatible")
+		return 0, errors.New("ERR NX and XX, GT or LT options at the same time are not compatible")
 	case c&(expireGT|expireLT) == expireGT|expireLT:
-		return 0, errorString("ERR GT and LT options at the same time are not compatible")
+		return 0, errors.New("ERR GT and LT options at the same time are not compatible")
 	}
 	return c, nil
 }
@@ -388,7 +388,7 @@ func cmdCopy(tx *Tx, a []string) (any, error) {
 				return nil, err
 			}
 			if n != int64(int32(n)) {
-				return nil, errorString("ERR value is out of range, value must between -2147483648 and 2147483647")
+				return nil, errors.New("ERR value is out of range, value must between -2147483648 and 2147483647")
 			}
 			if n != 0 {
 				return nil, ErrDBIndex

@@ -187,7 +187,7 @@ func (tx *Tx) newZSet(key string) *zset.Set {
 	if s != nil && s.Len() == 0 {
 		tx.db.spareSet = nil
 	} else {
-		s = zset.New()
+		s = zset.NewWithLimits(tx.db.cfg.zsetLimits)
 	}
 	tx.db.add(key, s)
 	return s

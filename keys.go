@@ -206,9 +206,6 @@ func init() {
 	)
 }
 
-// errInvalidCursor is SCAN's reply to a malformed cursor.
-var errInvalidCursor = errorString("ERR invalid cursor")
-
 // parseCursor parses a SCAN cursor as Redis's strtoul: optional sign (a '-' wraps
 // around), decimal digits, nothing else; the empty string is 0.
 func parseCursor(s string) (uint64, error) {
@@ -223,7 +220,7 @@ func parseCursor(s string) (uint64, error) {
 	}
 	n, err := strconv.ParseUint(d, 10, 64)
 	if err != nil || d == "" || d[0] == '+' || d[0] == '-' {
-		return 0, errInvalidCursor
+		return 0, ErrInvalidCursor
 	}
 	if neg {
 		n = -n

@@ -27,10 +27,11 @@ import (
 //     than maxArenaKey, or one that would take the arena past 4 GiB, is kept as a
 //     string in long instead, so a hostile key cannot make the arena grow by its size
 //     twice.
-//   - index is an open-addressing hash table with linear probing and backward-shift
-//     deletion: a slot holds the entry's number + 1 in its low 32 bits (0 = empty) and
-//     the key's 32-bit hash in its high bits, so probing reads a key's bytes only when
-//     the hashes match. Its load stays between 3/32 and 3/4.
+//   - index is an open-addressing hash table with linear probing, Robin Hood
+//     placement and backward-shift deletion: a slot holds the entry's number + 1 in
+//     its low 32 bits (0 = empty) and the key's 32-bit hash in its high bits, so
+//     probing reads a key's bytes only when the hashes match. Its load stays between
+//     3/32 and 7/8.
 //
 // SCAN's cursor is a sequence number: entries are in increasing seq order, so the
 // entry to resume from is found by binary search, and compaction (which drops deleted
@@ -127,9 +128,11 @@ func (t *keyTable) find(key string) (int, bool) {
 	}
 	hash := keyHash(key)
 	mask := uint64(len(t.index) - 1)
-	for i := hash & mask; ; i = (i + 1) & mask {
+	for i, d := hash&mask, uint64(0); ; i, d = (i+1)&mask, d+1 {
 		v := t.index[i]
-		if v == 0 {
+		if v == 0 || (i-v>>32)&mask < d {
+			// An empty slot, or one nearer its home than key would be: under Robin
+			// Hood placement key would have taken it.
 			return 0, false
 		}
 		if v>>32 == hash {
@@ -163,7 +166,7 @@ func (t *keyTable) add(key string, v any) {
 	if t.nextSeq == 0 {
 		t.nextSeq = 1
 	}
-	if (t.n+1)*4 > len(t.index)*3 {
+	if (t.n+1)*8 > len(t.index)*7 {
 		t.resize(max(8, len(t.index)*2))
 	}
 	kind, p := split(v)
@@ -181,14 +184,22 @@ func (t *keyTable) add(key string, v any) {
 	t.n++
 }
 
-// put places an index slot value.
+// put places an index slot value by Robin Hood insertion: walking from its home slot,
+// it takes the place of the first slot whose value is nearer its own home, and that
+// value goes on in its stead. Displacements stay short and even, so the index can be
+// kept 7/8 full.
 func (t *keyTable) put(v uint64) {
 	mask := uint64(len(t.index) - 1)
-	i := v >> 32 & mask
-	for t.index[i] != 0 {
-		i = (i + 1) & mask
+	for i, d := v>>32&mask, uint64(0); ; i, d = (i+1)&mask, d+1 {
+		cur := t.index[i]
+		if cur == 0 {
+			t.index[i] = v
+			return
+		}
+		if cd := (i - cur>>32) & mask; cd < d {
+			t.index[i], v, d = v, cur, cd
+		}
 	}
-	t.index[i] = v
 }
 
 // resize rebuilds the index with size slots (a power of two).
@@ -245,14 +256,11 @@ func (t *keyTable) unindex(v uint64) {
 	for t.index[i] != v {
 		i = (i + 1) & mask
 	}
-	// Backward shift: move later slots of the cluster into the hole when their home
-	// slot is not between the hole and their position.
-	for j := (i + 1) & mask; t.index[j] != 0; j = (j + 1) & mask {
-		home := t.index[j] >> 32 & mask
-		if (j-home)&mask >= (j-i)&mask {
-			t.index[i] = t.index[j]
-			i = j
-		}
+	// Backward shift: the values after the hole that are not in their home slot move
+	// back one, which keeps the Robin Hood order.
+	for j := (i + 1) & mask; t.index[j] != 0 && (j-t.index[j]>>32)&mask != 0; j = (j + 1) & mask {
+		t.index[i] = t.index[j]
+		i = j
 	}
 	t.index[i] = 0
 	if len(t.index) > 8 && t.n*32 < len(t.index)*3 {

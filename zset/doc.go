@@ -50,17 +50,22 @@
 //
 // # Layout of a small set
 //
-// One []byte with the entries back to back in order, nothing else, sized to its contents
-// (grown to the allocator's size class of what it needs, shrunk when half empty). An
-// entry is the score, the member's length as a uvarint and the member's bytes. The score
-// takes 1 byte for an integer in -112..111, 2 to 9 bytes for other integers up to ±2^62
-// (zigzag, little endian, after a tag byte), 5 bytes for a value a float32 holds exactly
-// (1.5, ±inf) and 9 bytes otherwise. A 14-byte member with a small integral score is 16
-// bytes. Every operation is a linear scan from the start (a few KiB at most with the
-// default limits) and a write moves the bytes after its position. The Set itself is 48
-// bytes (the byte slice, a pointer to the tree, counters, the limits), so a one-member
-// set takes 64 bytes of heap and 100,000 sets of 10 members 21 bytes per member, member
-// bytes included (BenchmarkManySets).
+// One []byte with the entries back to back in order, sized to its contents (grown to
+// the allocator's size class of what it needs, shrunk when half empty). An entry is the
+// score, the member's length as a uvarint and the member's bytes. The score takes 1 byte
+// for an integer in -112..111, 2 to 9 bytes for other integers up to ±2^62 (zigzag,
+// little endian, after a tag byte), 5 bytes for a value a float32 holds exactly (1.5,
+// ±inf) and 9 bytes otherwise. A 14-byte member with a small integral score is 16 bytes.
+// Up to 16 entries that is all, and every operation is a linear scan from the start.
+// Above 16, an index follows the entries in the same slice (1.75 bytes per entry): a
+// one-byte fingerprint of each member, compared eight at a time to find a member, and a
+// mark (rank, offset) about every 8 entries, binary-searched to reach a rank or a score;
+// writes move the marks by arithmetic and place them again every 8 entries added or
+// removed. A write moves the bytes after its position. The Set itself is 48 bytes (the
+// byte slice, a pointer to the tree, counters, the limits), so a one-member set takes 64
+// bytes of heap; 100,000 sets of 10 members 21.2 bytes per member and 10,000 of 100
+// members 18.7, member bytes included (BenchmarkManySets, integral scores; fractional
+// ones: 29.6 and 27.8).
 //
 // # Layout of a tree
 //
@@ -117,18 +122,21 @@
 // per pick; Clone O(n).
 //
 // In a small set every operation but Len is O(n) (n at most Limits.Entries), as in
-// Redis's listpack, over contiguous bytes; a conversion to the tree is O(n log n), once.
-// What that costs depends on the cache. On a random set among many (a keyspace of small
-// keys: BenchmarkManySetsOps, 100k sets of 1 or 10 members, 10k of 100), the small
-// encoding is faster for every operation measured, because it touches one or two cache
-// lines where the tree touches the engine, the index, the slab and the arena: Score and
-// Rank 0.2× the tree's time at 1 member, 0.5× at 10, 0.85–0.9× at 100; updates, range
-// 0 -1 and pop+add 0.2–0.5×. On one set hot in the cache (BenchmarkSmall), the linear
-// scans show: at 1 member the small set is faster for nearly everything (0.4–0.8×), at
-// 10 members comparable (0.9–1.5×, Count and Score the slowest), at 100–128 members a
-// member lookup costs 250–550 ns against 20–45 ns (5–15×), Count up to 19×. Sets that
-// need the tree's speed at that size can get it with smaller Limits. Measured on the
-// shared 2-core machine under load (times vary 2–3×; the ratios are from one run):
+// Redis's listpack, over contiguous bytes, with the index above cutting lookups to
+// O(n/8) fingerprint words plus at most 16 entries decoded; a conversion to the tree is
+// O(n log n), once. What that costs depends on the cache. On a random set among many (a
+// keyspace of small keys: BenchmarkManySetsOps, 100k sets of 1 or 10 members, 10k of
+// 100), the small encoding touches one or two cache lines where the tree touches the
+// engine, the index, the slab and the arena, and was faster for every operation at 1 and
+// 10 members (0.1–0.6× the tree's time); at 100 members Score, Rank and range 0 -1 took
+// 0.4–0.7×, while updates and pop+add took 0.3–1.4× (two runs). On one set hot in the cache (BenchmarkSmall)
+// the tree's hash lookups win from about 10 members: at 1 member the small set is as fast
+// or faster (0.4–1.1×); at 10 members 0.7–1.5× for most operations and up to 2× for
+// updates and Incr; at 100–128 members 2–4× for Score, Rank, Count and updates and up to
+// 10× for Incr, while range 0 -1, LIMIT ranges and iteration stay within 0.5–1.5×. Sets
+// that need the tree's speed at that size can get it with smaller Limits. Measured on
+// the shared 2-core machine under heavy load (times vary 2–3× between runs; the ratios
+// are from one run each):
 //
 //	go test ./zset -run '^$' -bench 'BenchmarkSmall|BenchmarkManySets' -benchtime 100ms
 

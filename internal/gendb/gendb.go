@@ -225,7 +225,7 @@ func render(ms []method) ([]byte, error) {
 		}
 		fmt.Fprintf(&b, ") %s {\n", m.results)
 		fmt.Fprintf(&b, "\ttx := db.lock()\n\tdb.stats.calls[%s]++\n", s)
-		fmt.Fprintf(&b, "\tif db.stats.timed {\n\t\tdefer db.endTimed(%s, db.now())\n\t} else {\n\t\tdefer db.unlock()\n\t}\n", s)
+		fmt.Fprintf(&b, "\tdefer db.end(%s, db.start())\n", s)
 		ret := "return "
 		if m.results == "" {
 			ret = ""
