@@ -151,7 +151,8 @@
 // For persistence, the keyspace exposes (unexported, under the lock) expireAt(key),
 // a key's time as Unix ms, to log as PEXPIREAT, and setExpireAt(key, ms), which sets
 // it without deleting a key whose time is past (it expires on first access), as
-// Redis does while loading.
+// Redis does while loading. Every deletion for a TTL, lazy or active, goes through
+// one function (expireEntry), the place to log it as DEL.
 //
 // # Errors
 //

@@ -595,3 +595,31 @@ func TestExpiryFrozenInBatch(t *testing.T) {
 		t.Errorf("EXISTS after the batch = %v; want 0", n)
 	}
 }
+
+// TestSetExpireAt checks the loading path of persistence: a time is set as given,
+// a past one included (the key then expires on its first access, not at once), and
+// a missing key is reported.
+func TestSetExpireAt(t *testing.T) {
+	clk := newFakeClock()
+	db := New(WithClock(clk.Now))
+	do(t, db, "RPUSH", "past", "x")
+	do(t, db, "RPUSH", "future", "x")
+	now := clk.Now().UnixMilli()
+	db.mu.Lock()
+	okPast, okFuture, okMissing := db.setExpireAt("past", now-1), db.setExpireAt("future", now+5000), db.setExpireAt("missing", now)
+	n := db.keys.n
+	db.mu.Unlock()
+	if !okPast || !okFuture || okMissing {
+		t.Fatalf("setExpireAt = %v, %v, %v; want true, true, false", okPast, okFuture, okMissing)
+	}
+	if n != 2 {
+		t.Fatalf("keys after loading a past time = %d; want 2 (deleted on access only)", n)
+	}
+	mustCheck(t, db)
+	if got := do(t, db, "PTTL", "future"); got != int64(5000) {
+		t.Errorf("PTTL(future) = %v; want 5000", got)
+	}
+	if got := do(t, db, "EXISTS", "past"); got != int64(0) {
+		t.Errorf("EXISTS(past) = %v; want 0", got)
+	}
+}
