@@ -98,10 +98,8 @@ func (db *DB) setExpiry(i int, at int64) {
 	}
 	e.ttl = true
 	db.exp.at[e.seq] = at
-	if len(db.exp.heap) >= 2*len(db.exp.at)+64 {
-		db.rebuildHeap()
-	}
 	db.exp.push(expiryRef{at: at, seq: e.seq})
+	db.dropStale()
 }
 
 // clearExpiry removes entry i's expiry time, reporting whether it had one. O(1).
@@ -112,7 +110,18 @@ func (db *DB) clearExpiry(i int) bool {
 	}
 	e.ttl = false
 	delete(db.exp.at, e.seq)
+	db.dropStale()
 	return true
+}
+
+// dropStale rebuilds the heap once stale refs outnumber live ones (plus 64), so the
+// heap holds at most about twice as many refs as there are keys with a TTL. A
+// rebuild costs O(k) for k keys with a TTL and follows at least (k+64)/2 changes of
+// a TTL, so the amortised cost per change is O(1).
+func (db *DB) dropStale() {
+	if len(db.exp.heap) > 2*len(db.exp.at)+64 {
+		db.rebuildHeap()
+	}
 }
 
 // remove deletes entry i, named key, with its expiry time: the WATCH hook runs first,

@@ -229,8 +229,9 @@ func TestActiveExpiry(t *testing.T) {
 	}
 }
 
-// TestExpiryHeapBounded checks that re-setting one key's TTL many times does not let
-// the heap of stale refs grow without bound.
+// TestExpiryHeapBounded checks that re-setting one key's TTL many times, or deleting
+// keys with a TTL, does not let the heap of stale refs grow without bound (the
+// invariant check bounds it).
 func TestExpiryHeapBounded(t *testing.T) {
 	clk := newFakeClock()
 	db := New(WithClock(clk.Now))
@@ -242,6 +243,15 @@ func TestExpiryHeapBounded(t *testing.T) {
 		}
 	}
 	mustCheck(t, db)
+	for i := range 1000 {
+		k := "d" + strconv.Itoa(i)
+		do(t, db, "RPUSH", k, "x")
+		do(t, db, "EXPIRE", k, "1000")
+	}
+	for i := range 1000 {
+		do(t, db, "DEL", "d"+strconv.Itoa(i))
+		mustCheck(t, db)
+	}
 	if h := len(db.exp.heap); h > 2*len(db.exp.at)+64 {
 		t.Errorf("heap holds %d refs for %d keys with a TTL", h, len(db.exp.at))
 	}
