@@ -36,6 +36,9 @@ type Stats struct {
 	Due int64 `json:"due,omitempty"`
 	// InFlight is the number of elements in processing ([Reliable]).
 	InFlight int64 `json:"in_flight,omitempty"`
+	// Dead is the number of elements in the dead set ([Reliable] with
+	// [WithMaxDeliveries]).
+	Dead int64 `json:"dead,omitempty"`
 	// OldestAge is how long the oldest item has waited, where the queue records
 	// when items arrived or became due: a [CallQueue] (time since enqueue) and a
 	// [Delayed] queue or [Scheduler] (time since the earliest job became due, zero
@@ -53,7 +56,8 @@ type Stats struct {
 	Acked         int64 `json:"acked,omitempty"`          // Reliable: Acks that finished an element
 	Requeued      int64 `json:"requeued,omitempty"`       // Reliable: elements put back by Nack or Reap
 	ExpiredLeases int64 `json:"expired_leases,omitempty"` // Reliable: elements Reap found with an expired lease
-	Cancelled     int64 `json:"cancelled,omitempty"`      // CallQueue, Waitlist: removed from the middle (Cancel, Leave)
+	Cancelled     int64 `json:"cancelled,omitempty"`      // removed before being served (Cancel, Leave, Remove)
+	DeadLettered  int64 `json:"dead_lettered,omitempty"`  // Reliable: elements moved to the dead set
 
 	// Lateness is the due→delivered delay of the jobs this process took
 	// ([Delayed]: from due time to Pop; [Scheduler]: to the move into the work
@@ -120,6 +124,7 @@ type counters struct {
 	requeued  atomic.Int64
 	expired   atomic.Int64
 	cancelled atomic.Int64
+	died      atomic.Int64
 	lateness  *Histogram
 }
 
@@ -171,9 +176,17 @@ func (c *counters) expire(n int64) {
 	}
 }
 
-func (c *counters) cancel() {
+func (c *counters) cancel() { c.cancelN(1) }
+
+func (c *counters) cancelN(n int64) {
 	if c != nil {
-		c.cancelled.Add(1)
+		c.cancelled.Add(n)
+	}
+}
+
+func (c *counters) die(n int64) {
+	if c != nil {
+		c.died.Add(n)
 	}
 }
 
@@ -212,6 +225,7 @@ func (c *counters) fill(s *Stats) {
 	s.Blocked = c.entered.Load() - taken - empty
 	s.Enqueued, s.Dequeued = c.enqueued.Load(), taken+c.dequeued.Load()
 	s.Acked, s.Requeued, s.ExpiredLeases, s.Cancelled = c.acked.Load(), c.requeued.Load(), c.expired.Load(), c.cancelled.Load()
+	s.DeadLettered = c.died.Load()
 	if c.lateness != nil {
 		l := c.lateness.Snapshot()
 		s.Lateness = &l
