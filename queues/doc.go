@@ -43,8 +43,9 @@
 // item where the queue records times, the consumers of this process blocked in a pop,
 // this process's enqueued/dequeued/acked/requeued/expired-lease/cancelled counters,
 // and for [Delayed] and [Scheduler] a histogram of the due→delivered lateness with
-// p50, p99 and max ([Histogram]). [Stats] is an [expvar.Var] and [Publish] puts a
-// queue on /debug/vars; package github.com/zlite/zlite/metrics/prom exports Stats
+// p50, p99 and max ([Histogram]). [Stats] is an expvar.Var and package
+// github.com/zlite/zlite/queues/queuevar puts a queue on /debug/vars (package queues
+// itself does not import expvar, so importing it registers no handler); package github.com/zlite/zlite/metrics/prom exports Stats
 // to Prometheus. The counters cost two or three uncontended atomic additions per
 // element and no allocation (BenchmarkStatsOverhead, BenchmarkCounters); turn them
 // off with WithStats(false).

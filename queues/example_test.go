@@ -288,14 +288,13 @@ func ExampleDelayed_Stats() {
 	// enqueued 3 dequeued 1 lateness max 4s
 }
 
-// Stats is an expvar.Var; Publish serves a queue's live Stats on /debug/vars.
+// Stats is an expvar.Var: its String is its JSON form (package queuevar publishes it).
 func ExampleStats() {
 	ctx := context.Background()
 	q := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "mail")
 	q.Push(ctx, "a", "b")
 	s, _ := q.Stats(ctx)
 	fmt.Println(s.String())
-	queues.Publish("queues.mail", q, time.Second)
 	// Output:
 	// {"name":"mail","type":"fifo","depth":2,"oldest_age_ns":0,"has_age":false,"blocked":0,"enqueued":2,"dequeued":0}
 }

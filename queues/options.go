@@ -12,9 +12,9 @@ type config struct {
 	// maxDeliveries is how many times a Reliable element is delivered before it
 	// dies; 0: unlimited.
 	maxDeliveries int64
-	batch int64
-	order Order
-	stats bool
+	batch         int64
+	order         Order
+	stats         bool
 }
 
 func newConfig(opts []Option) config {

@@ -3,7 +3,6 @@ package queues
 import (
 	"context"
 	"encoding/json"
-	"expvar"
 	"sync/atomic"
 	"time"
 )
@@ -18,7 +17,10 @@ import (
 // made through this queue value since it was created (as Prometheus client counters
 // do: a collector sums them over processes); they are zero with [WithStats](false).
 //
-// Stats implements [expvar.Var]: its String method returns its JSON form.
+// Stats implements expvar.Var: its String method returns its JSON form. Package
+// queues does not import expvar (whose import registers /debug/vars on
+// http.DefaultServeMux); package github.com/zlite/zlite/queues/queuevar publishes a
+// queue there.
 type Stats struct {
 	Name string `json:"name"` // the queue's name
 	Type string `json:"type"` // "fifo", "levels", "priority", "waitlist", "callqueue", "delayed", "scheduler" or "reliable"
@@ -75,36 +77,15 @@ type LevelDepth struct {
 // [Stats].Levels lists, so that a Stats call costs O(MaxStatsLevels · log n).
 const MaxStatsLevels = 16
 
-// String returns s as JSON, so that a Stats is an [expvar.Var].
+// String returns s as JSON, so that a Stats is an expvar.Var.
 func (s Stats) String() string {
 	b, _ := json.Marshal(s) // cannot fail: plain fields only
 	return string(b)
 }
 
-var _ expvar.Var = Stats{}
-
 // StatsReader is what every queue type implements: a [Stats] snapshot.
 type StatsReader interface {
 	Stats(ctx context.Context) (Stats, error)
-}
-
-// Publish publishes q's Stats under name in package expvar (/debug/vars), read
-// afresh on each request with a timeout of timeout (≤ 0: 2 s) so that a stalled
-// Redis cannot hang the page; an error is shown as {"error": "…"}. Like
-// [expvar.Publish], it panics if name is already published.
-func Publish(name string, q StatsReader, timeout time.Duration) {
-	if timeout <= 0 {
-		timeout = 2 * time.Second
-	}
-	expvar.Publish(name, expvar.Func(func() any {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
-		s, err := q.Stats(ctx)
-		if err != nil {
-			return map[string]string{"error": err.Error()}
-		}
-		return s
-	}))
 }
 
 // counters are a queue value's in-process statistics. A nil *counters (stats off)
