@@ -105,12 +105,11 @@ func listItems(ctx context.Context, b Backend, key string, offset, count int64) 
 // from the lists ([FIFO.Remove], [Levels.Remove], [Reliable.Remove]: LREM, which
 // walks the list).
 
-// listRemove removes up to ARGV[1] elements equal to ARGV[2] from the list KEYS[1],
-// from the end BRPOP serves (0: all): LREM with a negative count.
+// listRemove is LREM KEYS[1] ARGV[1] ARGV[2].
 var listRemove = NewScript(`
-return redis.call('LREM', KEYS[1], -tonumber(ARGV[1]), ARGV[2])
+return redis.call('LREM', KEYS[1], ARGV[1], ARGV[2])
 `, func(tx Tx, keys, args []string) (any, error) {
-	return tx.LRem(keys[0], -parseInt(args[0]), args[1])
+	return tx.LRem(keys[0], parseInt(args[0]), args[1])
 })
 
 // removeValue removes up to count elements equal to value from the list key, those
@@ -119,7 +118,8 @@ func removeValue(ctx context.Context, b Backend, key, value string, count int64)
 	if count < 0 {
 		return 0, ErrBadRange
 	}
-	r, err := b.Eval(ctx, listRemove, []string{key}, fmtInt(count), value)
+	// A negative LREM count removes from the right end, the one BRPOP serves.
+	r, err := b.Eval(ctx, listRemove, []string{key}, fmtInt(-count), value)
 	return replyInt(r), err
 }
 
