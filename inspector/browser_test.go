@@ -249,8 +249,11 @@ func TestBrowser(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, [2]int64{2, 1}, [2]int64{ready, processing})
 
-	// Move the dead element back with its button: it is the next one served.
+	// Move the dead element back with its button: it is the next one served. (The
+	// page is loaded afresh first, so that the flash waited for is the new one.)
 	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Navigate(srv.URL+"/admin/queues/payments"),
+		chromedp.WaitVisible(chromedp.CSS(`table.items`)),
 		chromedp.Click(chromedp.CSS(`button[aria-label="Move back `+dead.ID+`"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`p.flash`)),
 		shot("payments-after-move-back"),
