@@ -11,7 +11,8 @@ import (
 // "{name}:leases" (score: deadline in Unix microseconds). [Reliable.Ack] removes a
 // finished element; [Reliable.Nack] puts it back at the head of the queue; and
 // [Reliable.Reap], run periodically, puts back every element whose lease expired, so
-// a worker that dies mid-job loses nothing.
+// a worker that dies mid-job loses nothing ([Reliable.Requeue] does so for one
+// element). [Reliable.Remove] takes a waiting element out before it is delivered.
 //
 // Delivery is at least once: an element is delivered again only after its lease
 // expired (or after a Nack), so a worker that is merely slow may see its job run
@@ -198,7 +199,7 @@ return n
 // It is false when d's lease expired and Reap put it back in the queue (it will be
 // delivered again). If it was put back and delivered again already, Ack completes
 // that delivery as well: the job is done, and the other worker's Ack reports false.
-// The complexity is O(p) for p elements in processing.
+// The complexity is O(p + log n) for p elements in processing.
 func (q *Reliable) Ack(ctx context.Context, d Delivery) (bool, error) {
 	r, err := q.b.Eval(ctx, reliableAck, q.keys(), d.elem())
 	if replyInt(r) > 0 {
@@ -307,7 +308,7 @@ return n
 	if err != nil {
 		return nil, err
 	}
-	n := []any{int64(0), int64(0)} // requeued, dead
+	var requeued, dead int64
 	for _, z := range expired {
 		if _, err := tx.ZRem(keys[2], z.Member); err != nil {
 			return nil, err
@@ -321,7 +322,11 @@ return n
 			if err != nil {
 				return nil, err
 			}
-			n[r-1] = n[r-1].(int64) + 1
+			if r == failDead {
+				dead++
+			} else {
+				requeued++
+			}
 		}
 	}
 	inFlight, err := tx.LRange(keys[1], 0, -1)
@@ -340,7 +345,7 @@ return n
 			}
 		}
 	}
-	return n, nil
+	return []any{requeued, dead}, nil
 })
 
 // Reap puts every element whose lease has expired back at the head of the queue (or
