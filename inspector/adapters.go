@@ -89,7 +89,8 @@ func itemsOf[T any](offset int64, page []T, err error, item func(T) Item) ([]Ite
 }
 
 // FIFO adapts a [queues.FIFO] called name; its items are the waiting values, oldest
-// first, and it supports [Canceler]. Use it for the work queues of a [queues.Scheduler] too ([queues.Scheduler.Queue]).
+// first, and it supports [Canceler]. Use it for the work queues of a
+// [queues.Scheduler] too ([queues.Scheduler.Queue]).
 func FIFO(name string, q *queues.FIFO) Queue { return fifo{base{name, KindFIFO, q.Stats, asIs}, q} }
 
 type fifo struct {
@@ -123,7 +124,8 @@ type levelQueue struct {
 	levels []string // q's levels, for the ids
 }
 
-// levelID is the id of value at the level with index i: "<i>:<value>".
+// levelID is the id of value at level: "<index of level>:<value>". The complexity
+// is O(number of levels).
 func (q levelQueue) levelID(level, value string) string {
 	for i, l := range q.levels {
 		if l == level {
