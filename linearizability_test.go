@@ -460,6 +460,27 @@ func (r *linRecorder) check(t *testing.T) porcupine.CheckResult {
 	return res
 }
 
+// linTally counts what a history exercised: blocking pops served and timed out, and
+// pairs of calls that overlapped in time.
+type linTally struct{ served, timedOut, overlaps int }
+
+func (c *linTally) add(ops []porcupine.Operation) {
+	for i, op := range ops {
+		if in := op.Input.(linIn); in.op == opBLPop || in.op == opBZPopMin {
+			if op.Output.(linOut).ok {
+				c.served++
+			} else {
+				c.timedOut++
+			}
+		}
+		for _, o := range ops[i+1:] {
+			if o.Call <= op.Return && op.Call <= o.Return {
+				c.overlaps++
+			}
+		}
+	}
+}
+
 // linGen draws random calls: with multi false, only single-key ones (so porcupine
 // checks each key on its own).
 type linGen struct {
@@ -520,18 +541,25 @@ func linHistory(seed uint64, clients, perClient int, multi bool, move linMover) 
 // scheduler's).
 func TestLinearizability(t *testing.T) {
 	base := zTestSeed(t)
-	rounds, clients, perClient := 30, 4, 40
+	rounds, clients, perClient := 100, 4, 60
 	if testing.Short() {
 		rounds = 5
 	}
 	for _, multi := range []bool{false, true} {
 		t.Run(fmt.Sprintf("multikey=%t", multi), func(t *testing.T) {
+			var tally linTally
 			for i := range uint64(rounds) {
 				seed := base + i
 				rec := linHistory(seed, clients, perClient, multi, updateMove)
 				if res := rec.check(t); res != porcupine.Ok {
 					t.Fatalf("round %d (ZLITE_SEED=%d for round 0): history is %s", i, seed, res)
 				}
+				tally.add(rec.ops)
+			}
+			t.Logf("%d rounds: blocking pops served %d, timed out %d; overlapping pairs %d",
+				rounds, tally.served, tally.timedOut, tally.overlaps)
+			if tally.served == 0 || tally.timedOut == 0 || tally.overlaps == 0 {
+				t.Errorf("the histories exercised too little: %+v", tally)
 			}
 		})
 	}
