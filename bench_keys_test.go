@@ -50,6 +50,7 @@ type manyShape struct {
 	kind    string // "zset" or "list"
 	keys, n int
 	frac    bool // fractional scores
+	ttl     bool // every key gets a TTL (EXPIRE key 3600)
 }
 
 func (s manyShape) name() string {
@@ -60,7 +61,11 @@ func (s manyShape) name() string {
 			score = "/score=frac"
 		}
 	}
-	return fmt.Sprintf("op=mem/type=%s/keys=%d/n=%d%s/impl=zlite", s.kind, s.keys, s.n, score)
+	ttl := ""
+	if s.ttl {
+		ttl = "/ttl=1h"
+	}
+	return fmt.Sprintf("op=mem/type=%s/keys=%d/n=%d%s%s/impl=zlite", s.kind, s.keys, s.n, score, ttl)
 }
 
 // build fills db with the shape, one command per element as a client would. Key
@@ -81,17 +86,22 @@ func (s manyShape) build(db *DB, members []string) {
 			}
 			db.ZAdd(ctx, key, Z{Member: members[i], Score: score})
 		}
+		if s.ttl {
+			db.Expire(ctx, key, time.Hour)
+		}
 	}
 }
 
 func BenchmarkManyKeys(b *testing.B) {
 	shapes := []manyShape{
 		{kind: "zset", keys: 100_000, n: 1},
+		{kind: "zset", keys: 100_000, n: 1, ttl: true},
 		{kind: "zset", keys: 100_000, n: 10},
 		{kind: "zset", keys: 100_000, n: 10, frac: true},
 		{kind: "zset", keys: 10_000, n: 100},
 		{kind: "zset", keys: 10_000, n: 100, frac: true},
 		{kind: "list", keys: 100_000, n: 1},
+		{kind: "list", keys: 100_000, n: 1, ttl: true},
 		{kind: "list", keys: 100_000, n: 10},
 	}
 	for _, s := range shapes {

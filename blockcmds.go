@@ -49,11 +49,13 @@ func (db *DB) bpop(ctx context.Context, name string, timeout time.Duration, left
 // The complexity is amortised O(number of keys) to block (and to stop waiting), O(1)
 // plus O(number of keys) to be served.
 func (db *DB) BLPop(ctx context.Context, timeout time.Duration, keys ...string) (key, value string, ok bool, err error) {
+	db.countBlocking(statBLPop)
 	return db.bpop(ctx, "blpop", timeout, true, keys)
 }
 
 // BRPop is BRPOP: [DB.BLPop] popping the tail, at the same cost.
 func (db *DB) BRPop(ctx context.Context, timeout time.Duration, keys ...string) (key, value string, ok bool, err error) {
+	db.countBlocking(statBRPop)
 	return db.bpop(ctx, "brpop", timeout, false, keys)
 }
 
@@ -62,6 +64,7 @@ func (db *DB) BRPop(ctx context.Context, timeout time.Duration, keys ...string) 
 // an element arrives, the caller gets [ErrWrongType] and the element stays in src.
 // O(1) to block and to be served.
 func (db *DB) BLMove(ctx context.Context, src, dst, srcPos, dstPos string, timeout time.Duration) (string, bool, error) {
+	db.countBlocking(statBLMove)
 	sl, dl, err := parseMove(srcPos, dstPos)
 	if err != nil {
 		return "", false, err
@@ -72,6 +75,7 @@ func (db *DB) BLMove(ctx context.Context, src, dst, srcPos, dstPos string, timeo
 // BRPopLPush is BRPOPLPUSH: BLMOVE src dst RIGHT LEFT (see [DB.BLMove]), at the same
 // cost.
 func (db *DB) BRPopLPush(ctx context.Context, src, dst string, timeout time.Duration) (string, bool, error) {
+	db.countBlocking(statBRPopLPush)
 	return db.bmove(ctx, src, dst, false, true, timeout)
 }
 
@@ -91,6 +95,7 @@ func (db *DB) bmove(ctx context.Context, src, dst string, srcLeft, dstLeft bool,
 // values is nil on timeout. Amortised O(number of keys) to block, O(count) to be
 // served.
 func (db *DB) BLMPop(ctx context.Context, timeout time.Duration, direction string, count int64, keys ...string) (key string, values []string, err error) {
+	db.countBlocking(statBLMPop)
 	r, err := db.bmpop(ctx, popList, timeout, direction, count, keys)
 	return r.key, r.vals, err
 }
@@ -131,11 +136,13 @@ func (db *DB) bzpop(ctx context.Context, name string, timeout time.Duration, min
 // non-empty sorted set among keys, or waits for one as [DB.BLPop] does. O(log n) once
 // served.
 func (db *DB) BZPopMin(ctx context.Context, timeout time.Duration, keys ...string) (key string, z Z, ok bool, err error) {
+	db.countBlocking(statBZPopMin)
 	return db.bzpop(ctx, "bzpopmin", timeout, true, keys)
 }
 
 // BZPopMax is BZPOPMAX: [DB.BZPopMin] popping the highest score, at the same cost.
 func (db *DB) BZPopMax(ctx context.Context, timeout time.Duration, keys ...string) (key string, z Z, ok bool, err error) {
+	db.countBlocking(statBZPopMax)
 	return db.bzpop(ctx, "bzpopmax", timeout, false, keys)
 }
 
@@ -143,6 +150,7 @@ func (db *DB) BZPopMax(ctx context.Context, timeout time.Duration, keys ...strin
 // non-empty sorted set among keys, or waits as [DB.BLPop] does; zs is nil on timeout.
 // Amortised O(number of keys) to block, O(log n + count) to be served.
 func (db *DB) BZMPop(ctx context.Context, timeout time.Duration, order string, count int64, keys ...string) (key string, zs []Z, err error) {
+	db.countBlocking(statBZMPop)
 	r, err := db.bmpop(ctx, popZSet, timeout, order, count, keys)
 	return r.key, r.zs, err
 }

@@ -105,9 +105,7 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 		return nil, err
 	}
 	if c.block != nil {
-		db.mu.Lock()
-		db.count(c.stat)
-		db.mu.Unlock()
+		db.countBlocking(c.stat)
 		w, err := c.block(db, args)
 		if err != nil {
 			return nil, err
@@ -116,11 +114,7 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 	}
 	tx := db.lock()
 	db.stats.calls[c.stat]++
-	if db.stats.timed {
-		defer db.endTimed(c.stat, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(c.stat, db.start())
 	return c.run(tx, args)
 }
 

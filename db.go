@@ -25,6 +25,8 @@ type DB struct {
 
 	// keys holds every key and its value (see keytable.go).
 	keys keyTable
+	// exp holds the keys' expiry times (expire.go).
+	exp expiries
 
 	// waits holds the callers blocked on keys (BLPOP, BZPOPMIN, ...) and the keys
 	// written since the last serve that have some; it lives under mu.
@@ -95,6 +97,9 @@ func (db *DB) lock() *Tx {
 // keyspace: every write ends here, so hand-offs happen under the same lock as the
 // write that made them possible, after it completes.
 func (db *DB) unlock() {
+	if len(db.exp.heap) > 0 {
+		db.reclaim(activeBudget)
+	}
 	if db.waits.HasReady() {
 		db.waits.ServeReady(db.serveWaiter)
 	}
@@ -123,13 +128,13 @@ type Tx struct {
 
 // value returns the value at key, or nil.
 func (tx *Tx) value(key string) any {
-	return tx.db.keys.get(key)
+	return tx.db.value(key)
 }
 
 // zsetRead returns the sorted set at key for reading: nil if the key does not exist,
 // ErrWrongType if it holds a list.
 func (tx *Tx) zsetRead(key string) (*zset.Set, error) {
-	switch v := tx.db.keys.get(key).(type) {
+	switch v := tx.db.value(key).(type) {
 	case nil:
 		return nil, nil
 	case *zset.Set:
@@ -153,7 +158,7 @@ func (tx *Tx) zsetWrite(key string) (*zset.Set, error) {
 // listRead returns the list at key for reading: nil if the key does not exist,
 // ErrWrongType if it holds a sorted set.
 func (tx *Tx) listRead(key string) (*list.List, error) {
-	switch v := tx.db.keys.get(key).(type) {
+	switch v := tx.db.value(key).(type) {
 	case nil:
 		return nil, nil
 	case *list.List:
@@ -209,8 +214,8 @@ func (tx *Tx) dropIfEmpty(key string, v interface{ Len() int }) {
 }
 
 // store makes v (a *zset.Set or *list.List) the value of key, replacing any value of
-// any type, or deletes key when v is empty (as the *STORE commands do). It signals
-// key as ready for blocked callers.
+// any type and clearing its TTL, or deletes key when v is empty (as the *STORE
+// commands do). It signals key as ready for blocked callers.
 func (tx *Tx) store(key string, v interface{ Len() int }) {
 	db := tx.db
 	if v.Len() == 0 {
@@ -218,6 +223,9 @@ func (tx *Tx) store(key string, v interface{ Len() int }) {
 		return
 	}
 	db.touch(key)
+	if i, ok := db.lookup(key); ok {
+		db.clearExpiry(i)
+	}
 	db.keys.set(key, v)
 	tx.signal(key)
 }
@@ -227,8 +235,14 @@ func (tx *Tx) store(key string, v interface{ Len() int }) {
 // when nobody waits.
 func (tx *Tx) signal(key string) { tx.db.waits.MarkReady(key) }
 
-// value returns the value at key (a *zset.Set or *list.List), or nil.
-func (db *DB) value(key string) any { return db.keys.get(key) }
+// value returns the value at key (a *zset.Set or *list.List), or nil; an expired
+// key is deleted and reads as absent.
+func (db *DB) value(key string) any {
+	if i, ok := db.lookup(key); ok {
+		return db.keys.value(i)
+	}
+	return nil
+}
 
 // add stores v under a new key.
 func (db *DB) add(key string, v any) {
@@ -236,17 +250,19 @@ func (db *DB) add(key string, v any) {
 	db.keys.add(key, v)
 }
 
-// del deletes key, reporting whether it existed.
+// del deletes key with its TTL, reporting whether it existed (an expired key did
+// not).
 func (db *DB) del(key string) bool {
-	if !db.keys.del(key) {
-		return false
+	i, ok := db.lookup(key)
+	if ok {
+		db.remove(i, key)
 	}
-	db.touch(key)
-	return true
+	return ok
 }
 
 // flush deletes every key. Blocked callers stay blocked.
 func (db *DB) flush() {
 	db.touchAll()
 	db.keys.reset()
+	db.resetExpiries()
 }

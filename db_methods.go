@@ -2,13 +2,20 @@
 
 package zlite
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // The counters of the commands that typed DB methods run, indexes into statNames.
 const (
-	statDBSize = iota
+	statCopy = iota
+	statDBSize
 	statDel
 	statExists
+	statExpire
+	statExpireAt
+	statExpireTime
 	statFlushAll
 	statKeys
 	statLIndex
@@ -25,13 +32,23 @@ const (
 	statLSet
 	statLTrim
 	statObjectEncoding
+	statPersist
+	statPExpire
+	statPExpireAt
+	statPExpireTime
+	statPTTL
+	statRandomKey
 	statRename
+	statRenameNX
 	statRPop
 	statRPopLPush
 	statRPush
 	statRPushX
 	statScan
+	statTouch
+	statTTL
 	statType
+	statUnlink
 	statZAdd
 	statZCard
 	statZCount
@@ -69,9 +86,13 @@ const (
 // statNames names the command counters of Stats; register appends the commands
 // that only Do runs.
 var statNames = []string{
+	"copy",
 	"dbsize",
 	"del",
 	"exists",
+	"expire",
+	"expireat",
+	"expiretime",
 	"flushall",
 	"keys",
 	"lindex",
@@ -88,13 +109,23 @@ var statNames = []string{
 	"lset",
 	"ltrim",
 	"object",
+	"persist",
+	"pexpire",
+	"pexpireat",
+	"pexpiretime",
+	"pttl",
+	"randomkey",
 	"rename",
+	"renamenx",
 	"rpop",
 	"rpoplpush",
 	"rpush",
 	"rpushx",
 	"scan",
+	"touch",
+	"ttl",
 	"type",
+	"unlink",
 	"zadd",
 	"zcard",
 	"zcount",
@@ -129,15 +160,155 @@ var statNames = []string{
 	"zunionstore",
 }
 
+// Expire is [Tx.Expire] (EXPIRE) under the keyspace lock.
+func (db *DB) Expire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	defer db.end(statExpire, db.start())
+	return tx.Expire(key, expiration)
+}
+
+// ExpireNX is [Tx.ExpireNX] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireNX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	defer db.end(statExpire, db.start())
+	return tx.ExpireNX(key, expiration)
+}
+
+// ExpireXX is [Tx.ExpireXX] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireXX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	defer db.end(statExpire, db.start())
+	return tx.ExpireXX(key, expiration)
+}
+
+// ExpireGT is [Tx.ExpireGT] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireGT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	defer db.end(statExpire, db.start())
+	return tx.ExpireGT(key, expiration)
+}
+
+// ExpireLT is [Tx.ExpireLT] (EXPIRE) under the keyspace lock.
+func (db *DB) ExpireLT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpire]++
+	defer db.end(statExpire, db.start())
+	return tx.ExpireLT(key, expiration)
+}
+
+// PExpire is [Tx.PExpire] (PEXPIRE) under the keyspace lock.
+func (db *DB) PExpire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statPExpire]++
+	defer db.end(statPExpire, db.start())
+	return tx.PExpire(key, expiration)
+}
+
+// ExpireAt is [Tx.ExpireAt] (EXPIREAT) under the keyspace lock.
+func (db *DB) ExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statExpireAt]++
+	defer db.end(statExpireAt, db.start())
+	return tx.ExpireAt(key, tm)
+}
+
+// PExpireAt is [Tx.PExpireAt] (PEXPIREAT) under the keyspace lock.
+func (db *DB) PExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statPExpireAt]++
+	defer db.end(statPExpireAt, db.start())
+	return tx.PExpireAt(key, tm)
+}
+
+// TTL is [Tx.TTL] (TTL) under the keyspace lock.
+func (db *DB) TTL(ctx context.Context, key string) (time.Duration, error) {
+	tx := db.lock()
+	db.stats.calls[statTTL]++
+	defer db.end(statTTL, db.start())
+	return tx.TTL(key)
+}
+
+// PTTL is [Tx.PTTL] (PTTL) under the keyspace lock.
+func (db *DB) PTTL(ctx context.Context, key string) (time.Duration, error) {
+	tx := db.lock()
+	db.stats.calls[statPTTL]++
+	defer db.end(statPTTL, db.start())
+	return tx.PTTL(key)
+}
+
+// ExpireTime is [Tx.ExpireTime] (EXPIRETIME) under the keyspace lock.
+func (db *DB) ExpireTime(ctx context.Context, key string) (time.Duration, error) {
+	tx := db.lock()
+	db.stats.calls[statExpireTime]++
+	defer db.end(statExpireTime, db.start())
+	return tx.ExpireTime(key)
+}
+
+// PExpireTime is [Tx.PExpireTime] (PEXPIRETIME) under the keyspace lock.
+func (db *DB) PExpireTime(ctx context.Context, key string) (time.Duration, error) {
+	tx := db.lock()
+	db.stats.calls[statPExpireTime]++
+	defer db.end(statPExpireTime, db.start())
+	return tx.PExpireTime(key)
+}
+
+// Persist is [Tx.Persist] (PERSIST) under the keyspace lock.
+func (db *DB) Persist(ctx context.Context, key string) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statPersist]++
+	defer db.end(statPersist, db.start())
+	return tx.Persist(key)
+}
+
+// Copy is [Tx.Copy] (COPY) under the keyspace lock.
+func (db *DB) Copy(ctx context.Context, source, destination string, destDB int, replace bool) (int64, error) {
+	tx := db.lock()
+	db.stats.calls[statCopy]++
+	defer db.end(statCopy, db.start())
+	return tx.Copy(source, destination, destDB, replace)
+}
+
+// RenameNX is [Tx.RenameNX] (RENAMENX) under the keyspace lock.
+func (db *DB) RenameNX(ctx context.Context, key, newKey string) (bool, error) {
+	tx := db.lock()
+	db.stats.calls[statRenameNX]++
+	defer db.end(statRenameNX, db.start())
+	return tx.RenameNX(key, newKey)
+}
+
+// Unlink is [Tx.Unlink] (UNLINK) under the keyspace lock.
+func (db *DB) Unlink(ctx context.Context, keys ...string) (int64, error) {
+	tx := db.lock()
+	db.stats.calls[statUnlink]++
+	defer db.end(statUnlink, db.start())
+	return tx.Unlink(keys...)
+}
+
+// Touch is [Tx.Touch] (TOUCH) under the keyspace lock.
+func (db *DB) Touch(ctx context.Context, keys ...string) (int64, error) {
+	tx := db.lock()
+	db.stats.calls[statTouch]++
+	defer db.end(statTouch, db.start())
+	return tx.Touch(keys...)
+}
+
+// RandomKey is [Tx.RandomKey] (RANDOMKEY) under the keyspace lock.
+func (db *DB) RandomKey(ctx context.Context) (string, bool, error) {
+	tx := db.lock()
+	db.stats.calls[statRandomKey]++
+	defer db.end(statRandomKey, db.start())
+	return tx.RandomKey()
+}
+
 // Del is [Tx.Del] (DEL) under the keyspace lock.
 func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statDel]++
-	if db.stats.timed {
-		defer db.endTimed(statDel, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statDel, db.start())
 	return tx.Del(keys...)
 }
 
@@ -145,11 +316,7 @@ func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
 func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statExists]++
-	if db.stats.timed {
-		defer db.endTimed(statExists, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statExists, db.start())
 	return tx.Exists(keys...)
 }
 
@@ -157,11 +324,7 @@ func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
 func (db *DB) Type(ctx context.Context, key string) (string, error) {
 	tx := db.lock()
 	db.stats.calls[statType]++
-	if db.stats.timed {
-		defer db.endTimed(statType, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statType, db.start())
 	return tx.Type(key)
 }
 
@@ -169,11 +332,7 @@ func (db *DB) Type(ctx context.Context, key string) (string, error) {
 func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statKeys]++
-	if db.stats.timed {
-		defer db.endTimed(statKeys, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statKeys, db.start())
 	return tx.Keys(pattern)
 }
 
@@ -181,11 +340,7 @@ func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
 func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64) ([]string, uint64, error) {
 	tx := db.lock()
 	db.stats.calls[statScan]++
-	if db.stats.timed {
-		defer db.endTimed(statScan, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statScan, db.start())
 	return tx.Scan(cursor, match, count)
 }
 
@@ -193,11 +348,7 @@ func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64
 func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
 	tx := db.lock()
 	db.stats.calls[statScan]++
-	if db.stats.timed {
-		defer db.endTimed(statScan, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statScan, db.start())
 	return tx.ScanType(cursor, match, count, keyType)
 }
 
@@ -205,11 +356,7 @@ func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count i
 func (db *DB) DBSize(ctx context.Context) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statDBSize]++
-	if db.stats.timed {
-		defer db.endTimed(statDBSize, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statDBSize, db.start())
 	return tx.DBSize()
 }
 
@@ -217,11 +364,7 @@ func (db *DB) DBSize(ctx context.Context) (int64, error) {
 func (db *DB) FlushAll(ctx context.Context) error {
 	tx := db.lock()
 	db.stats.calls[statFlushAll]++
-	if db.stats.timed {
-		defer db.endTimed(statFlushAll, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statFlushAll, db.start())
 	return tx.FlushAll()
 }
 
@@ -229,11 +372,7 @@ func (db *DB) FlushAll(ctx context.Context) error {
 func (db *DB) Rename(ctx context.Context, key, newKey string) error {
 	tx := db.lock()
 	db.stats.calls[statRename]++
-	if db.stats.timed {
-		defer db.endTimed(statRename, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statRename, db.start())
 	return tx.Rename(key, newKey)
 }
 
@@ -241,11 +380,7 @@ func (db *DB) Rename(ctx context.Context, key, newKey string) error {
 func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLPush]++
-	if db.stats.timed {
-		defer db.endTimed(statLPush, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLPush, db.start())
 	return tx.LPush(key, values...)
 }
 
@@ -253,11 +388,7 @@ func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, e
 func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statRPush]++
-	if db.stats.timed {
-		defer db.endTimed(statRPush, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statRPush, db.start())
 	return tx.RPush(key, values...)
 }
 
@@ -265,11 +396,7 @@ func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, e
 func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLPushX]++
-	if db.stats.timed {
-		defer db.endTimed(statLPushX, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLPushX, db.start())
 	return tx.LPushX(key, values...)
 }
 
@@ -277,11 +404,7 @@ func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, 
 func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statRPushX]++
-	if db.stats.timed {
-		defer db.endTimed(statRPushX, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statRPushX, db.start())
 	return tx.RPushX(key, values...)
 }
 
@@ -289,11 +412,7 @@ func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, 
 func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLPop]++
-	if db.stats.timed {
-		defer db.endTimed(statLPop, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLPop, db.start())
 	return tx.LPop(key)
 }
 
@@ -301,11 +420,7 @@ func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
 func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statRPop]++
-	if db.stats.timed {
-		defer db.endTimed(statRPop, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statRPop, db.start())
 	return tx.RPop(key)
 }
 
@@ -313,11 +428,7 @@ func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
 func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statLPop]++
-	if db.stats.timed {
-		defer db.endTimed(statLPop, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLPop, db.start())
 	return tx.LPopCount(key, count)
 }
 
@@ -325,11 +436,7 @@ func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, e
 func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statRPop]++
-	if db.stats.timed {
-		defer db.endTimed(statRPop, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statRPop, db.start())
 	return tx.RPopCount(key, count)
 }
 
@@ -337,11 +444,7 @@ func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, e
 func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLLen]++
-	if db.stats.timed {
-		defer db.endTimed(statLLen, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLLen, db.start())
 	return tx.LLen(key)
 }
 
@@ -349,11 +452,7 @@ func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
 func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLIndex]++
-	if db.stats.timed {
-		defer db.endTimed(statLIndex, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLIndex, db.start())
 	return tx.LIndex(key, index)
 }
 
@@ -361,11 +460,7 @@ func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool
 func (db *DB) LSet(ctx context.Context, key string, index int64, value string) error {
 	tx := db.lock()
 	db.stats.calls[statLSet]++
-	if db.stats.timed {
-		defer db.endTimed(statLSet, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLSet, db.start())
 	return tx.LSet(key, index, value)
 }
 
@@ -373,11 +468,7 @@ func (db *DB) LSet(ctx context.Context, key string, index int64, value string) e
 func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statLRange]++
-	if db.stats.timed {
-		defer db.endTimed(statLRange, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLRange, db.start())
 	return tx.LRange(key, start, stop)
 }
 
@@ -385,11 +476,7 @@ func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]stri
 func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLInsert]++
-	if db.stats.timed {
-		defer db.endTimed(statLInsert, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLInsert, db.start())
 	return tx.LInsert(key, op, pivot, value)
 }
 
@@ -397,11 +484,7 @@ func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64,
 func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLInsert]++
-	if db.stats.timed {
-		defer db.endTimed(statLInsert, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLInsert, db.start())
 	return tx.LInsertBefore(key, pivot, value)
 }
 
@@ -409,11 +492,7 @@ func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int6
 func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLInsert]++
-	if db.stats.timed {
-		defer db.endTimed(statLInsert, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLInsert, db.start())
 	return tx.LInsertAfter(key, pivot, value)
 }
 
@@ -421,11 +500,7 @@ func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64
 func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLRem]++
-	if db.stats.timed {
-		defer db.endTimed(statLRem, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLRem, db.start())
 	return tx.LRem(key, count, value)
 }
 
@@ -433,11 +508,7 @@ func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (
 func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
 	tx := db.lock()
 	db.stats.calls[statLTrim]++
-	if db.stats.timed {
-		defer db.endTimed(statLTrim, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLTrim, db.start())
 	return tx.LTrim(key, start, stop)
 }
 
@@ -445,11 +516,7 @@ func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
 func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLPos]++
-	if db.stats.timed {
-		defer db.endTimed(statLPos, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLPos, db.start())
 	return tx.LPos(key, value, a)
 }
 
@@ -457,11 +524,7 @@ func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, b
 func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a LPosArgs) ([]int64, error) {
 	tx := db.lock()
 	db.stats.calls[statLPos]++
-	if db.stats.timed {
-		defer db.endTimed(statLPos, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLPos, db.start())
 	return tx.LPosCount(key, value, count, a)
 }
 
@@ -469,11 +532,7 @@ func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a L
 func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statLMove]++
-	if db.stats.timed {
-		defer db.endTimed(statLMove, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLMove, db.start())
 	return tx.LMove(src, dst, srcPos, dstPos)
 }
 
@@ -481,11 +540,7 @@ func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (strin
 func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statRPopLPush]++
-	if db.stats.timed {
-		defer db.endTimed(statRPopLPush, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statRPopLPush, db.start())
 	return tx.RPopLPush(src, dst)
 }
 
@@ -493,11 +548,7 @@ func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, err
 func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...string) (key string, values []string, err error) {
 	tx := db.lock()
 	db.stats.calls[statLMPop]++
-	if db.stats.timed {
-		defer db.endTimed(statLMPop, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statLMPop, db.start())
 	return tx.LMPop(direction, count, keys...)
 }
 
@@ -505,11 +556,7 @@ func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...
 func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bool) {
 	tx := db.lock()
 	db.stats.calls[statObjectEncoding]++
-	if db.stats.timed {
-		defer db.endTimed(statObjectEncoding, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statObjectEncoding, db.start())
 	return tx.ObjectEncoding(key)
 }
 
@@ -517,11 +564,7 @@ func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bo
 func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZUnion]++
-	if db.stats.timed {
-		defer db.endTimed(statZUnion, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZUnion, db.start())
 	return tx.ZUnion(store)
 }
 
@@ -529,11 +572,7 @@ func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
 func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZUnion]++
-	if db.stats.timed {
-		defer db.endTimed(statZUnion, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZUnion, db.start())
 	return tx.ZUnionWithScores(store)
 }
 
@@ -541,11 +580,7 @@ func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
 func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZUnionStore]++
-	if db.stats.timed {
-		defer db.endTimed(statZUnionStore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZUnionStore, db.start())
 	return tx.ZUnionStore(dest, store)
 }
 
@@ -553,11 +588,7 @@ func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int6
 func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZInter]++
-	if db.stats.timed {
-		defer db.endTimed(statZInter, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZInter, db.start())
 	return tx.ZInter(store)
 }
 
@@ -565,11 +596,7 @@ func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
 func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZInter]++
-	if db.stats.timed {
-		defer db.endTimed(statZInter, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZInter, db.start())
 	return tx.ZInterWithScores(store)
 }
 
@@ -577,11 +604,7 @@ func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) 
 func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZInterStore]++
-	if db.stats.timed {
-		defer db.endTimed(statZInterStore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZInterStore, db.start())
 	return tx.ZInterStore(destination, store)
 }
 
@@ -589,11 +612,7 @@ func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore
 func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZInterCard]++
-	if db.stats.timed {
-		defer db.endTimed(statZInterCard, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZInterCard, db.start())
 	return tx.ZInterCard(limit, keys...)
 }
 
@@ -601,11 +620,7 @@ func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int6
 func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZDiff]++
-	if db.stats.timed {
-		defer db.endTimed(statZDiff, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZDiff, db.start())
 	return tx.ZDiff(keys...)
 }
 
@@ -613,11 +628,7 @@ func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
 func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZDiff]++
-	if db.stats.timed {
-		defer db.endTimed(statZDiff, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZDiff, db.start())
 	return tx.ZDiffWithScores(keys...)
 }
 
@@ -625,11 +636,7 @@ func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) 
 func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZDiffStore]++
-	if db.stats.timed {
-		defer db.endTimed(statZDiffStore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZDiffStore, db.start())
 	return tx.ZDiffStore(destination, keys...)
 }
 
@@ -637,11 +644,7 @@ func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string
 func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZPopMin]++
-	if db.stats.timed {
-		defer db.endTimed(statZPopMin, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZPopMin, db.start())
 	return tx.ZPopMin(key, count...)
 }
 
@@ -649,11 +652,7 @@ func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, err
 func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZPopMax]++
-	if db.stats.timed {
-		defer db.endTimed(statZPopMax, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZPopMax, db.start())
 	return tx.ZPopMax(key, count...)
 }
 
@@ -661,11 +660,7 @@ func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, err
 func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...string) (key string, zs []Z, err error) {
 	tx := db.lock()
 	db.stats.calls[statZMPop]++
-	if db.stats.timed {
-		defer db.endTimed(statZMPop, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZMPop, db.start())
 	return tx.ZMPop(order, count, keys...)
 }
 
@@ -673,11 +668,7 @@ func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...stri
 func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRemRangeByRank]++
-	if db.stats.timed {
-		defer db.endTimed(statZRemRangeByRank, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRemRangeByRank, db.start())
 	return tx.ZRemRangeByRank(key, start, stop)
 }
 
@@ -685,11 +676,7 @@ func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64
 func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRemRangeByScore]++
-	if db.stats.timed {
-		defer db.endTimed(statZRemRangeByScore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRemRangeByScore, db.start())
 	return tx.ZRemRangeByScore(key, min, max)
 }
 
@@ -697,11 +684,7 @@ func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64
 func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRemRangeByLex]++
-	if db.stats.timed {
-		defer db.endTimed(statZRemRangeByLex, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRemRangeByLex, db.start())
 	return tx.ZRemRangeByLex(key, min, max)
 }
 
@@ -709,11 +692,7 @@ func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, 
 func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
-	if db.stats.timed {
-		defer db.endTimed(statZRange, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRange, db.start())
 	return tx.ZRange(key, start, stop)
 }
 
@@ -721,11 +700,7 @@ func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]stri
 func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
-	if db.stats.timed {
-		defer db.endTimed(statZRange, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRange, db.start())
 	return tx.ZRangeWithScores(key, start, stop)
 }
 
@@ -733,11 +708,7 @@ func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int6
 func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRange]++
-	if db.stats.timed {
-		defer db.endTimed(statZRevRange, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRevRange, db.start())
 	return tx.ZRevRange(key, start, stop)
 }
 
@@ -745,11 +716,7 @@ func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]s
 func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRange]++
-	if db.stats.timed {
-		defer db.endTimed(statZRevRange, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRevRange, db.start())
 	return tx.ZRevRangeWithScores(key, start, stop)
 }
 
@@ -757,11 +724,7 @@ func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop i
 func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
-	if db.stats.timed {
-		defer db.endTimed(statZRange, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRange, db.start())
 	return tx.ZRangeArgs(z)
 }
 
@@ -769,11 +732,7 @@ func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
 func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRange]++
-	if db.stats.timed {
-		defer db.endTimed(statZRange, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRange, db.start())
 	return tx.ZRangeArgsWithScores(z)
 }
 
@@ -781,11 +740,7 @@ func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, erro
 func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeStore]++
-	if db.stats.timed {
-		defer db.endTimed(statZRangeStore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRangeStore, db.start())
 	return tx.ZRangeStore(dst, z)
 }
 
@@ -793,11 +748,7 @@ func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64,
 func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeByScore]++
-	if db.stats.timed {
-		defer db.endTimed(statZRangeByScore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRangeByScore, db.start())
 	return tx.ZRangeByScore(key, opt)
 }
 
@@ -805,11 +756,7 @@ func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]s
 func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeByScore]++
-	if db.stats.timed {
-		defer db.endTimed(statZRangeByScore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRangeByScore, db.start())
 	return tx.ZRangeByScoreWithScores(key, opt)
 }
 
@@ -817,11 +764,7 @@ func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRan
 func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRangeByScore]++
-	if db.stats.timed {
-		defer db.endTimed(statZRevRangeByScore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRevRangeByScore, db.start())
 	return tx.ZRevRangeByScore(key, opt)
 }
 
@@ -829,11 +772,7 @@ func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) (
 func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRangeByScore]++
-	if db.stats.timed {
-		defer db.endTimed(statZRevRangeByScore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRevRangeByScore, db.start())
 	return tx.ZRevRangeByScoreWithScores(key, opt)
 }
 
@@ -841,11 +780,7 @@ func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *Z
 func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRangeByLex]++
-	if db.stats.timed {
-		defer db.endTimed(statZRangeByLex, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRangeByLex, db.start())
 	return tx.ZRangeByLex(key, opt)
 }
 
@@ -853,11 +788,7 @@ func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]str
 func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRangeByLex]++
-	if db.stats.timed {
-		defer db.endTimed(statZRevRangeByLex, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRevRangeByLex, db.start())
 	return tx.ZRevRangeByLex(key, opt)
 }
 
@@ -865,11 +796,7 @@ func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]
 func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZCard]++
-	if db.stats.timed {
-		defer db.endTimed(statZCard, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZCard, db.start())
 	return tx.ZCard(key)
 }
 
@@ -877,11 +804,7 @@ func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
 func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZCount]++
-	if db.stats.timed {
-		defer db.endTimed(statZCount, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZCount, db.start())
 	return tx.ZCount(key, min, max)
 }
 
@@ -889,11 +812,7 @@ func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
 func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZLexCount]++
-	if db.stats.timed {
-		defer db.endTimed(statZLexCount, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZLexCount, db.start())
 	return tx.ZLexCount(key, min, max)
 }
 
@@ -901,11 +820,7 @@ func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error
 func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statZScore]++
-	if db.stats.timed {
-		defer db.endTimed(statZScore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZScore, db.start())
 	return tx.ZScore(key, member)
 }
 
@@ -913,11 +828,7 @@ func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, er
 func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (scores []float64, ok []bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZMScore]++
-	if db.stats.timed {
-		defer db.endTimed(statZMScore, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZMScore, db.start())
 	return tx.ZMScore(key, members...)
 }
 
@@ -925,11 +836,7 @@ func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (score
 func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statZRank]++
-	if db.stats.timed {
-		defer db.endTimed(statZRank, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRank, db.start())
 	return tx.ZRank(key, member)
 }
 
@@ -937,11 +844,7 @@ func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error
 func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZRank]++
-	if db.stats.timed {
-		defer db.endTimed(statZRank, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRank, db.start())
 	return tx.ZRankWithScore(key, member)
 }
 
@@ -949,11 +852,7 @@ func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int6
 func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRank]++
-	if db.stats.timed {
-		defer db.endTimed(statZRevRank, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRevRank, db.start())
 	return tx.ZRevRank(key, member)
 }
 
@@ -961,11 +860,7 @@ func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, er
 func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZRevRank]++
-	if db.stats.timed {
-		defer db.endTimed(statZRevRank, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRevRank, db.start())
 	return tx.ZRevRankWithScore(key, member)
 }
 
@@ -973,11 +868,7 @@ func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank i
 func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lock()
 	db.stats.calls[statZRandMember]++
-	if db.stats.timed {
-		defer db.endTimed(statZRandMember, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRandMember, db.start())
 	return tx.ZRandMember(key, count)
 }
 
@@ -985,11 +876,7 @@ func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string,
 func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) ([]Z, error) {
 	tx := db.lock()
 	db.stats.calls[statZRandMember]++
-	if db.stats.timed {
-		defer db.endTimed(statZRandMember, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRandMember, db.start())
 	return tx.ZRandMemberWithScores(key, count)
 }
 
@@ -997,11 +884,7 @@ func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) 
 func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string, count int64) ([]Z, uint64, error) {
 	tx := db.lock()
 	db.stats.calls[statZScan]++
-	if db.stats.timed {
-		defer db.endTimed(statZScan, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZScan, db.start())
 	return tx.ZScan(key, cursor, match, count)
 }
 
@@ -1009,11 +892,7 @@ func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string
 func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZAdd, db.start())
 	return tx.ZAdd(key, members...)
 }
 
@@ -1021,11 +900,7 @@ func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error)
 func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZAdd, db.start())
 	return tx.ZAddNX(key, members...)
 }
 
@@ -1033,11 +908,7 @@ func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, erro
 func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZAdd, db.start())
 	return tx.ZAddXX(key, members...)
 }
 
@@ -1045,11 +916,7 @@ func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, erro
 func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZAdd, db.start())
 	return tx.ZAddGT(key, members...)
 }
 
@@ -1057,11 +924,7 @@ func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, erro
 func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZAdd, db.start())
 	return tx.ZAddLT(key, members...)
 }
 
@@ -1069,11 +932,7 @@ func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, erro
 func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZAdd, db.start())
 	return tx.ZAddArgs(key, args)
 }
 
@@ -1081,11 +940,7 @@ func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, e
 func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (score float64, ok bool, err error) {
 	tx := db.lock()
 	db.stats.calls[statZAdd]++
-	if db.stats.timed {
-		defer db.endTimed(statZAdd, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZAdd, db.start())
 	return tx.ZAddArgsIncr(key, args)
 }
 
@@ -1093,11 +948,7 @@ func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (scor
 func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member string) (float64, error) {
 	tx := db.lock()
 	db.stats.calls[statZIncrBy]++
-	if db.stats.timed {
-		defer db.endTimed(statZIncrBy, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZIncrBy, db.start())
 	return tx.ZIncrBy(key, increment, member)
 }
 
@@ -1105,10 +956,6 @@ func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member
 func (db *DB) ZRem(ctx context.Context, key string, members ...string) (int64, error) {
 	tx := db.lock()
 	db.stats.calls[statZRem]++
-	if db.stats.timed {
-		defer db.endTimed(statZRem, db.now())
-	} else {
-		defer db.unlock()
-	}
+	defer db.end(statZRem, db.start())
 	return tx.ZRem(key, members...)
 }

@@ -29,6 +29,8 @@ var (
 	// ErrTimeoutOutOfRange is returned by the blocking commands (through Do) for a
 	// timeout whose deadline, in milliseconds since 1970, does not fit in 64 bits.
 	ErrTimeoutOutOfRange = errors.New("ERR timeout is out of range")
+	// ErrInvalidCursor is SCAN's and ZSCAN's reply to a malformed cursor.
+	ErrInvalidCursor = errors.New("ERR invalid cursor")
 	// ErrNotPositive is returned by LPOP/RPOP for a negative count.
 	ErrNotPositive = errors.New("ERR value is out of range, must be positive")
 	// ErrNumKeys is LMPOP/ZMPOP/BLMPOP/BZMPOP's reply to a numkeys below 1 or
@@ -117,8 +119,3 @@ func errUnknownCommand(args []string) error {
 	return &Error{Kind: ErrUnknownCommand, Command: args[0],
 		msg: strings.NewReplacer("\r", " ", "\n", " ").Replace(msg)}
 }
-
-// errorString is an error whose text is a Redis reply.
-type errorString string
-
-func (e errorString) Error() string { return string(e) }

@@ -28,7 +28,7 @@ func (tx *Tx) Del(keys ...string) (int64, error) {
 func (tx *Tx) Exists(keys ...string) (int64, error) {
 	var n int64
 	for _, k := range keys {
-		if _, ok := tx.db.keys.find(k); ok {
+		if _, ok := tx.db.lookup(k); ok {
 			n++
 		}
 	}
@@ -52,13 +52,14 @@ func (tx *Tx) Type(key string) (string, error) {
 }
 
 // Keys is KEYS: every key matching the glob pattern (as Redis: * ? [a-z] [^a] \x),
-// in creation order. O(number of keys).
+// in creation order, expired keys left out. O(number of keys).
 func (tx *Tx) Keys(pattern string) ([]string, error) {
 	all := pattern == "*"
 	t := &tx.db.keys
+	now := tx.db.walkNow()
 	r := []string{}
 	for i := range t.ents {
-		if t.live(i) && (all || globMatch(pattern, t.key(i))) {
+		if t.live(i) && !tx.db.expiredAt(i, now) && (all || globMatch(pattern, t.key(i))) {
 			r = append(r, t.keyCopy(i))
 		}
 	}
@@ -90,6 +91,7 @@ func (tx *Tx) scan(cursor uint64, match string, count int64, keyType string) ([]
 		match = ""
 	}
 	t := &db.keys
+	now := db.walkNow()
 	r := []string{}
 	i := t.seek(cursor)
 	visited := int64(0)
@@ -98,6 +100,9 @@ func (tx *Tx) scan(cursor uint64, match string, count int64, keyType string) ([]
 			continue
 		}
 		visited++
+		if db.expiredAt(i, now) {
+			continue
+		}
 		if match != "" && !globMatch(match, t.key(i)) {
 			continue
 		}
@@ -115,8 +120,11 @@ func (tx *Tx) scan(cursor uint64, match string, count int64, keyType string) ([]
 	return r, t.ents[i].seq, nil
 }
 
-// DBSize is DBSIZE: the number of keys. O(1).
+// DBSize is DBSIZE: the number of keys. Keys whose time has come are deleted
+// first, so the count never includes them (Redis's may, until its active expiry
+// cycle reaches them): O(1), plus O(log n) per such key.
 func (tx *Tx) DBSize() (int64, error) {
+	tx.db.reclaim(-1)
 	return int64(tx.db.keys.n), nil
 }
 
@@ -130,25 +138,41 @@ func (tx *Tx) FlushAll() error {
 	return nil
 }
 
-// Rename is RENAME: it moves key's value to newKey, replacing any value there, and
-// serves callers blocked on newKey. [ErrNoSuchKey] when key does not exist. O(1).
+// Rename is RENAME: it moves key's value and TTL to newKey, replacing any value
+// there, and serves callers blocked on newKey. [ErrNoSuchKey] when key does not
+// exist. O(1).
 func (tx *Tx) Rename(key, newKey string) error {
+	_, err := tx.rename(key, newKey, false)
+	return err
+}
+
+// rename is RENAME, or RENAMENX when nx is set, which then reports false and
+// changes nothing when newKey exists.
+func (tx *Tx) rename(key, newKey string, nx bool) (bool, error) {
 	if !tx.writable {
-		return ErrReadOnly
+		return false, ErrReadOnly
 	}
 	db := tx.db
-	v := db.value(key)
-	if v == nil {
-		return ErrNoSuchKey
+	i, ok := db.lookup(key)
+	if !ok {
+		return false, ErrNoSuchKey
 	}
 	if key == newKey {
-		return nil
+		return !nx, nil
 	}
+	if _, ok := db.lookup(newKey); ok && nx {
+		return false, nil
+	}
+	v := db.keys.value(i)
+	at, ttl := db.expiry(i)
+	db.remove(i, key)
 	db.del(newKey)
 	db.add(newKey, v)
-	db.del(key)
+	if ttl {
+		db.setExpiry(len(db.keys.ents)-1, at)
+	}
 	tx.signal(newKey)
-	return nil
+	return true, nil
 }
 
 func init() {
@@ -182,9 +206,6 @@ func init() {
 	)
 }
 
-// errInvalidCursor is SCAN's reply to a malformed cursor.
-var errInvalidCursor = errorString("ERR invalid cursor")
-
 // parseCursor parses a SCAN cursor as Redis's strtoul: optional sign (a '-' wraps
 // around), decimal digits, nothing else; the empty string is 0.
 func parseCursor(s string) (uint64, error) {
@@ -199,7 +220,7 @@ func parseCursor(s string) (uint64, error) {
 	}
 	n, err := strconv.ParseUint(d, 10, 64)
 	if err != nil || d == "" || d[0] == '+' || d[0] == '-' {
-		return 0, errInvalidCursor
+		return 0, ErrInvalidCursor
 	}
 	if neg {
 		n = -n

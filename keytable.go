@@ -27,10 +27,11 @@ import (
 //     than maxArenaKey, or one that would take the arena past 4 GiB, is kept as a
 //     string in long instead, so a hostile key cannot make the arena grow by its size
 //     twice.
-//   - index is an open-addressing hash table with linear probing and backward-shift
-//     deletion: a slot holds the entry's number + 1 in its low 32 bits (0 = empty) and
-//     the key's 32-bit hash in its high bits, so probing reads a key's bytes only when
-//     the hashes match. Its load stays between 3/32 and 3/4.
+//   - index is an open-addressing hash table with linear probing, Robin Hood
+//     placement and backward-shift deletion: a slot holds the entry's number + 1 in
+//     its low 32 bits (0 = empty) and the key's 32-bit hash in its high bits, so
+//     probing reads a key's bytes only when the hashes match. Its load stays between
+//     3/32 and 7/8.
 //
 // SCAN's cursor is a sequence number: entries are in increasing seq order, so the
 // entry to resume from is found by binary search, and compaction (which drops deleted
@@ -48,11 +49,14 @@ type keyTable struct {
 
 // keyEnt is a key's entry: its bytes are arena[off:off+n], or long[off] when n is
 // longKey; val is its value, of the type kind names (kindNone and nil once deleted);
-// seq is its SCAN sequence number.
+// seq is its SCAN sequence number. ttl is set while the key has an expiry time, kept
+// by the DB in a side table keyed by seq (expire.go); it sits in what would be
+// padding, so keys without a TTL pay no byte for it.
 type keyEnt struct {
 	off  uint32
 	n    uint16
 	kind uint8
+	ttl  bool
 	seq  uint64
 	val  unsafe.Pointer
 }
@@ -124,9 +128,11 @@ func (t *keyTable) find(key string) (int, bool) {
 	}
 	hash := keyHash(key)
 	mask := uint64(len(t.index) - 1)
-	for i := hash & mask; ; i = (i + 1) & mask {
+	for i, d := hash&mask, uint64(0); ; i, d = (i+1)&mask, d+1 {
 		v := t.index[i]
-		if v == 0 {
+		if v == 0 || (i-v>>32)&mask < d {
+			// An empty slot, or one nearer its home than key would be: under Robin
+			// Hood placement key would have taken it.
 			return 0, false
 		}
 		if v>>32 == hash {
@@ -146,6 +152,7 @@ func (t *keyTable) get(key string) any {
 }
 
 // set makes v the value of key, adding the key (last in SCAN order) if it is absent.
+// A key's expiry flag is left as it is.
 func (t *keyTable) set(key string, v any) {
 	if i, ok := t.find(key); ok {
 		t.ents[i].kind, t.ents[i].val = split(v)
@@ -159,7 +166,7 @@ func (t *keyTable) add(key string, v any) {
 	if t.nextSeq == 0 {
 		t.nextSeq = 1
 	}
-	if (t.n+1)*4 > len(t.index)*3 {
+	if (t.n+1)*8 > len(t.index)*7 {
 		t.resize(max(8, len(t.index)*2))
 	}
 	kind, p := split(v)
@@ -177,14 +184,22 @@ func (t *keyTable) add(key string, v any) {
 	t.n++
 }
 
-// put places an index slot value.
+// put places an index slot value by Robin Hood insertion: walking from its home slot,
+// it takes the place of the first slot whose value is nearer its own home, and that
+// value goes on in its stead. Displacements stay short and even, so the index can be
+// kept 7/8 full.
 func (t *keyTable) put(v uint64) {
 	mask := uint64(len(t.index) - 1)
-	i := v >> 32 & mask
-	for t.index[i] != 0 {
-		i = (i + 1) & mask
+	for i, d := v>>32&mask, uint64(0); ; i, d = (i+1)&mask, d+1 {
+		cur := t.index[i]
+		if cur == 0 {
+			t.index[i] = v
+			return
+		}
+		if cd := (i - cur>>32) & mask; cd < d {
+			t.index[i], v, d = v, cur, cd
+		}
 	}
-	t.index[i] = v
 }
 
 // resize rebuilds the index with size slots (a power of two).
@@ -201,12 +216,18 @@ func (t *keyTable) resize(size int) {
 // del deletes key and reports whether it existed. The complexity is O(1) amortised.
 func (t *keyTable) del(key string) bool {
 	i, ok := t.find(key)
-	if !ok {
-		return false
+	if ok {
+		t.delAt(i, key)
 	}
+	return ok
+}
+
+// delAt deletes entry i, whose name is key (which may be a view of the arena: it is
+// not read after the table starts changing). The complexity is O(1) amortised.
+func (t *keyTable) delAt(i int, key string) {
 	t.n--
 	t.unindex(keyHash(key)<<32 | uint64(i+1))
-	t.ents[i].kind, t.ents[i].val = kindNone, nil
+	t.ents[i].kind, t.ents[i].val, t.ents[i].ttl = kindNone, nil, false
 	if i == len(t.ents)-1 {
 		// The newest key: drop its entry and bytes outright (the common
 		// create-then-delete case of a queue that fills and drains).
@@ -217,7 +238,7 @@ func (t *keyTable) del(key string) bool {
 			t.arena = t.arena[:e.off]
 		}
 		t.ents = t.ents[:i]
-		return true
+		return
 	}
 	if e := t.ents[i]; e.n == longKey {
 		t.long[e.off] = "" // let the GC have it now
@@ -226,7 +247,6 @@ func (t *keyTable) del(key string) bool {
 	if t.dead > 32 && t.dead*2 > len(t.ents) {
 		t.compact()
 	}
-	return true
 }
 
 // unindex removes the index slot holding v, which must be present.
@@ -236,14 +256,11 @@ func (t *keyTable) unindex(v uint64) {
 	for t.index[i] != v {
 		i = (i + 1) & mask
 	}
-	// Backward shift: move later slots of the cluster into the hole when their home
-	// slot is not between the hole and their position.
-	for j := (i + 1) & mask; t.index[j] != 0; j = (j + 1) & mask {
-		home := t.index[j] >> 32 & mask
-		if (j-home)&mask >= (j-i)&mask {
-			t.index[i] = t.index[j]
-			i = j
-		}
+	// Backward shift: the values after the hole that are not in their home slot move
+	// back one, which keeps the Robin Hood order.
+	for j := (i + 1) & mask; t.index[j] != 0 && (j-t.index[j]>>32)&mask != 0; j = (j + 1) & mask {
+		t.index[i] = t.index[j]
+		i = j
 	}
 	t.index[i] = 0
 	if len(t.index) > 8 && t.n*32 < len(t.index)*3 {

@@ -63,8 +63,21 @@ func (t *keyTable) check() error {
 	if used != t.n {
 		return fmt.Errorf("index holds %d keys; want %d", used, t.n)
 	}
-	if t.n > 0 && (len(t.index)&(len(t.index)-1) != 0 || t.n*4 > len(t.index)*3) {
+	if t.n > 0 && (len(t.index)&(len(t.index)-1) != 0 || t.n*8 > len(t.index)*7) {
 		return fmt.Errorf("index of %d slots for %d keys", len(t.index), t.n)
+	}
+	// Robin Hood order: a value is at most one slot further from its home than the
+	// value before it, and in its home slot after an empty one.
+	mask := uint64(len(t.index) - 1)
+	for j := range t.index {
+		v, prev := t.index[j], t.index[(uint64(j)-1)&mask]
+		if v == 0 {
+			continue
+		}
+		d := (uint64(j) - v>>32) & mask
+		if prev == 0 && d != 0 || prev != 0 && d > (uint64(j)-1-prev>>32)&mask+1 {
+			return fmt.Errorf("index slot %d: displacement %d after %#x", j, d, prev)
+		}
 	}
 	if t.dead > 32 && t.dead*2 > len(t.ents) {
 		return fmt.Errorf("%d dead of %d entries: not compacted", t.dead, len(t.ents))

@@ -13,6 +13,8 @@ type config struct {
 	maxReply int
 	// clock times commands for Stats's latency histograms; nil: not tracked.
 	clock func() time.Time
+	// now is the clock that key expiry reads (nil: time.Now).
+	now func() time.Time
 }
 
 // DefaultMaxReplyElements is the number of elements one reply may hold unless
@@ -27,6 +29,9 @@ func newConfig(opts []Option) config {
 	}
 	if c.maxReply <= 0 {
 		c.maxReply = DefaultMaxReplyElements
+	}
+	if c.now == nil {
+		c.now = time.Now
 	}
 	return c
 }
@@ -58,4 +63,12 @@ func WithLatencyTracking() Option {
 // cheaper clock; nil turns latency tracking off.
 func WithLatencyClock(now func() time.Time) Option {
 	return func(c *config) { c.clock = now }
+}
+
+// WithClock makes key expiry read the time from now instead of time.Now: TTLs are
+// measured, and keys expire, by that clock (a fake clock in tests, or a cheaper
+// one). nil restores time.Now. The clock is read once per command that meets a key
+// with a TTL, and once per write command while some key has one.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) { c.now = now }
 }

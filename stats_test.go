@@ -2,6 +2,8 @@ package zlite
 
 import (
 	"context"
+	"strconv"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -170,6 +172,38 @@ func TestStatsBlocked(t *testing.T) {
 		db.RPush(ctx, "q", "x")
 		require.Equal(t, "x", <-done)
 		require.Equal(t, int64(0), db.Stats().Blocked)
-		require.Equal(t, uint64(1), db.Stats().Command["rpush"].Calls)
+		st = db.Stats()
+		require.Equal(t, uint64(1), st.Command["rpush"].Calls)
+		require.Equal(t, uint64(1), st.Command["blpop"].Calls, "typed blocking methods count too")
+		db.Do(ctx, "BRPOP", "q", "0.001")
+		require.Equal(t, uint64(1), db.Stats().Command["brpop"].Calls)
 	})
+}
+
+// TestStatsConcurrent reads Stats while other goroutines run commands (run it with
+// -race): every command is counted once.
+func TestStatsConcurrent(t *testing.T) {
+	ctx := context.Background()
+	db := New(WithLatencyTracking())
+	const workers, ops = 4, 200
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			key := "k" + strconv.Itoa(w)
+			for i := range ops {
+				if i%2 == 0 {
+					db.LPush(ctx, key, "v")
+				} else {
+					db.Do(ctx, "RPOP", key)
+				}
+			}
+		})
+	}
+	for range 10 {
+		_ = db.Stats()
+	}
+	wg.Wait()
+	st := db.Stats()
+	require.Equal(t, uint64(workers*ops), st.Commands)
+	require.Equal(t, uint64(workers*ops/2), st.Command["lpush"].Latency.Count())
 }

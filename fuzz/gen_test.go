@@ -665,9 +665,53 @@ var commands = []cmdGen{
 	}},
 	{[]string{"DBSIZE"}, 1, func(g *gen) step { return one(cmd(g, "DBSIZE")...) }},
 	{[]string{"RANDOMKEY", "KEYS"}, 1, func(g *gen) step { return step{cmd(g, "RANDOMKEY"), {"KEYS", "*"}} }},
-	{[]string{"TTL", "PTTL", "PERSIST"}, 1, func(g *gen) step {
-		return one(cmd(g, g.pick([]string{"TTL", "PTTL", "PERSIST"}), g.pick(anyKeys))...)
+	{[]string{"TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "PERSIST"}, 3, func(g *gen) step {
+		return one(cmd(g, g.pick([]string{"TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "PERSIST"}), g.pick(anyKeys))...)
 	}},
+	{[]string{"EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT"}, 4, expireStep},
+}
+
+// Expiry times: relative ones at least 100 s, so that no key expires during a
+// transcript on either side (what expires when is the clock's, not the command's,
+// and is tested with a fake clock in the root package), absolute ones far in the
+// future or past, and the overflow and parse edges. GT and LT go only with the
+// absolute forms: two relative times set a few microseconds apart on each side
+// could compare differently.
+var (
+	expireRel = []string{"100", "1000", "100000", "0", "-1", "-100", "9223372036854775807", "9223372036854775",
+		"9223372036854776", "-9223372036854775808", "-9223372036854776", "abc", "1.5", "", " 1"}
+	expireAbs = []string{"4000000000", "4000000001", "3999999999", "1", "0", "-1", "9223372036854775",
+		"9223372036854776", "9223372036854775807", "-9223372036854775808", "abc"}
+)
+
+func expireStep(g *gen) step {
+	name := g.pick([]string{"EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT"})
+	abs := strings.HasSuffix(name, "AT")
+	var when string
+	switch {
+	case abs:
+		when = g.pick(expireAbs)
+		if name == "PEXPIREAT" && g.chance(70) {
+			when += "000"
+		}
+	default:
+		when = g.pick(expireRel)
+		if name == "PEXPIRE" && g.chance(70) && when != "" && when[0] != '-' {
+			when += "000"
+		}
+	}
+	args := []string{g.pick(anyKeys), when}
+	opts := []string{"NX", "XX"}
+	if abs {
+		opts = append(opts, "GT", "LT", "GT", "LT")
+	}
+	for g.chance(30) {
+		args = append(args, g.cased(g.pick(opts)))
+	}
+	if g.chance(2) {
+		args = append(args, "junk")
+	}
+	return one(cmd(g, name, args...)...)
 }
 
 // zrangeArgs builds ZRANGE's arguments from the key on; withScores allows WITHSCORES.

@@ -190,6 +190,36 @@ return {r, redis.call('ZSCORE', KEYS[1], ARGV[2])}`, "1", args[1], args[0], args
 		check:   checkRandMember,
 	},
 	{
+		name: "ttl-tolerance",
+		why: "A relative TTL (EXPIRE, PEXPIRE) is an absolute time computed from each side's clock " +
+			"when the command runs, and TTL/PTTL subtract the clock when they run, so the two sides " +
+			"differ by the microseconds to milliseconds between their commands. -1 and -2 and errors " +
+			"are compared exactly; a time (≥ 0) may differ by up to 5 s (seconds replies) or 5000 ms.",
+		applies: func(args []string, _ bool) bool {
+			switch name(args) {
+			case "TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME":
+				return true
+			}
+			return false
+		},
+		check: func(args []string, zl, rd, _ val) string {
+			if zl.kind != kInt || rd.kind != kInt || zl.i < 0 || rd.i < 0 {
+				if equalVal(zl, rd, false) {
+					return ""
+				}
+				return "want " + rd.String()
+			}
+			tol := int64(5)
+			if strings.HasPrefix(name(args), "P") {
+				tol = 5000
+			}
+			if d := zl.i - rd.i; d <= tol && d >= -tol {
+				return ""
+			}
+			return "want " + rd.String() + " within " + strconv.FormatInt(tol, 10)
+		},
+	},
+	{
 		name: "random-key",
 		why: "RANDOMKEY picks at random: the keyspace must answer nil exactly when Redis does, and " +
 			"otherwise a key listed by its own reply to the KEYS * that follows.",

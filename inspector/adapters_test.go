@@ -1,7 +1,9 @@
 package inspector_test
 
 import (
-	"errors"
+	"encoding/json"
+	"regexp"
+	"strconv"
 	"testing"
 	"time"
 
@@ -17,12 +19,47 @@ type fixedClock struct{ t time.Time }
 
 func (c *fixedClock) Now() time.Time { return c.t }
 
-func TestAdapters(t *testing.T) {
-	ctx := t.Context()
-	b := queues.NewEmbedded(zlite.New())
-	clock := &fixedClock{t0}
+// utc makes the items' times comparable with ==.
+func utc(items []inspector.Item) []inspector.Item {
+	for i := range items {
+		for _, t := range []*time.Time{&items[i].Enqueued, &items[i].Due, &items[i].LeaseExpiry} {
+			if !t.IsZero() {
+				*t = t.UTC()
+			}
+		}
+	}
+	return items
+}
 
-	calls := queues.NewCallQueue(b, "calls", queues.WithClock(clock))
+// pages checks q's items page by page against want, every (offset, count) split.
+func pages(t *testing.T, q inspector.Queue, want []inspector.Item) {
+	t.Helper()
+	n := int64(len(want))
+	for offset := range n + 2 {
+		for count := range int64(4) {
+			got, err := q.Items(t.Context(), offset, count)
+			require.NoError(t, err)
+			lo, hi := min(offset, n), min(offset+count, n)
+			if lo == hi {
+				assert.Empty(t, got, "%s: Items(%d, %d)", q.Name(), offset, count)
+				continue
+			}
+			assert.Equal(t, want[lo:hi], utc(got), "%s: Items(%d, %d)", q.Name(), offset, count)
+		}
+	}
+}
+
+func stats(t *testing.T, q inspector.Queue) inspector.Stats {
+	t.Helper()
+	st, err := q.Stats(t.Context())
+	require.NoError(t, err)
+	return st
+}
+
+func TestAdapterCallQueue(t *testing.T) {
+	ctx := t.Context()
+	clock := &fixedClock{t0}
+	calls := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "calls", queues.WithClock(clock))
 	for i, c := range []struct {
 		id string
 		p  float64
@@ -31,76 +68,269 @@ func TestAdapters(t *testing.T) {
 		require.NoError(t, calls.Enqueue(ctx, c.id, c.p))
 	}
 	clock.t = t0.Add(10 * time.Second)
-	cq := inspector.CallQueue("calls", calls, clock.Now)
-	st, err := cq.Stats(ctx)
-	require.NoError(t, err)
-	assert.Equal(t, inspector.Stats{Depth: 4, Oldest: 10 * time.Second}, st)
-	items, err := cq.Items(ctx, 1, 2)
-	require.NoError(t, err)
-	for i := range items {
-		items[i].Enqueued = items[i].Enqueued.UTC()
+	cq := inspector.CallQueue("calls", calls)
+	assert.Equal(t, inspector.Stats{Depth: 4, Oldest: 10 * time.Second, HasOldest: true,
+		Levels:   []inspector.Level{{Name: "priority 9", Depth: 2}, {Name: "priority 5", Depth: 1}, {Name: "priority 1", Depth: 1}},
+		Activity: &inspector.Activity{Enqueued: 4}}, stats(t, cq))
+	want := []inspector.Item{
+		{ID: "high", Position: 1, Priority: 9, Enqueued: t0.Add(time.Second)},
+		{ID: "high2", Position: 2, Priority: 9, Enqueued: t0.Add(3 * time.Second)},
+		{ID: "mid", Position: 3, Priority: 5, Enqueued: t0.Add(2 * time.Second)},
+		{ID: "low", Position: 4, Priority: 1, Enqueued: t0},
 	}
-	assert.Equal(t, []inspector.Item{
-		{ID: "high2", Position: 1, Priority: 9, Enqueued: t0.Add(3 * time.Second)},
-		{ID: "mid", Position: 2, Priority: 5, Enqueued: t0.Add(2 * time.Second)},
-	}, items)
-	for _, it := range items {
+	pages(t, cq, want)
+	for _, it := range want {
 		pos, ok, err := calls.Position(ctx, it.ID)
 		require.NoError(t, err)
 		require.True(t, ok)
-		assert.EqualValues(t, pos-1, it.Position, "position of %s agrees with CallQueue.Position (1-based)", it.ID)
+		assert.Equal(t, pos, it.Position, "position of %s agrees with CallQueue.Position", it.ID)
 	}
-	ok, err := cq.(inspector.Canceler).Cancel(ctx, "mid")
-	require.NoError(t, err)
-	assert.True(t, ok)
-	n, _ := calls.Len(ctx)
-	assert.EqualValues(t, 3, n)
+	for _, c := range []struct {
+		id   string
+		want bool
+	}{{"mid", true}, {"mid", false}, {"nobody", false}} {
+		ok, err := cq.(inspector.Canceler).Cancel(ctx, c.id)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, ok, "Cancel(%s)", c.id)
+	}
+	st := stats(t, cq)
+	assert.EqualValues(t, 3, st.Depth)
+	assert.EqualValues(t, 1, st.Activity.Cancelled)
+	_, ok := cq.(inspector.LeaseRequeuer)
+	assert.False(t, ok, "a call queue has no leases")
+}
 
-	wl := queues.NewWaitlist(b, "tables")
-	require.NoError(t, wl.Add(ctx, "ann", 2))
-	require.NoError(t, wl.Add(ctx, "bob", 4))
+func TestAdapterWaitlist(t *testing.T) {
+	ctx := t.Context()
+	wl := queues.NewWaitlist(queues.NewEmbedded(zlite.New()), "tables")
+	for _, p := range []struct {
+		name  string
+		seats int64
+	}{{"ann", 2}, {"bob", 4}, {"cy", 1}, {"dee", 2}} {
+		require.NoError(t, wl.Add(ctx, p.name, p.seats))
+	}
 	wq := inspector.Waitlist("tables", wl)
-	items, err = wq.Items(ctx, 0, 10)
-	require.NoError(t, err)
-	assert.Equal(t, []inspector.Item{{ID: "ann", Value: "2 seats"}, {ID: "bob", Value: "4 seats", Position: 1}}, items)
-	items, err = wq.Items(ctx, 2, 10)
-	require.NoError(t, err)
-	assert.Empty(t, items)
-	ok, err = wq.(inspector.Canceler).Cancel(ctx, "ann")
+	pages(t, wq, []inspector.Item{
+		{ID: "ann", Value: "2 seats", Position: 1}, {ID: "bob", Value: "4 seats", Position: 2},
+		{ID: "cy", Value: "1 seat", Position: 3}, {ID: "dee", Value: "2 seats", Position: 4},
+	})
+	assert.Equal(t, []inspector.Level{{Name: "1 seat", Depth: 1}, {Name: "2 seats", Depth: 2}, {Name: "4 seats", Depth: 1}}, stats(t, wq).Levels)
+	ok, err := wq.(inspector.Canceler).Cancel(ctx, "bob")
 	require.NoError(t, err)
 	assert.True(t, ok)
+	st := stats(t, wq)
+	assert.EqualValues(t, 3, st.Depth)
+	assert.EqualValues(t, 1, st.Activity.Cancelled)
+	assert.False(t, st.HasOldest, "a waitlist records no times")
+}
 
-	lv := queues.NewLevels(b, "tickets", []string{"hi", "lo"})
+func TestAdapterLevels(t *testing.T) {
+	ctx := t.Context()
+	lv := queues.NewLevels(queues.NewEmbedded(zlite.New()), "tickets", []string{"hi", "mid", "lo"})
 	require.NoError(t, lv.Push(ctx, "lo", "a", "b"))
 	require.NoError(t, lv.Push(ctx, "hi", "c"))
-	st, err = inspector.Levels("tickets", lv, "hi", "lo").Stats(ctx)
+	require.NoError(t, lv.Push(ctx, "lo", "d"))
+	q := inspector.Levels("tickets", lv)
+	assert.Equal(t, inspector.Stats{Depth: 4,
+		Levels:   []inspector.Level{{Name: "hi", Depth: 1}, {Name: "mid"}, {Name: "lo", Depth: 3}},
+		Activity: &inspector.Activity{Enqueued: 4}}, stats(t, q))
+	pages(t, q, []inspector.Item{
+		{Value: "c", Level: "hi", Position: 1}, {Value: "a", Level: "lo", Position: 2},
+		{Value: "b", Level: "lo", Position: 3}, {Value: "d", Level: "lo", Position: 4},
+	})
+	// The first item listed is the one Pop serves.
+	lvl, v, ok, err := lv.Pop(ctx, time.Second)
 	require.NoError(t, err)
-	assert.Equal(t, inspector.Stats{Depth: 3, Levels: []inspector.Level{{Name: "hi", Depth: 1}, {Name: "lo", Depth: 2}}}, st)
+	require.True(t, ok)
+	assert.Equal(t, []string{"hi", "c"}, []string{lvl, v})
+	assert.EqualValues(t, 1, stats(t, q).Activity.Dequeued)
+}
 
-	rel := queues.NewReliable(b, "pay", queues.WithLease(time.Minute), queues.WithClock(clock))
-	_, err = rel.Push(ctx, "x")
-	require.NoError(t, err)
-	_, err = rel.Push(ctx, "y")
-	require.NoError(t, err)
-	_, _, err = rel.Pop(ctx, time.Second)
-	require.NoError(t, err)
-	st, err = inspector.Reliable("pay", rel).Stats(ctx)
-	require.NoError(t, err)
-	assert.Equal(t, inspector.Stats{Depth: 1, InFlight: 1}, st)
-
-	fifo := queues.NewFIFO(b, "jobs")
-	require.NoError(t, fifo.Push(ctx, "1", "2"))
-	for _, q := range []inspector.Queue{
-		inspector.FIFO("jobs", fifo),
-		inspector.Priority("p", queues.NewPriority(b, "p", queues.WithOrder(queues.LowestFirst))),
-		inspector.Delayed("d", queues.NewDelayed(b, "d", queues.WithClock(clock))),
-		inspector.Scheduler("s", queues.NewScheduler(b, "s", queues.WithClock(clock))),
-		inspector.Reliable("pay", rel),
-		inspector.Levels("tickets", lv, "hi", "lo"),
-	} {
-		_, err := q.Items(ctx, 0, 1)
-		assert.ErrorIs(t, err, errors.ErrUnsupported, "%s lists no items yet", q.Name())
+func TestAdapterPriorityAndFIFO(t *testing.T) {
+	ctx := t.Context()
+	b := queues.NewEmbedded(zlite.New())
+	pq := queues.NewPriority(b, "renders", queues.WithOrder(queues.HighestFirst))
+	for _, v := range []struct {
+		v string
+		p float64
+	}{{"a", 1}, {"b", 7}, {"c", 1}} {
+		require.NoError(t, pq.Push(ctx, v.v, v.p))
 	}
-	st, _ = inspector.FIFO("jobs", fifo).Stats(ctx)
+	p := inspector.Priority("renders", pq)
+	pages(t, p, []inspector.Item{{Value: "b", Priority: 7, Position: 1}, {Value: "a", Priority: 1, Position: 2}, {Value: "c", Priority: 1, Position: 3}})
+	assert.Equal(t, []inspector.Level{{Name: "priority 7", Depth: 1}, {Name: "priority 1", Depth: 2}}, stats(t, p).Levels)
+
+	fq := queues.NewFIFO(b, "jobs")
+	require.NoError(t, fq.Push(ctx, "1", "2", "3"))
+	f := inspector.FIFO("jobs", fq)
+	pages(t, f, []inspector.Item{{Value: "1", Position: 1}, {Value: "2", Position: 2}, {Value: "3", Position: 3}})
+	for _, q := range []inspector.Queue{p, f} {
+		_, c := q.(inspector.Canceler)
+		_, d := q.(inspector.DeadMover)
+		assert.False(t, c || d, "%s: package queues offers no removal from the middle and no dead letters", q.Name())
+	}
+}
+
+// TestAdapterThroughput: the index's throughput is the Dequeued counter's rate
+// between two samples.
+func TestAdapterThroughput(t *testing.T) {
+	ctx := t.Context()
+	fq := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "jobs")
+	require.NoError(t, fq.Push(ctx, "1", "2", "3", "4", "5"))
+	now := t0
+	h := inspector.New([]inspector.Queue{inspector.FIFO("jobs", fq)}, inspector.WithClock(func() time.Time { return now }))
+	require.NoError(t, h.Sample(ctx))
+	for range 4 {
+		_, ok, err := fq.Pop(ctx, time.Second)
+		require.NoError(t, err)
+		require.True(t, ok)
+	}
+	now = now.Add(2 * time.Second)
+	require.NoError(t, h.Sample(ctx))
+	srv, c := serve(t, h)
+	_, body := get(t, c, srv.URL+"/admin/")
+	assert.Equal(t, "2/s", field(t, body, "jobs", "throughput"), "4 dequeued in 2 s")
+	assert.Equal(t, "1", field(t, body, "jobs", "depth"))
+	assert.Equal(t, "0", field(t, body, "jobs", "blocked"))
+}
+
+func TestAdapterDelayedAndScheduler(t *testing.T) {
+	ctx := t.Context()
+	clock := &fixedClock{t0.Add(-time.Minute)} // a due time in the past would mean now
+	b := queues.NewEmbedded(zlite.New())
+	dq := queues.NewDelayed(b, "reminders", queues.WithClock(clock))
+	require.NoError(t, dq.Schedule(ctx, "later", t0.Add(5*time.Second)))
+	require.NoError(t, dq.Schedule(ctx, "due", t0.Add(-2*time.Second)))
+	require.NoError(t, dq.Schedule(ctx, "due too", t0.Add(-time.Second)))
+	sq := queues.NewScheduler(b, "nightly", queues.WithClock(clock))
+	require.NoError(t, sq.AddFutureJob(ctx, queues.FutureJob{Queue: "reports", Func: "report"}, t0.Add(time.Minute)))
+	require.NoError(t, sq.AddFutureJob(ctx, queues.FutureJob{Queue: "reports", Func: "sum", Args: []byte("[1]")}, t0.Add(-time.Second)))
+	clock.t = t0
+	d := inspector.Delayed("reminders", dq)
+	st := stats(t, d)
+	assert.Equal(t, inspector.Stats{Depth: 3, Due: 2, Oldest: 2 * time.Second, HasOldest: true,
+		Activity: &inspector.Activity{Enqueued: 3}, Lateness: &inspector.Lateness{}}, st)
+	pages(t, d, []inspector.Item{
+		{Value: "due", Due: t0.Add(-2 * time.Second), Position: 1},
+		{Value: "due too", Due: t0.Add(-time.Second), Position: 2},
+		{Value: "later", Due: t0.Add(5 * time.Second), Position: 3},
+	})
+	j, ok, err := dq.TryPop(ctx)
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Equal(t, "due", j.Payload)
+	st = stats(t, d)
+	// The maximum is exact; the percentiles are estimated within one bucket (19%).
+	assert.Equal(t, inspector.Lateness{Count: 1, Max: 2 * time.Second}, inspector.Lateness{Count: st.Lateness.Count, Max: st.Lateness.Max})
+	assert.InDelta(t, 2*time.Second, st.Lateness.P50, float64(400*time.Millisecond))
+	assert.InDelta(t, 2*time.Second, st.Lateness.P99, float64(400*time.Millisecond))
+	assert.EqualValues(t, 1, st.Activity.Dequeued)
+
+	s := inspector.Scheduler("nightly", sq)
+	pages(t, s, []inspector.Item{
+		{Value: `{"queue":"reports","func":"sum","args":[1]}`, Due: t0.Add(-time.Second), Position: 1},
+		{Value: `{"queue":"reports","func":"report"}`, Due: t0.Add(time.Minute), Position: 2},
+	})
+	_, err = sq.Step(ctx)
+	require.NoError(t, err)
+	st = stats(t, s)
+	assert.EqualValues(t, 1, st.Depth)
+	assert.EqualValues(t, 1, st.Activity.Dequeued)
+	assert.EqualValues(t, 1, st.Lateness.Count)
+	assert.Equal(t, time.Second, st.Lateness.Max)
+	pages(t, inspector.FIFO("nightly work", sq.Queue("reports")), []inspector.Item{{Value: `{"queue":"reports","func":"sum","args":[1]}`, Position: 1}})
+}
+
+func TestAdapterReliable(t *testing.T) {
+	ctx := t.Context()
+	clock := &fixedClock{t0}
+	rq := queues.NewReliable(queues.NewEmbedded(zlite.New()), "pay", queues.WithLease(time.Minute), queues.WithClock(clock))
+	ids := map[string]string{}
+	for _, v := range []string{"x", "y", "z"} {
+		id, err := rq.Push(ctx, v)
+		require.NoError(t, err)
+		ids[v] = id
+	}
+	pop := func(want string) {
+		d, ok, err := rq.Pop(ctx, time.Second)
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Equal(t, want, d.Payload)
+	}
+	pop("x")                          // its lease ends at t0+1m
+	clock.t = t0.Add(2 * time.Minute) // x's lease has expired
+	pop("y")                          // its lease ends at t0+3m
+	r := inspector.Reliable("pay", rq, clock.Now)
+	assert.Equal(t, inspector.Stats{Depth: 1, InFlight: 2, Activity: &inspector.Activity{Enqueued: 3, Dequeued: 2}}, stats(t, r))
+	pages(t, r, []inspector.Item{
+		{ID: ids["z"], Value: "z", Position: 1},
+		{ID: ids["x"], Value: "x", Position: 2, State: inspector.StateExpired, LeaseExpiry: t0.Add(time.Minute)},
+		{ID: ids["y"], Value: "y", Position: 3, State: inspector.StateLeased, LeaseExpiry: t0.Add(3 * time.Minute)},
+	})
+	rr := r.(inspector.LeaseRequeuer)
+	for _, c := range []struct {
+		id   string
+		want bool
+	}{{ids["y"], false}, {ids["z"], false}, {"nope", false}, {ids["x"], true}, {ids["x"], false}} {
+		ok, err := rr.RequeueExpired(ctx, c.id)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, ok, "RequeueExpired(%s)", c.id)
+	}
+	pages(t, r, []inspector.Item{
+		{ID: ids["x"], Value: "x", Position: 1},
+		{ID: ids["z"], Value: "z", Position: 2},
+		{ID: ids["y"], Value: "y", Position: 3, State: inspector.StateLeased, LeaseExpiry: t0.Add(3 * time.Minute)},
+	})
+	st := stats(t, r)
+	assert.EqualValues(t, 1, st.Activity.Requeued)
 	assert.EqualValues(t, 2, st.Depth)
+	pop("x") // a requeued element is the next one served
+}
+
+func TestKeyspace(t *testing.T) {
+	ctx := t.Context()
+	db := zlite.New(zlite.WithLatencyTracking())
+	b := queues.NewEmbedded(db)
+	fq := queues.NewFIFO(b, "jobs")
+	require.NoError(t, fq.Push(ctx, "1", "2", "3"))
+	pq := queues.NewPriority(b, "renders")
+	require.NoError(t, pq.Push(ctx, "a", 1))
+	srv, c := serve(t, inspector.New([]inspector.Queue{inspector.FIFO("jobs", fq), inspector.Priority("renders", pq)}, inspector.WithKeyspace(db)))
+
+	_, body := get(t, c, srv.URL+"/admin/")
+	st := db.Stats() // the keys do not change while the page reads them
+	assert.Contains(t, body, `<dd data-field="keys">`+strconv.FormatInt(st.Keys, 10)+`</dd>`)
+	assert.Contains(t, body, `<dd data-field="ks_blocked">0</dd>`)
+	for name, ts := range st.Types {
+		row := regexp.MustCompile(`<tr data-type="` + name + `"><th scope="row">[^<]*</th><td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td>`).FindStringSubmatch(body)
+		require.NotNil(t, row, "no row for type %s", name)
+		assert.Equal(t, []string{strconv.FormatInt(ts.Keys, 10), strconv.FormatInt(ts.Elements, 10), strconv.FormatInt(ts.Bytes, 10)}, row[1:], "type %s", name)
+	}
+	assert.EqualValues(t, 3, st.Types["list"].Elements, "the FIFO's three values")
+	assert.Regexp(t, `<tr data-command="lpush"><th scope="row"><code>lpush</code></th><td class="num">1</td><td class="num">\d`, body, "one LPUSH, with its latency")
+
+	_, body = get(t, c, srv.URL+"/admin/api/queues")
+	var idx struct {
+		Keyspace struct {
+			Keys     int64 `json:"keys"`
+			Commands uint64
+			Types    map[string]struct{ Keys, Elements int64 }
+			Command  map[string]struct {
+				Calls uint64   `json:"calls"`
+				P99   *float64 `json:"latency_p99_seconds"`
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(body), &idx))
+	assert.Equal(t, st.Keys, idx.Keyspace.Keys)
+	assert.EqualValues(t, 3, idx.Keyspace.Types["list"].Elements)
+	assert.EqualValues(t, 1, idx.Keyspace.Command["lpush"].Calls)
+	assert.NotNil(t, idx.Keyspace.Command["lpush"].P99)
+	assert.GreaterOrEqual(t, idx.Keyspace.Commands, st.Commands, "the command counter only grows")
+
+	srv, c = serve(t, inspector.New(nil))
+	_, body = get(t, c, srv.URL+"/admin/api/queues")
+	assert.NotContains(t, body, "keyspace", "no keyspace without WithKeyspace")
+	_, body = get(t, c, srv.URL+"/admin/")
+	assert.NotContains(t, body, "Keyspace")
 }

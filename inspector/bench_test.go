@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 	"time"
 
+	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/inspector"
+	"github.com/zlite/zlite/queues"
 )
 
 // BenchmarkPages renders the index (every queue with full chart history) and a queue
@@ -40,5 +43,29 @@ func BenchmarkPages(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkCallQueuePage reads one page of 50 calls through the adapter from call
+// queues of growing size: the cost is the queue's paged Items, O(log n + k), not a
+// read of every call.
+func BenchmarkCallQueuePage(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		calls := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "calls")
+		for i := range n {
+			if err := calls.Enqueue(b.Context(), strconv.Itoa(i), float64(i%5)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		q := inspector.CallQueue("calls", calls)
+		b.Run(fmt.Sprintf("op=items/n=%d/impl=adapter", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				it, err := q.Items(b.Context(), int64(n/2), 50)
+				if err != nil || len(it) != 50 {
+					b.Fatal(len(it), err)
+				}
+			}
+		})
 	}
 }

@@ -67,18 +67,40 @@ func TestBrowser(t *testing.T) {
 	dir := artifacts(t)
 	ctx := t.Context()
 
-	// Real queues for what the adapters can show and act on, and a fake reliable
-	// queue for leases until package queues lists them.
+	// Real queues on one frozen clock, shared with the handler, so that the
+	// figures, waits and lease states shown are exact.
+	clock := &fixedClock{time.Now().Truncate(time.Second)}
+	now := clock.t
 	b := queues.NewEmbedded(zlite.New())
-	calls := queues.NewCallQueue(b, "support")
+	calls := queues.NewCallQueue(b, "support", queues.WithClock(clock))
 	for i, id := range []string{"ann", "bob", "cy", "dee"} {
 		require.NoError(t, calls.Enqueue(ctx, id, float64(i%2)))
 	}
 	fifo := queues.NewFIFO(b, "emails")
 	require.NoError(t, fifo.Push(ctx, "a", "b", "c"))
-	_, jobs, later, _ := fixtureAt(time.Now())
-	qs := []inspector.Queue{inspector.CallQueue("support", calls, nil), inspector.FIFO("emails", fifo), jobs, later}
-	h := inspector.New(qs, inspector.WithActions())
+	pay := queues.NewReliable(b, "payments", queues.WithLease(time.Minute), queues.WithClock(clock))
+	for _, v := range []string{"charge 1", "charge 2", "charge 3"} {
+		_, err := pay.Push(ctx, v)
+		require.NoError(t, err)
+	}
+	expired, _, err := pay.Pop(ctx, time.Second) // "charge 1", leased until now-1m
+	require.NoError(t, err)
+	clock.t = now.Add(2 * time.Minute)
+	_, _, err = pay.Pop(ctx, time.Second) // "charge 2", leased until now+3m
+	require.NoError(t, err)
+	clock.t = now.Add(-time.Minute) // a due time in the past would mean now
+	later := queues.NewDelayed(b, "reminders", queues.WithClock(clock))
+	require.NoError(t, later.Schedule(ctx, "was due", now.Add(-1500*time.Millisecond)))
+	clock.t = now
+	_, _, err = later.TryPop(ctx) // 1.5 s late
+	require.NoError(t, err)
+	due := now.Add(10 * time.Minute)
+	require.NoError(t, later.Schedule(ctx, "remind", due))
+	// The reliable queue's leases read the clock as it is at the end of the setup.
+	clock.t = now.Add(2 * time.Minute)
+	qs := []inspector.Queue{inspector.CallQueue("support", calls), inspector.FIFO("emails", fifo),
+		inspector.Reliable("payments", pay, clock.Now), inspector.Delayed("reminders", later)}
+	h := inspector.New(qs, inspector.WithActions(), inspector.WithClock(clock.Now))
 	for range 3 {
 		require.NoError(t, h.Sample(ctx))
 	}
@@ -135,7 +157,7 @@ func TestBrowser(t *testing.T) {
 	}()
 	// The page behaves as focused although no window is, so that key presses
 	// reach it whatever the headless browser's idea of focus.
-	_, err := chromedp.Call(sctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+	_, err = chromedp.Call(sctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
 	require.NoError(t, err)
 	const rowIDs = `[...document.querySelectorAll('tr[data-id]')].map(e => e.dataset.id)`
 
@@ -151,15 +173,19 @@ func TestBrowser(t *testing.T) {
 		pick  func(inspector.Stats) int64
 	}{
 		{qs[0], "depth", func(s inspector.Stats) int64 { return s.Depth }},
+		{qs[0], "blocked", func(s inspector.Stats) int64 { return s.Activity.Blocked }},
 		{qs[1], "depth", func(s inspector.Stats) int64 { return s.Depth }},
+		{qs[2], "depth", func(s inspector.Stats) int64 { return s.Depth }},
 		{qs[2], "in_flight", func(s inspector.Stats) int64 { return s.InFlight }},
+		{qs[3], "depth", func(s inspector.Stats) int64 { return s.Depth }},
 	} {
 		st, err := c.q.Stats(ctx)
 		require.NoError(t, err)
 		shown := text(`tr[data-queue="` + c.q.Name() + `"] td[data-field="` + c.field + `"]`)
 		assert.Equal(t, c.pick(st), mustInt(t, shown), "index %s of %s", c.field, c.q.Name())
 	}
-	assert.Equal(t, "2ms / 40ms / 1.5s (9 delivered)", text(`tr[data-queue="later"] td[data-field="lateness"]`))
+	assert.Equal(t, "1.5s / 1.5s / 1.5s (1 delivered)", text(`tr[data-queue="reminders"] td[data-field="lateness"]`))
+	assert.Equal(t, "2m0s", text(`tr[data-queue="support"] td[data-field="oldest"]`), "ann waited from setup to the frozen clock")
 	require.NoError(t, chromedp.Do(sctx, chromedp.KeyEvent("\t"), shot("index-skip-link")))
 	active, err := chromedp.Run(sctx, chromedp.Evaluate[string](`document.activeElement.textContent`))
 	require.NoError(t, err)
@@ -193,28 +219,36 @@ func TestBrowser(t *testing.T) {
 	require.NoError(t, err)
 	assert.EqualValues(t, 3, n)
 
-	// The reliable queue: requeue the expired lease, then move the dead item back.
+	// The reliable queue: the waiting element, then the leases, the expired one
+	// first; requeue it with its button and it is the next one served.
 	require.NoError(t, chromedp.Do(sctx,
-		chromedp.Navigate(srv.URL+"/admin/queues/jobs"),
+		chromedp.Navigate(srv.URL+"/admin/queues/payments"),
 		chromedp.WaitVisible(chromedp.CSS(`table.items`)),
-		shot("jobs"),
-		chromedp.Click(chromedp.CSS(`button[aria-label="Requeue r3"]`)),
+		shot("payments"),
+	))
+	states := `[...document.querySelectorAll('tr[data-id]')].map(e => e.querySelector('.value').textContent + ": " + e.querySelector('.state').textContent)`
+	assert.Equal(t, []string{"charge 3: waiting", "charge 1: expired", "charge 2: leased"}, eval(states))
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Click(chromedp.CSS(`button[aria-label="Requeue `+expired.ID+`"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`p.flash`)),
-		chromedp.Click(chromedp.CSS(`button[aria-label="Move back r4"]`)),
-		chromedp.WaitVisible(`//p[@class="flash" and contains(., "r4")]`), // a Search: XPath
-		shot("jobs-after-actions"),
+		shot("payments-after-requeue"),
 	))
-	assert.Equal(t, []string{"waiting", "leased", "waiting", "waiting"}, eval(`[...document.querySelectorAll('td.state')].map(e => e.textContent)`))
+	assert.Equal(t, []string{"charge 1: waiting", "charge 3: waiting", "charge 2: leased"}, eval(states))
+	assert.Equal(t, "1", text(`dd[data-field="requeued"]`))
+	ready, processing, err := pay.Len(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, [2]int64{2, 1}, [2]int64{ready, processing})
 
-	// The delayed queue's page shows its due time.
+	// The delayed queue's page shows its due time and lateness.
 	require.NoError(t, chromedp.Do(sctx,
-		chromedp.Navigate(srv.URL+"/admin/queues/later"),
+		chromedp.Navigate(srv.URL+"/admin/queues/reminders"),
 		chromedp.WaitVisible(chromedp.CSS(`table.items`)),
-		shot("later"),
+		shot("reminders"),
 	))
-	assert.Equal(t, later.it[0].Due.UTC().Format("15:04:05.000"), text(`tr[data-id="d1"] time`))
+	assert.Equal(t, due.UTC().Format("15:04:05.000"), text(`table.items time`))
+	assert.Equal(t, "scheduled", text(`table.items td.state`))
+	assert.Equal(t, "1.5s / 1.5s / 1.5s (1 delivered)", text(`dd[data-field="lateness"]`))
 }
-
 func mustInt(t *testing.T, s string) int64 {
 	t.Helper()
 	var n int64

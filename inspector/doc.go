@@ -20,10 +20,19 @@
 // [Stats] snapshot, a page of [Item]s in serving order) and acts on them through the
 // optional [Canceler], [LeaseRequeuer] and [DeadMover]. The adapters ([FIFO],
 // [Levels], [Priority], [CallQueue], [Delayed], [Scheduler], [Reliable], [Waitlist])
-// wrap the types of package queues. Today they report what those types expose:
-// depths (per level for [Levels]), the items of a call queue and a waitlist, and
-// cancelling a call or a party; counters, blocked consumers, lateness and leases
-// show as "n/a" until package queues reports them.
+// wrap the types of package queues, reading their Stats (depth per level, priority
+// or party size; due and in-flight counts; the age of the oldest item; blocked
+// consumers; the enqueued, dequeued, acked, requeued, expired-lease and cancelled
+// counters; the lateness of delayed jobs and scheduler moves, p50/p99/max) and
+// their paged Items, so a page of k items costs what the queue's Items costs for k:
+// the call queue lists its calls at the position [queues.CallQueue.Position] gives,
+// with priority and wait; the delayed queue and scheduler their jobs with due
+// times; the reliable queue its waiting elements, then its leases with their
+// expiry. Actions: cancel a call or a waitlist party, and requeue an expired lease
+// of a reliable queue. Package queues has no operation that removes a waiting item
+// from the other types and no dead-letter list, so no adapter offers those actions;
+// a [Queue] of your own can. [WithKeyspace] adds the figures of the zlite keyspace
+// itself ([zlite.DB.Stats]) to the index.
 //
 // # Routes
 //
@@ -43,17 +52,20 @@
 // [WithPageSize]); a bad offset or count is 400. A queue that cannot list its items
 // gives an empty list and "items_error" in JSON.
 //
-// JSON: a queue is {"name", "kind", "depth", "levels": [{"name", "depth"}],
-// "in_flight", "dead", "oldest_seconds", "activity": {"blocked", "enqueued",
-// "dequeued", "acked", "requeued", "expired"} or null, "lateness": {"count",
-// "p50_seconds", "p99_seconds", "max_seconds"} or null, "throughput_per_second"
-// (or null), "history": [{"at", "depth", "throughput_per_second"?,
-// "lateness_p99_seconds"?}]}, plus "error" when its Stats failed; /api/queues is
-// {"actions": bool, "queues": [...]}; a queue's page adds "offset", "count",
-// "more", "items": [{"id", "value", "position" (0 = served next), "state",
-// "level"?, "priority", "enqueued"?, "due"?, "lease_expiry"?}] and
-// "items_error"?. Times are RFC 3339, durations seconds. Errors are {"error": text}
-// with a 4xx or 5xx status.
+// JSON: a queue is {"name", "kind", "depth", "levels": [{"name", "depth"}], "due",
+// "in_flight", "dead", "oldest_seconds" (null when the queue records no times),
+// "activity": {"blocked", "enqueued", "dequeued", "acked", "requeued", "expired",
+// "cancelled"} or null, "lateness": {"count", "p50_seconds", "p99_seconds",
+// "max_seconds"} or null, "throughput_per_second" (or null), "history": [{"at",
+// "depth", "throughput_per_second"?, "lateness_p99_seconds"?}]}, plus "error" when
+// its Stats failed; /api/queues is {"actions": bool, "queues": [...], "keyspace"?:
+// {"keys", "blocked", "commands", "types": {type: {"keys", "elements", "bytes",
+// "encodings"?}}, "command": {name: {"calls", "latency_p50_seconds"?,
+// "latency_p99_seconds"?}}}}; a queue's page adds "offset", "count", "more",
+// "items": [{"id", "value", "position" (1 = served next), "state" (waiting,
+// scheduled, leased, expired or dead), "level"?, "priority", "enqueued"?, "due"?,
+// "lease_expiry"?}] and "items_error"?. Times are RFC 3339, durations seconds.
+// Errors are {"error": text} with a 4xx or 5xx status.
 //
 // # Charts and sampling
 //
@@ -61,7 +73,9 @@
 // queue, see [WithHistory]), kept in a ring buffer. [Handler.Run] takes a sample
 // every interval (1 s by default) until its context ends; [Handler.Sample] takes one
 // on demand. Throughput is the difference of the dequeued counter between two
-// samples over their interval, so it needs a queue that reports [Activity].
+// samples over their interval, so it needs a queue that reports [Activity]; the
+// counters are those of the queue value the adapter wraps (this process's), so
+// give it the value your consumers use.
 //
 // # Security model
 //

@@ -20,10 +20,11 @@ func Example() {
 	jobs.Push(ctx, "resize:1", "resize:2")
 	calls := queues.NewCallQueue(b, "support")
 	calls.Enqueue(ctx, "ann", 1)
+	calls.Enqueue(ctx, "bob", 5) // a higher priority: served first
 
 	h := inspector.New([]inspector.Queue{
 		inspector.FIFO("jobs", jobs),
-		inspector.CallQueue("support", calls, nil),
+		inspector.CallQueue("support", calls),
 	}) // read-only: add inspector.WithActions() for the buttons
 	h.Sample(ctx) // or: go h.Run(ctx)
 
@@ -32,24 +33,46 @@ func Example() {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	resp, err := http.Get(srv.URL + "/admin/queues/api/queues")
+	var idx struct {
+		Queues []struct {
+			Name     string `json:"name"`
+			Kind     string `json:"kind"`
+			Depth    int64  `json:"depth"`
+			Activity struct {
+				Enqueued int64 `json:"enqueued"`
+			} `json:"activity"`
+		} `json:"queues"`
+	}
+	getJSON(srv.URL+"/admin/queues/api/queues", &idx)
+	for _, q := range idx.Queues {
+		fmt.Println(q.Name, q.Kind, "depth", q.Depth, "enqueued", q.Activity.Enqueued)
+	}
+	var page struct {
+		Items []struct {
+			ID       string  `json:"id"`
+			Position int64   `json:"position"`
+			Priority float64 `json:"priority"`
+		} `json:"items"`
+	}
+	getJSON(srv.URL+"/admin/queues/api/queues/support?count=10", &page)
+	for _, it := range page.Items {
+		fmt.Println(it.Position, it.ID, it.Priority)
+	}
+	// Output:
+	// jobs fifo depth 2 enqueued 2
+	// support call depth 2 enqueued 2
+	// 1 bob 5
+	// 2 ann 1
+}
+
+func getJSON(url string, v any) {
+	resp, err := http.Get(url)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer resp.Body.Close()
-	var idx struct {
-		Queues []struct {
-			Name  string `json:"name"`
-			Kind  string `json:"kind"`
-			Depth int64  `json:"depth"`
-		} `json:"queues"`
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		fmt.Println(err)
 	}
-	json.NewDecoder(resp.Body).Decode(&idx)
-	for _, q := range idx.Queues {
-		fmt.Println(q.Name, q.Kind, q.Depth)
-	}
-	// Output:
-	// jobs fifo 2
-	// support call 1
 }

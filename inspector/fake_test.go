@@ -52,7 +52,7 @@ func (q *fakeQueue) Items(_ context.Context, offset, count int64) ([]inspector.I
 	var out []inspector.Item
 	for i := offset; i < int64(len(q.it)) && i < offset+count; i++ {
 		it := q.it[i]
-		it.Position = i
+		it.Position = i + 1
 		out = append(out, it)
 	}
 	return out, nil

@@ -135,6 +135,7 @@ type indexView struct {
 	Now                      time.Time
 	Actions                  bool
 	Queues                   []queueRow
+	Keyspace                 *keyspaceView // nil without WithKeyspace
 }
 
 func (h *Handler) rows(ctx context.Context, w, ht int) []queueRow {
@@ -166,6 +167,9 @@ func lastRate(s []sample) (float64, bool) {
 func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 	v := indexView{Title: h.cfg.title, Root: "./", Page: "Queues", Now: h.now(), Actions: h.cfg.actions,
 		Queues: h.rows(r.Context(), 120, 28)}
+	if h.cfg.keyspace != nil {
+		v.Keyspace = newKeyspaceView(h.cfg.keyspace())
+	}
 	render(w, "index.html", v)
 }
 
@@ -189,13 +193,13 @@ func columnsOf(k Kind) columns {
 	case KindLevels:
 		return columns{Value: true, Level: true}
 	case KindPriority:
-		return columns{Value: true, Priority: true, Wait: true}
+		return columns{Value: true, Priority: true}
 	case KindCall: // a call is its id
 		return columns{ID: true, Priority: true, Wait: true}
 	case KindDelayed, KindScheduler:
-		return columns{Value: true, Due: true}
+		return columns{Value: true, State: true, Due: true}
 	case KindReliable:
-		return columns{ID: true, Value: true, State: true, Wait: true, Lease: true}
+		return columns{ID: true, Value: true, State: true, Lease: true}
 	case KindWaitlist:
 		return columns{ID: true, Value: true}
 	}
@@ -224,7 +228,8 @@ type queueView struct {
 	Items                    []itemRow
 	ItemsErr                 string
 	Unsupported              bool
-	Offset, Count, Last      int64
+	First, Last, Offset      int64 // positions shown, and the page's offset
+	Count                    int64
 	Prev, Next               string // hrefs, "" when there is no such page
 	Actions                  bool   // actions are enabled (the header says so)
 	ActionCol                bool   // the queue supports an action: an Action column is shown
@@ -261,13 +266,24 @@ func items(ctx context.Context, q Queue, offset, count int64) (page []Item, more
 	return it, false, nil
 }
 
+// stateOf is it's state, derived from its due time when the queue gave none.
+func stateOf(it Item, now time.Time) ItemState {
+	switch {
+	case it.State != "":
+		return it.State
+	case it.Due.After(now):
+		return StateScheduled
+	}
+	return StateWaiting
+}
+
 // actionFor says which action, if any, an item offers.
-func (h *Handler) actionFor(q Queue, it Item) (string, string) {
+func (h *Handler) actionFor(q Queue, it Item, now time.Time) (string, string) {
 	if !h.cfg.actions {
 		return "", ""
 	}
-	switch it.State {
-	case StateWaiting, StateScheduled, "":
+	switch stateOf(it, now) {
+	case StateWaiting, StateScheduled:
 		if _, ok := q.(Canceler); ok {
 			return "cancel", "Cancel"
 		}
@@ -322,16 +338,13 @@ func (h *Handler) queuePage(w http.ResponseWriter, r *http.Request) {
 		v.ItemsErr = err.Error()
 	}
 	for _, it := range page {
-		row := itemRow{Item: it, State: it.State}
-		if row.State == "" {
-			row.State = StateWaiting
-		}
+		row := itemRow{Item: it, State: stateOf(it, now)}
 		if !it.Enqueued.IsZero() {
 			row.Wait = fmtDuration(now.Sub(it.Enqueued))
 		}
 		row.DueIn = relative(it.Due, now)
 		row.LeaseIn = relative(it.LeaseExpiry, now)
-		row.Action, row.ActionLabel = h.actionFor(q, it)
+		row.Action, row.ActionLabel = h.actionFor(q, it, now)
 		v.Items = append(v.Items, row)
 	}
 	link := func(off int64) string {
@@ -345,7 +358,7 @@ func (h *Handler) queuePage(w http.ResponseWriter, r *http.Request) {
 	_, l := q.(LeaseRequeuer)
 	_, d := q.(DeadMover)
 	v.ActionCol = h.cfg.actions && (c || l || d)
-	v.Last = offset + int64(len(v.Items)) - 1
+	v.First, v.Last = offset+1, offset+int64(len(v.Items))
 	if offset > 0 {
 		v.Prev = link(max(offset-count, 0))
 	}

@@ -25,13 +25,10 @@ const hostile = `a:b/c <x>&"`
 // fixture returns the test queues: a call queue with five calls, a reliable queue
 // with an item in each state, a delayed queue with lateness, and a queue with a
 // hostile name that lists nothing.
-func fixture() (calls, jobs, later *fakeQueue, all []inspector.Queue) { return fixtureAt(t0) }
-
-// fixtureAt is fixture with its times around t0.
-func fixtureAt(t0 time.Time) (calls, jobs, later *fakeQueue, all []inspector.Queue) {
+func fixture() (calls, jobs, later *fakeQueue, all []inspector.Queue) {
 	calls = &fakeQueue{name: "calls", kind: inspector.KindCall, st: inspector.Stats{
-		Oldest:   10 * time.Second,
-		Activity: &inspector.Activity{Blocked: 2, Enqueued: 40, Dequeued: 35},
+		Oldest: 10 * time.Second, HasOldest: true,
+		Activity: &inspector.Activity{Blocked: 2, Enqueued: 40, Dequeued: 35, Cancelled: 3},
 	}}
 	for i, id := range []string{"c1", "c2", "c3", "c4", "c5"} {
 		calls.it = append(calls.it, inspector.Item{ID: id, Priority: float64(5 - i), Enqueued: t0.Add(-time.Duration(10-i) * time.Second)})
@@ -94,6 +91,7 @@ func TestIndex(t *testing.T) {
 		{"jobs", "depth", "1"},
 		{"jobs", "in_flight", "2"},
 		{"jobs", "blocked", "n/a"},
+		{"jobs", "oldest", "n/a"},
 		{"later", "lateness", "2ms / 40ms / 1.5s (9 delivered)"},
 		{"a:b/c &lt;x&gt;&amp;&#34;", "depth", "7"},
 	}
@@ -159,9 +157,9 @@ func TestQueuePage(t *testing.T) {
 			[]string{`data-id="c1"`, `data-id="c2"`, "10s", `data-field="blocked">2<`, `rel="next"`, `action="./calls/cancel"`},
 			[]string{`data-id="c3"`, `rel="prev"`}},
 		{"second page", "calls?offset=4&count=2", 200,
-			[]string{`data-id="c5"`, `href="./calls?offset=2&amp;count=2" rel="prev"`, "Positions 4 to 4"},
+			[]string{`data-id="c5"`, `href="./calls?offset=2&amp;count=2" rel="prev"`, "Positions 5 to 5"},
 			[]string{`data-id="c4"`, `rel="next"`}},
-		{"past the end", "calls?offset=99", 200, []string{"No items from position 99 on."}, []string{"<table"}},
+		{"past the end", "calls?offset=99", 200, []string{"No items from position 100 on."}, []string{"<table"}},
 		{"reliable: states, leases and their actions", "jobs", 200,
 			[]string{">leased<", ">expired<", ">dead<", "(in 5s)", "(2s ago)", `action="./jobs/requeue"`, `action="./jobs/revive"`, `aria-label="Requeue r3"`, `aria-label="Move back r4"`},
 			[]string{`aria-label="Cancel r2"`, `aria-label="Requeue r2"`}},
@@ -293,8 +291,10 @@ func TestJSON(t *testing.T) {
 	assert.Equal(t, "call", calls["kind"])
 	assert.EqualValues(t, 5, calls["depth"])
 	assert.EqualValues(t, 10, calls["oldest_seconds"])
-	assert.Equal(t, map[string]any{"blocked": 2.0, "enqueued": 40.0, "dequeued": 35.0, "acked": 0.0, "requeued": 0.0, "expired": 0.0}, calls["activity"])
+	assert.Equal(t, map[string]any{"blocked": 2.0, "enqueued": 40.0, "dequeued": 35.0, "acked": 0.0, "requeued": 0.0, "expired": 0.0, "cancelled": 3.0}, calls["activity"])
 	assert.Nil(t, calls["lateness"])
+	assert.Nil(t, idx.Queues[1]["oldest_seconds"], "a queue that records no times")
+	assert.EqualValues(t, 0, idx.Queues[1]["due"])
 	assert.Nil(t, calls["throughput_per_second"], "one sample gives no rate")
 	assert.Equal(t, []any{map[string]any{"at": "2026-01-02T03:04:05Z", "depth": 5.0}}, calls["history"])
 	assert.Equal(t, map[string]any{"count": 9.0, "p50_seconds": 0.002, "p99_seconds": 0.04, "max_seconds": 1.5}, idx.Queues[2]["lateness"])
@@ -314,8 +314,8 @@ func TestJSON(t *testing.T) {
 	assert.Equal(t, int64(2), page.Count)
 	assert.True(t, page.More)
 	assert.Equal(t, []map[string]any{
-		{"id": "r2", "value": "pay 2", "position": 1.0, "state": "leased", "priority": 0.0, "lease_expiry": "2026-01-02T03:04:10Z"},
-		{"id": "r3", "value": "pay 3", "position": 2.0, "state": "expired", "priority": 0.0, "lease_expiry": "2026-01-02T03:04:03Z"},
+		{"id": "r2", "value": "pay 2", "position": 2.0, "state": "leased", "priority": 0.0, "lease_expiry": "2026-01-02T03:04:10Z"},
+		{"id": "r3", "value": "pay 3", "position": 3.0, "state": "expired", "priority": 0.0, "lease_expiry": "2026-01-02T03:04:03Z"},
 	}, page.Items)
 
 	code, body = get(t, c, srv.URL+"/admin/api/queues/"+url.PathEscape(hostile))

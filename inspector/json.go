@@ -17,9 +17,10 @@ type jsonQueue struct {
 	Error      string        `json:"error,omitempty"`
 	Depth      int64         `json:"depth"`
 	Levels     []jsonLevel   `json:"levels"`
+	Due        int64         `json:"due"`
 	InFlight   int64         `json:"in_flight"`
 	Dead       int64         `json:"dead"`
-	Oldest     float64       `json:"oldest_seconds"`
+	Oldest     *float64      `json:"oldest_seconds"`
 	Activity   *Activity     `json:"activity"`
 	Lateness   *jsonLateness `json:"lateness"`
 	Throughput *float64      `json:"throughput_per_second"`
@@ -72,7 +73,11 @@ func (h *Handler) jsonQueueOf(r *http.Request, q Queue, history bool) jsonQueue 
 	if err != nil {
 		j.Error = err.Error()
 	}
-	j.Depth, j.InFlight, j.Dead, j.Oldest, j.Activity = st.Depth, st.InFlight, st.Dead, st.Oldest.Seconds(), st.Activity
+	j.Depth, j.Due, j.InFlight, j.Dead, j.Activity = st.Depth, st.Due, st.InFlight, st.Dead, st.Activity
+	if st.HasOldest {
+		o := st.Oldest.Seconds()
+		j.Oldest = &o
+	}
 	for _, l := range st.Levels {
 		j.Levels = append(j.Levels, jsonLevel(l))
 	}
@@ -102,9 +107,13 @@ func (h *Handler) jsonQueueOf(r *http.Request, q Queue, history bool) jsonQueue 
 
 func (h *Handler) apiIndex(w http.ResponseWriter, r *http.Request) {
 	out := struct {
-		Actions bool        `json:"actions"`
-		Queues  []jsonQueue `json:"queues"`
+		Actions  bool          `json:"actions"`
+		Queues   []jsonQueue   `json:"queues"`
+		Keyspace *jsonKeyspace `json:"keyspace,omitempty"`
 	}{Actions: h.cfg.actions, Queues: make([]jsonQueue, 0, len(h.queues))}
+	if h.cfg.keyspace != nil {
+		out.Keyspace = newJSONKeyspace(h.cfg.keyspace())
+	}
 	for _, q := range h.queues {
 		out.Queues = append(out.Queues, h.jsonQueueOf(r, q, true))
 	}
@@ -131,12 +140,9 @@ func (h *Handler) apiQueue(w http.ResponseWriter, r *http.Request) {
 		p.ItemsError = err.Error()
 	}
 	p.More = more
+	now := h.now()
 	for _, it := range page {
-		st := it.State
-		if st == "" {
-			st = StateWaiting
-		}
-		p.Items = append(p.Items, jsonItem{ID: it.ID, Value: it.Value, Position: it.Position, State: st,
+		p.Items = append(p.Items, jsonItem{ID: it.ID, Value: it.Value, Position: it.Position, State: stateOf(it, now),
 			Level: it.Level, Priority: it.Priority, Enqueued: it.Enqueued, Due: it.Due, LeaseExpiry: it.LeaseExpiry})
 	}
 	writeJSON(w, http.StatusOK, p)

@@ -1,6 +1,10 @@
 package inspector
 
-import "time"
+import (
+	"time"
+
+	"github.com/zlite/zlite"
+)
 
 // Option configures a [Handler]; pass options to [New].
 type Option func(*config)
@@ -13,6 +17,7 @@ type config struct {
 	now      func() time.Time
 	title    string
 	trusted  []string
+	keyspace func() zlite.Stats
 }
 
 func defaults() config {
@@ -68,3 +73,13 @@ func WithTitle(title string) Option { return func(c *config) { c.title = title }
 func WithTrustedOrigins(origins ...string) Option {
 	return func(c *config) { c.trusted = append(c.trusted, origins...) }
 }
+
+// WithKeyspace adds a panel on the index with the figures of db, the keyspace the
+// queues live in (its [zlite.DB.Stats]: keys by type with their elements, bytes and
+// encodings, blocked callers, and the commands run with their latency when
+// [zlite.WithLatencyTracking] is on; the keyspace does not count the commands
+// inside a batch, which is how the queues' atomic steps run), and a "keyspace"
+// member to /api/queues. Each
+// index request calls db.Stats once, which visits every key under the keyspace's
+// lock: O(keys).
+func WithKeyspace(db *zlite.DB) Option { return func(c *config) { c.keyspace = db.Stats } }

@@ -19,8 +19,9 @@ type Queue interface {
 	// Stats returns the queue's current figures.
 	Stats(ctx context.Context) (Stats, error)
 	// Items returns at most count items in serving order (the next one served
-	// first), skipping the first offset; offset and count are ≥ 0. A queue that
-	// cannot list its items returns an error matching errors.ErrUnsupported.
+	// first, at Position 1), skipping the first offset; offset and count are ≥ 0.
+	// A queue that cannot list its items returns an error matching
+	// errors.ErrUnsupported.
 	Items(ctx context.Context, offset, count int64) ([]Item, error)
 }
 
@@ -62,13 +63,18 @@ const (
 // Stats is a snapshot of one queue's figures. Fields a queue does not keep are
 // zero, and the optional groups are nil.
 type Stats struct {
-	Depth    int64         // items waiting to be served
-	Levels   []Level       // depth per level or priority, for queues that have them
-	InFlight int64         // items handed out and not yet acknowledged (leases)
-	Dead     int64         // items in the dead-letter list
-	Oldest   time.Duration // how long the oldest waiting item has waited; 0 if none or unknown
-	Activity *Activity     // nil: the queue keeps no counters (no throughput is shown)
-	Lateness *Lateness     // nil: the queue has no due times
+	Depth    int64   // items waiting to be served (for a delayed queue, due or not)
+	Levels   []Level // depth per level, priority or party size, in serving order
+	Due      int64   // waiting items already due, for queues with due times
+	InFlight int64   // items handed out and not yet acknowledged (leases)
+	Dead     int64   // items in the dead-letter list
+	// Oldest is how long the oldest waiting item has waited (for a delayed queue:
+	// since the earliest job became due); meaningful only when HasOldest, which is
+	// false for queues that record no times.
+	Oldest    time.Duration
+	HasOldest bool
+	Activity  *Activity // nil: the queue keeps no counters (no throughput is shown)
+	Lateness  *Lateness // nil: the queue has no due times
 }
 
 // Level is the depth of one level or priority of a queue.
@@ -77,16 +83,17 @@ type Level struct {
 	Depth int64
 }
 
-// Activity holds a queue's consumers and its counters since it was created. The
-// counters only grow; the inspector derives rates from their differences between
-// samples.
+// Activity holds a queue's blocked consumers and its counters since the queue
+// value was created (in this process). The counters only grow; the inspector
+// derives rates from their differences between samples.
 type Activity struct {
-	Blocked  int64 `json:"blocked"` // consumers blocked waiting for an item now
-	Enqueued int64 `json:"enqueued"`
-	Dequeued int64 `json:"dequeued"`
-	Acked    int64 `json:"acked"`
-	Requeued int64 `json:"requeued"`
-	Expired  int64 `json:"expired"` // leases that expired
+	Blocked   int64 `json:"blocked"` // consumers blocked waiting for an item now
+	Enqueued  int64 `json:"enqueued"`
+	Dequeued  int64 `json:"dequeued"`
+	Acked     int64 `json:"acked"`
+	Requeued  int64 `json:"requeued"`
+	Expired   int64 `json:"expired"`   // leases that expired
+	Cancelled int64 `json:"cancelled"` // items removed from the middle
 }
 
 // Lateness is the distribution of how late due items were delivered (delivery time
@@ -113,8 +120,8 @@ const (
 type Item struct {
 	ID          string    // identifies the item in actions (Cancel, RequeueExpired, MoveDeadBack)
 	Value       string    // the payload
-	Position    int64     // 0-based place in serving order
-	State       ItemState // "" means [StateWaiting]
+	Position    int64     // place in serving order: 1 is served next
+	State       ItemState // "": [StateScheduled] if Due is in the future, else [StateWaiting]
 	Level       string    // the level, for [KindLevels]
 	Priority    float64   // for [KindPriority] and [KindCall]
 	Enqueued    time.Time // when it arrived (the wait time is now minus this); zero if unknown

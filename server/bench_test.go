@@ -66,3 +66,40 @@ func BenchmarkGoRedis(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPipeline sends pipelines of 64 commands over the in-memory pipe and reads
+// the replies: the server's per-command cost (parse, run, encode) without sockets.
+func BenchmarkPipeline(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		cmd  func(i int) []string
+	}{
+		{"zadd", func(i int) []string { return []string{"ZADD", "z", strconv.Itoa(i % 1000), "m" + strconv.Itoa(i%1000)} }},
+		{"lpush", func(i int) []string { return []string{"LPUSH", "l", "v"} }},
+		{"rpop", func(i int) []string { return []string{"RPOP", "l"} }},
+	} {
+		b.Run("op="+tc.name+"/P=64/impl=zlite-server", func(b *testing.B) {
+			rdb := redis.NewClient(&redis.Options{Dialer: server.Dialer(zlite.New())})
+			defer rdb.Close()
+			ctx := context.Background()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				p := rdb.Pipeline()
+				for range 64 {
+					args := tc.cmd(i)
+					a := make([]any, len(args))
+					for j, s := range args {
+						a[j] = s
+					}
+					p.Do(ctx, a...)
+					i++
+				}
+				if _, err := p.Exec(ctx); err != nil && err != redis.Nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*64), "ns/cmd")
+		})
+	}
+}

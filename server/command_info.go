@@ -14,7 +14,8 @@ var keySpecs = map[string][3]int{
 	"blpop": {1, -2, 1}, "brpop": {1, -2, 1}, "bzpopmin": {1, -2, 1}, "bzpopmax": {1, -2, 1},
 	"del": {1, -1, 1}, "exists": {1, -1, 1},
 	"lmove": {1, 2, 1}, "rpoplpush": {1, 2, 1}, "blmove": {1, 2, 1}, "brpoplpush": {1, 2, 1},
-	"rename": {1, 2, 1}, "zrangestore": {1, 2, 1},
+	"rename": {1, 2, 1}, "zrangestore": {1, 2, 1}, "renamenx": {1, 2, 1}, "copy": {1, 2, 1},
+	"unlink": {1, -1, 1}, "touch": {1, -1, 1}, "randomkey": {},
 	"keys": {}, "scan": {}, "dbsize": {}, "flushall": {},
 	"zunion": {}, "zinter": {}, "zdiff": {}, "zintercard": {}, "lmpop": {}, "zmpop": {}, "blmpop": {}, "bzmpop": {},
 	"zunionstore": {1, 1, 1}, "zinterstore": {1, 1, 1}, "zdiffstore": {1, 1, 1},
@@ -151,7 +152,9 @@ func group(name string) string {
 		return "sorted-set"
 	case name[0] == 'l' && name != "lastsave" || name[0] == 'b' || name == "rpush" || name == "rpushx" || name == "rpop" || name == "rpoplpush":
 		return "list"
-	case name == "del" || name == "exists" || name == "type" || name == "keys" || name == "scan" || name == "rename" || name == "object":
+	case name == "del" || name == "exists" || name == "type" || name == "keys" || name == "scan" || name == "rename" || name == "object",
+		strings.Contains(name, "expire") || name == "ttl" || name == "pttl" || name == "persist" || name == "copy" ||
+			name == "renamenx" || name == "unlink" || name == "touch" || name == "randomkey":
 		return "generic"
 	case name == "multi" || name == "exec" || name == "discard" || name == "watch" || name == "unwatch":
 		return "transactions"

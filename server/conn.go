@@ -39,6 +39,7 @@ type client struct {
 	multi  *multiState // non-nil between MULTI and EXEC/DISCARD
 	watch  watchSet
 	cause  error // why the last blocking command was cancelled
+	inline bool  // served in the caller's goroutine (syncConn), not by serve
 
 	mu      sync.Mutex // guards the fields below, read by CLIENT LIST/KILL/UNBLOCK
 	name    string
@@ -99,25 +100,41 @@ func (c *client) serve() {
 			_ = c.w.bw.Flush()
 			return
 		}
-		args, err := c.rd.next(s.maxBulk.Load(), c.needsAuth())
-		if err != nil {
-			var pe *ProtocolError
-			if errors.As(err, &pe) {
-				c.w.errorReply("ERR " + pe.Error())
-				_ = c.w.bw.Flush()
-				s.log.Debug("protocol error", "id", c.id, "err", err)
-			} else if errors.Is(err, os.ErrDeadlineExceeded) {
-				s.log.Debug("idle client closed", "id", c.id)
-			}
-			return
-		}
-		s.commands.Add(1)
-		c.last.Store(time.Now().UnixNano())
-		if quit := c.dispatch(args); quit {
-			_ = c.w.bw.Flush()
+		if !c.step() {
 			return
 		}
 	}
+}
+
+// step reads and runs one command; it reports false when the connection must end
+// (QUIT, a protocol error, a read error), its replies flushed.
+func (c *client) step() bool {
+	s := c.srv
+	args, err := c.rd.next(s.maxBulk.Load(), c.needsAuth())
+	if err != nil {
+		var pe *ProtocolError
+		if errors.As(err, &pe) {
+			c.w.errorReply("ERR " + pe.Error())
+			_ = c.w.bw.Flush()
+			s.log.Debug("protocol error", "id", c.id, "err", err)
+		} else if errors.Is(err, os.ErrDeadlineExceeded) {
+			s.log.Debug("idle client closed", "id", c.id)
+		}
+		return false
+	}
+	s.commands.Add(1)
+	c.last.Store(time.Now().UnixNano())
+	if quit := c.dispatch(args); quit {
+		_ = c.w.bw.Flush()
+		return false
+	}
+	return true
+}
+
+func (c *client) isKilled() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.killed
 }
 
 func (c *client) stopping() bool {
@@ -187,22 +204,27 @@ func (c *client) unblock(cause error) bool {
 // dispatch runs one command and writes its reply; it reports whether the
 // connection must close (QUIT, a failed write).
 func (c *client) dispatch(args []string) (quit bool) {
-	name := strings.ToLower(args[0])
-	c.mu.Lock()
-	c.lastCmd = name
-	c.mu.Unlock()
-	sc, isServer := serverCommands[name]
+	sc, isServer := lookupServer(args[0])
 	var cmd zlite.Command
-	if !isServer {
-		var err error
-		if cmd, err = zlite.Lookup(args); err != nil {
-			if c.multi != nil {
-				c.multi.aborted = true
-			}
-			c.w.errorReply(err.Error())
-			return false
-		}
-	} else if err := sc.check(args); err != nil {
+	var err error
+	if isServer {
+		err = sc.check(args)
+	} else {
+		cmd, err = zlite.Lookup(args)
+	}
+	c.mu.Lock()
+	switch {
+	case isServer && sc.subs != nil && len(args) > 1:
+		c.lastCmd = sc.name + "|" + strings.ToLower(args[1]) // CLIENT LIST's cmd=client|list
+	case isServer:
+		c.lastCmd = sc.name
+	case err == nil:
+		c.lastCmd = cmd.Name()
+	default:
+		c.lastCmd = "NULL"
+	}
+	c.mu.Unlock()
+	if err != nil {
 		if c.multi != nil {
 			c.multi.aborted = true
 		}
@@ -272,6 +294,18 @@ func (c *client) block(db *zlite.DB, args []string) (any, error) {
 	}
 	c.cancel = cancel
 	c.mu.Unlock()
+	if c.inline {
+		// In-process (see syncConn): the client's goroutine is the one waiting; a
+		// Close of the connection from elsewhere cancels it through kill.
+		c.srv.blocked.Add(1)
+		v, err := db.Do(ctx, args...)
+		c.srv.blocked.Add(-1)
+		c.mu.Lock()
+		c.cancel = nil
+		c.mu.Unlock()
+		c.cause = context.Cause(ctx)
+		return v, err
+	}
 	// Flush what came before: the watcher must not write.
 	if err := c.w.bw.Flush(); err != nil {
 		cancel(errDisconnected)
@@ -309,6 +343,27 @@ func (c *client) watchDisconnect(cancel context.CancelCauseFunc, done chan<- str
 			return
 		}
 	}
+}
+
+// lookupServer finds a server command by name, case-insensitively, without
+// allocating (the name is folded in a stack buffer).
+func lookupServer(name string) (*serverCommand, bool) {
+	if sc, ok := serverCommands[name]; ok {
+		return sc, true
+	}
+	var buf [16]byte
+	if len(name) > len(buf) {
+		return nil, false
+	}
+	for i := 0; i < len(name); i++ {
+		ch := name[i]
+		if 'A' <= ch && ch <= 'Z' {
+			ch += 'a' - 'A'
+		}
+		buf[i] = ch
+	}
+	sc, ok := serverCommands[string(buf[:len(name)])]
+	return sc, ok
 }
 
 // sortClients orders clients by id.

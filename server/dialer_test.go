@@ -66,3 +66,30 @@ func TestDialerGoRedis(t *testing.T) {
 		}
 	}
 }
+
+// TestDialerBlockedClose: a BLPOP blocked through the Dialer is cancelled when the
+// client closes, and takes nothing pushed afterwards.
+func TestDialerBlockedClose(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ctx := context.Background()
+	db := zlite.New()
+	srv := server.New(server.WithDB(0, db))
+	rdb := redis.NewClient(&redis.Options{Dialer: srv.Dialer(), ReadTimeout: -1})
+	done := make(chan error, 1)
+	go func() { done <- rdb.BLPop(ctx, 0, "q").Err() }()
+	for {
+		if st := db.Stats(); st.Blocked == 1 {
+			break
+		}
+	}
+	rdb.Close()
+	if err := <-done; err == nil {
+		t.Fatal("BLPop after Close returned no error")
+	}
+	if _, err := db.RPush(ctx, "q", "kept"); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := db.LLen(ctx, "q"); n != 1 {
+		t.Fatalf("LLEN q = %d; want 1: the closed client's BLPOP took the element", n)
+	}
+}

@@ -40,8 +40,10 @@
 // A command costs its keyspace command ([zlite.DB.Do]) plus parsing (one
 // allocation for the argument slice and one for the arguments' strings, for commands
 // of up to 128 bytes), a second command-table lookup for the reply's shape and the
-// encoding into the connection's 16 KiB write buffer. A connection holds a 16 KiB
-// read and a 16 KiB write buffer and one goroutine (two while blocked).
+// encoding into the connection's 16 KiB write buffer. A TCP connection holds a
+// 16 KiB read and a 16 KiB write buffer and one goroutine (two while blocked). A
+// [Dialer] connection starts no goroutine: its commands run on the goroutine that
+// writes them (go-redis's caller), their replies wait in memory for its read.
 //
 // # Security and limits
 //

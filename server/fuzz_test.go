@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"runtime"
 	"testing"
 )
 
@@ -40,6 +41,56 @@ func FuzzRequest(f *testing.F) {
 		s.Close()
 		br := bufio.NewReader(bytes.NewReader(out))
 		for br.Buffered() > 0 || len(out) > 0 {
+			if _, err := br.Peek(1); err == io.EOF {
+				break
+			}
+			var b bytes.Buffer
+			if err := readFrame(br, &b); err != nil {
+				t.Fatalf("malformed reply after %q: %v (output %q)", b.String(), err, out)
+			}
+		}
+	})
+}
+
+// FuzzRequestInline sends arbitrary bytes, in two writes, through a Dialer
+// connection (commands run in the writer's goroutine): no panic, no hang (a
+// blocked command is cancelled by Close), well-formed replies.
+func FuzzRequestInline(f *testing.F) {
+	f.Add([]byte("*2\r\n$4\r\nECHO\r\n$3\r\nabc\r\n"), 7)
+	f.Add([]byte("PING\r\n*1\r\n$999999999999\r\n"), 3)
+	f.Add([]byte("*3\r\n$5\r\nBLPOP\r\n$1\r\nq\r\n$1\r\n0\r\nPING\r\n"), 20)
+	f.Fuzz(func(t *testing.T, data []byte, cut int) {
+		s := New(WithProtoMaxBulkLen(1 << 20))
+		nc, err := s.dialInline()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut = min(max(cut, 0), len(data))
+		wrote := make(chan struct{})
+		go func() {
+			defer close(wrote)
+			_, _ = nc.Write(data[:cut])
+			_, _ = nc.Write(data[cut:])
+		}()
+	wait:
+		for {
+			select {
+			case <-wrote:
+				break wait
+			default:
+				if s.blocked.Load() > 0 {
+					nc.Close()
+				}
+				runtime.Gosched()
+			}
+		}
+		nc.Close()
+		out, err := io.ReadAll(nc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		br := bufio.NewReader(bytes.NewReader(out))
+		for {
 			if _, err := br.Peek(1); err == io.EOF {
 				break
 			}

@@ -81,7 +81,9 @@ type Server struct {
 	rejected    atomic.Int64 // rejected_connections
 }
 
-// New returns a server over 16 keyspaces, new empty ones unless given by [WithDB].
+// New returns a server over 16 keyspaces, new empty ones unless given by [WithDB],
+// with Redis's defaults for the settings opts leave alone. It starts nothing: see
+// [Server.Serve], [Server.ServeConn] and [Server.Dialer].
 func New(opts ...Option) *Server {
 	s := &Server{
 		clients:   make(map[int64]*client),
@@ -104,7 +106,8 @@ func New(opts ...Option) *Server {
 	return s
 }
 
-// DB returns keyspace number i (0 to 15).
+// DB returns keyspace number i (0 to 15), as SWAPDB last left it. The complexity
+// is O(1).
 func (s *Server) DB(i int) *zlite.DB {
 	s.dbmu.RLock()
 	defer s.dbmu.RUnlock()
@@ -155,37 +158,56 @@ func (s *Server) Serve(l net.Listener) error {
 
 // ServeConn serves one connection on a new goroutine and returns at once; the
 // connection is closed when the client quits or disconnects, or the server closes.
+// Beyond maxclients it replies Redis's error and closes the connection. The
+// complexity is O(1).
 func (s *Server) ServeConn(nc net.Conn) {
+	c := s.register(nc, false)
+	if c == nil {
+		return
+	}
+	go func() {
+		defer s.wg.Done()
+		c.serve()
+		s.unregister(c)
+	}()
+}
+
+// register adds a client for nc, or refuses it (closed server, maxclients) and
+// returns nil. A client served by its own goroutine is counted in s.wg.
+func (s *Server) register(nc net.Conn, inline bool) *client {
 	s.connections.Add(1)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		nc.Close()
-		return
+		return nil
 	}
 	if int64(len(s.clients)) >= s.maxClients.Load() {
 		s.mu.Unlock()
 		s.rejected.Add(1)
 		_, _ = io.WriteString(nc, "-ERR max number of clients reached\r\n")
 		nc.Close()
-		return
+		return nil
 	}
 	c := newClient(s, nc)
+	c.inline = inline
 	s.clients[c.id] = c
-	s.wg.Add(1)
+	if !inline {
+		s.wg.Add(1)
+	}
 	s.mu.Unlock()
-	go func() {
-		defer s.wg.Done()
-		c.serve()
-		s.mu.Lock()
-		delete(s.clients, c.id)
-		s.mu.Unlock()
-	}()
+	return c
+}
+
+func (s *Server) unregister(c *client) {
+	s.mu.Lock()
+	delete(s.clients, c.id)
+	s.mu.Unlock()
 }
 
 // Close closes the listeners and every connection at once (blocked commands are
 // cancelled; their elements stay in the keyspace) and waits for the connection
-// goroutines to end.
+// goroutines to end. The keyspaces stay usable. The complexity is O(connections).
 func (s *Server) Close() error {
 	s.mu.Lock()
 	s.closed = true

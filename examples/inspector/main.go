@@ -64,7 +64,7 @@ func run(ctx context.Context, addr string, actions bool, maxDepth int64, out io.
 		return err
 	}
 	d := newDemo(maxDepth)
-	opts := []inspector.Option{inspector.WithTitle("zlite demo queues")}
+	opts := []inspector.Option{inspector.WithTitle("zlite demo queues"), inspector.WithKeyspace(d.db)}
 	if actions {
 		opts = append(opts, inspector.WithActions())
 	}
@@ -98,6 +98,7 @@ func run(ctx context.Context, addr string, actions bool, maxDepth int64, out io.
 
 // demo holds the queues and their simulated traffic.
 type demo struct {
+	db        *zlite.DB
 	max       int64
 	emails    *queues.FIFO
 	tickets   *queues.Levels
@@ -105,6 +106,7 @@ type demo struct {
 	support   *queues.CallQueue
 	reminders *queues.Delayed
 	nightly   *queues.Scheduler
+	reports   *queues.FIFO // nightly's work queue: one value, so that its counters add up
 	payments  *queues.Reliable
 	tables    *queues.Waitlist
 }
@@ -112,8 +114,10 @@ type demo struct {
 var levels = []string{"urgent", "normal", "low"}
 
 func newDemo(maxDepth int64) *demo {
-	b := queues.NewEmbedded(zlite.New())
-	return &demo{
+	db := zlite.New(zlite.WithLatencyTracking())
+	b := queues.NewEmbedded(db)
+	d := &demo{
+		db:        db,
 		max:       maxDepth,
 		emails:    queues.NewFIFO(b, "emails"),
 		tickets:   queues.NewLevels(b, "tickets", levels),
@@ -124,18 +128,20 @@ func newDemo(maxDepth int64) *demo {
 		payments:  queues.NewReliable(b, "payments", queues.WithLease(3*time.Second)),
 		tables:    queues.NewWaitlist(b, "tables"),
 	}
+	d.reports = d.nightly.Queue("reports")
+	return d
 }
 
 func (d *demo) inspected() []inspector.Queue {
 	return []inspector.Queue{
 		inspector.FIFO("emails", d.emails),
-		inspector.Levels("tickets", d.tickets, levels...),
+		inspector.Levels("tickets", d.tickets),
 		inspector.Priority("renders", d.renders),
-		inspector.CallQueue("support", d.support, nil),
+		inspector.CallQueue("support", d.support),
 		inspector.Delayed("reminders", d.reminders),
 		inspector.Scheduler("nightly", d.nightly),
-		inspector.FIFO("nightly work", d.nightly.Queue("reports")),
-		inspector.Reliable("payments", d.payments),
+		inspector.FIFO("nightly work", d.reports),
+		inspector.Reliable("payments", d.payments, nil),
 		inspector.Waitlist("tables", d.tables),
 	}
 }
@@ -229,7 +235,7 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 		return err
 	})
 	every(ctx, wg, 250*time.Millisecond, func(ctx context.Context, _ int) error {
-		_, _, err := d.nightly.Queue("reports").Pop(ctx, time.Second)
+		_, _, err := d.reports.Pop(ctx, time.Second)
 		return err
 	})
 	every(ctx, wg, 200*time.Millisecond, func(ctx context.Context, n int) error {
@@ -250,7 +256,9 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 		_, err = d.payments.Ack(ctx, dl)
 		return err
 	})
-	every(ctx, wg, time.Second, func(ctx context.Context, _ int) error {
+	// Reap runs seldom, so that expired leases stay long enough to be requeued
+	// from the page.
+	every(ctx, wg, 20*time.Second, func(ctx context.Context, _ int) error {
 		_, err := d.payments.Reap(ctx)
 		return err
 	})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"regexp"
@@ -49,6 +50,29 @@ func TestDemo(t *testing.T) {
 					t.Errorf("the index lists no queue %q", q)
 				}
 			}
+			if !strings.Contains(string(b), `<h2 id="keyspace">Keyspace</h2>`) {
+				t.Error("the index has no keyspace panel")
+			}
+		}
+	}
+	// Every queue reports counters and lists its items.
+	for _, q := range []string{"emails", "tickets", "renders", "support", "reminders", "nightly", "nightly%20work", "payments", "tables"} {
+		resp, err := http.Get(u + "api/queues/" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page struct {
+			Activity   *struct{ Enqueued int64 } `json:"activity"`
+			Items      []json.RawMessage         `json:"items"`
+			ItemsError string                    `json:"items_error"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&page)
+		resp.Body.Close()
+		switch {
+		case err != nil:
+			t.Errorf("GET api/queues/%s: %v", q, err)
+		case page.Activity == nil || page.ItemsError != "" || page.Items == nil:
+			t.Errorf("GET api/queues/%s: activity %v, items %v, items_error %q; want counters and a list", q, page.Activity, page.Items, page.ItemsError)
 		}
 	}
 	cancel()

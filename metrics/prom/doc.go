@@ -1,9 +1,12 @@
-// Package prom exports the statistics of zlite's queues to Prometheus: a
-// [Collector] (a [prometheus.Collector]) reads the [queues.Stats] of the queues it is
-// given on every scrape and reports them under the names below. It lives apart from
-// package queues so that the core packages stay free of dependencies.
+// Package prom exports the statistics of zlite's queues and keyspace to Prometheus:
+// a [Collector] reads the [queues.Stats] of the queues it is given on every scrape,
+// a [DBCollector] the [zlite.Stats] of a DB, and both (each a [prometheus.Collector])
+// report them under the names below. It lives apart from packages queues and zlite
+// so that the core packages stay free of dependencies.
 //
-//	reg.MustRegister(prom.NewCollector(2*time.Second, jobs, calls, delayed))
+//	reg.MustRegister(prom.NewCollector(2*time.Second, jobs, calls, delayed), prom.NewDBCollector(db))
+//
+// # Queues
 //
 // Every metric has the labels queue (the queue's name) and type (its kind: fifo,
 // levels, priority, waitlist, callqueue, delayed, scheduler, reliable):
@@ -28,9 +31,32 @@
 // lateness histogram are this process's (sum them over processes). The lateness
 // histogram's buckets are the powers of two from 1 µs to 2^32 µs.
 //
+// # Keyspace
+//
+// The DBCollector reports, with the label type for the key's type (zset, list) and
+// command for Redis's lower-case command name:
+//
+//	zlite_keys                          gauge      keys
+//	zlite_keys_by_encoding              gauge      keys by OBJECT ENCODING (label encoding: listpack, skiplist), for sorted sets
+//	zlite_elements                      gauge      the sum of the keys' ZCARD or LLEN
+//	zlite_memory_bytes                  gauge      heap bytes the engine uses for the values
+//	zlite_expiring_keys                 gauge      keys with a TTL (INFO keyspace's expires)
+//	zlite_expired_keys_total            counter    keys deleted because their TTL ran out (INFO's expired_keys)
+//	zlite_blocked_clients               gauge      callers blocked now in BLPOP, BZPOPMIN, ...
+//	zlite_commands_total                counter    commands run, failed ones included
+//	zlite_command_duration_seconds      histogram  time a command ran under the keyspace lock (with zlite.WithLatencyTracking only)
+//
+// A type or encoding once reported stays, at 0 when its last key goes. The duration
+// histogram's buckets are the powers of two from 64 ns to 2^30 ns (1.07 s), taken
+// from the [zlite.Histogram]'s; a command's histogram appears with its first timed
+// call (without latency tracking, never).
+//
 // # Concurrency and costs
 //
-// A Collector is safe for concurrent use. Each scrape calls Stats once per queue, in
-// order, each with the Collector's timeout; on Redis that is a few round trips per
-// queue (see the Stats method of each queue type for its complexity).
+// Collectors are safe for concurrent use. Each scrape of a Collector calls Stats
+// once per queue, in order, each with the Collector's timeout; on Redis that is a
+// few round trips per queue (see the Stats method of each queue type for its
+// complexity). Each scrape of a DBCollector calls [zlite.DB.Stats], which holds the
+// keyspace lock for O(keys): 140-200 ms for a million keys (see [DBCollector] for
+// the figures and the scrape interval to choose).
 package prom
