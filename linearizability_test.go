@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -514,11 +515,11 @@ func (g linGen) next() linIn {
 	return in
 }
 
-// linHistory runs clients goroutines of perClient random calls each on a new DB and
-// returns the recorded history.
-func linHistory(seed uint64, clients, perClient int, multi bool, move linMover) *linRecorder {
+// linHistory runs clients goroutines of perClient random calls each on a new DB made
+// with opts and returns the recorded history.
+func linHistory(seed uint64, clients, perClient int, multi bool, move linMover, opts ...Option) *linRecorder {
 	ctx := context.Background()
-	db := New()
+	db := New(opts...)
 	rec := newLinRecorder()
 	var vals atomic.Uint32
 	var wg sync.WaitGroup
@@ -541,27 +542,33 @@ func linHistory(seed uint64, clients, perClient int, multi bool, move linMover) 
 // scheduler's).
 func TestLinearizability(t *testing.T) {
 	base := zTestSeed(t)
-	rounds, clients, perClient := 100, 4, 60
+	rounds, clients, perClient := 60, 4, 60
 	if testing.Short() {
 		rounds = 5
 	}
-	for _, multi := range []bool{false, true} {
-		t.Run(fmt.Sprintf("multikey=%t", multi), func(t *testing.T) {
-			var tally linTally
-			for i := range uint64(rounds) {
-				seed := base + i
-				rec := linHistory(seed, clients, perClient, multi, updateMove)
-				if res := rec.check(t); res != porcupine.Ok {
-					t.Fatalf("round %d (ZLITE_SEED=%d for round 0): history is %s", i, seed, res)
+	// WithLatencyTracking takes the other unlock path of the typed methods (endTimed).
+	for _, cfg := range []struct {
+		name string
+		opts []Option
+	}{{"plain", nil}, {"timed", []Option{WithLatencyTracking()}}} {
+		for _, multi := range []bool{false, true} {
+			t.Run(fmt.Sprintf("db=%s/multikey=%t", cfg.name, multi), func(t *testing.T) {
+				var tally linTally
+				for i := range uint64(rounds) {
+					seed := base + i
+					rec := linHistory(seed, clients, perClient, multi, updateMove, cfg.opts...)
+					if res := rec.check(t); res != porcupine.Ok {
+						t.Fatalf("round %d (ZLITE_SEED=%d for round 0): history is %s", i, base, res)
+					}
+					tally.add(rec.ops)
 				}
-				tally.add(rec.ops)
-			}
-			t.Logf("%d rounds: blocking pops served %d, timed out %d; overlapping pairs %d",
-				rounds, tally.served, tally.timedOut, tally.overlaps)
-			if tally.served == 0 || tally.timedOut == 0 || tally.overlaps == 0 {
-				t.Errorf("the histories exercised too little: %+v", tally)
-			}
-		})
+				t.Logf("%d rounds: blocking pops served %d, timed out %d; overlapping pairs %d",
+					rounds, tally.served, tally.timedOut, tally.overlaps)
+				if tally.served == 0 || tally.timedOut == 0 || tally.overlaps == 0 {
+					t.Errorf("the histories exercised too little: %+v", tally)
+				}
+			})
+		}
 	}
 }
 
@@ -593,6 +600,22 @@ func splitMove(between func()) linMover {
 		})
 		return moved, err
 	}
+}
+
+// TestLinearizabilityRejectsRandom makes sure the random workload can catch a broken
+// batch: with the split ZMOVE yielding between its two batches, about two rounds in
+// three are rejected here, so 40 rounds all passing would mean the check had gone
+// blind (a chance of about 1e-19 otherwise).
+func TestLinearizabilityRejectsRandom(t *testing.T) {
+	base := zTestSeed(t)
+	for i := range uint64(40) {
+		rec := linHistory(base+i, 4, 60, true, splitMove(runtime.Gosched))
+		if res, _ := porcupine.CheckOperationsVerbose(linModel, rec.ops, 0); res == porcupine.Illegal {
+			t.Logf("rejected in round %d", i)
+			return
+		}
+	}
+	t.Fatal("40 random histories with a split ZMOVE were all accepted")
 }
 
 // TestLinearizabilityRejects makes sure the check can fail: while a split ZMOVE of a
