@@ -515,11 +515,11 @@ func (g linGen) next() linIn {
 	return in
 }
 
-// linHistory runs clients goroutines of perClient random calls each on a new DB made
-// with opts and returns the recorded history.
-func linHistory(seed uint64, clients, perClient int, multi bool, move linMover, opts ...Option) *linRecorder {
+// linHistory runs clients goroutines of perClient random calls each on a new DB and
+// returns the recorded history.
+func linHistory(seed uint64, clients, perClient int, multi bool, move linMover) *linRecorder {
 	ctx := context.Background()
-	db := New(opts...)
+	db := New()
 	rec := newLinRecorder()
 	var vals atomic.Uint32
 	var wg sync.WaitGroup
@@ -542,33 +542,26 @@ func linHistory(seed uint64, clients, perClient int, multi bool, move linMover, 
 // scheduler's).
 func TestLinearizability(t *testing.T) {
 	base := zTestSeed(t)
-	rounds, clients, perClient := 60, 4, 60
+	rounds, clients, perClient := 100, 4, 60
 	if testing.Short() {
 		rounds = 5
 	}
-	// WithLatencyTracking takes the other unlock path of the typed methods (endTimed).
-	for _, cfg := range []struct {
-		name string
-		opts []Option
-	}{{"plain", nil}, {"timed", []Option{WithLatencyTracking()}}} {
-		for _, multi := range []bool{false, true} {
-			t.Run(fmt.Sprintf("db=%s/multikey=%t", cfg.name, multi), func(t *testing.T) {
-				var tally linTally
-				for i := range uint64(rounds) {
-					seed := base + i
-					rec := linHistory(seed, clients, perClient, multi, updateMove, cfg.opts...)
-					if res := rec.check(t); res != porcupine.Ok {
-						t.Fatalf("round %d (ZLITE_SEED=%d for round 0): history is %s", i, base, res)
-					}
-					tally.add(rec.ops)
+	for _, multi := range []bool{false, true} {
+		t.Run(fmt.Sprintf("multikey=%t", multi), func(t *testing.T) {
+			var tally linTally
+			for i := range uint64(rounds) {
+				rec := linHistory(base+i, clients, perClient, multi, updateMove)
+				if res := rec.check(t); res != porcupine.Ok {
+					t.Fatalf("round %d (ZLITE_SEED=%d replays the calls): history is %s", i, base, res)
 				}
-				t.Logf("%d rounds: blocking pops served %d, timed out %d; overlapping pairs %d",
-					rounds, tally.served, tally.timedOut, tally.overlaps)
-				if tally.served == 0 || tally.timedOut == 0 || tally.overlaps == 0 {
-					t.Errorf("the histories exercised too little: %+v", tally)
-				}
-			})
-		}
+				tally.add(rec.ops)
+			}
+			t.Logf("%d rounds: blocking pops served %d, timed out %d; overlapping pairs %d",
+				rounds, tally.served, tally.timedOut, tally.overlaps)
+			if tally.served == 0 || tally.timedOut == 0 || tally.overlaps == 0 {
+				t.Errorf("the histories exercised too little: %+v", tally)
+			}
+		})
 	}
 }
 
