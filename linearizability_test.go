@@ -22,7 +22,7 @@ import (
 // sharded keyspace must keep every command, multi-key command and batch atomic).
 //
 // The keys are two sorted sets (z0, z1; members a, b, c; small integral scores) and
-// two lists (l0, l1; every pushed value is one distinct byte), so a model state is a
+// two lists (l0, l1; every pushed value is one byte, distinct within a history), so a model state is a
 // small comparable value. Blocking pops use a timeout of linTimeout: a served pop
 // returns what the model pops, and a timed-out pop (nil reply) is legal only at a
 // point where all its keys are empty, which is exactly what Redis promises.
@@ -320,6 +320,7 @@ const linTimeout = time.Millisecond
 // linMover runs opZMove: the real one is one Update batch.
 type linMover func(db *DB, src, dst, member string) (bool, error)
 
+// updateMove is ZMOVE as one Update batch: ZSCORE src, then ZREM src and ZADD dst.
 func updateMove(db *DB, src, dst, member string) (moved bool, err error) {
 	err = db.Update(func(tx *Tx) error {
 		s, ok, err := tx.ZScore(src, member)
