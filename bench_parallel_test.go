@@ -28,6 +28,10 @@ import (
 // leaves free, CPU time much less; a design that scales keeps cpu-ns/op flat as
 // goroutines are added (lock hand-offs, futex calls and cache-line transfers raise
 // it), and its wall-clock throughput on an idle machine is then about cores/cpu-ns.
+// cores is CPU time over wall time: the cores the run actually got. A run whose cores
+// stays well below min(goroutines, GOMAXPROCS) was starved by other work, or its
+// goroutines were waiting for a lock; compare with impl=split16 in the same run to
+// tell which.
 
 const (
 	parKeys    = 1000
@@ -143,6 +147,7 @@ func BenchmarkParallel(b *testing.B) {
 						})
 						if cpu1, ok := processCPU(); ok && cpuOK {
 							b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
+							b.ReportMetric(float64(cpu1-cpu0)/float64(b.Elapsed()), "cores")
 						}
 					})
 				}
