@@ -1,6 +1,10 @@
 package zlite
 
-import "time"
+import (
+	"time"
+
+	"github.com/zlite/zlite/zset"
+)
 
 // Option configures a [DB] at [New]. Options are applied in order; a later option
 // overrides an earlier one that sets the same field.
@@ -15,6 +19,10 @@ type config struct {
 	clock func() time.Time
 	// now is the clock that key expiry reads (nil: time.Now).
 	now func() time.Time
+	// zsetLimits are the thresholds of the small sorted-set encoding, valid when
+	// zsetLimitsSet (else zset.DefaultLimits).
+	zsetLimits    zset.Limits
+	zsetLimitsSet bool
 }
 
 // DefaultMaxReplyElements is the number of elements one reply may hold unless
@@ -32,6 +40,9 @@ func newConfig(opts []Option) config {
 	}
 	if c.now == nil {
 		c.now = time.Now
+	}
+	if !c.zsetLimitsSet {
+		c.zsetLimits = zset.DefaultLimits
 	}
 	return c
 }
@@ -67,8 +78,18 @@ func WithLatencyClock(now func() time.Time) Option {
 
 // WithClock makes key expiry read the time from now instead of time.Now: TTLs are
 // measured, and keys expire, by that clock (a fake clock in tests, or a cheaper
-// one). nil restores time.Now. The clock is read once per command that meets a key
-// with a TTL, and once per write command while some key has one.
+// one). nil restores time.Now. The clock is read at most once per command or batch:
+// by one that meets a key with a TTL, or writes while some key has one.
 func WithClock(now func() time.Time) Option {
 	return func(c *config) { c.now = now }
+}
+
+// WithZSetLimits sets the thresholds below which a sorted set keeps the packed small
+// encoding (Redis's zset-max-listpack-entries and zset-max-listpack-value, 128 and 64
+// by default): a set converts to the tree once it would hold more than l.Entries
+// members or a member longer than l.Value bytes, and never converts back while it
+// has members. l.Entries = 0 keeps every set a tree. The encoding changes only memory
+// and speed, and what OBJECT ENCODING reports; see [zset.Limits].
+func WithZSetLimits(l zset.Limits) Option {
+	return func(c *config) { c.zsetLimits, c.zsetLimitsSet = l, true }
 }

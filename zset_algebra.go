@@ -108,8 +108,12 @@ func zEntriesDesc(s *zset.Set) []Z {
 	return out
 }
 
-// storeSet stores s at dst (deleting dst when s is empty) and returns its size.
+// storeSet stores s, the result of ZUNIONSTORE, ZINTERSTORE or ZDIFFSTORE, at dst
+// (deleting dst when s is empty) and returns its size. A result that fits the small
+// encoding is stored in it, turning -0 scores into 0, as Redis's
+// zsetConvertToListpackIfNeeded does.
 func (tx *Tx) storeSet(dst string, s *zset.Set) int64 {
+	s.Compact()
 	tx.store(dst, s)
 	return int64(s.Len())
 }

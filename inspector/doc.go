@@ -28,11 +28,14 @@
 // the call queue lists its calls at the position [queues.CallQueue.Position] gives,
 // with priority and wait; the delayed queue and scheduler their jobs with due
 // times; the reliable queue its waiting elements, then its leases with their
-// expiry. Actions: cancel a call or a waitlist party, and requeue an expired lease
-// of a reliable queue. Package queues has no operation that removes a waiting item
-// from the other types and no dead-letter list, so no adapter offers those actions;
-// a [Queue] of your own can. [WithKeyspace] adds the figures of the zlite keyspace
-// itself ([zlite.DB.Stats]) to the index.
+// expiry, then its dead elements. Actions: every adapter cancels a waiting item
+// (O(log n) by id for the sorted-set queues, O(n) by value for the list queues: see
+// each adapter); the reliable queue's adapter also requeues an expired lease in one
+// atomic step that checks the expiry itself ([queues.Reliable.Requeue]) and moves a
+// dead element back ([queues.Reliable.Retry], for a queue made with
+// [queues.WithMaxDeliveries]). A [Queue] of your own offers them through the same
+// interfaces. [WithKeyspace] adds the figures of the zlite keyspace itself
+// ([zlite.DB.Stats]) to the index.
 //
 // # Routes
 //

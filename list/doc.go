@@ -146,6 +146,8 @@
 //   - The strings returned by [List.Range], [List.PopFrontN] and [List.PopBackN]
 //     share one allocation per call, so keeping any of them keeps all of that call's
 //     bytes alive.
+//   - An item is at most 2 GiB (Redis's proto-max-bulk-len is 512 MB); a larger one
+//     panics, since page offsets are 32-bit.
 //   - There is no list-compress-depth (LZF compression of inner pages) and the page
 //     size is fixed (2 KiB) rather than set by list-max-listpack-size.
 //   - Keys, empty-list deletion, nil versus empty replies and argument parsing belong
