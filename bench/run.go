@@ -31,7 +31,7 @@ func (m Metric) String() string {
 
 // Row is one line of the report: one workload at one size, one figure per system.
 type Row struct {
-	Group    string             // "core", "blocking", "queues" or "memory"
+	Group    string             // one of [AllGroups]
 	Workload string             // a human-readable name, e.g. "ZSCORE"
 	ID       string             // the benchmark name of the workload, e.g. "zscore"
 	N        int                // elements in the data (per key when Keys > 0); 0 when size does not matter
@@ -62,7 +62,7 @@ type Config struct {
 	Duration   time.Duration // timed work per run of each figure
 	Runs       int           // runs per figure; the median is reported
 	MinSamples int           // fewest hand-offs behind a latency figure; 0 means 20
-	Groups     []string      // subset of [AllGroups]; nil means all
+	Groups     []string      // subset of [AllGroups]; nil means [DefaultGroups]
 	Progress   io.Writer     // progress: a bar on a terminal, lines otherwise; nil for none
 	Notes      []string      // carried into the report
 	Flags      string        // the command line's flags, for the report's provenance
@@ -71,10 +71,18 @@ type Config struct {
 }
 
 // AllGroups lists the workload groups in the order they run.
-var AllGroups = []string{"core", "blocking", "queues", "memory", "manykeys"}
+var AllGroups = []string{"core", "blocking", "queues", "memory", "manykeys", "resp"}
+
+// DefaultGroups are the groups run when [Config].Groups is nil: all but resp, which
+// runs redis-benchmark and adds about a minute.
+var DefaultGroups = AllGroups[:len(AllGroups)-1]
 
 func (c *Config) wants(group string) bool {
-	return c.Groups == nil || slices.Contains(c.Groups, group)
+	groups := c.Groups
+	if groups == nil {
+		groups = DefaultGroups
+	}
+	return slices.Contains(groups, group)
 }
 
 // progress reports an event of the run on c.Progress.
@@ -113,6 +121,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		{"queues", runQueues, len(queueOps)},
 		{"memory", runMemory, memoryRows},
 		{"manykeys", runManyKeys, len(manyShapes(cfg.ManyKeys)) + len(manyOps)},
+		{"resp", runResp, 1},
 	}
 	total := 0
 	for _, st := range steps {

@@ -108,11 +108,28 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	return rep, err
 }
 
+// Version returns the first line of redis-benchmark --version, e.g.
+// "redis-benchmark 7.0.15", or an error when redis-benchmark is not installed.
+func Version(ctx context.Context) (string, error) {
+	bin, err := exec.LookPath("redis-benchmark")
+	if err != nil {
+		return "", errNoBenchmark
+	}
+	out, err := exec.CommandContext(ctx, bin, "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %w", bin, err)
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	return line, nil
+}
+
+var errNoBenchmark = errors.New("redis-benchmark not installed (apt-get install redis-tools)")
+
 // benchmarkRows runs redis-benchmark on both servers for each -P and -c.
 func benchmarkRows(ctx context.Context, cfg Config) ([]Row, error) {
 	bin, err := exec.LookPath("redis-benchmark")
 	if err != nil {
-		return nil, errors.New("redis-benchmark not installed (apt-get install redis-tools)")
+		return nil, errNoBenchmark
 	}
 	raddr, err := redistest.Addr()
 	if err != nil {

@@ -43,7 +43,7 @@ func run() error {
 		duration = flag.Duration("duration", 60*time.Millisecond, "timed work per run of each figure")
 		runs     = flag.Int("runs", 5, "runs per figure; the median is reported")
 		systems  = flag.String("systems", strings.Join(bench.SystemNames, ","), "comma-separated systems to compare")
-		groups   = flag.String("groups", strings.Join(bench.AllGroups, ","), "comma-separated workload groups")
+		groups   = flag.String("groups", strings.Join(bench.DefaultGroups, ","), "comma-separated workload groups of: "+strings.Join(bench.AllGroups, ", "))
 		out      = flag.String("out", "bench-results.md", "file for the Markdown table (empty: none)")
 		svg      = flag.String("svg", "bench-results.svg", "file for the SVG chart (empty: none)")
 	)
