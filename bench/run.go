@@ -62,10 +62,13 @@ type Config struct {
 	Duration   time.Duration // timed work per run of each figure
 	Runs       int           // runs per figure; the median is reported
 	MinSamples int           // fewest hand-offs behind a latency figure; 0 means 20
-	Groups     []string      // subset of [AllGroups]; nil means [DefaultGroups]
-	Progress   io.Writer     // progress: a bar on a terminal, lines otherwise; nil for none
-	Notes      []string      // carried into the report
-	Flags      string        // the command line's flags, for the report's provenance
+	Groups     []string      // subset of [AllGroups]; nil means all
+	// RespRequests is redis-benchmark's -n (requests per test, flag combination
+	// and server) in the resp group; 0 means 50,000.
+	RespRequests int
+	Progress     io.Writer // progress: a bar on a terminal, lines otherwise; nil for none
+	Notes        []string  // carried into the report
+	Flags        string    // the command line's flags, for the report's provenance
 
 	bar *progress // the progress of Run
 }
@@ -73,16 +76,8 @@ type Config struct {
 // AllGroups lists the workload groups in the order they run.
 var AllGroups = []string{"core", "blocking", "queues", "memory", "manykeys", "resp"}
 
-// DefaultGroups are the groups run when [Config].Groups is nil: all but resp, which
-// runs redis-benchmark and adds about a minute.
-var DefaultGroups = AllGroups[:len(AllGroups)-1]
-
 func (c *Config) wants(group string) bool {
-	groups := c.Groups
-	if groups == nil {
-		groups = DefaultGroups
-	}
-	return slices.Contains(groups, group)
+	return c.Groups == nil || slices.Contains(c.Groups, group)
 }
 
 // progress reports an event of the run on c.Progress.
@@ -105,6 +100,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if cfg.ManyKeys <= 0 {
 		cfg.ManyKeys = defaultManyKeys
+	}
+	if cfg.RespRequests <= 0 {
+		cfg.RespRequests = defaultRespRequests
 	}
 	memoryRows := 0
 	if cfg.MemorySize > 0 {

@@ -19,6 +19,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"os/exec"
 	"strconv"
@@ -185,7 +186,7 @@ func redisBenchmark(ctx context.Context, bin, addr string, cfg Config, pipeline,
 			continue
 		}
 		f, err := strconv.ParseFloat(rec[1], 64)
-		if err == nil {
+		if err == nil && f > 0 && !math.IsInf(f, 0) { // too few requests to time: +Inf
 			rps[strings.ToUpper(rec[0])] = f
 		}
 	}
