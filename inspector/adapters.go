@@ -54,7 +54,7 @@ func (q base) Stats(ctx context.Context) (Stats, error) {
 func fromQueues(s queues.Stats, label func(string) string) Stats {
 	st := Stats{Depth: s.Depth, Due: s.Due, InFlight: s.InFlight, Dead: s.Dead, Oldest: s.OldestAge, HasOldest: s.HasAge,
 		Activity: &Activity{Blocked: s.Blocked, Enqueued: s.Enqueued, Dequeued: s.Dequeued, Acked: s.Acked,
-			Requeued: s.Requeued, Expired: s.ExpiredLeases, Cancelled: s.Cancelled}}
+			Requeued: s.Requeued, Expired: s.ExpiredLeases, DeadLettered: s.DeadLettered, Cancelled: s.Cancelled}}
 	for _, l := range s.Levels {
 		st.Levels = append(st.Levels, Level{Name: label(l.Level), Depth: l.Depth})
 	}

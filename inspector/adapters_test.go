@@ -415,6 +415,7 @@ func TestAdapterReliableDead(t *testing.T) {
 	r := inspector.Reliable("pay", rq, clock.Now)
 	st := stats(t, r)
 	assert.Equal(t, [3]int64{2, 1, 1}, [3]int64{st.Depth, st.InFlight, st.Dead})
+	assert.EqualValues(t, 1, st.Activity.DeadLettered)
 	pages(t, r, []inspector.Item{
 		{ID: ids["z"], Value: "z", Position: 1},
 		{ID: ids["w"], Value: "w", Position: 2},
@@ -447,6 +448,6 @@ func TestAdapterReliableDead(t *testing.T) {
 	})
 	st = stats(t, r)
 	assert.Equal(t, [3]int64{2, 0, 1}, [3]int64{st.Depth, st.InFlight, st.Dead})
-	assert.Equal(t, [3]int64{1, 1, 1}, [3]int64{st.Activity.Cancelled, st.Activity.Requeued, st.Activity.Expired})
+	assert.Equal(t, [4]int64{1, 1, 1, 2}, [4]int64{st.Activity.Cancelled, st.Activity.Requeued, st.Activity.Expired, st.Activity.DeadLettered})
 	pop("x") // moved back to the head of the queue
 }
