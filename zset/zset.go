@@ -25,12 +25,14 @@ type Entry struct {
 // larger ones an order-statistic B+tree. The choice changes memory and speed only, never
 // a result, except that a small set reads a stored -0 back as 0, as Redis's listpack does.
 type Set struct {
-	sm   packed  // the small encoding, while big is nil
-	big  *engine // the tree encoding, once the set outgrew its limits
-	n    uint32  // entries in sm
-	mods uint32  // incremented by every write, for iterators
-	limE uint16  // Limits.Entries xor its default, so that the zero value has the defaults
-	limV uint16  // Limits.Value xor its default
+	sm    *byte   // the small encoding's bytes, while big is nil (see smBytes)
+	big   *engine // the tree encoding, once the set outgrew its limits
+	mods  uint32  // incremented by every write, for iterators
+	smLen uint32  // the length of the small encoding's bytes
+	n     uint16  // entries in the small encoding (at most Limits.Entries <= 65535)
+	limE  uint16  // Limits.Entries xor its default, so that the zero value has the defaults
+	limV  uint16  // Limits.Value xor its default
+	capc  uint8   // the capacity of sm's buffer, as an index into capClasses
 }
 
 // Limits bound the small encoding, as Redis's zset-max-listpack-entries and
@@ -106,7 +108,7 @@ func (s *Set) Encoding() string {
 func (s *Set) MemoryUsage() int {
 	size := int(unsafe.Sizeof(*s))
 	if s.big == nil {
-		return size + cap(s.sm)
+		return size + s.smCap()
 	}
 	return size + s.big.memoryUsage()
 }
@@ -202,7 +204,7 @@ func (s *Set) add(opt AddOptions, member string, score float64) (added, changed 
 // take past its limits to a tree first (Redis's zsetAdd does the same check).
 func (s *Set) insertNew(m string, score float64) {
 	if s.big == nil {
-		if s.smallFits(int(s.n), len(m)) {
+		if s.smallFits(len(m)) {
 			s.smInsert(m, score)
 			return
 		}
@@ -212,7 +214,7 @@ func (s *Set) insertNew(m string, score float64) {
 }
 
 // smRescore gives the small-set entry of member m at off a new score. m must not be a
-// view of s.sm (callers pass the caller's string).
+// view of the small bytes (callers pass the caller's string).
 func (s *Set) smRescore(rank, off int, m string, score float64) {
 	s.smCut(rank, off, s.small().p.skip(off), 1)
 	s.smInsert(m, score)
@@ -962,8 +964,8 @@ func (s *Set) Clone() *Set {
 	if s.big != nil {
 		e := s.big.clone()
 		c.big = &e
-	} else if len(s.sm) > 0 {
-		c.sm = append(slices.Grow(packed(nil), len(s.sm)), s.sm...)
+	} else if sm := s.smBytes(); len(sm) > 0 {
+		c.setSm(append(smAlloc(len(sm)), sm...))
 	}
 	return c
 }
