@@ -15,8 +15,12 @@ import (
 // listpack at 1 GiB: an entry that would take a set past it makes the set a tree.
 const maxSmallBytes = 1 << 30
 
-// capClasses are the capacities a small set's buffer may have, ascending, starting at 0.
-var capClasses = func() []uint32 {
+// capClasses are the capacities a small set's buffer may have, ascending, starting at 0:
+// the first nCapClasses entries of capTable (an array, so that a uint8 indexes it without
+// a bounds check).
+var capClasses = capTable[:nCapClasses]
+
+var capTable, nCapClasses = func() (t [256]uint32, n int) {
 	c := []uint32{0, 8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224,
 		240, 256, 288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024, 1152,
 		1280, 1408, 1536, 1792, 2048, 2304, 2688, 3072, 3200, 3456, 4096, 4864, 5376, 6144,
@@ -26,16 +30,16 @@ var capClasses = func() []uint32 {
 	for last := c[len(c)-1]; last < maxSmallBytes+maxSmallBytes/8; last = c[len(c)-1] {
 		c = append(c, (last+last/8+page-1)/page*page)
 	}
-	return c
+	return [256]uint32(append(c, make([]uint32, 256-len(c))...)), len(c)
 }()
 
 // smBytes returns the small encoding's bytes, with their buffer's capacity.
 func (s *Set) smBytes() []byte {
 	// Safety: s.sm is nil (with smLen and capc 0, and unsafe.Slice(nil, 0) is nil) or
-	// points to the start of an allocation of at least capClasses[s.capc] bytes, as
+	// points to the start of an allocation of at least capTable[s.capc] bytes, as
 	// setSm recorded it from a slice of at least that capacity (capClass rounds down),
 	// and smLen <= that capacity. The Set's pointer keeps the allocation alive.
-	return unsafe.Slice(s.sm, capClasses[s.capc])[:s.smLen]
+	return unsafe.Slice(s.sm, capTable[s.capc])[:s.smLen]
 }
 
 // setSm makes b the small encoding's bytes; the set owns them from then on.
@@ -55,7 +59,7 @@ func (s *Set) setSm(b []byte) {
 func (s *Set) setSmLen(n int) { s.smLen = uint32(n) }
 
 // smCap returns the capacity of the small encoding's buffer.
-func (s *Set) smCap() int { return int(capClasses[s.capc]) }
+func (s *Set) smCap() int { return int(capTable[s.capc]) }
 
 // capClass returns the index of the largest class at most c.
 func capClass(c int) int {
