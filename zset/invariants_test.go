@@ -9,16 +9,16 @@ import (
 // check verifies every structural invariant of s, in either encoding, and returns the
 // first violation.
 func (s *Set) check() error {
-	if s.big == nil {
+	if s.tree() == nil {
 		return s.checkSmall()
 	}
-	if s.sm != nil || s.smLen != 0 || s.capc != 0 || s.n != 0 {
+	if s.smLen != 0 || s.n != 0 {
 		return fmt.Errorf("tree set keeps small bytes (%d, n %d)", s.smLen, s.n)
 	}
-	if s.big.n == 0 && s.Limits().Entries > 0 {
+	if s.tree().n == 0 && s.Limits().Entries > 0 {
 		return fmt.Errorf("emptied tree kept (limits %+v)", s.Limits())
 	}
-	return s.big.check()
+	return s.tree().check()
 }
 
 // checkSmall verifies the small encoding: entries strictly in order, canonical score
@@ -30,8 +30,8 @@ func (s *Set) checkSmall() error {
 	if len(sm) != len(p)+trailerLen(int(s.n)) {
 		return fmt.Errorf("small set: %d bytes for %d of entries and the index of %d", len(sm), len(p), s.n)
 	}
-	if (s.sm == nil) != (s.capc == 0) || s.smCap() > maxSmallBytes+maxSmallBytes/4 {
-		return fmt.Errorf("small set: buffer %p of capacity class %d", s.sm, s.capc)
+	if (s.p == nil) != (s.capc == 0) || s.capc >= uint8(nCapClasses) {
+		return fmt.Errorf("small set: buffer %p of capacity class %d", s.p, s.capc)
 	}
 	n := 0
 	var prev Entry

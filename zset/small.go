@@ -132,8 +132,8 @@ func (p packed) longMemberEnd(off int) (start, end int) {
 //
 // Safety: the view shares p's memory. It is valid only while those bytes are not
 // overwritten, that is until the set's next change (which may move entries within the
-// same array) for a view of Set.sm, and forever for a view of an immutable snapshot
-// (see Set.snapshot). Nothing that outlives the change may keep it.
+// same array) for a view of a set's small bytes, and forever for a view of an immutable
+// snapshot (see Set.snapshot). Nothing that outlives the change may keep it.
 func (p packed) member(off int) (string, int) {
 	start, end := p.memberEnd(off)
 	if start == end {
@@ -385,8 +385,7 @@ func (s *Set) toTree() {
 		e.insert(m, sc) // copies m
 		off = next
 	}
-	s.big, s.n = e, 0
-	s.setSm(nil)
+	s.setTree(e)
 }
 
 // Compact converts a tree-encoded set that fits its limits back to the small encoding,
@@ -404,7 +403,7 @@ func (s *Set) Compact() {
 // back as 0 (the results of set operations: Redis replies to ZUNION from the skiplist
 // it built, -0 included, and converts only a stored result, see Compact).
 func (s *Set) toSmallIfFits(keepNegZero bool) {
-	if s.big == nil || s.big.n > s.Limits().Entries {
+	if s.tree() == nil || s.tree().n > s.Limits().Entries {
 		return
 	}
 	total := 0
@@ -415,8 +414,8 @@ func (s *Set) toSmallIfFits(keepNegZero bool) {
 		}
 	}
 	s.mods++
-	e := s.big
-	s.big = nil
+	e := s.tree()
+	s.setTree(nil)
 	var c cursor
 	if e.n > 0 {
 		e.seek(&c, 0)

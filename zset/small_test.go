@@ -235,13 +235,13 @@ func TestScoreEncoding(t *testing.T) {
 
 // TestSetSize pins the size of a Set: the keyspace holds one per key.
 func TestSetSize(t *testing.T) {
-	if size := unsafe.Sizeof(Set{}); size > 32 {
-		t.Errorf("unsafe.Sizeof(Set{}) = %d; want at most 32", size)
+	if size := unsafe.Sizeof(Set{}); size > 24 {
+		t.Errorf("unsafe.Sizeof(Set{}) = %d; want at most 24", size)
 	}
 	s := New()
 	s.Add(AddOptions{}, Entry{"member:0000001", 1})
-	if got := s.MemoryUsage(); got > 32+16 {
-		t.Errorf("one-member set: MemoryUsage() = %d; want at most 48", got)
+	if got := s.MemoryUsage(); got > 24+16 {
+		t.Errorf("one-member set: MemoryUsage() = %d; want at most 40", got)
 	}
 	big := filled(t, DefaultLimits, 1000)
 	if got := big.MemoryUsage(); got < 1000*16 || got > 1000*200 {
@@ -253,7 +253,7 @@ func TestSetSize(t *testing.T) {
 // to 32 KiB each is a size class (growing to one wastes nothing), the index of every class
 // fits Set.capc, and they reach past the largest small set.
 func TestCapClasses(t *testing.T) {
-	if n := len(capClasses); n > 256 || capClasses[n-1] < maxSmallBytes+maxSmallBytes/8 {
+	if n := len(capClasses); n > treeClass || capClasses[n-1] < maxSmallBytes+maxSmallBytes/8 {
 		t.Fatalf("%d classes up to %d", n, capClasses[n-1])
 	}
 	for i, c := range capClasses {

@@ -5,9 +5,10 @@ import (
 	"unsafe"
 )
 
-// A small set keeps its bytes as a pointer to the start of their buffer (Set.sm), their
+// A small set keeps its bytes as a pointer to the start of their buffer (Set.p), their
 // length (Set.smLen) and the buffer's capacity as an index into capClasses (Set.capc),
-// instead of a 24-byte slice header: that keeps a Set at 32 bytes. The classes are the
+// instead of a 24-byte slice header; a tree-encoded set keeps its *engine in Set.p, with
+// Set.capc treeClass. That keeps a Set at 24 bytes. The classes are the
 // allocator's size classes up to 32 KiB (so a buffer grown to the class of its need
 // wastes nothing) and then steps of about 12.5%, in whole pages, up to maxSmallBytes.
 
@@ -33,25 +34,49 @@ var capTable, nCapClasses = func() (t [256]uint32, n int) {
 	return [256]uint32(append(c, make([]uint32, 256-len(c))...)), len(c)
 }()
 
-// smBytes returns the small encoding's bytes, with their buffer's capacity.
-func (s *Set) smBytes() []byte {
-	// Safety: s.sm is nil (with smLen and capc 0, and unsafe.Slice(nil, 0) is nil) or
-	// points to the start of an allocation of at least capTable[s.capc] bytes, as
-	// setSm recorded it from a slice of at least that capacity (capClass rounds down),
-	// and smLen <= that capacity. The Set's pointer keeps the allocation alive.
-	return unsafe.Slice(s.sm, capTable[s.capc])[:s.smLen]
+// treeClass in Set.capc says that Set.p is the tree. It is past the capacity classes.
+const treeClass = 255
+
+// tree returns the tree encoding, or nil for a small set.
+func (s *Set) tree() *engine {
+	if s.capc != treeClass {
+		return nil
+	}
+	// Safety: with capc treeClass, p was set from an *engine by setTree, and an
+	// unsafe.Pointer converted back to the type it came from is that pointer.
+	return (*engine)(s.p)
 }
 
-// setSm makes b the small encoding's bytes; the set owns them from then on.
+// setTree makes e (not nil) the set's encoding, dropping the small bytes, or with e nil
+// makes the set an empty small one.
+func (s *Set) setTree(e *engine) {
+	s.p, s.smLen, s.n, s.capc = unsafe.Pointer(e), 0, 0, treeClass
+	if e == nil {
+		s.capc = 0
+	}
+}
+
+// smBytes returns the small encoding's bytes, with their buffer's capacity. The set
+// must be small.
+func (s *Set) smBytes() []byte {
+	// Safety: in a small set (capc is not treeClass) p is nil (with smLen and capc 0,
+	// and unsafe.Slice(nil, 0) is nil) or points to the start of an allocation of at
+	// least capTable[s.capc] bytes, as setSm recorded it from a slice of at least that
+	// capacity (capClass rounds down), and smLen <= that capacity. The Set's pointer
+	// keeps the allocation alive.
+	return unsafe.Slice((*byte)(s.p), capTable[s.capc])[:s.smLen]
+}
+
+// setSm makes b the small encoding's bytes of a small set; the set owns them from then on.
 func (s *Set) setSm(b []byte) {
 	c := capClass(cap(b))
 	if int(capClasses[c]) < len(b) { // a capacity between two classes, not from smAlloc
 		b = append(smAlloc(len(b)), b...)
 		c = capClass(cap(b))
 	}
-	s.sm, s.smLen, s.capc = unsafe.SliceData(b), uint32(len(b)), uint8(c)
+	s.p, s.smLen, s.capc = unsafe.Pointer(unsafe.SliceData(b)), uint32(len(b)), uint8(c)
 	if cap(b) == 0 {
-		s.sm = nil
+		s.p = nil
 	}
 }
 
