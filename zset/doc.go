@@ -63,13 +63,13 @@
 // writes move the marks by arithmetic and place them again every 8 entries added or
 // removed. A write moves the bytes after its position. As in Redis's listpack, the
 // entries are bounded at 1 GiB: an entry that would take them past it makes the set a
-// tree, whatever the limits. The Set itself is 32 bytes: a pointer to the buffer, its
-// length and its capacity as a one-byte class (an index into the allocator's size
-// classes), a pointer to the tree, a write counter, the entry count (uint16, as
-// Limits.Entries) and the limits. So a one-member set takes 48 bytes of heap in two
-// objects (the Set and a 16-byte buffer); 100,000 sets of 10 members 19.6 bytes
-// per member and 10,000 of 100 members 18.6, member bytes included (BenchmarkManySets,
-// integral scores; fractional ones: 28.0 and 27.6).
+// tree, whatever the limits. The Set itself is 24 bytes: one pointer, to the buffer or
+// to the tree, the buffer's length, its capacity as a one-byte class (an index into the
+// allocator's size classes; one value past them marks a tree), a write counter, the
+// entry count (uint16, as Limits.Entries) and the limits. So a one-member set takes 40
+// bytes of heap in two objects (the Set and a 16-byte buffer); 100,000 sets of 10
+// members 18.8 bytes per member and 10,000 of 100 members 18.5, member bytes included
+// (BenchmarkManySets, integral scores; fractional ones: 27.2 and 27.6).
 //
 // # Layout of a tree
 //

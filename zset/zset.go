@@ -21,7 +21,7 @@ type Entry struct {
 // concurrent use and holds no lock: callers that share one between goroutines must
 // serialise access.
 //
-// A Set has two encodings (see the package doc): small sets are one packed byte slice,
+// A Set has two encodings (see the package doc): small sets are one packed byte buffer,
 // larger ones an order-statistic B+tree. The choice changes memory and speed only, never
 // a result, except that a small set reads a stored -0 back as 0, as Redis's listpack does.
 type Set struct {
@@ -101,7 +101,7 @@ func (s *Set) Encoding() string {
 }
 
 // MemoryUsage returns the bytes of heap the set holds: the Set itself and, for a small
-// set, its byte slice's capacity; for a tree, its nodes, slab chunks, member arena and
+// set, its byte buffer's capacity; for a tree, its nodes, slab chunks, member arena and
 // index, by capacity. Allocator rounding beyond the Go size classes is not counted.
 // The complexity is O(1) for a small set and O(n / 84) for a tree (it visits the nodes).
 func (s *Set) MemoryUsage() int {
