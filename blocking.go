@@ -298,7 +298,7 @@ func (db *DB) handZSet(key string, z Z) (handed bool) {
 // blocks (see blocking.Registry.Wait) until an element is handed to it, its timeout
 // expires (w.Req.ok false, nil error) or ctx is done (ctx.Err()).
 func (db *DB) wait(ctx context.Context, w *waiter) error {
-	db.mu.Lock()
+	db.lockKeys()
 	if db.tryKeys(&w.Req, w.Keys()) {
 		return db.unlock()
 	}

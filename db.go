@@ -91,14 +91,14 @@ func (db *DB) Update(fn func(tx *Tx) error) (err error) {
 // Writes through tx fail with [ErrReadOnly] and change nothing. View returns fn's
 // error; fn must not call methods of db or keep tx after returning.
 func (db *DB) View(fn func(tx *Tx) error) error {
-	db.mu.Lock()
+	db.lockKeys()
 	defer db.mu.Unlock()
 	return fn(&db.rtx)
 }
 
 // lock acquires the keyspace for a write and returns its writable Tx.
 func (db *DB) lock() *Tx {
-	db.mu.Lock()
+	db.lockKeys()
 	return &db.wtx
 }
 

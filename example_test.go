@@ -115,3 +115,20 @@ func ExampleDB_LPos() {
 	// 0 false <nil>
 	// [0 3 5] <nil>
 }
+
+func ExampleDB_Expire() {
+	ctx := context.Background()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	db := zlite.New(zlite.WithClock(func() time.Time { return now }))
+	db.RPush(ctx, "session", "token")
+	db.Expire(ctx, "session", 90*time.Second)
+	ttl, _ := db.TTL(ctx, "session")
+	fmt.Println(ttl)
+	now = now.Add(90 * time.Second) // the clock moves past the expiry time
+	n, _ := db.Exists(ctx, "session")
+	ttl, _ = db.TTL(ctx, "session")
+	fmt.Println(n, ttl == -2)
+	// Output:
+	// 1m30s
+	// 0 true
+}

@@ -25,6 +25,10 @@ type expiries struct {
 	heap []expiryRef
 	// expired counts the keys deleted because their time came (INFO's expired_keys).
 	expired uint64
+	// now is the clock in Unix ms as first read since the lock was taken (nowOK), so
+	// that one command or batch sees one time, as a Redis command or script does.
+	now   int64
+	nowOK bool
 }
 
 // expiryRef is a heap entry: the key whose seq is seq expires at at (Unix ms), unless
@@ -39,8 +43,21 @@ type expiryRef struct {
 // work per command, enough to outpace keys expiring at up to 20 per write.
 const activeBudget = 20
 
-// nowMs reads the expiry clock, in Unix milliseconds.
-func (db *DB) nowMs() int64 { return db.cfg.now().UnixMilli() }
+// nowMs returns the expiry clock in Unix milliseconds, read at most once per
+// acquisition of the lock ([DB.lockKeys]).
+func (db *DB) nowMs() int64 {
+	if !db.exp.nowOK {
+		db.exp.now, db.exp.nowOK = db.cfg.now().UnixMilli(), true
+	}
+	return db.exp.now
+}
+
+// lockKeys takes the keyspace lock for code that reads or writes keys: the time of
+// expiry is read afresh (once, when first needed) after each acquisition.
+func (db *DB) lockKeys() {
+	db.mu.Lock()
+	db.exp.nowOK = false
+}
 
 // lookup returns the entry number of key, deleting the key first (as expired) if its
 // time has come: every access to a key goes through it. It reads the clock only for
@@ -81,10 +98,8 @@ func (db *DB) setExpiry(i int, at int64) {
 	}
 	e.ttl = true
 	db.exp.at[e.seq] = at
-	if len(db.exp.heap) >= 2*len(db.exp.at)+64 {
-		db.rebuildHeap()
-	}
 	db.exp.push(expiryRef{at: at, seq: e.seq})
+	db.dropStale()
 }
 
 // clearExpiry removes entry i's expiry time, reporting whether it had one. O(1).
@@ -95,7 +110,18 @@ func (db *DB) clearExpiry(i int) bool {
 	}
 	e.ttl = false
 	delete(db.exp.at, e.seq)
+	db.dropStale()
 	return true
+}
+
+// dropStale rebuilds the heap once stale refs outnumber live ones (plus 64), so the
+// heap holds at most about twice as many refs as there are keys with a TTL. A
+// rebuild costs O(k) for k keys with a TTL and follows at least (k+64)/2 changes of
+// a TTL, so the amortised cost per change is O(1).
+func (db *DB) dropStale() {
+	if len(db.exp.heap) > 2*len(db.exp.at)+64 {
+		db.rebuildHeap()
+	}
 }
 
 // remove deletes entry i, named key, with its expiry time: the WATCH hook runs first,
@@ -167,7 +193,7 @@ func (db *DB) StartExpiry(ctx context.Context, interval time.Duration) {
 			case <-tick.C:
 			}
 			for more := true; more && ctx.Err() == nil; {
-				db.mu.Lock()
+				db.lockKeys()
 				more = db.reclaim(activeBudget)
 				db.commit() // logs the deletions of a DB made by Open; a failure is the next write's
 

@@ -3,6 +3,7 @@ package zlite
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"strconv"
 	"sync"
 	"testing"
@@ -228,8 +229,9 @@ func TestActiveExpiry(t *testing.T) {
 	}
 }
 
-// TestExpiryHeapBounded checks that re-setting one key's TTL many times does not let
-// the heap of stale refs grow without bound.
+// TestExpiryHeapBounded checks that re-setting one key's TTL many times, or deleting
+// keys with a TTL, does not let the heap of stale refs grow without bound (the
+// invariant check bounds it).
 func TestExpiryHeapBounded(t *testing.T) {
 	clk := newFakeClock()
 	db := New(WithClock(clk.Now))
@@ -241,6 +243,15 @@ func TestExpiryHeapBounded(t *testing.T) {
 		}
 	}
 	mustCheck(t, db)
+	for i := range 1000 {
+		k := "d" + strconv.Itoa(i)
+		do(t, db, "RPUSH", k, "x")
+		do(t, db, "EXPIRE", k, "1000")
+	}
+	for i := range 1000 {
+		do(t, db, "DEL", "d"+strconv.Itoa(i))
+		mustCheck(t, db)
+	}
 	if h := len(db.exp.heap); h > 2*len(db.exp.at)+64 {
 		t.Errorf("heap holds %d refs for %d keys with a TTL", h, len(db.exp.at))
 	}
@@ -451,4 +462,174 @@ func TestStartExpiry(t *testing.T) {
 func TestExpireEdgeCompare(t *testing.T) {
 	compare(t, cmd("RPUSH", "k", "a"), cmd("EXPIRE", "k", "100", "a\x00b"), cmd("EXPIRE", "k", "100", "a\r\nb"),
 		cmd("PEXPIREAT", "k", "9223372036854775807"), cmd("EXPIRETIME", "k"), cmd("PEXPIRETIME", "k"))
+}
+
+// TestExpiryModel runs random pushes, pops, deletes, expiries, PERSIST, RENAME,
+// COPY, FLUSHALL and clock moves against a map of (length, expiry time), checking
+// EXISTS, LLEN and PTTL of every key and the invariants after each step. Many keys
+// come and go, so the key table compacts under keys with a TTL.
+func TestExpiryModel(t *testing.T) {
+	type entry struct {
+		n  int
+		at int64 // Unix ms; 0: no TTL
+	}
+	r := rand.New(rand.NewPCG(ztestSeed(t), 0))
+	clk := newFakeClock()
+	db := New(WithClock(clk.Now))
+	ctx := context.Background()
+	model := map[string]entry{}
+	keys := make([]string, 40)
+	for i := range keys {
+		keys[i] = "k" + strconv.Itoa(i)
+	}
+	now := func() int64 { return clk.Now().UnixMilli() }
+	// expireModel drops the model's keys whose time has come.
+	expireModel := func() {
+		for k, e := range model {
+			if e.at != 0 && e.at <= now() {
+				delete(model, k)
+			}
+		}
+	}
+	for step := range 20000 {
+		k, k2 := keys[r.IntN(len(keys))], keys[r.IntN(len(keys))]
+		var what string
+		switch op := r.IntN(100); {
+		case op < 30:
+			what = "RPUSH"
+			do(t, db, "RPUSH", k, "v")
+			e := model[k]
+			e.n++
+			model[k] = e
+		case op < 45:
+			what = "LPOP"
+			do(t, db, "LPOP", k)
+			if e, ok := model[k]; ok {
+				if e.n--; e.n == 0 {
+					delete(model, k)
+				} else {
+					model[k] = e
+				}
+			}
+		case op < 50:
+			what = "DEL"
+			do(t, db, "DEL", k)
+			delete(model, k)
+		case op < 70:
+			ms := int64(r.IntN(200) - 20)
+			what = "PEXPIRE " + strconv.FormatInt(ms, 10)
+			do(t, db, "PEXPIRE", k, strconv.FormatInt(ms, 10))
+			if e, ok := model[k]; ok {
+				if ms <= 0 {
+					delete(model, k)
+				} else {
+					e.at = now() + ms
+					model[k] = e
+				}
+			}
+		case op < 75:
+			what = "PERSIST"
+			do(t, db, "PERSIST", k)
+			if e, ok := model[k]; ok {
+				e.at = 0
+				model[k] = e
+			}
+		case op < 80:
+			what = "RENAME " + k2
+			db.Do(ctx, "RENAME", k, k2)
+			if e, ok := model[k]; ok && k != k2 {
+				model[k2] = e
+				delete(model, k)
+			}
+		case op < 85:
+			what = "COPY " + k2
+			db.Do(ctx, "COPY", k, k2, "REPLACE")
+			if e, ok := model[k]; ok && k != k2 {
+				model[k2] = e
+			}
+		case op < 86:
+			what = "FLUSHALL"
+			do(t, db, "FLUSHALL")
+			clear(model)
+		default:
+			d := time.Duration(r.IntN(30)) * time.Millisecond
+			what = "advance " + d.String()
+			clk.Advance(d)
+			expireModel()
+		}
+		if err := db.check(); err != nil {
+			t.Fatalf("step %d (%s %s): %v", step, what, k, err)
+		}
+		if step%10 != 0 {
+			continue
+		}
+		for _, key := range keys {
+			e, ok := model[key]
+			want := int64(-2)
+			if ok && e.at == 0 {
+				want = -1
+			} else if ok {
+				want = e.at - now()
+			}
+			if got := do(t, db, "PTTL", key); got != want {
+				t.Fatalf("step %d (%s %s): PTTL %s = %v; want %d", step, what, k, key, got, want)
+			}
+			if got := do(t, db, "LLEN", key); got != int64(e.n) {
+				t.Fatalf("step %d (%s %s): LLEN %s = %v; want %d", step, what, k, key, got, e.n)
+			}
+		}
+		if got := do(t, db, "DBSIZE"); got != int64(len(model)) {
+			t.Fatalf("step %d: DBSIZE = %v; want %d", step, got, len(model))
+		}
+	}
+}
+
+// TestExpiryFrozenInBatch checks that an Update batch sees one time, as a Redis
+// script does: a key does not expire halfway through it.
+func TestExpiryFrozenInBatch(t *testing.T) {
+	clk := newFakeClock()
+	db := New(WithClock(clk.Now))
+	err := db.Update(func(tx *Tx) error {
+		tx.RPush("k", "x")
+		tx.PExpire("k", time.Millisecond)
+		clk.Advance(time.Second)
+		if n, _ := tx.Exists("k"); n != 1 {
+			t.Errorf("EXISTS inside the batch = %d; want 1 (time frozen)", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := do(t, db, "EXISTS", "k"); n != int64(0) {
+		t.Errorf("EXISTS after the batch = %v; want 0", n)
+	}
+}
+
+// TestSetExpireAt checks the loading path of persistence: a time is set as given,
+// a past one included (the key then expires on its first access, not at once), and
+// a missing key is reported.
+func TestSetExpireAt(t *testing.T) {
+	clk := newFakeClock()
+	db := New(WithClock(clk.Now))
+	do(t, db, "RPUSH", "past", "x")
+	do(t, db, "RPUSH", "future", "x")
+	now := clk.Now().UnixMilli()
+	db.mu.Lock()
+	okPast, okFuture, okMissing := db.setExpireAt("past", now-1), db.setExpireAt("future", now+5000), db.setExpireAt("missing", now)
+	n := db.keys.n
+	db.mu.Unlock()
+	if !okPast || !okFuture || okMissing {
+		t.Fatalf("setExpireAt = %v, %v, %v; want true, true, false", okPast, okFuture, okMissing)
+	}
+	if n != 2 {
+		t.Fatalf("keys after loading a past time = %d; want 2 (deleted on access only)", n)
+	}
+	mustCheck(t, db)
+	if got := do(t, db, "PTTL", "future"); got != int64(5000) {
+		t.Errorf("PTTL(future) = %v; want 5000", got)
+	}
+	if got := do(t, db, "EXISTS", "past"); got != int64(0) {
+		t.Errorf("EXISTS(past) = %v; want 0", got)
+	}
 }

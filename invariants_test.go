@@ -54,6 +54,9 @@ func (db *DB) checkExpiries() error {
 	if flagged != len(db.exp.at) {
 		return fmt.Errorf("%d keys flagged with a TTL, %d expiry times", flagged, len(db.exp.at))
 	}
+	if h, k := len(db.exp.heap), len(db.exp.at); h > 2*k+64 {
+		return fmt.Errorf("expiry heap holds %d refs for %d keys with a TTL", h, k)
+	}
 	refs := map[expiryRef]bool{}
 	for i, r := range db.exp.heap {
 		refs[r] = true

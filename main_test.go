@@ -1,12 +1,9 @@
 package zlite
 
 import (
-	"fmt"
-	"os"
 	"testing"
 
-	"github.com/zlite/zlite/internal/redistest"
-	"go.uber.org/goleak"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // Test conventions of this package: table-driven subtests; testify's require for a
@@ -15,15 +12,4 @@ import (
 // hand-written "f(x) = got; want w" messages, which say more than a generic diff.
 // Randomized tests take their seed from ZLITE_SEED (zTestSeed) and print it
 // (stress_test.go still reads ZLITE_STRESS_SEED).
-func TestMain(m *testing.M) {
-	code := m.Run()
-	closeRedisClient()
-	redistest.Stop()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testmain.Run(m, closeRedisClient) }

@@ -80,8 +80,8 @@ func WithLatencyClock(now func() time.Time) Option {
 
 // WithClock makes key expiry read the time from now instead of time.Now: TTLs are
 // measured, and keys expire, by that clock (a fake clock in tests, or a cheaper
-// one). nil restores time.Now. The clock is read once per command that meets a key
-// with a TTL, and once per write command while some key has one.
+// one). nil restores time.Now. The clock is read at most once per command or batch:
+// by one that meets a key with a TTL, or writes while some key has one.
 func WithClock(now func() time.Time) Option {
 	return func(c *config) { c.now = now }
 }

@@ -225,7 +225,7 @@ func (db *DB) countBlocking(stat int) {
 // every command's counters, so call it for monitoring, not on a hot path. Keys whose
 // time has come are deleted first, so Keys never counts them.
 func (db *DB) Stats() Stats {
-	db.mu.Lock()
+	db.lockKeys()
 	defer db.mu.Unlock()
 	db.reclaim(-1)
 	st := Stats{

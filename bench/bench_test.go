@@ -14,29 +14,21 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
+	"github.com/zlite/zlite/internal/testmain"
 
 	"github.com/zlite/zlite/internal/redistest"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	redistest.Stop()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testmain.Run(m) }
 
 // inProcess lists the systems that need no server.
 var inProcess = []string{"zlite", "zlite-do", "miniredis"}
 
-// tinyConfig runs every workload group on tiny data, quickly.
+// tinyConfig runs every workload group but resp (see TestRunResp) on tiny data,
+// quickly.
 func tinyConfig(systems []System) Config {
 	return Config{
+		Groups:     slices.DeleteFunc(slices.Clone(AllGroups), func(g string) bool { return g == "resp" }),
 		Systems:    systems,
 		Sizes:      []int{100, 200},
 		MemorySize: 2000,
@@ -68,6 +60,71 @@ func openSystems(t *testing.T, names []string) []System {
 
 func TestRunInProcess(t *testing.T) {
 	checkRun(t, openSystems(t, inProcess), false)
+}
+
+// TestRunResp runs the resp group tiny: the go-redis rows compare zlite with
+// miniredis, the redis-benchmark rows (when redis-benchmark and a redis-server are
+// there) zlite's server with redis-server, each in the report's columns, with
+// redis-benchmark's version in the provenance.
+func TestRunResp(t *testing.T) {
+	cfg := tinyConfig(openSystems(t, []string{"zlite", "miniredis"}))
+	cfg.Groups, cfg.RespRequests = []string{"resp"}, 5000
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	type rowKey struct{ id, peer string }
+	var dialer, benchmark []rowKey
+	for _, r := range rep.Rows {
+		if r.Group != "resp" || r.Metric != OpsPerSec || len(r.Values) != 2 {
+			t.Fatalf("row %+v: want a resp ops/s row with two figures", r)
+		}
+		for s, v := range r.Values {
+			if !(v > 0) || math.IsInf(v, 0) {
+				t.Errorf("%s %s = %v; want a positive finite figure", r.ID, s, v)
+			}
+			if s == Reference {
+				continue
+			}
+			if strings.HasPrefix(r.Workload, "go-redis ") {
+				dialer = append(dialer, rowKey{r.ID, s})
+			} else {
+				benchmark = append(benchmark, rowKey{r.ID, s})
+			}
+		}
+	}
+	wantDialer := []rowKey{{"resp-go-redis-zadd", "miniredis"}, {"resp-go-redis-zscore", "miniredis"},
+		{"resp-go-redis-lpush", "miniredis"}, {"resp-go-redis-rpop", "miniredis"}}
+	if !slices.Equal(dialer, wantDialer) {
+		t.Errorf("go-redis rows %v; want %v", dialer, wantDialer)
+	}
+	checkMarkdown(t, rep)
+	checkSVG(t, rep)
+
+	if _, err := exec.LookPath("redis-benchmark"); err != nil {
+		if !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "redis-benchmark not installed") }) {
+			t.Errorf("notes %q do not say why the redis-benchmark rows are missing", rep.Notes)
+		}
+		t.Skip("skipping the redis-benchmark rows: redis-benchmark not installed (apt-get install redis-tools)")
+	}
+	redistest.Require(t)
+	var want []rowKey
+	for _, p := range []string{"p1", "p64"} {
+		for _, c := range []string{"c1", "c50"} {
+			for _, op := range []string{"zadd", "zpopmin", "lpush", "rpop"} {
+				want = append(want, rowKey{"resp-" + op + "-" + p + "-" + c, "redis"})
+			}
+		}
+	}
+	if !slices.Equal(benchmark, want) {
+		t.Errorf("redis-benchmark rows %v; want %v (notes %q)", benchmark, want, rep.Notes)
+	}
+	if !slices.Contains(rep.Systems, "redis") {
+		t.Errorf("systems %v lack the redis column of the redis-benchmark rows", rep.Systems)
+	}
+	if !strings.HasPrefix(rep.Provenance.Benchmark, "redis-benchmark ") || !strings.Contains(rep.Document(), rep.Provenance.Benchmark) {
+		t.Errorf("provenance %q lacks redis-benchmark's version", rep.Provenance)
+	}
 }
 
 func TestRunRedis(t *testing.T) {

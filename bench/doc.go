@@ -33,12 +33,18 @@
 //   - many keys: bytes per key and per element of 100k sorted sets of 1 and of 10
 //     members, 10k of 100, and 100k lists of 1 and of 10 values (keys user:%08d,
 //     members member:%07d, scores 0..n-1), and the throughput of ZADD, ZSCORE,
-//     ZRANGE 0 -1, ZPOPMIN and LPUSH+RPOP on random keys among 100k small keys.
+//     ZRANGE 0 -1, ZPOPMIN and LPUSH+RPOP on random keys among 100k small keys;
+//   - resp: the Redis protocol, through package server/respbench: redis-benchmark
+//     (ZADD, ZPOPMIN, LPUSH, RPOP on random keys; -P 1 and 64; 1 and 50 clients)
+//     against a zlite server and against redis-server, and go-redis through the
+//     in-process server.Dialer against go-redis on miniredis. Without
+//     redis-benchmark or a redis-server its redis-benchmark rows are left out and
+//     a note says why.
 //
 // [Run] executes a [Config] and returns a [Report], which renders as a Markdown
 // table ([Report.Markdown]) and an SVG chart ([Report.SVG]), both with the run's
-// [Provenance] (versions of Go, go-redis, miniredis and Redis, where Redis came
-// from, the flags, date and load average). Each table figure carries ± half the
+// [Provenance] (versions of Go, go-redis, miniredis, Redis and redis-benchmark,
+// where Redis came from, the flags, date and load average). Each table figure carries ± half the
 // range of its runs, and a workload whose runs disagree by more than 10% is marked
 // ⚠. Progress goes to [Config].Progress: a bar redrawn in place on a terminal, plain
 // lines otherwise. The zbench command (bench/cmd/zbench) is a thin wrapper around

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/zlite/zlite/internal/redistest"
+	"github.com/zlite/zlite/server/respbench"
 )
 
 // Provenance says what produced a [Report], so that two reports can be compared
@@ -19,6 +20,7 @@ type Provenance struct {
 	Miniredis string // the miniredis module version, "" when unknown
 	Redis     string // redis_version from INFO server, "" when no Redis system ran
 	RedisFrom string // "REDIS_ADDR" or how the server was started, "" when none ran
+	Benchmark string // redis-benchmark's version line, "" when the resp group did not run it
 	Flags     string // the command line's flags, from [Config].Flags
 }
 
@@ -52,6 +54,9 @@ func provenance(ctx context.Context, cfg *Config) (Provenance, error) {
 			p.Redis, p.RedisFrom = ver, redistest.Origin()
 		}
 	}
+	if cfg.wants("resp") {
+		p.Benchmark, _ = respbench.Version(ctx) // absent: the resp group notes why
+	}
 	return p, nil
 }
 
@@ -71,6 +76,9 @@ func (p Provenance) String() string {
 			redis += " (" + p.RedisFrom + ")"
 		}
 		parts = append(parts, redis)
+	}
+	if p.Benchmark != "" {
+		parts = append(parts, p.Benchmark)
 	}
 	flags := p.Flags
 	if flags == "" {

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -41,6 +42,13 @@ func (r *Report) peers() []string {
 		return nil
 	}
 	return out
+}
+
+// addColumn adds the system named name to r's columns unless it is there.
+func (r *Report) addColumn(name string) {
+	if !slices.Contains(r.Systems, name) {
+		r.Systems = append(r.Systems, name)
+	}
 }
 
 // Ratio returns how many times better the reference's figure is than other's: above

@@ -31,7 +31,7 @@ func (m Metric) String() string {
 
 // Row is one line of the report: one workload at one size, one figure per system.
 type Row struct {
-	Group    string             // "core", "blocking", "queues" or "memory"
+	Group    string             // one of [AllGroups]
 	Workload string             // a human-readable name, e.g. "ZSCORE"
 	ID       string             // the benchmark name of the workload, e.g. "zscore"
 	N        int                // elements in the data (per key when Keys > 0); 0 when size does not matter
@@ -63,15 +63,18 @@ type Config struct {
 	Runs       int           // runs per figure; the median is reported
 	MinSamples int           // fewest hand-offs behind a latency figure; 0 means 20
 	Groups     []string      // subset of [AllGroups]; nil means all
-	Progress   io.Writer     // progress: a bar on a terminal, lines otherwise; nil for none
-	Notes      []string      // carried into the report
-	Flags      string        // the command line's flags, for the report's provenance
+	// RespRequests is redis-benchmark's -n (requests per test, flag combination
+	// and server) in the resp group; 0 means 50,000.
+	RespRequests int
+	Progress     io.Writer // progress: a bar on a terminal, lines otherwise; nil for none
+	Notes        []string  // carried into the report
+	Flags        string    // the command line's flags, for the report's provenance
 
 	bar *progress // the progress of Run
 }
 
 // AllGroups lists the workload groups in the order they run.
-var AllGroups = []string{"core", "blocking", "queues", "memory", "manykeys"}
+var AllGroups = []string{"core", "blocking", "queues", "memory", "manykeys", "resp"}
 
 func (c *Config) wants(group string) bool {
 	return c.Groups == nil || slices.Contains(c.Groups, group)
@@ -98,6 +101,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.ManyKeys <= 0 {
 		cfg.ManyKeys = defaultManyKeys
 	}
+	if cfg.RespRequests <= 0 {
+		cfg.RespRequests = defaultRespRequests
+	}
 	memoryRows := 0
 	if cfg.MemorySize > 0 {
 		memoryRows = len(memoryKinds)
@@ -113,6 +119,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		{"queues", runQueues, len(queueOps)},
 		{"memory", runMemory, memoryRows},
 		{"manykeys", runManyKeys, len(manyShapes(cfg.ManyKeys)) + len(manyOps)},
+		{"resp", runResp, 1},
 	}
 	total := 0
 	for _, st := range steps {

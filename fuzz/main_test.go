@@ -1,22 +1,9 @@
 package fuzz
 
 import (
-	"fmt"
-	"os"
 	"testing"
 
-	"github.com/zlite/zlite/internal/redistest"
-	"go.uber.org/goleak"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	redistest.Stop()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintf(os.Stderr, "goleak: %v\n", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testmain.Run(m) }

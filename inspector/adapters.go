@@ -3,6 +3,7 @@ package inspector
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/zlite/zlite/queues"
@@ -17,11 +18,17 @@ import (
 // adapter: give it the value your producers and consumers use. A queue made with
 // queues.WithStats(false) reports zero counters.
 //
-// Actions exist where the queue type offers the operation: cancelling a call
-// ([queues.CallQueue.Cancel]) or a party ([queues.Waitlist.Leave]), and requeueing
-// an expired lease ([queues.Reliable.Nack] of that element). Package queues has no
-// operation that removes a waiting item from the other types, and no dead-letter
-// list, so no adapter implements [DeadMover].
+// Every adapter implements [Canceler], with the cost of the queue type's removal:
+// O(log n) by id for the sorted sets (a call, a party, a priority item, a delayed
+// job, a future job) and O(n) by value for the lists (FIFO, Levels, the waiting
+// elements of a reliable queue: LREM). The reliable queue also implements
+// [LeaseRequeuer] ([queues.Reliable.Requeue], one atomic step that acts only on an
+// expired lease) and [DeadMover] ([queues.Reliable.Retry]). An item's ID is what its
+// action needs: the value itself for a FIFO, the level's index and the value for
+// Levels, the arrival id and the value for the other sorted sets ("<id>:<value>"),
+// and the element id for a reliable queue (found by reading pages of its waiting
+// elements, expired leases or dead elements, then acted on by id and payload, so a
+// change in between makes the action report false, never act on another item).
 
 // statsFunc is the Stats method of a queue type.
 type statsFunc func(context.Context) (queues.Stats, error)
@@ -45,9 +52,9 @@ func (q base) Stats(ctx context.Context) (Stats, error) {
 }
 
 func fromQueues(s queues.Stats, label func(string) string) Stats {
-	st := Stats{Depth: s.Depth, Due: s.Due, InFlight: s.InFlight, Oldest: s.OldestAge, HasOldest: s.HasAge,
+	st := Stats{Depth: s.Depth, Due: s.Due, InFlight: s.InFlight, Dead: s.Dead, Oldest: s.OldestAge, HasOldest: s.HasAge,
 		Activity: &Activity{Blocked: s.Blocked, Enqueued: s.Enqueued, Dequeued: s.Dequeued, Acked: s.Acked,
-			Requeued: s.Requeued, Expired: s.ExpiredLeases, Cancelled: s.Cancelled}}
+			Requeued: s.Requeued, Expired: s.ExpiredLeases, DeadLettered: s.DeadLettered, Cancelled: s.Cancelled}}
 	for _, l := range s.Levels {
 		st.Levels = append(st.Levels, Level{Name: label(l.Level), Depth: l.Depth})
 	}
@@ -82,7 +89,8 @@ func itemsOf[T any](offset int64, page []T, err error, item func(T) Item) ([]Ite
 }
 
 // FIFO adapts a [queues.FIFO] called name; its items are the waiting values, oldest
-// first. Use it for the work queues of a [queues.Scheduler] too ([queues.Scheduler.Queue]).
+// first, and it supports [Canceler]. Use it for the work queues of a
+// [queues.Scheduler] too ([queues.Scheduler.Queue]).
 func FIFO(name string, q *queues.FIFO) Queue { return fifo{base{name, KindFIFO, q.Stats, asIs}, q} }
 
 type fifo struct {
@@ -92,23 +100,54 @@ type fifo struct {
 
 func (q fifo) Items(ctx context.Context, offset, count int64) ([]Item, error) {
 	page, err := q.q.Items(ctx, offset, count)
-	return itemsOf(offset, page, err, func(v string) Item { return Item{Value: v} })
+	return itemsOf(offset, page, err, func(v string) Item { return Item{ID: v, Value: v} })
+}
+
+// Cancel removes the waiting element equal to id served first ([queues.FIFO.Remove],
+// O(n)).
+func (q fifo) Cancel(ctx context.Context, id string) (bool, error) {
+	n, err := q.q.Remove(ctx, id, 1)
+	return n > 0, err
 }
 
 // Levels adapts a [queues.Levels] called name. Its items are the values of every
 // level in serving order: the first level's, oldest first, then the next level's.
 // A page reads the depth of every level (one step) and then the levels it spans, so
-// a page that straddles two levels is read in two steps.
+// a page that straddles two levels is read in two steps. It supports [Canceler].
 func Levels(name string, q *queues.Levels) Queue {
-	return levels{base{name, KindLevels, q.Stats, asIs}, q}
+	return levelQueue{base{name, KindLevels, q.Stats, asIs}, q, q.Names()}
 }
 
-type levels struct {
+type levelQueue struct {
 	base
-	q *queues.Levels
+	q      *queues.Levels
+	levels []string // q's levels, for the ids
 }
 
-func (q levels) Items(ctx context.Context, offset, count int64) ([]Item, error) {
+// levelID is the id of value at level: "<index of level>:<value>". The complexity
+// is O(number of levels).
+func (q levelQueue) levelID(level, value string) string {
+	for i, l := range q.levels {
+		if l == level {
+			return strconv.Itoa(i) + ":" + value
+		}
+	}
+	return ""
+}
+
+// Cancel removes the waiting element that id names, the one served first among
+// equal values at its level ([queues.Levels.Remove], O(n) for n at that level).
+func (q levelQueue) Cancel(ctx context.Context, id string) (bool, error) {
+	i, value, ok := strings.Cut(id, ":")
+	n, err := strconv.Atoi(i)
+	if !ok || err != nil || n < 0 || n >= len(q.levels) {
+		return false, nil
+	}
+	removed, err := q.q.Remove(ctx, q.levels[n], value, 1)
+	return removed > 0, err
+}
+
+func (q levelQueue) Items(ctx context.Context, offset, count int64) ([]Item, error) {
 	s, err := q.q.Stats(ctx)
 	if err != nil {
 		return nil, err
@@ -125,7 +164,9 @@ func (q levels) Items(ctx context.Context, offset, count int64) ([]Item, error) 
 		}
 		skip := max(offset-before, 0)
 		page, err := q.q.Items(ctx, l.Level, skip, count)
-		it, err := itemsOf(before+skip, page, err, func(v string) Item { return Item{Value: v, Level: l.Level} })
+		it, err := itemsOf(before+skip, page, err, func(v string) Item {
+			return Item{ID: q.levelID(l.Level, v), Value: v, Level: l.Level}
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -137,7 +178,7 @@ func (q levels) Items(ctx context.Context, offset, count int64) ([]Item, error) 
 }
 
 // Priority adapts a [queues.Priority] called name; its items are the waiting values
-// with their priorities in serving order.
+// with their priorities in serving order, and it supports [Canceler].
 func Priority(name string, q *queues.Priority) Queue {
 	return priority{base{name, KindPriority, q.Stats, priorityLabel}, q}
 }
@@ -149,8 +190,25 @@ type priority struct {
 
 func (q priority) Items(ctx context.Context, offset, count int64) ([]Item, error) {
 	page, err := q.q.Items(ctx, offset, count)
-	return itemsOf(offset, page, err, func(v queues.Item) Item { return Item{Value: v.Value, Priority: v.Priority} })
+	return itemsOf(offset, page, err, func(v queues.Item) Item {
+		return Item{ID: memberID(v.ID, v.Value), Value: v.Value, Priority: v.Priority}
+	})
 }
+
+// Cancel removes the item id names ([queues.Priority.Remove], O(log n)).
+func (q priority) Cancel(ctx context.Context, id string) (bool, error) {
+	seq, value, ok := splitMemberID(id)
+	if !ok {
+		return false, nil
+	}
+	return q.q.Remove(ctx, queues.Item{ID: seq, Value: value})
+}
+
+// memberID is the inspector id of a sorted-set item: its arrival id and its value,
+// which together name its member.
+func memberID(seq, value string) string { return seq + ":" + value }
+
+func splitMemberID(id string) (seq, value string, ok bool) { return strings.Cut(id, ":") }
 
 // CallQueue adapts a [queues.CallQueue] called name. Its items are the waiting calls
 // in serving order (higher priority first, then arrival), at the Position that
@@ -196,33 +254,48 @@ func (q waitlist) Items(ctx context.Context, offset, count int64) ([]Item, error
 func (q waitlist) Cancel(ctx context.Context, id string) (bool, error) { return q.w.Leave(ctx, id) }
 
 // Delayed adapts a [queues.Delayed] called name; its items are the scheduled jobs
-// in due order, due or not, with their due times.
+// in due order, due or not, with their due times, and it supports [Canceler]
+// ([queues.Delayed.Cancel], O(log n)).
 func Delayed(name string, q *queues.Delayed) Queue {
-	return dueQueue{base{name, KindDelayed, q.Stats, asIs}, q.Items}
+	return dueQueue{base{name, KindDelayed, q.Stats, asIs}, q.Items, q.Cancel}
 }
 
 // Scheduler adapts a [queues.Scheduler] called name; its items are the future jobs
-// not yet moved, in due order, each shown as its JSON. Adapt the work queues it
-// moves jobs into with [FIFO] ([queues.Scheduler.Queue]).
+// not yet moved, in due order, each shown as its JSON, and it supports [Canceler]
+// ([queues.Scheduler.Cancel], O(log n)). Adapt the work queues it moves jobs into
+// with [FIFO] ([queues.Scheduler.Queue]).
 func Scheduler(name string, s *queues.Scheduler) Queue {
-	return dueQueue{base{name, KindScheduler, s.Stats, asIs}, s.Items}
+	return dueQueue{base{name, KindScheduler, s.Stats, asIs}, s.Items, s.Cancel}
 }
 
 type dueQueue struct {
 	base
-	items func(ctx context.Context, offset, count int64) ([]queues.Job, error)
+	items  func(ctx context.Context, offset, count int64) ([]queues.Job, error)
+	cancel func(ctx context.Context, j queues.Job) (bool, error)
 }
 
 func (q dueQueue) Items(ctx context.Context, offset, count int64) ([]Item, error) {
 	page, err := q.items(ctx, offset, count)
-	return itemsOf(offset, page, err, func(j queues.Job) Item { return Item{Value: j.Payload, Due: j.Due} })
+	return itemsOf(offset, page, err, func(j queues.Job) Item {
+		return Item{ID: memberID(j.ID, j.Payload), Value: j.Payload, Due: j.Due}
+	})
+}
+
+func (q dueQueue) Cancel(ctx context.Context, id string) (bool, error) {
+	seq, payload, ok := splitMemberID(id)
+	if !ok {
+		return false, nil
+	}
+	return q.cancel(ctx, queues.Job{ID: seq, Payload: payload})
 }
 
 // Reliable adapts a [queues.Reliable] called name, reading the time from now (nil:
 // time.Now; give the clock the queue was made with) to tell running leases from
 // expired ones. Its items are the waiting elements in serving order, then the
 // elements in processing, the earliest-expiring lease first, each with its lease
-// expiry; it supports [LeaseRequeuer].
+// expiry, then the dead elements (made with [queues.WithMaxDeliveries]), the
+// earliest to die first; it supports [Canceler] (a waiting element), [LeaseRequeuer]
+// and [DeadMover].
 func Reliable(name string, q *queues.Reliable, now func() time.Time) Queue {
 	if now == nil {
 		now = time.Now
@@ -236,63 +309,126 @@ type reliable struct {
 	now func() time.Time
 }
 
-// Items reads the number of waiting elements, then the page of them and of the
-// leases it spans: two or three steps, not one atomic snapshot.
+// Items reads the number of waiting, leased and dead elements, then the page of
+// those it spans: two to four steps, not one atomic snapshot.
 func (q reliable) Items(ctx context.Context, offset, count int64) ([]Item, error) {
-	ready, _, err := q.q.Len(ctx)
+	s, err := q.q.Stats(ctx)
 	if err != nil {
 		return nil, err
 	}
+	now := q.now()
+	parts := []struct {
+		n    int64
+		read func(offset, count int64) ([]Item, error)
+	}{
+		{s.Depth, func(offset, count int64) ([]Item, error) {
+			page, err := q.q.Items(ctx, offset, count)
+			return itemsOf(0, page, err, func(d queues.Delivery) Item { return Item{ID: d.ID, Value: d.Payload} })
+		}},
+		{s.InFlight, func(offset, count int64) ([]Item, error) {
+			page, err := q.q.InFlight(ctx, offset, count)
+			return itemsOf(0, page, err, func(l queues.Lease) Item {
+				st := StateLeased
+				if !l.Deadline.After(now) {
+					st = StateExpired
+				}
+				return Item{ID: l.ID, Value: l.Payload, State: st, LeaseExpiry: l.Deadline}
+			})
+		}},
+		{s.Dead, func(offset, count int64) ([]Item, error) {
+			page, err := q.q.Dead(ctx, offset, count)
+			return itemsOf(0, page, err, func(d queues.DeadElement) Item {
+				return Item{ID: d.ID, Value: d.Payload, State: StateDead}
+			})
+		}},
+	}
 	var out []Item
-	if offset < ready {
-		page, err := q.q.Items(ctx, offset, min(count, ready-offset))
-		if out, err = itemsOf(offset, page, err, func(d queues.Delivery) Item {
-			return Item{ID: d.ID, Value: d.Payload}
-		}); err != nil {
+	var before int64 // items in the parts listed before this one
+	for i, p := range parts {
+		if count == 0 {
+			break
+		}
+		last := i == len(parts)-1 // read to its end, whatever its count said
+		if !last && offset-before >= p.n {
+			before += p.n
+			continue
+		}
+		skip, c := max(offset-before, 0), count
+		if !last {
+			c = min(count, p.n-skip)
+		}
+		it, err := p.read(skip, c)
+		if err != nil {
 			return nil, err
 		}
-	}
-	if count -= int64(len(out)); count == 0 {
-		return out, nil
-	}
-	from := max(offset, ready) - ready
-	now := q.now()
-	leases, err := q.q.InFlight(ctx, from, count)
-	more, err := itemsOf(ready+from, leases, err, func(l queues.Lease) Item {
-		st := StateLeased
-		if !l.Deadline.After(now) {
-			st = StateExpired
+		for j := range it {
+			it[j].Position = before + skip + int64(j) + 1
 		}
-		return Item{ID: l.ID, Value: l.Payload, State: st, LeaseExpiry: l.Deadline}
-	})
-	return append(out, more...), err
+		out = append(out, it...)
+		count -= int64(len(it))
+		before += p.n
+	}
+	return out, nil
 }
 
-// leasePage is how many leases RequeueExpired reads per step.
-const leasePage = 100
+// findPage is how many elements a lookup by id reads per step.
+const findPage = 100
 
-// RequeueExpired puts the element id back at the head of the queue
-// ([queues.Reliable.Nack]) if its lease has expired, and reports whether it did.
-// It looks for id among the expired leases only (they come first), so it costs
-// O(log n + e) for e expired leases, plus the Nack. The check and the Nack are two
-// steps: a worker that extends the lease between them loses it.
-func (q reliable) RequeueExpired(ctx context.Context, id string) (bool, error) {
-	now := q.now()
-	for off := int64(0); ; off += leasePage {
-		leases, err := q.q.InFlight(ctx, off, leasePage)
+// find reads pages of list from the start until match says it found id (ok) or
+// says to stop (stop), and returns what it found.
+func find[T any](ctx context.Context, list func(ctx context.Context, offset, count int64) ([]T, error),
+	match func(T) (found, stop bool)) (T, bool, error) {
+	var zero T
+	for off := int64(0); ; off += findPage {
+		page, err := list(ctx, off, findPage)
 		if err != nil {
-			return false, err
+			return zero, false, err
 		}
-		for _, l := range leases {
-			if l.Deadline.After(now) {
-				return false, nil
-			}
-			if l.ID == id {
-				return q.q.Nack(ctx, l.Delivery)
+		for _, v := range page {
+			if found, stop := match(v); found || stop {
+				return v, found, nil
 			}
 		}
-		if len(leases) < leasePage {
-			return false, nil
+		if len(page) < findPage {
+			return zero, false, nil
 		}
 	}
+}
+
+// Cancel removes the waiting element id ([queues.Reliable.Remove]). It looks for id
+// among the waiting elements in serving order, O(n) for n waiting, plus the
+// Remove's O(n).
+func (q reliable) Cancel(ctx context.Context, id string) (bool, error) {
+	d, ok, err := find(ctx, q.q.Items, func(d queues.Delivery) (bool, bool) { return d.ID == id, false })
+	if !ok || err != nil {
+		return false, err
+	}
+	return q.q.Remove(ctx, d)
+}
+
+// RequeueExpired puts the element id back at the head of the queue if its lease has
+// expired ([queues.Reliable.Requeue], one atomic step that checks the expiry
+// itself, so a lease extended meanwhile is left alone), and reports whether it did.
+// It looks for id among the expired leases only (they come first), so it costs
+// O(log n + e) for e expired leases, plus the Requeue.
+func (q reliable) RequeueExpired(ctx context.Context, id string) (bool, error) {
+	now := q.now()
+	l, ok, err := find(ctx, q.q.InFlight, func(l queues.Lease) (bool, bool) {
+		return l.ID == id && !l.Deadline.After(now), l.Deadline.After(now)
+	})
+	if !ok || err != nil {
+		return false, err
+	}
+	return q.q.Requeue(ctx, l.Delivery)
+}
+
+// MoveDeadBack puts the dead element id back at the head of the queue with fresh
+// deliveries ([queues.Reliable.Retry], O(log n)). It looks for id among the dead
+// elements, the earliest to die first, O(log n + d) for d dead.
+func (q reliable) MoveDeadBack(ctx context.Context, id string) (bool, error) {
+	d, ok, err := find(ctx, q.q.Dead, func(d queues.DeadElement) (bool, bool) { return d.ID == id, false })
+	if !ok || err != nil {
+		return false, err
+	}
+	return q.q.Retry(ctx, d.Delivery)
 }

@@ -1,7 +1,9 @@
 package inspector_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
 	"testing"
@@ -135,8 +137,8 @@ func TestAdapterLevels(t *testing.T) {
 		Levels:   []inspector.Level{{Name: "hi", Depth: 1}, {Name: "mid"}, {Name: "lo", Depth: 3}},
 		Activity: &inspector.Activity{Enqueued: 4}}, stats(t, q))
 	pages(t, q, []inspector.Item{
-		{Value: "c", Level: "hi", Position: 1}, {Value: "a", Level: "lo", Position: 2},
-		{Value: "b", Level: "lo", Position: 3}, {Value: "d", Level: "lo", Position: 4},
+		{ID: "0:c", Value: "c", Level: "hi", Position: 1}, {ID: "2:a", Value: "a", Level: "lo", Position: 2},
+		{ID: "2:b", Value: "b", Level: "lo", Position: 3}, {ID: "2:d", Value: "d", Level: "lo", Position: 4},
 	})
 	// The first item listed is the one Pop serves.
 	lvl, v, ok, err := lv.Pop(ctx, time.Second)
@@ -157,17 +159,64 @@ func TestAdapterPriorityAndFIFO(t *testing.T) {
 		require.NoError(t, pq.Push(ctx, v.v, v.p))
 	}
 	p := inspector.Priority("renders", pq)
-	pages(t, p, []inspector.Item{{Value: "b", Priority: 7, Position: 1}, {Value: "a", Priority: 1, Position: 2}, {Value: "c", Priority: 1, Position: 3}})
+	pages(t, p, []inspector.Item{{ID: mid(2, "b"), Value: "b", Priority: 7, Position: 1},
+		{ID: mid(1, "a"), Value: "a", Priority: 1, Position: 2}, {ID: mid(3, "c"), Value: "c", Priority: 1, Position: 3}})
 	assert.Equal(t, []inspector.Level{{Name: "priority 7", Depth: 1}, {Name: "priority 1", Depth: 2}}, stats(t, p).Levels)
 
 	fq := queues.NewFIFO(b, "jobs")
 	require.NoError(t, fq.Push(ctx, "1", "2", "3"))
 	f := inspector.FIFO("jobs", fq)
-	pages(t, f, []inspector.Item{{Value: "1", Position: 1}, {Value: "2", Position: 2}, {Value: "3", Position: 3}})
-	for _, q := range []inspector.Queue{p, f} {
-		_, c := q.(inspector.Canceler)
-		_, d := q.(inspector.DeadMover)
-		assert.False(t, c || d, "%s: package queues offers no removal from the middle and no dead letters", q.Name())
+	pages(t, f, []inspector.Item{{ID: "1", Value: "1", Position: 1}, {ID: "2", Value: "2", Position: 2}, {ID: "3", Value: "3", Position: 3}})
+}
+
+// mid is the inspector id of the seq-th item of a sorted-set queue with value v.
+func mid(seq int, v string) string { return fmt.Sprintf("%016x:%s", seq, v) }
+
+// TestAdapterCancel: every adapter but the reliable one (TestAdapterReliable)
+// cancels the item an id names, once, and leaves the others; a malformed or unknown
+// id changes nothing.
+func TestAdapterCancel(t *testing.T) {
+	ctx := t.Context()
+	b := queues.NewEmbedded(zlite.New())
+	fq := queues.NewFIFO(b, "jobs")
+	require.NoError(t, fq.Push(ctx, "1", "2", "1"))
+	lq := queues.NewLevels(b, "tickets", []string{"hi", "lo"})
+	require.NoError(t, lq.Push(ctx, "lo", "a", "b"))
+	require.NoError(t, lq.Push(ctx, "hi", "b"))
+	pq := queues.NewPriority(b, "renders")
+	require.NoError(t, pq.Push(ctx, "a", 1))
+	require.NoError(t, pq.Push(ctx, "a", 2))
+	clock := &fixedClock{t0}
+	dq := queues.NewDelayed(b, "reminders", queues.WithClock(clock))
+	require.NoError(t, dq.Schedule(ctx, "r", t0.Add(time.Minute)))
+	require.NoError(t, dq.Schedule(ctx, "r", t0.Add(time.Hour)))
+	sq := queues.NewScheduler(b, "nightly", queues.WithClock(clock))
+	require.NoError(t, sq.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "f"}, t0.Add(time.Minute)))
+	job := `{"queue":"q","func":"f"}`
+	cases := []struct {
+		q    inspector.Queue
+		ids  []string // cancelled in turn: the first succeeds
+		left []inspector.Item
+	}{
+		{inspector.FIFO("jobs", fq), []string{"1", "nope"},
+			[]inspector.Item{{ID: "2", Value: "2", Position: 1}, {ID: "1", Value: "1", Position: 2}}},
+		{inspector.Levels("tickets", lq), []string{"1:b", "1:b", "9:a", "x:a", "nocolon"},
+			[]inspector.Item{{ID: "0:b", Value: "b", Level: "hi", Position: 1}, {ID: "1:a", Value: "a", Level: "lo", Position: 2}}},
+		{inspector.Priority("renders", pq), []string{mid(2, "a"), mid(2, "a"), mid(1, "b"), "nocolon"},
+			[]inspector.Item{{ID: mid(1, "a"), Value: "a", Priority: 1, Position: 1}}},
+		{inspector.Delayed("reminders", dq), []string{mid(1, "r"), mid(1, "r"), "nocolon"},
+			[]inspector.Item{{ID: mid(2, "r"), Value: "r", Due: t0.Add(time.Hour), Position: 1}}},
+		{inspector.Scheduler("nightly", sq), []string{mid(1, job), mid(1, job)}, nil},
+	}
+	for _, c := range cases {
+		cq := c.q.(inspector.Canceler)
+		for i, id := range c.ids {
+			ok, err := cq.Cancel(ctx, id)
+			require.NoError(t, err)
+			assert.Equal(t, i == 0, ok, "%s: Cancel(%q)", c.q.Name(), id)
+		}
+		pages(t, c.q, c.left)
+		assert.EqualValues(t, 1, stats(t, c.q).Activity.Cancelled, c.q.Name())
 	}
 }
 
@@ -211,9 +260,9 @@ func TestAdapterDelayedAndScheduler(t *testing.T) {
 	assert.Equal(t, inspector.Stats{Depth: 3, Due: 2, Oldest: 2 * time.Second, HasOldest: true,
 		Activity: &inspector.Activity{Enqueued: 3}, Lateness: &inspector.Lateness{}}, st)
 	pages(t, d, []inspector.Item{
-		{Value: "due", Due: t0.Add(-2 * time.Second), Position: 1},
-		{Value: "due too", Due: t0.Add(-time.Second), Position: 2},
-		{Value: "later", Due: t0.Add(5 * time.Second), Position: 3},
+		{ID: mid(2, "due"), Value: "due", Due: t0.Add(-2 * time.Second), Position: 1},
+		{ID: mid(3, "due too"), Value: "due too", Due: t0.Add(-time.Second), Position: 2},
+		{ID: mid(1, "later"), Value: "later", Due: t0.Add(5 * time.Second), Position: 3},
 	})
 	j, ok, err := dq.TryPop(ctx)
 	require.NoError(t, err)
@@ -227,9 +276,10 @@ func TestAdapterDelayedAndScheduler(t *testing.T) {
 	assert.EqualValues(t, 1, st.Activity.Dequeued)
 
 	s := inspector.Scheduler("nightly", sq)
+	sum, report := `{"queue":"reports","func":"sum","args":[1]}`, `{"queue":"reports","func":"report"}`
 	pages(t, s, []inspector.Item{
-		{Value: `{"queue":"reports","func":"sum","args":[1]}`, Due: t0.Add(-time.Second), Position: 1},
-		{Value: `{"queue":"reports","func":"report"}`, Due: t0.Add(time.Minute), Position: 2},
+		{ID: mid(2, sum), Value: sum, Due: t0.Add(-time.Second), Position: 1},
+		{ID: mid(1, report), Value: report, Due: t0.Add(time.Minute), Position: 2},
 	})
 	_, err = sq.Step(ctx)
 	require.NoError(t, err)
@@ -238,7 +288,7 @@ func TestAdapterDelayedAndScheduler(t *testing.T) {
 	assert.EqualValues(t, 1, st.Activity.Dequeued)
 	assert.EqualValues(t, 1, st.Lateness.Count)
 	assert.Equal(t, time.Second, st.Lateness.Max)
-	pages(t, inspector.FIFO("nightly work", sq.Queue("reports")), []inspector.Item{{Value: `{"queue":"reports","func":"sum","args":[1]}`, Position: 1}})
+	pages(t, inspector.FIFO("nightly work", sq.Queue("reports")), []inspector.Item{{ID: sum, Value: sum, Position: 1}})
 }
 
 func TestAdapterReliable(t *testing.T) {
@@ -333,4 +383,71 @@ func TestKeyspace(t *testing.T) {
 	assert.NotContains(t, body, "keyspace", "no keyspace without WithKeyspace")
 	_, body = get(t, c, srv.URL+"/admin/")
 	assert.NotContains(t, body, "Keyspace")
+}
+
+// TestAdapterReliableDead: dead elements are listed after the leases; the adapter
+// cancels a waiting element only and moves a dead one back to the head of the
+// queue.
+func TestAdapterReliableDead(t *testing.T) {
+	ctx := t.Context()
+	clock := &fixedClock{t0}
+	rq := queues.NewReliable(queues.NewEmbedded(zlite.New()), "pay", queues.WithLease(time.Minute),
+		queues.WithClock(clock), queues.WithMaxDeliveries(1))
+	ids := map[string]string{}
+	for _, v := range []string{"x", "y", "z", "w"} {
+		id, err := rq.Push(ctx, v)
+		require.NoError(t, err)
+		ids[v] = id
+	}
+	pop := func(want string) queues.Delivery {
+		t.Helper()
+		d, ok, err := rq.Pop(ctx, time.Second)
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Equal(t, want, d.Payload)
+		return d
+	}
+	ok, err := rq.Nack(ctx, pop("x")) // its only delivery failed: dead
+	require.NoError(t, err)
+	require.True(t, ok)
+	pop("y")                          // leased until t0+1m
+	clock.t = t0.Add(2 * time.Minute) // y's lease has expired
+	r := inspector.Reliable("pay", rq, clock.Now)
+	st := stats(t, r)
+	assert.Equal(t, [3]int64{2, 1, 1}, [3]int64{st.Depth, st.InFlight, st.Dead})
+	assert.EqualValues(t, 1, st.Activity.DeadLettered)
+	pages(t, r, []inspector.Item{
+		{ID: ids["z"], Value: "z", Position: 1},
+		{ID: ids["w"], Value: "w", Position: 2},
+		{ID: ids["y"], Value: "y", Position: 3, State: inspector.StateExpired, LeaseExpiry: t0.Add(time.Minute)},
+		{ID: ids["x"], Value: "x", Position: 4, State: inspector.StateDead},
+	})
+
+	for _, c := range []struct {
+		do   func(context.Context, string) (bool, error)
+		id   string
+		want bool
+	}{
+		{r.(inspector.Canceler).Cancel, ids["y"], false}, // leased, not waiting
+		{r.(inspector.Canceler).Cancel, ids["x"], false}, // dead, not waiting
+		{r.(inspector.Canceler).Cancel, ids["w"], true},
+		{r.(inspector.Canceler).Cancel, ids["w"], false},
+		{r.(inspector.DeadMover).MoveDeadBack, ids["z"], false},
+		{r.(inspector.DeadMover).MoveDeadBack, ids["x"], true},
+		{r.(inspector.DeadMover).MoveDeadBack, ids["x"], false},
+		{r.(inspector.LeaseRequeuer).RequeueExpired, ids["y"], true}, // its last delivery failed: dead
+	} {
+		ok, err := c.do(ctx, c.id)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, ok, "%s", c.id)
+	}
+	pages(t, r, []inspector.Item{
+		{ID: ids["x"], Value: "x", Position: 1},
+		{ID: ids["z"], Value: "z", Position: 2},
+		{ID: ids["y"], Value: "y", Position: 3, State: inspector.StateDead},
+	})
+	st = stats(t, r)
+	assert.Equal(t, [3]int64{2, 0, 1}, [3]int64{st.Depth, st.InFlight, st.Dead})
+	assert.Equal(t, [4]int64{1, 1, 1, 2}, [4]int64{st.Activity.Cancelled, st.Activity.Requeued, st.Activity.Expired, st.Activity.DeadLettered})
+	pop("x") // moved back to the head of the queue
 }

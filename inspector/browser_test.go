@@ -78,7 +78,16 @@ func TestBrowser(t *testing.T) {
 	}
 	fifo := queues.NewFIFO(b, "emails")
 	require.NoError(t, fifo.Push(ctx, "a", "b", "c"))
-	pay := queues.NewReliable(b, "payments", queues.WithLease(time.Minute), queues.WithClock(clock))
+	pay := queues.NewReliable(b, "payments", queues.WithLease(time.Minute), queues.WithClock(clock), queues.WithMaxDeliveries(2))
+	_, err := pay.Push(ctx, "charge 0")
+	require.NoError(t, err)
+	var dead queues.Delivery
+	for range 2 { // both its deliveries fail: dead
+		dead, _, err = pay.Pop(ctx, time.Second)
+		require.NoError(t, err)
+		_, err = pay.Nack(ctx, dead)
+		require.NoError(t, err)
+	}
 	for _, v := range []string{"charge 1", "charge 2", "charge 3"} {
 		_, err := pay.Push(ctx, v)
 		require.NoError(t, err)
@@ -227,17 +236,46 @@ func TestBrowser(t *testing.T) {
 		shot("payments"),
 	))
 	states := `[...document.querySelectorAll('tr[data-id]')].map(e => e.querySelector('.value').textContent + ": " + e.querySelector('.state').textContent)`
-	assert.Equal(t, []string{"charge 3: waiting", "charge 1: expired", "charge 2: leased"}, eval(states))
+	assert.Equal(t, []string{"charge 3: waiting", "charge 1: expired", "charge 2: leased", "charge 0: dead"}, eval(states))
+	assert.Equal(t, "1", text(`dd[data-field="dead"]`))
 	require.NoError(t, chromedp.Do(sctx,
 		chromedp.Click(chromedp.CSS(`button[aria-label="Requeue `+expired.ID+`"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`p.flash`)),
 		shot("payments-after-requeue"),
 	))
-	assert.Equal(t, []string{"charge 1: waiting", "charge 3: waiting", "charge 2: leased"}, eval(states))
-	assert.Equal(t, "1", text(`dd[data-field="requeued"]`))
+	assert.Equal(t, []string{"charge 1: waiting", "charge 3: waiting", "charge 2: leased", "charge 0: dead"}, eval(states))
+	assert.Equal(t, "2", text(`dd[data-field="requeued"]`), "charge 0's first Nack, and this")
 	ready, processing, err := pay.Len(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, [2]int64{2, 1}, [2]int64{ready, processing})
+
+	// Move the dead element back with its button: it is the next one served. (The
+	// page is loaded afresh first, so that the flash waited for is the new one.)
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Navigate(srv.URL+"/admin/queues/payments"),
+		chromedp.WaitVisible(chromedp.CSS(`table.items`)),
+		chromedp.Click(chromedp.CSS(`button[aria-label="Move back `+dead.ID+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`p.flash`)),
+		shot("payments-after-move-back"),
+	))
+	assert.Equal(t, `Moved "`+dead.ID+`" back to the queue.`, text(`p.flash`))
+	assert.Equal(t, []string{"charge 0: waiting", "charge 1: waiting", "charge 3: waiting", "charge 2: leased"}, eval(states))
+	st, err := pay.Stats(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, [3]int64{3, 1, 0}, [3]int64{st.Depth, st.InFlight, st.Dead})
+
+	// A FIFO's waiting element has its cancel button too.
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Navigate(srv.URL+"/admin/queues/emails"),
+		chromedp.WaitVisible(chromedp.CSS(`table.items`)),
+		chromedp.Click(chromedp.CSS(`button[aria-label="Cancel b"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`p.flash`)),
+		shot("emails-after-cancel"),
+	))
+	assert.Equal(t, []string{"a", "c"}, eval(rowIDs))
+	emails, err := fifo.Items(ctx, 0, 10)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "c"}, emails)
 
 	// The delayed queue's page shows its due time and lateness.
 	require.NoError(t, chromedp.Do(sctx,

@@ -21,18 +21,21 @@
 // optional [Canceler], [LeaseRequeuer] and [DeadMover]. The adapters ([FIFO],
 // [Levels], [Priority], [CallQueue], [Delayed], [Scheduler], [Reliable], [Waitlist])
 // wrap the types of package queues, reading their Stats (depth per level, priority
-// or party size; due and in-flight counts; the age of the oldest item; blocked
-// consumers; the enqueued, dequeued, acked, requeued, expired-lease and cancelled
-// counters; the lateness of delayed jobs and scheduler moves, p50/p99/max) and
+// or party size; due, in-flight and dead counts; the age of the oldest item; blocked
+// consumers; the enqueued, dequeued, acked, requeued, expired-lease, dead-lettered
+// and cancelled counters; the lateness of delayed jobs and scheduler moves, p50/p99/max) and
 // their paged Items, so a page of k items costs what the queue's Items costs for k:
 // the call queue lists its calls at the position [queues.CallQueue.Position] gives,
 // with priority and wait; the delayed queue and scheduler their jobs with due
 // times; the reliable queue its waiting elements, then its leases with their
-// expiry. Actions: cancel a call or a waitlist party, and requeue an expired lease
-// of a reliable queue. Package queues has no operation that removes a waiting item
-// from the other types and no dead-letter list, so no adapter offers those actions;
-// a [Queue] of your own can. [WithKeyspace] adds the figures of the zlite keyspace
-// itself ([zlite.DB.Stats]) to the index.
+// expiry, then its dead elements. Actions: every adapter cancels a waiting item
+// (O(log n) by id for the sorted-set queues, O(n) by value for the list queues: see
+// each adapter); the reliable queue's adapter also requeues an expired lease in one
+// atomic step that checks the expiry itself ([queues.Reliable.Requeue]) and moves a
+// dead element back ([queues.Reliable.Retry], for a queue made with
+// [queues.WithMaxDeliveries]). A [Queue] of your own offers them through the same
+// interfaces. [WithKeyspace] adds the figures of the zlite keyspace itself
+// ([zlite.DB.Stats]) to the index.
 //
 // # Routes
 //
@@ -55,7 +58,7 @@
 // JSON: a queue is {"name", "kind", "depth", "levels": [{"name", "depth"}], "due",
 // "in_flight", "dead", "oldest_seconds" (null when the queue records no times),
 // "activity": {"blocked", "enqueued", "dequeued", "acked", "requeued", "expired",
-// "cancelled"} or null, "lateness": {"count", "p50_seconds", "p99_seconds",
+// "dead_lettered", "cancelled"} or null, "lateness": {"count", "p50_seconds", "p99_seconds",
 // "max_seconds"} or null, "throughput_per_second" (or null), "history": [{"at",
 // "depth", "throughput_per_second"?, "lateness_p99_seconds"?}]}, plus "error" when
 // its Stats failed; /api/queues is {"actions": bool, "queues": [...], "keyspace"?:

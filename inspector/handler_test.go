@@ -33,7 +33,8 @@ func fixture() (calls, jobs, later *fakeQueue, all []inspector.Queue) {
 	for i, id := range []string{"c1", "c2", "c3", "c4", "c5"} {
 		calls.it = append(calls.it, inspector.Item{ID: id, Priority: float64(5 - i), Enqueued: t0.Add(-time.Duration(10-i) * time.Second)})
 	}
-	jobs = &fakeQueue{name: "jobs", kind: inspector.KindReliable, st: inspector.Stats{InFlight: 2, Dead: 1}, it: []inspector.Item{
+	jobs = &fakeQueue{name: "jobs", kind: inspector.KindReliable, st: inspector.Stats{InFlight: 2, Dead: 1,
+		Activity: &inspector.Activity{Enqueued: 9, Dequeued: 8, Acked: 4, Requeued: 2, Expired: 1, DeadLettered: 3}}, it: []inspector.Item{
 		{ID: "r1", Value: "pay 1", State: inspector.StateWaiting},
 		{ID: "r2", Value: "pay 2", State: inspector.StateLeased, LeaseExpiry: t0.Add(5 * time.Second)},
 		{ID: "r3", Value: "pay 3", State: inspector.StateExpired, LeaseExpiry: t0.Add(-2 * time.Second)},
@@ -90,7 +91,9 @@ func TestIndex(t *testing.T) {
 		{"calls", "lateness", "n/a"},
 		{"jobs", "depth", "1"},
 		{"jobs", "in_flight", "2"},
-		{"jobs", "blocked", "n/a"},
+		{"jobs", "dead", "1"},
+		{"calls", "dead", "0"},
+		{"jobs", "blocked", "0"},
 		{"jobs", "oldest", "n/a"},
 		{"later", "lateness", "2ms / 40ms / 1.5s (9 delivered)"},
 		{"a:b/c &lt;x&gt;&amp;&#34;", "depth", "7"},
@@ -161,8 +164,9 @@ func TestQueuePage(t *testing.T) {
 			[]string{`data-id="c4"`, `rel="next"`}},
 		{"past the end", "calls?offset=99", 200, []string{"No items from position 100 on."}, []string{"<table"}},
 		{"reliable: states, leases and their actions", "jobs", 200,
-			[]string{">leased<", ">expired<", ">dead<", "(in 5s)", "(2s ago)", `action="./jobs/requeue"`, `action="./jobs/revive"`, `aria-label="Requeue r3"`, `aria-label="Move back r4"`},
+			[]string{">leased<", ">expired<", ">dead<", `data-field="dead">1<`, `data-field="dead_lettered">3<`, `data-field="requeued">2<`, "(in 5s)", "(2s ago)", `action="./jobs/requeue"`, `action="./jobs/revive"`, `aria-label="Requeue r3"`, `aria-label="Move back r4"`},
 			[]string{`aria-label="Cancel r2"`, `aria-label="Requeue r2"`}},
+		{"call queue: no dead-letter figures", "calls", 200, []string{`data-field="cancelled">3<`}, []string{`data-field="dead"`, `data-field="dead_lettered"`}},
 		{"delayed: due time", "later", 200, []string{"03:04:08.000", "(in 3s)", "2ms / 40ms / 1.5s"}, nil},
 		{"unlisted", url.PathEscape(hostile), 200, []string{"This queue does not list its items.", "a:b/c &lt;x&gt;"}, []string{"<x>", "Action</th>"}},
 		{"unknown queue", "nope", 404, []string{`no queue named "nope"`}, nil},
@@ -291,7 +295,9 @@ func TestJSON(t *testing.T) {
 	assert.Equal(t, "call", calls["kind"])
 	assert.EqualValues(t, 5, calls["depth"])
 	assert.EqualValues(t, 10, calls["oldest_seconds"])
-	assert.Equal(t, map[string]any{"blocked": 2.0, "enqueued": 40.0, "dequeued": 35.0, "acked": 0.0, "requeued": 0.0, "expired": 0.0, "cancelled": 3.0}, calls["activity"])
+	assert.Equal(t, map[string]any{"blocked": 2.0, "enqueued": 40.0, "dequeued": 35.0, "acked": 0.0, "requeued": 0.0, "expired": 0.0, "dead_lettered": 0.0, "cancelled": 3.0}, calls["activity"])
+	assert.EqualValues(t, 1, idx.Queues[1]["dead"])
+	assert.EqualValues(t, 3, idx.Queues[1]["activity"].(map[string]any)["dead_lettered"])
 	assert.Nil(t, calls["lateness"])
 	assert.Nil(t, idx.Queues[1]["oldest_seconds"], "a queue that records no times")
 	assert.EqualValues(t, 0, idx.Queues[1]["due"])

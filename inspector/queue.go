@@ -87,13 +87,16 @@ type Level struct {
 // value was created (in this process). The counters only grow; the inspector
 // derives rates from their differences between samples.
 type Activity struct {
-	Blocked   int64 `json:"blocked"` // consumers blocked waiting for an item now
-	Enqueued  int64 `json:"enqueued"`
-	Dequeued  int64 `json:"dequeued"`
-	Acked     int64 `json:"acked"`
-	Requeued  int64 `json:"requeued"`
-	Expired   int64 `json:"expired"`   // leases that expired
-	Cancelled int64 `json:"cancelled"` // items removed from the middle
+	Blocked  int64 `json:"blocked"` // consumers blocked waiting for an item now
+	Enqueued int64 `json:"enqueued"`
+	Dequeued int64 `json:"dequeued"`
+	Acked    int64 `json:"acked"`
+	Requeued int64 `json:"requeued"`
+	Expired  int64 `json:"expired"` // leases that expired
+	// DeadLettered counts the elements moved to the dead-letter list after their
+	// last delivery failed (a reliable queue with queues.WithMaxDeliveries).
+	DeadLettered int64 `json:"dead_lettered"`
+	Cancelled    int64 `json:"cancelled"` // items removed from the middle
 }
 
 // Lateness is the distribution of how late due items were delivered (delivery time

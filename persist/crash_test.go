@@ -32,6 +32,7 @@ const (
 func crashPayload(n int) string {
 	return fmt.Sprintf("seq=%d;%s", n, strings.Repeat(string(rune('a'+n%26)), n*7%200))
 }
+
 // crashState loads dir and returns the last record number, checking that the
 // snapshot and the log hold records 1..last exactly.
 func crashState(dir string, opts ...Option) (*Store, int, error) {

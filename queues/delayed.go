@@ -36,6 +36,7 @@ type Delayed struct {
 
 // Job is a job taken from a [Delayed] queue.
 type Job struct {
+	ID      string    // unique per scheduled job (its arrival sequence); set by Items
 	Payload string    // as given to [Delayed.Schedule]
 	Due     time.Time // when it became due, to the microsecond (a past time: when scheduled)
 }
@@ -161,7 +162,8 @@ func (q *Delayed) tryPop(ctx context.Context) (Job, bool, time.Time, error) {
 	if err != nil || len(a) != 2 {
 		return Job{}, false, time.Time{}, err
 	}
-	j := Job{Payload: stripSeq(replyString(a[0])), Due: time.UnixMicro(int64(replyFloat(a[1])))}
+	m := replyString(a[0])
+	j := Job{ID: seqID(m), Payload: stripSeq(m), Due: time.UnixMicro(int64(replyFloat(a[1])))}
 	q.st.deq(1)
 	q.st.late(now.Sub(j.Due))
 	return j, true, time.Time{}, nil

@@ -68,7 +68,7 @@ func newDiffSide(b queues.Backend, name string, clock *fakeClock) *diffSide {
 	return &diffSide{b: b, name: name, clock: clock,
 		w: queues.NewWaitlist(b, name), c: queues.NewCallQueue(b, name, queues.WithClock(clock)),
 		p: queues.NewPriority(b, name, queues.WithOrder(queues.HighestFirst)), d: queues.NewDelayed(b, name, queues.WithClock(clock)),
-		rel: queues.NewReliable(b, name, queues.WithLease(5*time.Second), queues.WithClock(clock)), s: queues.NewScheduler(b, name, queues.WithBatch(3), queues.WithClock(clock))}
+		rel: queues.NewReliable(b, name, queues.WithLease(5*time.Second), queues.WithClock(clock), queues.WithMaxDeliveries(3)), s: queues.NewScheduler(b, name, queues.WithBatch(3), queues.WithClock(clock))}
 }
 
 func show(vs ...any) string {
@@ -128,8 +128,17 @@ func (s *diffSide) apply(t *testing.T, kind string, r *rand.Rand) string {
 			return show("stale ", cs, err)
 		}
 	case "priority":
-		if r.IntN(2) == 0 {
+		switch r.IntN(3) {
+		case 0:
 			return show("push ", s.p.Push(ctx, id, float64(r.IntN(5))-1.5))
+		case 1:
+			items, err := s.p.Items(ctx, 0, 3)
+			if err != nil || len(items) == 0 {
+				return show("items ", items, err)
+			}
+			it := items[r.IntN(len(items))]
+			ok, err := s.p.Remove(ctx, it)
+			return show("remove ", it, ok, err)
 		}
 		if n, err := s.p.Len(ctx); err != nil || n == 0 {
 			return show("len ", n, err)
@@ -137,14 +146,45 @@ func (s *diffSide) apply(t *testing.T, kind string, r *rand.Rand) string {
 		v, p, ok, err := s.p.Pop(ctx, time.Second)
 		return show("pop ", v, p, ok, err)
 	case "delayed":
-		if r.IntN(2) == 0 {
+		switch r.IntN(3) {
+		case 0:
 			at := s.clock.Now().Add(time.Duration(r.IntN(6000)-1000) * time.Millisecond)
 			return show("schedule ", s.d.Schedule(ctx, id, at))
+		case 1:
+			jobs, err := s.d.Items(ctx, 0, 3)
+			if err != nil || len(jobs) == 0 {
+				return show("items ", jobs, err)
+			}
+			j := jobs[r.IntN(len(jobs))]
+			ok, err := s.d.Cancel(ctx, j)
+			return show("cancel ", j, ok, err)
 		}
 		j, ok, err := s.d.TryPop(ctx)
 		return show("trypop ", j, ok, err)
 	case "reliable":
-		switch r.IntN(6) {
+		switch r.IntN(9) {
+		case 6: // requeue a lease if it has expired, in one step
+			if len(s.inFlight) == 0 {
+				return "none"
+			}
+			d := s.inFlight[r.IntN(len(s.inFlight))]
+			ok, err := s.rel.Requeue(ctx, d)
+			return show("requeue ", d, ok, err)
+		case 7:
+			waiting, err := s.rel.Items(ctx, 0, 3)
+			if err != nil || len(waiting) == 0 {
+				return show("items ", waiting, err)
+			}
+			d := waiting[r.IntN(len(waiting))]
+			ok, err := s.rel.Remove(ctx, d)
+			return show("remove ", d, ok, err)
+		case 8:
+			dead, err := s.rel.Dead(ctx, 0, 3)
+			if err != nil || len(dead) == 0 {
+				return show("dead ", dead, err)
+			}
+			ok, err := s.rel.Retry(ctx, dead[0].Delivery)
+			return show("retry ", dead[0].Delivery, dead[0].Died.UTC(), ok, err)
 		case 0, 1:
 			v, err := s.rel.Push(ctx, id)
 			return show("push ", v, err)
@@ -207,6 +247,9 @@ func (s *diffSide) check(kind string) error {
 	case "reliable":
 		if a, b := ll("processing"), zc("leases"); a < b {
 			return fmt.Errorf("%d in processing, %d leases", a, b)
+		}
+		if f, live := zc("failures"), ll("ready")+ll("processing"); f > live {
+			return fmt.Errorf("%d failure counts for %d live elements", f, live)
 		}
 	case "delayed", "scheduler":
 		if n := ll("wake"); n > 1 {

@@ -29,25 +29,37 @@
 //     ("Redis in Action" 6.4).
 //
 // Every constructor takes the backend, the queue's name and options ([WithClock],
-// [WithLease], [WithBatch], [WithOrder], [WithStats]); counts and positions are int64
-// throughout, as in go-redis.
+// [WithLease], [WithMaxDeliveries], [WithBatch], [WithOrder], [WithStats]); counts
+// and positions are int64 throughout, as in go-redis.
 //
 // # Seeing inside
 //
 // Every queue type has Items(ctx, offset, count), one page of its items in serving
-// order (the call at offset i has Position i+1), in one atomic step costing O(log n
-// + k) on the sorted-set queues and on the embedded lists (O(min(offset, n−offset) +
-// k) on Redis lists);
-// [Reliable.InFlight] lists the leases. Every queue type has Stats(ctx): depth (per
-// level, priority or party size), due and in-flight counts, the age of the oldest
-// item where the queue records times, the consumers of this process blocked in a pop,
-// this process's enqueued/dequeued/acked/requeued/expired-lease/cancelled counters,
-// and for [Delayed] and [Scheduler] a histogram of the due→delivered lateness with
-// p50, p99 and max ([Histogram]). [Stats] is an [expvar.Var] and [Publish] puts a
-// queue on /debug/vars; package github.com/zlite/zlite/metrics/prom exports Stats
-// to Prometheus. The counters cost two or three uncontended atomic additions per
-// element and no allocation (BenchmarkStatsOverhead, BenchmarkCounters); turn them
-// off with WithStats(false).
+// order (the call at offset i has Position i+1), in one atomic step costing O(log n +
+// k) on the sorted-set queues and on the embedded lists (O(min(offset, n−offset) + k)
+// on Redis lists); [Reliable.InFlight] lists the leases and [Reliable.Dead] the dead
+// elements. Every queue type has Stats(ctx): depth (per level, priority or party
+// size), due, in-flight and dead counts, the age of the oldest item where the queue
+// records times, the consumers of this process blocked in a pop, this process's
+// enqueued/dequeued/acked/requeued/expired-lease/cancelled/dead-lettered counters, and
+// for [Delayed] and [Scheduler] a histogram of the due→delivered lateness with p50,
+// p99 and max ([Histogram]). [Stats] is an expvar.Var and package
+// github.com/zlite/zlite/queues/queuevar puts a queue on /debug/vars (package queues
+// itself does not import expvar, so importing it registers no handler); package
+// github.com/zlite/zlite/metrics/prom exports Stats to Prometheus. The counters cost
+// two or three uncontended atomic additions per element and no allocation
+// (BenchmarkStatsOverhead, BenchmarkCounters); turn them off with WithStats(false).
+//
+// # Acting on items
+//
+// Every queue type can take a waiting item out, in one atomic step: by id in
+// O(log n) from the sorted-set queues ([Priority.Remove], [Delayed.Cancel],
+// [Scheduler.Cancel], [CallQueue.Cancel], [Waitlist.Leave]; the ids come from Items)
+// and by value in O(n) from the list queues ([FIFO.Remove], [Levels.Remove],
+// [Reliable.Remove]: LREM walks the list). [Reliable.Requeue] puts one expired lease
+// back (it checks the expiry in the same step, so a lease extended in time is left
+// alone), and with [WithMaxDeliveries] an element whose last delivery failed goes to
+// a dead set, from which [Reliable.Retry] moves it back.
 //
 // # Backends and atomic steps
 //

@@ -288,14 +288,63 @@ func ExampleDelayed_Stats() {
 	// enqueued 3 dequeued 1 lateness max 4s
 }
 
-// Stats is an expvar.Var; Publish serves a queue's live Stats on /debug/vars.
+// Stats is an expvar.Var: its String is its JSON form (package queuevar publishes it).
 func ExampleStats() {
 	ctx := context.Background()
 	q := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "mail")
 	q.Push(ctx, "a", "b")
 	s, _ := q.Stats(ctx)
 	fmt.Println(s.String())
-	queues.Publish("queues.mail", q, time.Second)
 	// Output:
 	// {"name":"mail","type":"fifo","depth":2,"oldest_age_ns":0,"has_age":false,"blocked":0,"enqueued":2,"dequeued":0}
+}
+
+// A reliable queue that gives up on a job after two failed deliveries: the job goes
+// to the dead set, where an operator finds it and moves it back.
+func ExampleWithMaxDeliveries() {
+	ctx := context.Background()
+	q := queues.NewReliable(queues.NewEmbedded(zlite.New()), "payments", queues.WithMaxDeliveries(2))
+	q.Push(ctx, "charge 42")
+	for range 2 {
+		d, _, _ := q.Pop(ctx, time.Second)
+		q.Nack(ctx, d) // the charge was declined
+	}
+	dead, _ := q.Dead(ctx, 0, 10)
+	fmt.Println("dead:", dead[0].Payload)
+	s, _ := q.Stats(ctx)
+	fmt.Println("waiting", s.Depth, "dead", s.Dead)
+
+	ok, _ := q.Retry(ctx, dead[0].Delivery) // fixed: try again, with two deliveries
+	d, _, _ := q.Pop(ctx, time.Second)
+	fmt.Println(ok, "redelivered:", d.Payload)
+	// Output:
+	// dead: charge 42
+	// waiting 0 dead 1
+	// true redelivered: charge 42
+}
+
+// Cancelling a scheduled job: the ids come from Items.
+func ExampleDelayed_Cancel() {
+	ctx := context.Background()
+	q := queues.NewDelayed(queues.NewEmbedded(zlite.New()), "reminders")
+	q.Schedule(ctx, "call mum", time.Now().Add(time.Hour))
+	q.Schedule(ctx, "water plants", time.Now().Add(2*time.Hour))
+	jobs, _ := q.Items(ctx, 0, 10)
+	ok, _ := q.Cancel(ctx, jobs[0])
+	left, _ := q.Items(ctx, 0, 10)
+	fmt.Println(ok, len(left), left[0].Payload)
+	// Output:
+	// true 1 water plants
+}
+
+// Removing a value from a FIFO: LREM from the end served first.
+func ExampleFIFO_Remove() {
+	ctx := context.Background()
+	q := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "mail")
+	q.Push(ctx, "spam", "hello", "spam")
+	n, _ := q.Remove(ctx, "spam", 0) // 0: every one
+	items, _ := q.Items(ctx, 0, 10)
+	fmt.Println(n, items)
+	// Output:
+	// 2 [hello]
 }

@@ -98,8 +98,96 @@ func listItems(ctx context.Context, b Backend, key string, offset, count int64) 
 	return out, nil
 }
 
-// Item is a value waiting in a [Priority] queue, with its priority.
+// Removing waiting items: every queue type can take an item out before it is
+// served, each in one atomic step, at the cost its data structure allows: by id in
+// O(log n) from the sorted sets ([Priority.Remove], [Delayed.Cancel],
+// [Scheduler.Cancel], [CallQueue.Cancel], [Waitlist.Leave]) and by value in O(n)
+// from the lists ([FIFO.Remove], [Levels.Remove], [Reliable.Remove]: LREM, which
+// walks the list).
+
+// listRemove is LREM KEYS[1] ARGV[1] ARGV[2].
+var listRemove = NewScript(`
+return redis.call('LREM', KEYS[1], ARGV[1], ARGV[2])
+`, func(tx Tx, keys, args []string) (any, error) {
+	return tx.LRem(keys[0], parseInt(args[0]), args[1])
+})
+
+// removeValue removes up to count elements equal to value from the list key, those
+// served first (count 0: all), and returns how many it removed.
+func removeValue(ctx context.Context, b Backend, key, value string, count int64) (int64, error) {
+	if count < 0 {
+		return 0, ErrBadRange
+	}
+	// A negative LREM count removes from the right end, the one BRPOP serves.
+	r, err := b.Eval(ctx, listRemove, []string{key}, fmtInt(-count), value)
+	return replyInt(r), err
+}
+
+// Remove takes up to count elements equal to value out of the queue, those that
+// would be served first (count 0: every one), and returns how many it removed. It
+// returns [ErrBadRange] for a negative count. The complexity is O(n) (LREM).
+func (q *FIFO) Remove(ctx context.Context, value string, count int64) (int64, error) {
+	n, err := removeValue(ctx, q.b, q.key, value, count)
+	q.st.cancelN(n)
+	return n, err
+}
+
+// Remove takes up to count elements equal to value out of level, those that would
+// be served first (count 0: every one), and returns how many it removed; it returns
+// [ErrUnknownLevel] or, for a negative count, [ErrBadRange]. The complexity is O(n)
+// for n elements at level (LREM).
+func (q *Levels) Remove(ctx context.Context, level, value string, count int64) (int64, error) {
+	i, ok := q.index[level]
+	if !ok {
+		return 0, ErrUnknownLevel
+	}
+	n, err := removeValue(ctx, q.b, q.keys[i], value, count)
+	q.st.cancelN(n)
+	return n, err
+}
+
+// zsetRemove removes the member ARGV[1] from the sorted set KEYS[1] (ZREM).
+var zsetRemove = NewScript(`
+return redis.call('ZREM', KEYS[1], ARGV[1])
+`, func(tx Tx, keys, args []string) (any, error) {
+	return tx.ZRem(keys[0], args[0])
+})
+
+// removeMember removes member from the sorted set key and reports whether it was
+// there, counting it in st.
+func removeMember(ctx context.Context, b Backend, st *counters, key, member string) (bool, error) {
+	r, err := b.Eval(ctx, zsetRemove, []string{key}, member)
+	if replyInt(r) > 0 {
+		st.cancel()
+	}
+	return replyInt(r) > 0, err
+}
+
+// Remove takes the waiting item it (as listed by [Priority.Items]; its ID and Value
+// identify it) out of the queue and reports whether it was there. The complexity is
+// O(log n).
+func (q *Priority) Remove(ctx context.Context, it Item) (bool, error) {
+	return removeMember(ctx, q.b, q.st, q.items, it.ID+it.Value)
+}
+
+// Cancel takes the scheduled job j (as listed by [Delayed.Items]; its ID and Payload
+// identify it) out of the queue, due or not, and reports whether it was there. The
+// complexity is O(log n).
+func (q *Delayed) Cancel(ctx context.Context, j Job) (bool, error) {
+	return removeMember(ctx, q.b, q.st, q.due, j.ID+j.Payload)
+}
+
+// Cancel takes the future job j (as listed by [Scheduler.Items]) out of the
+// scheduler before it is moved, and reports whether it was there. The complexity is
+// O(log n).
+func (s *Scheduler) Cancel(ctx context.Context, j Job) (bool, error) {
+	return removeMember(ctx, s.b, s.st, s.jobs, j.ID+j.Payload)
+}
+
+// Item is a value waiting in a [Priority] queue, with its priority and its id (the
+// arrival sequence, unique per pushed value), which [Priority.Remove] uses.
 type Item struct {
+	ID       string
 	Value    string
 	Priority float64
 }
@@ -159,7 +247,8 @@ func (q *Priority) Items(ctx context.Context, offset, count int64) ([]Item, erro
 	a, err := page(ctx, q.b, zsetPage, []string{q.items}, offset, count)
 	out := make([]Item, 0, len(a)/2)
 	for i := 0; i+1 < len(a); i += 2 {
-		out = append(out, Item{stripSeq(replyString(a[i])), q.priority(replyFloat(a[i+1]))})
+		m := replyString(a[i])
+		out = append(out, Item{seqID(m), stripSeq(m), q.priority(replyFloat(a[i+1]))})
 	}
 	return out, err
 }
@@ -181,7 +270,8 @@ func dueItems(ctx context.Context, b Backend, key string, offset, count int64) (
 	a, err := page(ctx, b, zsetPage, []string{key}, offset, count)
 	out := make([]Job, 0, len(a)/2)
 	for i := 0; i+1 < len(a); i += 2 {
-		out = append(out, Job{stripSeq(replyString(a[i])), time.UnixMicro(int64(replyFloat(a[i+1])))})
+		m := replyString(a[i])
+		out = append(out, Job{ID: seqID(m), Payload: stripSeq(m), Due: time.UnixMicro(int64(replyFloat(a[i+1])))})
 	}
 	return out, err
 }

@@ -2,6 +2,7 @@ package queues
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -40,6 +41,10 @@ func NewLevels(b Backend, name string, levels []string, opts ...Option) *Levels 
 	}
 	return q
 }
+
+// Names returns the queue's levels, from highest to lowest priority, as given to
+// [NewLevels] (a copy). The complexity is O(number of levels).
+func (q *Levels) Names() []string { return slices.Clone(q.levels) }
 
 // Push appends values to level in order (LPUSH). It returns [ErrUnknownLevel] for a
 // level not given to [NewLevels]. The complexity is O(1) per value.

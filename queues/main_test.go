@@ -11,25 +11,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zlite/zlite/internal/testmain"
+
 	"github.com/redis/go-redis/v9"
-	"go.uber.org/goleak"
 
 	"github.com/zlite/zlite/internal/redistest"
 	"github.com/zlite/zlite/queues"
 	"github.com/zlite/zlite/queues/redisq"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	redistest.Stop()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testmain.Run(m) }
 
 // backend is one implementation under test.
 type backend struct {

@@ -9,9 +9,12 @@ type Option func(*config)
 type config struct {
 	clock Clock
 	lease time.Duration
-	batch int64
-	order Order
-	stats bool
+	// maxDeliveries is how many times a Reliable element is delivered before it
+	// dies; 0: unlimited.
+	maxDeliveries int64
+	batch         int64
+	order         Order
+	stats         bool
 }
 
 func newConfig(opts []Option) config {
@@ -41,6 +44,15 @@ func WithLease(d time.Duration) Option {
 			cfg.lease = d
 		}
 	}
+}
+
+// WithMaxDeliveries makes a [Reliable] queue deliver an element at most n times:
+// when its n-th delivery fails (it is Nacked, or its lease expires and
+// [Reliable.Reap] or [Reliable.Requeue] ends it), it goes to the dead set instead of
+// back to the queue ([Reliable.Dead], [Reliable.Retry]). Below 1: unlimited, the
+// default. Give every process that uses the queue the same n.
+func WithMaxDeliveries(n int64) Option {
+	return func(cfg *config) { cfg.maxDeliveries = max(n, 0) }
 }
 
 // WithBatch sets how many due jobs a [Scheduler] moves per atomic step. Below 1:

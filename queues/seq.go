@@ -36,3 +36,6 @@ func stripSeq(member string) string {
 	}
 	return member[seqWidth:]
 }
+
+// seqID returns the arrival prefix of a member: the id of the item it holds.
+func seqID(member string) string { return member[:min(seqWidth, len(member))] }

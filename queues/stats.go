@@ -3,7 +3,6 @@ package queues
 import (
 	"context"
 	"encoding/json"
-	"expvar"
 	"sync/atomic"
 	"time"
 )
@@ -18,7 +17,10 @@ import (
 // made through this queue value since it was created (as Prometheus client counters
 // do: a collector sums them over processes); they are zero with [WithStats](false).
 //
-// Stats implements [expvar.Var]: its String method returns its JSON form.
+// Stats implements expvar.Var: its String method returns its JSON form. Package
+// queues does not import expvar (whose import registers /debug/vars on
+// http.DefaultServeMux); package github.com/zlite/zlite/queues/queuevar publishes a
+// queue there.
 type Stats struct {
 	Name string `json:"name"` // the queue's name
 	Type string `json:"type"` // "fifo", "levels", "priority", "waitlist", "callqueue", "delayed", "scheduler" or "reliable"
@@ -36,6 +38,9 @@ type Stats struct {
 	Due int64 `json:"due,omitempty"`
 	// InFlight is the number of elements in processing ([Reliable]).
 	InFlight int64 `json:"in_flight,omitempty"`
+	// Dead is the number of elements in the dead set ([Reliable] with
+	// [WithMaxDeliveries]).
+	Dead int64 `json:"dead,omitempty"`
 	// OldestAge is how long the oldest item has waited, where the queue records
 	// when items arrived or became due: a [CallQueue] (time since enqueue) and a
 	// [Delayed] queue or [Scheduler] (time since the earliest job became due, zero
@@ -53,7 +58,8 @@ type Stats struct {
 	Acked         int64 `json:"acked,omitempty"`          // Reliable: Acks that finished an element
 	Requeued      int64 `json:"requeued,omitempty"`       // Reliable: elements put back by Nack or Reap
 	ExpiredLeases int64 `json:"expired_leases,omitempty"` // Reliable: elements Reap found with an expired lease
-	Cancelled     int64 `json:"cancelled,omitempty"`      // CallQueue, Waitlist: removed from the middle (Cancel, Leave)
+	Cancelled     int64 `json:"cancelled,omitempty"`      // removed before being served (Cancel, Leave, Remove)
+	DeadLettered  int64 `json:"dead_lettered,omitempty"`  // Reliable: elements moved to the dead set
 
 	// Lateness is the due→delivered delay of the jobs this process took
 	// ([Delayed]: from due time to Pop; [Scheduler]: to the move into the work
@@ -71,36 +77,15 @@ type LevelDepth struct {
 // [Stats].Levels lists, so that a Stats call costs O(MaxStatsLevels · log n).
 const MaxStatsLevels = 16
 
-// String returns s as JSON, so that a Stats is an [expvar.Var].
+// String returns s as JSON, so that a Stats is an expvar.Var.
 func (s Stats) String() string {
 	b, _ := json.Marshal(s) // cannot fail: plain fields only
 	return string(b)
 }
 
-var _ expvar.Var = Stats{}
-
 // StatsReader is what every queue type implements: a [Stats] snapshot.
 type StatsReader interface {
 	Stats(ctx context.Context) (Stats, error)
-}
-
-// Publish publishes q's Stats under name in package expvar (/debug/vars), read
-// afresh on each request with a timeout of timeout (≤ 0: 2 s) so that a stalled
-// Redis cannot hang the page; an error is shown as {"error": "…"}. Like
-// [expvar.Publish], it panics if name is already published.
-func Publish(name string, q StatsReader, timeout time.Duration) {
-	if timeout <= 0 {
-		timeout = 2 * time.Second
-	}
-	expvar.Publish(name, expvar.Func(func() any {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
-		s, err := q.Stats(ctx)
-		if err != nil {
-			return map[string]string{"error": err.Error()}
-		}
-		return s
-	}))
 }
 
 // counters are a queue value's in-process statistics. A nil *counters (stats off)
@@ -120,6 +105,7 @@ type counters struct {
 	requeued  atomic.Int64
 	expired   atomic.Int64
 	cancelled atomic.Int64
+	died      atomic.Int64
 	lateness  *Histogram
 }
 
@@ -171,9 +157,17 @@ func (c *counters) expire(n int64) {
 	}
 }
 
-func (c *counters) cancel() {
+func (c *counters) cancel() { c.cancelN(1) }
+
+func (c *counters) cancelN(n int64) {
 	if c != nil {
-		c.cancelled.Add(1)
+		c.cancelled.Add(n)
+	}
+}
+
+func (c *counters) die(n int64) {
+	if c != nil {
+		c.died.Add(n)
 	}
 }
 
@@ -212,6 +206,7 @@ func (c *counters) fill(s *Stats) {
 	s.Blocked = c.entered.Load() - taken - empty
 	s.Enqueued, s.Dequeued = c.enqueued.Load(), taken+c.dequeued.Load()
 	s.Acked, s.Requeued, s.ExpiredLeases, s.Cancelled = c.acked.Load(), c.requeued.Load(), c.expired.Load(), c.cancelled.Load()
+	s.DeadLettered = c.died.Load()
 	if c.lateness != nil {
 		l := c.lateness.Snapshot()
 		s.Lateness = &l

@@ -3,7 +3,6 @@ package queues_test
 import (
 	"context"
 	"encoding/json"
-	"expvar"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -221,15 +220,4 @@ func TestHistogram(t *testing.T) {
 	}
 	var empty queues.Histogram
 	require.Equal(t, queues.LatenessStats{Buckets: empty.Snapshot().Buckets}, empty.Snapshot())
-}
-
-// TestPublish: a published queue shows its Stats as JSON in expvar.
-func TestPublish(t *testing.T) {
-	b := newEmbedded(t)
-	q := queues.NewFIFO(b, "published")
-	require.NoError(t, q.Push(context.Background(), "a"))
-	queues.Publish("zlite.queues.published", q, 0)
-	var s queues.Stats
-	require.NoError(t, json.Unmarshal([]byte(expvar.Get("zlite.queues.published").String()), &s))
-	require.Equal(t, queues.Stats{Name: "published", Type: "fifo", Depth: 1, Enqueued: 1}, s)
 }

@@ -326,6 +326,7 @@ func trunc(s string, n int) string {
 func checkClientName(name string) error {
 	for i := 0; i < len(name); i++ {
 		if name[i] < '!' || name[i] > '~' {
+			//lint:ignore ST1005 Redis's reply, byte for byte, ends with a full stop.
 			return errors.New("ERR Client names cannot contain spaces, newlines or special characters.")
 		}
 	}

@@ -85,7 +85,10 @@
 //   - A server command (PING, SELECT, ...) inside MULTI runs between the batches of
 //     keyspace commands around it rather than inside one atomic step.
 //   - There are 16 keyspaces, no other data types (strings, hashes, sets, streams),
-//     no expirations, persistence, replication, pub/sub or ACL users.
+//     no persistence, replication, pub/sub or ACL users.
+//   - COPY's DB option goes to the keyspace, which, being one keyspace, accepts DB 0
+//     only (as "this keyspace"): COPY src dst DB n does not copy across keyspaces
+//     yet. INFO's keyspace line reports expires=0 and no expired_keys.
 //   - Scripts (EVAL, EVALSHA, SCRIPT) run on gopher-lua; see script.go for what
 //     differs from Redis's Lua (a time limit, cjson only among the extra libraries).
 //   - OBJECT ENCODING is the sorted set's own encoding (zset.Set.Encoding: "listpack"

@@ -272,16 +272,16 @@ func fromEntries(entries []Entry, lim Limits) *Set {
 		return cmp.Compare(a.Member, b.Member)
 	})
 	s := NewWithLimits(lim)
-	fits := s.big == nil && len(entries) <= lim.Entries
+	fits := s.tree() == nil && len(entries) <= lim.Entries
 	for i := 0; fits && i < len(entries); i++ {
 		fits = len(entries[i].Member) <= lim.Value && !(entries[i].Score == 0 && math.Signbit(entries[i].Score))
 	}
 	if !fits {
-		if s.big == nil {
+		if s.tree() == nil {
 			s.toTree()
 		}
 		for _, e := range entries {
-			s.big.insert(e.Member, e.Score)
+			s.tree().insert(e.Member, e.Score)
 		}
 		return s
 	}

@@ -50,22 +50,26 @@
 //
 // # Layout of a small set
 //
-// One []byte with the entries back to back in order, sized to its contents (grown to
-// the allocator's size class of what it needs, shrunk when half empty). An entry is the
-// score, the member's length as a uvarint and the member's bytes. The score takes 1 byte
-// for an integer in -112..111, 2 to 9 bytes for other integers up to ±2^62 (zigzag,
-// little endian, after a tag byte), 5 bytes for a value a float32 holds exactly (1.5,
-// ±inf) and 9 bytes otherwise. A 14-byte member with a small integral score is 16 bytes.
+// One byte buffer with the entries back to back in order, sized to its contents
+// (grown to the allocator's size class of what it needs, shrunk when half empty). An
+// entry is the score, the member's length as a uvarint and the member's bytes. The
+// score takes 1 byte for an integer in -112..111, 2 to 9 bytes for other integers up to
+// ±2^62 (zigzag, little endian, after a tag byte), 5 bytes for a value a float32 holds
+// exactly (1.5, ±inf) and 9 bytes otherwise. A 14-byte member with a small integral score is 16 bytes.
 // Up to 16 entries that is all, and every operation is a linear scan from the start.
-// Above 16, an index follows the entries in the same slice (1.75 bytes per entry): a
+// Above 16, an index follows the entries in the same buffer (1.75 bytes per entry): a
 // one-byte fingerprint of each member, compared eight at a time to find a member, and a
 // mark (rank, offset) about every 8 entries, binary-searched to reach a rank or a score;
 // writes move the marks by arithmetic and place them again every 8 entries added or
-// removed. A write moves the bytes after its position. The Set itself is 48 bytes (the
-// byte slice, a pointer to the tree, counters, the limits), so a one-member set takes 64
-// bytes of heap; 100,000 sets of 10 members 21.2 bytes per member and 10,000 of 100
-// members 18.7, member bytes included (BenchmarkManySets, integral scores; fractional
-// ones: 29.6 and 27.8).
+// removed. A write moves the bytes after its position. As in Redis's listpack, the
+// entries are bounded at 1 GiB: an entry that would take them past it makes the set a
+// tree, whatever the limits. The Set itself is 24 bytes: one pointer, to the buffer or
+// to the tree, the buffer's length, its capacity as a one-byte class (an index into the
+// allocator's size classes; one value past them marks a tree), a write counter, the
+// entry count (uint16, as Limits.Entries) and the limits. So a one-member set takes 40
+// bytes of heap in two objects (the Set and a 16-byte buffer); 100,000 sets of 10
+// members 18.8 bytes per member and 10,000 of 100 members 18.5, member bytes included
+// (BenchmarkManySets, integral scores; fractional ones: 27.2 and 27.6).
 //
 // # Layout of a tree
 //

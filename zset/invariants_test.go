@@ -9,26 +9,29 @@ import (
 // check verifies every structural invariant of s, in either encoding, and returns the
 // first violation.
 func (s *Set) check() error {
-	if s.big == nil {
+	if s.tree() == nil {
 		return s.checkSmall()
 	}
-	if s.sm != nil || s.n != 0 {
-		return fmt.Errorf("tree set keeps small bytes (%d, n %d)", len(s.sm), s.n)
+	if s.smLen != 0 || s.n != 0 {
+		return fmt.Errorf("tree set keeps small bytes (%d, n %d)", s.smLen, s.n)
 	}
-	if s.big.n == 0 && s.Limits().Entries > 0 {
+	if s.tree().n == 0 && s.Limits().Entries > 0 {
 		return fmt.Errorf("emptied tree kept (limits %+v)", s.Limits())
 	}
-	return s.big.check()
+	return s.tree().check()
 }
 
 // checkSmall verifies the small encoding: entries strictly in order, canonical score
 // encodings (no -0, no NaN), the count, the limits and the capacity bound.
 func (s *Set) checkSmall() error {
-	v, lim := s.small(), s.Limits()
+	v, lim, sm := s.small(), s.Limits(), s.smBytes()
 	p := v.p
 	var offs []int // of each rank, when indexed
-	if len(s.sm) != len(p)+trailerLen(int(s.n)) {
-		return fmt.Errorf("small set: %d bytes for %d of entries and the index of %d", len(s.sm), len(p), s.n)
+	if len(sm) != len(p)+trailerLen(int(s.n)) {
+		return fmt.Errorf("small set: %d bytes for %d of entries and the index of %d", len(sm), len(p), s.n)
+	}
+	if (s.p == nil) != (s.capc == 0) || s.capc >= uint8(nCapClasses) {
+		return fmt.Errorf("small set: buffer %p of capacity class %d", s.p, s.capc)
 	}
 	n := 0
 	var prev Entry
@@ -81,8 +84,8 @@ func (s *Set) checkSmall() error {
 	if n > lim.Entries {
 		return fmt.Errorf("small set of %d entries over the limit %d", n, lim.Entries)
 	}
-	if cap(s.sm) > smallSlack && len(s.sm)*2 < cap(s.sm) {
-		return fmt.Errorf("small set: %d bytes in a capacity of %d", len(s.sm), cap(s.sm))
+	if cap(sm) > smallSlack && len(sm)*2 < cap(sm) {
+		return fmt.Errorf("small set: %d bytes in a capacity of %d", len(sm), cap(sm))
 	}
 	return nil
 }

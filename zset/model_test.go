@@ -684,7 +684,7 @@ func testModel(t *testing.T, lim Limits, ops int) {
 				t.Fatalf("step %d (%s): invariant: %v", step, desc, err)
 			}
 			maxLen = max(maxLen, s.Len())
-			if s.big != nil && s.big.root != nil && !s.big.root.leafKids {
+			if s.tree() != nil && s.tree().root != nil && !s.tree().root.leafKids {
 				deep++
 			}
 		}

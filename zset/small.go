@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
-	"slices"
 	"unsafe"
 )
 
@@ -133,8 +132,8 @@ func (p packed) longMemberEnd(off int) (start, end int) {
 //
 // Safety: the view shares p's memory. It is valid only while those bytes are not
 // overwritten, that is until the set's next change (which may move entries within the
-// same array) for a view of Set.sm, and forever for a view of an immutable snapshot
-// (see Set.snapshot). Nothing that outlives the change may keep it.
+// same array) for a view of a set's small bytes, and forever for a view of an immutable
+// snapshot (see Set.snapshot). Nothing that outlives the change may keep it.
 func (p packed) member(off int) (string, int) {
 	start, end := p.memberEnd(off)
 	if start == end {
@@ -286,11 +285,11 @@ func (p packed) collect(off, k int, out []Entry) []Entry {
 	return out
 }
 
-// smallFits reports whether an entry with a member of n bytes may be stored in the small
-// encoding of a set holding len entries before it.
-func (s *Set) smallFits(len, n int) bool {
+// smallFits reports whether a new entry with a member of n bytes may be stored in the
+// set's small encoding: within its limits and maxSmallBytes.
+func (s *Set) smallFits(n int) bool {
 	lim := s.Limits()
-	return len < lim.Entries && n <= lim.Value
+	return int(s.n) < lim.Entries && n <= lim.Value && int(s.smLen)+maxEntryExtra+n <= maxSmallBytes
 }
 
 // smInsert stores (m, score), which must be absent, at its place.
@@ -303,17 +302,20 @@ func (s *Set) smInsert(m string, score float64) {
 	var buf [idxStack]byte
 	oldN := int(s.n)
 	old := s.detach(buf[:0])
-	e := len(s.sm)
-	if need := e + k + trailerLen(oldN+1); need > cap(s.sm) {
-		b := slices.Grow([]byte(nil), need)[:e+k] // the capacity is rounded up to a size class
-		copy(b, s.sm[:off])
-		copy(b[off+k:], s.sm[off:])
-		s.sm = b
+	sm := s.smBytes()
+	e := len(sm)
+	if need := e + k + trailerLen(oldN+1); need > cap(sm) {
+		b := smAlloc(need)[:e+k] // the capacity is rounded up to a size class
+		copy(b, sm[:off])
+		copy(b[off+k:], sm[off:])
+		sm = b
+		s.setSm(b)
 	} else {
-		s.sm = s.sm[:e+k]
-		copy(s.sm[off+k:], s.sm[off:e])
+		sm = sm[:e+k]
+		copy(sm[off+k:], sm[off:e])
+		s.setSmLen(e + k)
 	}
-	copy(s.sm[off+copy(s.sm[off:], h):], m)
+	copy(sm[off+copy(sm[off:], h):], m)
 	s.n++
 	s.attach(old, oldN, rank, 1, fingerprint(m), off, k)
 }
@@ -326,18 +328,19 @@ func (s *Set) smCut(rank, lo, hi, k int) {
 	var buf [idxStack]byte
 	oldN := int(s.n)
 	old := s.detach(buf[:0])
-	e := len(s.sm) - (hi - lo)
-	s.n -= uint32(k)
+	sm := s.smBytes()
+	e := len(sm) - (hi - lo)
+	s.n -= uint16(k)
 	switch total := e + trailerLen(int(s.n)); {
-	case cap(s.sm) > smallSlack && total < cap(s.sm)/2:
+	case cap(sm) > smallSlack && total < cap(sm)/2:
 		// Shrink: a set that lost half its bytes gives them back.
-		b := slices.Grow([]byte(nil), total)[:e]
-		copy(b, s.sm[:lo])
-		copy(b[lo:], s.sm[hi:])
-		s.sm = b
+		b := smAlloc(total)[:e]
+		copy(b, sm[:lo])
+		copy(b[lo:], sm[hi:])
+		s.setSm(b)
 	default:
-		copy(s.sm[lo:], s.sm[hi:])
-		s.sm = s.sm[:e]
+		copy(sm[lo:], sm[hi:])
+		s.setSmLen(e)
 	}
 	s.attach(old, oldN, rank, -k, 0, lo, hi-lo)
 }
@@ -382,7 +385,7 @@ func (s *Set) toTree() {
 		e.insert(m, sc) // copies m
 		off = next
 	}
-	s.big, s.sm, s.n = e, nil, 0
+	s.setTree(e)
 }
 
 // Compact converts a tree-encoded set that fits its limits back to the small encoding,
@@ -400,17 +403,19 @@ func (s *Set) Compact() {
 // back as 0 (the results of set operations: Redis replies to ZUNION from the skiplist
 // it built, -0 included, and converts only a stored result, see Compact).
 func (s *Set) toSmallIfFits(keepNegZero bool) {
-	if s.big == nil || s.big.n > s.Limits().Entries {
+	if s.tree() == nil || s.tree().n > s.Limits().Entries {
 		return
 	}
+	total := 0
 	for m, f := range s.All() {
-		if len(m) > s.Limits().Value || keepNegZero && f == 0 && math.Signbit(f) {
+		total += maxEntryExtra + len(m)
+		if len(m) > s.Limits().Value || total > maxSmallBytes || keepNegZero && f == 0 && math.Signbit(f) {
 			return
 		}
 	}
 	s.mods++
-	e := s.big
-	s.big = nil
+	e := s.tree()
+	s.setTree(nil)
 	var c cursor
 	if e.n > 0 {
 		e.seek(&c, 0)
@@ -427,9 +432,9 @@ func (s *Set) toSmallIfFits(keepNegZero bool) {
 // smAppend appends (m, score), which must order after every entry, without a scan.
 // Callers that append many entries finish with smFit.
 func (s *Set) smAppend(m string, score float64) {
-	s.sm = appendScoreBytes(s.sm, score)
-	s.sm = binary.AppendUvarint(s.sm, uint64(len(m)))
-	s.sm = append(s.sm, m...)
+	sm := appendScoreBytes(s.smBytes(), score)
+	sm = binary.AppendUvarint(sm, uint64(len(m)))
+	s.setSm(append(sm, m...))
 	s.n++
 }
 
@@ -437,7 +442,7 @@ func (s *Set) smAppend(m string, score float64) {
 // that the appends left beyond the size class.
 func (s *Set) smFit() {
 	s.attach(nil, 0, 0, 0, 0, 0, 0)
-	if n := len(s.sm); cap(s.sm) > n+n/8+16 {
-		s.sm = append(slices.Grow([]byte(nil), n), s.sm...)
+	if sm := s.smBytes(); cap(sm) > len(sm)+len(sm)/8+16 {
+		s.setSm(append(smAlloc(len(sm)), sm...))
 	}
 }

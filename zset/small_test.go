@@ -235,17 +235,62 @@ func TestScoreEncoding(t *testing.T) {
 
 // TestSetSize pins the size of a Set: the keyspace holds one per key.
 func TestSetSize(t *testing.T) {
-	if size := unsafe.Sizeof(Set{}); size > 48 {
-		t.Errorf("unsafe.Sizeof(Set{}) = %d; want at most 48", size)
+	if size := unsafe.Sizeof(Set{}); size > 24 {
+		t.Errorf("unsafe.Sizeof(Set{}) = %d; want at most 24", size)
 	}
 	s := New()
 	s.Add(AddOptions{}, Entry{"member:0000001", 1})
-	if got := s.MemoryUsage(); got > 48+16 {
-		t.Errorf("one-member set: MemoryUsage() = %d; want at most 64", got)
+	if got := s.MemoryUsage(); got > 24+16 {
+		t.Errorf("one-member set: MemoryUsage() = %d; want at most 40", got)
 	}
 	big := filled(t, DefaultLimits, 1000)
 	if got := big.MemoryUsage(); got < 1000*16 || got > 1000*200 {
 		t.Errorf("1000-member tree: MemoryUsage() = %d; want between 16 and 200 bytes per member", got)
+	}
+}
+
+// TestCapClasses checks the capacity classes of small buffers against the allocator: up
+// to 32 KiB each is a size class (growing to one wastes nothing), the index of every class
+// fits Set.capc, and they reach past the largest small set.
+func TestCapClasses(t *testing.T) {
+	if n := len(capClasses); n > treeClass || capClasses[n-1] < maxSmallBytes+maxSmallBytes/8 {
+		t.Fatalf("%d classes up to %d", n, capClasses[n-1])
+	}
+	for i, c := range capClasses {
+		if i > 0 && c <= capClasses[i-1] {
+			t.Fatalf("class %d = %d after %d", i, c, capClasses[i-1])
+		}
+		if c > 0 && c < 32768 {
+			if got := cap(slices.Grow([]byte(nil), int(c))); got != int(c) {
+				t.Errorf("class %d: %d bytes grow to a capacity of %d", i, c, got)
+			}
+			if got := cap(slices.Grow([]byte(nil), int(c)+1)); got != int(capClasses[i+1]) {
+				t.Errorf("class %d: %d bytes grow to a capacity of %d, not the next class %d", i, c+1, got, capClasses[i+1])
+			}
+		}
+	}
+	for _, tc := range []struct{ need, floor, ceil int }{
+		{0, 0, 0}, {1, 0, 8}, {16, 16, 16}, {17, 16, 24}, {32767, 28672, 32768}, {40000, 32768, 40960},
+	} {
+		if got := int(capClasses[capClass(tc.need)]); got != tc.floor {
+			t.Errorf("capClass(%d) = %d; want %d", tc.need, got, tc.floor)
+		}
+		if got := cap(smAlloc(tc.need)); got != tc.ceil {
+			t.Errorf("cap(smAlloc(%d)) = %d; want %d", tc.need, got, tc.ceil)
+		}
+	}
+}
+
+// TestSmallFitsBytes checks the byte bound of the small encoding (Redis's lpSafeToAdd):
+// an entry that would take the bytes past maxSmallBytes does not fit, whatever the limits.
+func TestSmallFitsBytes(t *testing.T) {
+	s := NewWithLimits(Limits{Entries: 1000, Value: 1000})
+	if !s.smallFits(1000) {
+		t.Fatal("an empty set has no room for a 1000-byte member")
+	}
+	s.smLen = maxSmallBytes - maxEntryExtra - 10 // only smallFits reads it; s is not used after
+	if s.smallFits(10) == s.smallFits(11) {
+		t.Errorf("smallFits(10) = %v, smallFits(11) = %v at %d bytes", s.smallFits(10), s.smallFits(11), s.smLen)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
-	"slices"
 )
 
 // A small set of more than idxMin entries carries an index after its entries, in the
@@ -52,11 +51,12 @@ type smallView struct {
 // small returns the view of the small encoding.
 func (s *Set) small() smallView {
 	n := int(s.n)
+	sm := s.smBytes()
 	if n <= idxMin {
-		return smallView{p: s.sm}
+		return smallView{p: sm}
 	}
-	e := len(s.sm) - trailerLen(n)
-	return smallView{p: s.sm[:e], fps: s.sm[e : e+n], marks: s.sm[e+n:]}
+	e := len(sm) - trailerLen(n)
+	return smallView{p: sm[:e:e], fps: sm[e : e+n], marks: sm[e+n:]}
 }
 
 // mark returns the rank and offset of mark j.
@@ -185,16 +185,17 @@ func (v smallView) below(below func(sc float64, m string) bool) (int, int) {
 	return v.p.below(r, off, below)
 }
 
-// detach removes the index from s.sm, leaving the entries, and returns a copy of it
+// detach removes the index from the small bytes, leaving the entries, and returns a copy of it
 // (appended to buf), or nil when there is none.
 func (s *Set) detach(buf []byte) []byte {
 	t := trailerLen(int(s.n))
 	if t == 0 {
 		return nil
 	}
-	e := len(s.sm) - t
-	buf = append(buf, s.sm[e:]...)
-	s.sm = s.sm[:e]
+	sm := s.smBytes()
+	e := len(sm) - t
+	buf = append(buf, sm[e:]...)
+	s.setSmLen(e)
 	return buf
 }
 
@@ -207,14 +208,17 @@ func (s *Set) attach(old []byte, oldN, r, delta int, fp byte, off, size int) {
 	if n <= idxMin {
 		return
 	}
-	e := len(s.sm)
+	sm := s.smBytes()
+	e := len(sm)
 	need := e + trailerLen(n)
-	if need > cap(s.sm) { // only after bulk appends: smInsert and smCut reserve the room
-		s.sm = append(slices.Grow([]byte(nil), need), s.sm...)
+	if need > cap(sm) { // only after bulk appends: smInsert and smCut reserve the room
+		sm = append(smAlloc(need), sm...)
+		s.setSm(sm)
 	}
-	s.sm = s.sm[:need]
-	p := packed(s.sm[:e])
-	fps, marks := s.sm[e:e+n], s.sm[e+n:]
+	sm = sm[:need]
+	s.setSmLen(need)
+	p := packed(sm[:e])
+	fps, marks := sm[e:e+n], sm[e+n:]
 	if old == nil || oldN <= idxMin {
 		i := 0
 		for o := 0; o < len(p); i++ {

@@ -21,16 +21,17 @@ type Entry struct {
 // concurrent use and holds no lock: callers that share one between goroutines must
 // serialise access.
 //
-// A Set has two encodings (see the package doc): small sets are one packed byte slice,
+// A Set has two encodings (see the package doc): small sets are one packed byte buffer,
 // larger ones an order-statistic B+tree. The choice changes memory and speed only, never
 // a result, except that a small set reads a stored -0 back as 0, as Redis's listpack does.
 type Set struct {
-	sm   packed  // the small encoding, while big is nil
-	big  *engine // the tree encoding, once the set outgrew its limits
-	n    uint32  // entries in sm
-	mods uint32  // incremented by every write, for iterators
-	limE uint16  // Limits.Entries xor its default, so that the zero value has the defaults
-	limV uint16  // Limits.Value xor its default
+	p     unsafe.Pointer // the small encoding's buffer (see smBytes), or the tree (see tree)
+	mods  uint32         // incremented by every write, for iterators
+	smLen uint32         // the length of the small encoding's bytes
+	n     uint16         // entries in the small encoding (at most Limits.Entries <= 65535)
+	limE  uint16         // Limits.Entries xor its default, so that the zero value has the defaults
+	limV  uint16         // Limits.Value xor its default
+	capc  uint8          // the capacity of the small buffer as an index into capClasses, or treeClass
 }
 
 // Limits bound the small encoding, as Redis's zset-max-listpack-entries and
@@ -68,7 +69,7 @@ func (s *Set) SetLimits(l Limits) {
 	clamp := func(v int) uint16 { return uint16(min(max(v, 0), math.MaxUint16)) }
 	s.limE = clamp(l.Entries) ^ uint16(DefaultLimits.Entries)
 	s.limV = clamp(l.Value) ^ uint16(DefaultLimits.Value)
-	if s.big != nil {
+	if s.tree() != nil {
 		return
 	}
 	l = s.Limits()
@@ -93,28 +94,28 @@ func (s *Set) SetLimits(l Limits) {
 // "listpack" for the small encoding (an empty set too, as a new key in Redis) and
 // "skiplist" for the tree. The complexity is O(1).
 func (s *Set) Encoding() string {
-	if s.big != nil {
+	if s.tree() != nil {
 		return "skiplist"
 	}
 	return "listpack"
 }
 
 // MemoryUsage returns the bytes of heap the set holds: the Set itself and, for a small
-// set, its byte slice's capacity; for a tree, its nodes, slab chunks, member arena and
+// set, its byte buffer's capacity; for a tree, its nodes, slab chunks, member arena and
 // index, by capacity. Allocator rounding beyond the Go size classes is not counted.
 // The complexity is O(1) for a small set and O(n / 84) for a tree (it visits the nodes).
 func (s *Set) MemoryUsage() int {
 	size := int(unsafe.Sizeof(*s))
-	if s.big == nil {
-		return size + cap(s.sm)
+	if s.tree() == nil {
+		return size + s.smCap()
 	}
-	return size + s.big.memoryUsage()
+	return size + s.tree().memoryUsage()
 }
 
 // Len returns the number of members (ZCARD). The complexity is O(1).
 func (s *Set) Len() int {
-	if s.big != nil {
-		return s.big.n
+	if s.tree() != nil {
+		return s.tree().n
 	}
 	return int(s.n)
 }
@@ -166,7 +167,7 @@ func (s *Set) Add(opt AddOptions, entries ...Entry) (int, error) {
 // add applies one validated ZADD element and reports whether the member was added or
 // had its score changed.
 func (s *Set) add(opt AddOptions, member string, score float64) (added, changed bool) {
-	if s.big == nil {
+	if s.tree() == nil {
 		off, rank, cur, ok := s.small().find(member)
 		if !ok {
 			if opt.XX {
@@ -181,7 +182,7 @@ func (s *Set) add(opt AddOptions, member string, score float64) (added, changed 
 		s.smRescore(rank, off, member, score)
 		return false, true
 	}
-	e := s.big
+	e := s.tree()
 	h, ok := e.find(member)
 	if !ok {
 		if opt.XX {
@@ -201,18 +202,18 @@ func (s *Set) add(opt AddOptions, member string, score float64) (added, changed 
 // insertNew adds member m, which must be absent, converting a small set that it would
 // take past its limits to a tree first (Redis's zsetAdd does the same check).
 func (s *Set) insertNew(m string, score float64) {
-	if s.big == nil {
-		if s.smallFits(int(s.n), len(m)) {
+	if s.tree() == nil {
+		if s.smallFits(len(m)) {
 			s.smInsert(m, score)
 			return
 		}
 		s.toTree()
 	}
-	s.big.insert(m, score)
+	s.tree().insert(m, score)
 }
 
 // smRescore gives the small-set entry of member m at off a new score. m must not be a
-// view of s.sm (callers pass the caller's string).
+// view of the small bytes (callers pass the caller's string).
 func (s *Set) smRescore(rank, off int, m string, score float64) {
 	s.smCut(rank, off, s.small().p.skip(off), 1)
 	s.smInsert(m, score)
@@ -235,10 +236,10 @@ func (s *Set) AddIncr(opt AddOptions, member string, delta float64) (float64, bo
 	var off, rank int
 	var h uint32
 	var ok bool
-	if s.big == nil {
+	if s.tree() == nil {
 		off, rank, cur, ok = s.small().find(member)
-	} else if h, ok = s.big.find(member); ok {
-		cur = s.big.sl.score(h)
+	} else if h, ok = s.tree().find(member); ok {
+		cur = s.tree().sl.score(h)
 	}
 	if !ok {
 		if opt.XX {
@@ -260,10 +261,10 @@ func (s *Set) AddIncr(opt AddOptions, member string, delta float64) (float64, bo
 	}
 	if score != cur {
 		s.mods++
-		if s.big == nil {
+		if s.tree() == nil {
 			s.smRescore(rank, off, member, score)
 		} else {
-			s.big.update(h, score)
+			s.tree().update(h, score)
 		}
 	}
 	return score, true, nil
@@ -284,13 +285,13 @@ func (s *Set) Remove(members ...string) int {
 	s.mods++
 	n := 0
 	for _, m := range members {
-		if s.big == nil {
+		if s.tree() == nil {
 			if off, rank, _, ok := s.small().find(m); ok {
 				s.smCut(rank, off, s.small().p.skip(off), 1)
 				n++
 			}
-		} else if h, ok := s.big.find(m); ok {
-			s.big.delete(h)
+		} else if h, ok := s.tree().find(m); ok {
+			s.tree().delete(h)
 			n++
 		}
 	}
@@ -302,19 +303,19 @@ func (s *Set) Remove(members ...string) int {
 // limits say always a tree), as Redis deletes an emptied key and creates a listpack for
 // the next ZADD.
 func (s *Set) dropEmptyTree() {
-	if s.big != nil && s.big.n == 0 && s.Limits().Entries > 0 {
-		s.big = nil
+	if s.tree() != nil && s.tree().n == 0 && s.Limits().Entries > 0 {
+		s.setTree(nil)
 	}
 }
 
 // Score is ZSCORE: it returns member's score and whether it is present.
 // The complexity is O(1) on average for a tree, O(n) for a small set.
 func (s *Set) Score(member string) (float64, bool) {
-	if s.big == nil {
+	if s.tree() == nil {
 		_, _, sc, ok := s.small().find(member)
 		return sc, ok
 	}
-	return s.big.lookup(member)
+	return s.tree().lookup(member)
 }
 
 // MScore is ZMSCORE: for each member it returns the score and whether it is present.
@@ -331,15 +332,15 @@ func (s *Set) MScore(members ...string) ([]float64, []bool) {
 // Rank is ZRANK: it returns member's 0-based position in ascending order and whether it is
 // present. The complexity is O(log n).
 func (s *Set) Rank(member string) (int, bool) {
-	if s.big == nil {
+	if s.tree() == nil {
 		_, r, _, ok := s.small().find(member)
 		return r, ok
 	}
-	h, ok := s.big.find(member)
+	h, ok := s.tree().find(member)
 	if !ok {
 		return 0, false
 	}
-	return s.big.rankOfHandle(h, member, s.big.sl.score(h)), true
+	return s.tree().rankOfHandle(h, member, s.tree().sl.score(h)), true
 }
 
 // RevRank is ZREVRANK: it returns member's 0-based position in descending order and whether
@@ -358,12 +359,12 @@ func (s *Set) At(rank int) (Entry, bool) {
 	if rank < 0 || rank >= s.Len() {
 		return Entry{}, false
 	}
-	if s.big == nil {
+	if s.tree() == nil {
 		v := s.small()
 		sc, m, _ := v.p.entry(v.offsetOf(rank))
 		return Entry{Member: strings.Clone(m), Score: sc}, true
 	}
-	return s.big.at(rank), true
+	return s.tree().at(rank), true
 }
 
 // ScoreBound is one end of a score range: Value (which may be ±Inf) included unless
@@ -404,8 +405,8 @@ func (s *Set) scoreSpan(min, max ScoreBound) (lo, hi int) {
 // countScoreBelow returns the number of entries with a score below f (at most f when
 // orEqual).
 func (s *Set) countScoreBelow(f float64, orEqual bool) int {
-	if s.big != nil {
-		return s.big.countScoreBelow(f, orEqual)
+	if s.tree() != nil {
+		return s.tree().countScoreBelow(f, orEqual)
 	}
 	r, _ := s.small().countScore(f, orEqual)
 	return r
@@ -431,8 +432,8 @@ func (s *Set) lexRank(b LexBound, orEqual bool) int {
 		return 0
 	case b.Inf > 0:
 		return s.Len()
-	case s.big != nil:
-		return s.big.countLexBelow(b.Member, orEqual)
+	case s.tree() != nil:
+		return s.tree().countLexBelow(b.Member, orEqual)
 	}
 	r, _ := s.small().below(func(_ float64, m string) bool { return m < b.Member || orEqual && m == b.Member })
 	return r
@@ -475,8 +476,8 @@ func rankSpan(start, stop, n int) (lo, hi int) {
 
 // collect returns the entries at ranks [lo, hi), ascending or descending.
 func (s *Set) collect(lo, hi int, reverse bool) []Entry {
-	if s.big != nil {
-		return s.big.collect(lo, hi, reverse)
+	if s.tree() != nil {
+		return s.tree().collect(lo, hi, reverse)
 	}
 	if lo >= hi {
 		return nil
@@ -548,11 +549,11 @@ func (s *Set) RangeByScore(min, max ScoreBound, offset, count int) []Entry {
 	if offset < 0 || math.IsNaN(min.Value) || math.IsNaN(max.Value) {
 		return nil
 	}
-	if s.big == nil {
+	if s.tree() == nil {
 		lo, off := s.small().countScore(min.Value, min.Exclusive)
 		return s.smRange(lo, off, offset, count, func(sc float64, _ string) bool { return !aboveMax(sc, max) })
 	}
-	e := s.big
+	e := s.tree()
 	var c cursor
 	var lo int
 	if min.Exclusive {
@@ -587,11 +588,11 @@ func (s *Set) RangeByLex(min, max LexBound, offset, count int) []Entry {
 	if offset < 0 {
 		return nil
 	}
-	if s.big == nil {
+	if s.tree() == nil {
 		lo, off := s.small().below(func(_ float64, m string) bool { return lexBelowMin(m, min) })
 		return s.smRange(lo, off, offset, count, func(_ float64, m string) bool { return !lexAboveMax(m, max) })
 	}
-	e := s.big
+	e := s.tree()
 	var c cursor
 	lo := e.seekBelow(&c, func(_ float64, h uint32) bool { return lexBelowMin(e.sl.member(h), min) })
 	if offset >= e.n-lo {
@@ -635,8 +636,8 @@ func (s *Set) PopMax() (Entry, bool) {
 // pop removes and returns the entry at rank r.
 func (s *Set) pop(r int) Entry {
 	s.mods++
-	if s.big != nil {
-		e := s.big.pop(r)
+	if s.tree() != nil {
+		e := s.tree().pop(r)
 		s.dropEmptyTree()
 		return e
 	}
@@ -677,11 +678,11 @@ func (s *Set) PopMaxN(count int) []Entry {
 // deleteRange removes the entries at ranks [lo, hi).
 func (s *Set) deleteRange(lo, hi int) {
 	s.mods++
-	if s.big == nil {
+	if s.tree() == nil {
 		s.smDeleteRanks(lo, hi)
 		return
 	}
-	s.big.deleteRange(lo, hi)
+	s.tree().deleteRange(lo, hi)
 	s.dropEmptyTree()
 }
 
@@ -766,8 +767,8 @@ const randBatch = 256
 // keep. For a small set it decodes an immutable snapshot once, so each call is O(1) and
 // repeated picks share their member bytes.
 func (s *Set) picker() func(rank int) Entry {
-	if s.big != nil {
-		return s.big.at
+	if s.tree() != nil {
+		return s.tree().at
 	}
 	p := s.snapshot()
 	offs := make([]int32, 0, s.n)
@@ -853,8 +854,8 @@ func (s *Set) walk(reverse bool, pos int, in func(string, float64) bool, yield f
 		var m string
 		var f float64
 		var done bool
-		if s.big != nil {
-			m, f, done = s.big.walk(reverse, pos, in, yield, &s.mods)
+		if s.tree() != nil {
+			m, f, done = s.tree().walk(reverse, pos, in, yield, &s.mods)
 		} else {
 			m, f, done = s.smWalk(reverse, pos, in, yield)
 		}
@@ -910,8 +911,8 @@ func (s *Set) smWalk(reverse bool, pos int, in func(string, float64) bool, yield
 
 // rankOf returns the number of entries ordered before (score, m).
 func (s *Set) rankOf(m string, score float64) int {
-	if s.big != nil {
-		return s.big.rankOf(m, score)
+	if s.tree() != nil {
+		return s.tree().rankOf(m, score)
 	}
 	r, _ := s.small().lower(score, m)
 	return r
@@ -959,11 +960,11 @@ func lexAboveMax(m string, b LexBound) bool {
 // limits (as Redis's COPY keeps a key's encoding). The complexity is O(n).
 func (s *Set) Clone() *Set {
 	c := &Set{n: s.n, limE: s.limE, limV: s.limV}
-	if s.big != nil {
-		e := s.big.clone()
-		c.big = &e
-	} else if len(s.sm) > 0 {
-		c.sm = append(slices.Grow(packed(nil), len(s.sm)), s.sm...)
+	if s.tree() != nil {
+		e := s.tree().clone()
+		c.setTree(&e)
+	} else if sm := s.smBytes(); len(sm) > 0 {
+		c.setSm(append(smAlloc(len(sm)), sm...))
 	}
 	return c
 }

@@ -699,7 +699,7 @@ func TestLargeAndDrain(t *testing.T) {
 	if fill < 0.80 {
 		t.Errorf("random inserts left leaves %.0f%% full; want >= 80%%", fill*100)
 	}
-	capBefore := s.big.sl.capacity()
+	capBefore := s.tree().sl.capacity()
 	// Drain both ends in batches: the edge nodes underflow next to full siblings.
 	for range 40 {
 		lo, hi := s.PopMinN(n/200), s.PopMaxN(n/400)
@@ -722,15 +722,15 @@ func TestLargeAndDrain(t *testing.T) {
 		}
 	}
 	mustCheck(t, s)
-	if c := s.big.sl.capacity(); c*2 > capBefore {
+	if c := s.tree().sl.capacity(); c*2 > capBefore {
 		t.Errorf("slab capacity %d after shrinking to %d (was %d)", c, s.Len(), capBefore)
 	}
-	if len(s.big.ix.tab) > 4*indexSize(s.Len()) {
-		t.Errorf("index size %d for %d members", len(s.big.ix.tab), s.Len())
+	if len(s.tree().ix.tab) > 4*indexSize(s.Len()) {
+		t.Errorf("index size %d for %d members", len(s.tree().ix.tab), s.Len())
 	}
 	s.RemRangeByScore(incl(nInf), incl(pInf))
 	mustCheck(t, s)
-	if s.big != nil || s.sm != nil {
+	if s.tree() != nil || s.p != nil {
 		t.Error("a drained set keeps storage")
 	}
 }
@@ -748,7 +748,7 @@ func intStr(i int) string {
 // leafFill returns the average fill of the leaves.
 func leafFill(s *Set) float64 {
 	leaves, total := 0, 0
-	s.big.eachLeaf(func(l *leaf) {
+	s.tree().eachLeaf(func(l *leaf) {
 		leaves++
 		total += int(l.n)
 	})
@@ -851,7 +851,7 @@ func TestResultsAreCopies(t *testing.T) {
 
 func arenaBytes(s *Set) int {
 	t := 0
-	for _, b := range s.big.sl.bytes {
+	for _, b := range s.tree().sl.bytes {
 		t += cap(b)
 	}
 	return t
@@ -877,7 +877,7 @@ func TestArenaReclaimed(t *testing.T) {
 	}
 	mustCheck(t, s)
 	live := 0
-	for _, l := range s.big.sl.live {
+	for _, l := range s.tree().sl.live {
 		live += int(l)
 	}
 	if peak > 3*live+2*arenaChunk {
@@ -889,14 +889,14 @@ func TestArenaReclaimed(t *testing.T) {
 		s.Add(AddOptions{}, Entry{big + intStr(i), 1e9})
 	}
 	mustCheck(t, s)
-	chunks := len(s.big.sl.bytes)
+	chunks := len(s.tree().sl.bytes)
 	for i := range 50 {
 		s.Remove(big + intStr(i))
 		s.Add(AddOptions{}, Entry{big + intStr(i+100), 2e9})
 	}
 	mustCheck(t, s)
-	if len(s.big.sl.bytes) > chunks+1 {
-		t.Errorf("big members: %d chunks after churn, %d before", len(s.big.sl.bytes), chunks)
+	if len(s.tree().sl.bytes) > chunks+1 {
+		t.Errorf("big members: %d chunks after churn, %d before", len(s.tree().sl.bytes), chunks)
 	}
 	if got, ok := s.Score(big + intStr(120)); !ok || got != 2e9 {
 		t.Errorf("Score(big member) = %v, %v; want 2e9, true", got, ok)

@@ -5,8 +5,13 @@
 //	go run ./examples/inspector            # prints the page's address
 //	go run ./examples/inspector -addr 127.0.0.1:8080 -actions=false
 //
+// The payments queue delivers a charge at most three times: a charge whose worker
+// died (its lease expires) or that was declined (Nack) three times is dead, listed
+// on its page with a "Move back" button. Every other waiting item has a "Cancel"
+// button, and an expired lease a "Requeue" button.
+//
 // The simulation is bounded: producers stop adding to a queue that holds
-// -max items, and everything stops on SIGINT or SIGTERM (or after -for, when set).
+// -max items (and workers stop declining charges once -max are dead), and everything stops on SIGINT or SIGTERM (or after -for, when set).
 package main
 
 import (
@@ -125,7 +130,7 @@ func newDemo(maxDepth int64) *demo {
 		support:   queues.NewCallQueue(b, "support"),
 		reminders: queues.NewDelayed(b, "reminders"),
 		nightly:   queues.NewScheduler(b, "nightly", queues.WithBatch(10)),
-		payments:  queues.NewReliable(b, "payments", queues.WithLease(3*time.Second)),
+		payments:  queues.NewReliable(b, "payments", queues.WithLease(3*time.Second), queues.WithMaxDeliveries(3)),
 		tables:    queues.NewWaitlist(b, "tables"),
 	}
 	d.reports = d.nightly.Queue("reports")
@@ -250,8 +255,14 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 		if err != nil || !ok {
 			return err
 		}
-		if rand.N(5) == 0 { // a worker that dies: the lease expires and Reap requeues it
+		switch rand.N(5) {
+		case 0: // a worker that dies: the lease expires and Reap requeues it
 			return nil
+		case 1: // a declined charge: retried, and dead after its third failure
+			if st, err := d.payments.Stats(ctx); err == nil && st.Dead < d.max {
+				_, err = d.payments.Nack(ctx, dl)
+				return err
+			}
 		}
 		_, err = d.payments.Ack(ctx, dl)
 		return err

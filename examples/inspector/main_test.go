@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -73,6 +74,37 @@ func TestDemo(t *testing.T) {
 			t.Errorf("GET api/queues/%s: %v", q, err)
 		case page.Activity == nil || page.ItemsError != "" || page.Items == nil:
 			t.Errorf("GET api/queues/%s: activity %v, items %v, items_error %q; want counters and a list", q, page.Activity, page.Items, page.ItemsError)
+		}
+	}
+	// Cancelling the first waiting item of each queue: 200 and a JSON verdict
+	// (false when a consumer took the item first); with no waiting item, an id
+	// that names nothing: 200 and false.
+	for _, q := range []string{"emails", "tickets", "renders", "reminders", "nightly", "payments", "support", "tables"} {
+		resp, err := http.Get(u + "api/queues/" + q + "?count=1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page struct {
+			Items []struct{ ID, State string } `json:"items"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&page)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatalf("GET api/queues/%s: %v", q, err)
+		}
+		id, real := "no such item", false
+		if len(page.Items) > 0 && (page.Items[0].State == "waiting" || page.Items[0].State == "scheduled") {
+			id, real = page.Items[0].ID, true
+		}
+		resp, err = http.PostForm(u+"api/queues/"+q+"/cancel", url.Values{"id": {id}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var verdict struct{ OK *bool }
+		err = json.NewDecoder(resp.Body).Decode(&verdict)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || err != nil || verdict.OK == nil || (!real && *verdict.OK) {
+			t.Errorf("POST api/queues/%s/cancel id=%q = %d (%v), ok %v; want 200 and a verdict", q, id, resp.StatusCode, err, verdict.OK)
 		}
 	}
 	cancel()

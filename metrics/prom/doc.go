@@ -16,6 +16,7 @@
 //	zlite_queue_level_depth             gauge      items waiting per level, priority or party size (label level)
 //	zlite_queue_due                     gauge      delayed, scheduler: waiting jobs already due
 //	zlite_queue_in_flight               gauge      reliable: elements in processing
+//	zlite_queue_dead                    gauge      reliable: elements in the dead set (queues.WithMaxDeliveries)
 //	zlite_queue_oldest_age_seconds      gauge      callqueue, delayed, scheduler: how long the oldest item has waited
 //	zlite_queue_blocked_consumers       gauge      this process's callers blocked in a pop
 //	zlite_queue_enqueued_total          counter    items added by this process
@@ -23,6 +24,7 @@
 //	zlite_queue_acked_total             counter    reliable: acknowledged deliveries
 //	zlite_queue_requeued_total          counter    reliable: elements put back by Nack or Reap
 //	zlite_queue_expired_leases_total    counter    reliable: leases Reap found expired
+//	zlite_queue_dead_lettered_total     counter    reliable: elements moved to the dead set after their last delivery
 //	zlite_queue_cancelled_total         counter    callqueue, waitlist: items removed from the middle
 //	zlite_queue_lateness_seconds        histogram  delayed, scheduler: due → delivered delay
 //

@@ -34,17 +34,19 @@ var (
 	descDepth      = desc("depth", "Items waiting in the queue.")
 	descLevelDepth = prometheus.NewDesc("zlite_queue_level_depth",
 		"Items waiting per level, priority or party size.", append(labels, "level"), nil)
-	descDue       = desc("due", "Waiting jobs already due (delayed queue, scheduler).")
-	descInFlight  = desc("in_flight", "Elements in processing (reliable queue).")
-	descOldestAge = desc("oldest_age_seconds", "How long the oldest item has waited.")
-	descBlocked   = desc("blocked_consumers", "Callers of this process blocked in a pop.")
-	descEnqueued  = desc("enqueued_total", "Items added by this process.")
-	descDequeued  = desc("dequeued_total", "Items taken by this process.")
-	descAcked     = desc("acked_total", "Deliveries acknowledged (reliable queue).")
-	descRequeued  = desc("requeued_total", "Elements put back by Nack or Reap (reliable queue).")
-	descExpired   = desc("expired_leases_total", "Leases found expired by Reap (reliable queue).")
-	descCancelled = desc("cancelled_total", "Items removed from the middle of the queue (call queue, waitlist).")
-	descLateness  = desc("lateness_seconds", "Delay from a job's due time to its delivery (delayed queue, scheduler).")
+	descDue          = desc("due", "Waiting jobs already due (delayed queue, scheduler).")
+	descInFlight     = desc("in_flight", "Elements in processing (reliable queue).")
+	descDead         = desc("dead", "Elements in the dead set (reliable queue with a delivery limit).")
+	descOldestAge    = desc("oldest_age_seconds", "How long the oldest item has waited.")
+	descBlocked      = desc("blocked_consumers", "Callers of this process blocked in a pop.")
+	descEnqueued     = desc("enqueued_total", "Items added by this process.")
+	descDequeued     = desc("dequeued_total", "Items taken by this process.")
+	descAcked        = desc("acked_total", "Deliveries acknowledged (reliable queue).")
+	descRequeued     = desc("requeued_total", "Elements put back by Nack or Reap (reliable queue).")
+	descExpired      = desc("expired_leases_total", "Leases found expired by Reap (reliable queue).")
+	descDeadLettered = desc("dead_lettered_total", "Elements moved to the dead set after their last delivery (reliable queue).")
+	descCancelled    = desc("cancelled_total", "Items removed from the middle of the queue (call queue, waitlist).")
+	descLateness     = desc("lateness_seconds", "Delay from a job's due time to its delivery (delayed queue, scheduler).")
 )
 
 func desc(name, help string) *prometheus.Desc {
@@ -53,8 +55,8 @@ func desc(name, help string) *prometheus.Desc {
 
 // Describe sends the descriptors of every metric the Collector may report.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descUp, descDepth, descLevelDepth, descDue, descInFlight, descOldestAge,
-		descBlocked, descEnqueued, descDequeued, descAcked, descRequeued, descExpired, descCancelled, descLateness} {
+	for _, d := range []*prometheus.Desc{descUp, descDepth, descLevelDepth, descDue, descInFlight, descDead, descOldestAge,
+		descBlocked, descEnqueued, descDequeued, descAcked, descRequeued, descExpired, descDeadLettered, descCancelled, descLateness} {
 		ch <- d
 	}
 }
@@ -101,6 +103,8 @@ func collect(ch chan<- prometheus.Metric, s queues.Stats, err error) {
 		counter(descAcked, s.Acked)
 		counter(descRequeued, s.Requeued)
 		counter(descExpired, s.ExpiredLeases)
+		gauge(descDead, float64(s.Dead))
+		counter(descDeadLettered, s.DeadLettered)
 	case "callqueue", "waitlist":
 		counter(descCancelled, s.Cancelled)
 	}

@@ -57,9 +57,17 @@ func TestCollector(t *testing.T) {
 	require.True(t, ok)
 	_, err = rel.Nack(ctx, d)
 	require.NoError(t, err)
+	poison := queues.NewReliable(b, "poison", queues.WithClock(clk), queues.WithMaxDeliveries(1))
+	_, err = poison.Push(ctx, "p")
+	require.NoError(t, err)
+	d, ok, err = poison.Pop(ctx, time.Second)
+	require.NoError(t, err)
+	require.True(t, ok)
+	_, err = poison.Nack(ctx, d) // its only delivery failed: dead
+	require.NoError(t, err)
 
 	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(prom.NewCollector(time.Second, fifo, levels, delayed, rel, failing{}))
+	reg.MustRegister(prom.NewCollector(time.Second, fifo, levels, delayed, rel, poison, failing{}))
 	problems, err := testutil.GatherAndLint(reg)
 	require.NoError(t, err)
 	require.Empty(t, problems)
@@ -69,6 +77,7 @@ func TestCollector(t *testing.T) {
 # TYPE zlite_queue_depth gauge
 zlite_queue_depth{queue="jobs",type="fifo"} 2
 zlite_queue_depth{queue="later",type="delayed"} 2
+zlite_queue_depth{queue="poison",type="reliable"} 0
 zlite_queue_depth{queue="tiers",type="levels"} 1
 zlite_queue_depth{queue="work",type="reliable"} 1
 # HELP zlite_queue_level_depth Items waiting per level, priority or party size.
@@ -85,22 +94,34 @@ zlite_queue_oldest_age_seconds{queue="later",type="delayed"} 1
 # TYPE zlite_queue_enqueued_total counter
 zlite_queue_enqueued_total{queue="jobs",type="fifo"} 3
 zlite_queue_enqueued_total{queue="later",type="delayed"} 3
+zlite_queue_enqueued_total{queue="poison",type="reliable"} 1
 zlite_queue_enqueued_total{queue="tiers",type="levels"} 1
 zlite_queue_enqueued_total{queue="work",type="reliable"} 1
 # HELP zlite_queue_requeued_total Elements put back by Nack or Reap (reliable queue).
 # TYPE zlite_queue_requeued_total counter
+zlite_queue_requeued_total{queue="poison",type="reliable"} 0
 zlite_queue_requeued_total{queue="work",type="reliable"} 1
+# HELP zlite_queue_dead Elements in the dead set (reliable queue with a delivery limit).
+# TYPE zlite_queue_dead gauge
+zlite_queue_dead{queue="poison",type="reliable"} 1
+zlite_queue_dead{queue="work",type="reliable"} 0
+# HELP zlite_queue_dead_lettered_total Elements moved to the dead set after their last delivery (reliable queue).
+# TYPE zlite_queue_dead_lettered_total counter
+zlite_queue_dead_lettered_total{queue="poison",type="reliable"} 1
+zlite_queue_dead_lettered_total{queue="work",type="reliable"} 0
 # HELP zlite_queue_up 1 if the last Stats call for the queue succeeded, else 0.
 # TYPE zlite_queue_up gauge
 zlite_queue_up{queue="down",type="fifo"} 0
 zlite_queue_up{queue="jobs",type="fifo"} 1
 zlite_queue_up{queue="later",type="delayed"} 1
+zlite_queue_up{queue="poison",type="reliable"} 1
 zlite_queue_up{queue="tiers",type="levels"} 1
 zlite_queue_up{queue="work",type="reliable"} 1
 `
 	require.NoError(t, testutil.GatherAndCompare(reg, strings.NewReader(want),
 		"zlite_queue_depth", "zlite_queue_level_depth", "zlite_queue_due", "zlite_queue_oldest_age_seconds",
-		"zlite_queue_enqueued_total", "zlite_queue_requeued_total", "zlite_queue_up"))
+		"zlite_queue_enqueued_total", "zlite_queue_requeued_total", "zlite_queue_dead", "zlite_queue_dead_lettered_total",
+		"zlite_queue_up"))
 
 	mfs, err := reg.Gather()
 	require.NoError(t, err)

@@ -3,31 +3,21 @@ package redisq_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/zlite/zlite/internal/testmain"
+
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/zlite/zlite/internal/redistest"
 	"github.com/zlite/zlite/queues"
 	"github.com/zlite/zlite/queues/redisq"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	redistest.Stop()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testmain.Run(m) }
 
 // client returns a client whose connections all carry a name unique to the test, so
 // that CLIENT LIST can tell when one of them is blocked.

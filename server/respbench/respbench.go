@@ -19,6 +19,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"os/exec"
 	"strconv"
@@ -108,11 +109,28 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	return rep, err
 }
 
+// Version returns the first line of redis-benchmark --version, e.g.
+// "redis-benchmark 7.0.15", or an error when redis-benchmark is not installed.
+func Version(ctx context.Context) (string, error) {
+	bin, err := exec.LookPath("redis-benchmark")
+	if err != nil {
+		return "", errNoBenchmark
+	}
+	out, err := exec.CommandContext(ctx, bin, "--version").Output()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %w", bin, err)
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	return line, nil
+}
+
+var errNoBenchmark = errors.New("redis-benchmark not installed (apt-get install redis-tools)")
+
 // benchmarkRows runs redis-benchmark on both servers for each -P and -c.
 func benchmarkRows(ctx context.Context, cfg Config) ([]Row, error) {
 	bin, err := exec.LookPath("redis-benchmark")
 	if err != nil {
-		return nil, errors.New("redis-benchmark not installed (apt-get install redis-tools)")
+		return nil, errNoBenchmark
 	}
 	raddr, err := redistest.Addr()
 	if err != nil {
@@ -168,7 +186,7 @@ func redisBenchmark(ctx context.Context, bin, addr string, cfg Config, pipeline,
 			continue
 		}
 		f, err := strconv.ParseFloat(rec[1], 64)
-		if err == nil {
+		if err == nil && f > 0 && !math.IsInf(f, 0) { // too few requests to time: +Inf
 			rps[strings.ToUpper(rec[0])] = f
 		}
 	}

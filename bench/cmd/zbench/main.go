@@ -40,6 +40,7 @@ func run() error {
 		sizes    = flag.String("sizes", "1000,100000", "comma-separated data sizes for the core workloads (e.g. 1000,100000,1000000)")
 		memSize  = flag.Int("memsize", 1000000, "elements in the memory rows (0 leaves them out)")
 		manyKeys = flag.Int("manykeys", 100000, "keys of the many-keys group (its 100-member sets use a tenth of them)")
+		respN    = flag.Int("resp-requests", 50000, "redis-benchmark -n (requests per test and flag combination) in the resp group")
 		duration = flag.Duration("duration", 60*time.Millisecond, "timed work per run of each figure")
 		runs     = flag.Int("runs", 5, "runs per figure; the median is reported")
 		systems  = flag.String("systems", strings.Join(bench.SystemNames, ","), "comma-separated systems to compare")
@@ -50,13 +51,14 @@ func run() error {
 	flag.Parse()
 
 	cfg := bench.Config{
-		MemorySize: *memSize,
-		ManyKeys:   *manyKeys,
-		Duration:   *duration,
-		Runs:       *runs,
-		Groups:     split(*groups),
-		Progress:   os.Stderr,
-		Flags:      strings.Join(os.Args[1:], " "),
+		MemorySize:   *memSize,
+		ManyKeys:     *manyKeys,
+		RespRequests: *respN,
+		Duration:     *duration,
+		Runs:         *runs,
+		Groups:       split(*groups),
+		Progress:     os.Stderr,
+		Flags:        strings.Join(os.Args[1:], " "),
 	}
 	for _, s := range split(*sizes) {
 		n, err := strconv.Atoi(s)

@@ -1,0 +1,63 @@
+package bench
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/zlite/zlite/server/respbench"
+)
+
+// defaultRespRequests is redis-benchmark's -n for the resp group: enough for a
+// steady figure at -P 1 -c 1, few enough that the group takes about 30 s.
+const defaultRespRequests = 50000
+
+// runResp runs the RESP group: [respbench.Run] with the group's settings, its rows
+// put in the report's columns, the zlite figure under [Reference] and the other
+// system's under "redis" (redis-server) or "miniredis", so that the ratio columns
+// compare them; a column missing from the run is added. redis-benchmark is measured
+// once per figure (cfg.RespRequests requests), the go-redis rows for cfg.Duration ×
+// cfg.Runs.
+func runResp(ctx context.Context, cfg *Config, r *Report) error {
+	cfg.progress("resp: redis-benchmark and go-redis over RESP")
+	rep, err := respbench.Run(ctx, respbench.Config{Requests: cfg.RespRequests, Duration: cfg.Duration * time.Duration(cfg.Runs)})
+	if err != nil {
+		return err
+	}
+	if rep.Skipped != "" {
+		r.Notes = append(r.Notes, "resp: redis-benchmark rows left out: "+rep.Skipped)
+	}
+	for _, row := range rep.Rows {
+		other := "miniredis"
+		if row.Base == "redis-server" {
+			other = "redis"
+		}
+		r.addColumn(Reference)
+		r.addColumn(other)
+		title := row.Workload
+		if row.Base == "redis-server" {
+			title = "RESP " + title + " (zlite server vs redis-server)"
+		}
+		r.Rows = append(r.Rows, Row{Group: "resp", Workload: title, ID: "resp-" + respID(row.Workload), Metric: OpsPerSec,
+			Values: map[string]float64{Reference: row.Zlite, other: row.Other}})
+	}
+	cfg.bar.finished()
+	return nil
+}
+
+// respID turns a respbench workload name into a benchmark-name fragment, e.g.
+// "ZADD -P 64 -c 50" into "zadd-p64-c50", "go-redis ZADD (Dialer vs TCP)" into
+// "go-redis-zadd".
+func respID(w string) string {
+	w, _, _ = strings.Cut(strings.ToLower(w), " (")
+	var b strings.Builder
+	flag := false // the previous word was a flag: its value follows it directly
+	for i, f := range strings.Fields(w) {
+		if i > 0 && !flag && !strings.HasPrefix(f, "-") {
+			b.WriteByte('-')
+		}
+		b.WriteString(f)
+		flag = strings.HasPrefix(f, "-")
+	}
+	return b.String()
+}
