@@ -212,7 +212,6 @@ func (s *Set) insertNew(m string, score float64) {
 	s.tree().insert(m, score)
 }
 
-
 // AddIncr is ZADD with INCR: it adds delta to member's score (a new member gets delta) and
 // returns the new score and true. It returns (0, false, nil) when NX, XX, GT or LT stopped
 // the update (Redis's nil reply). It returns [ErrXXAndNX] or [ErrGTLTNX] for incompatible
