@@ -156,10 +156,18 @@ func (p packed) skip(off int) int {
 }
 
 // offsetOf returns the offset of the entry at rank r (len(p) for r == the length).
-func (p packed) offsetOf(r int) int {
-	off := 0
-	for ; r > 0; r-- {
-		off = p.skip(off)
+func (p packed) offsetOf(r int) int { return p.skipN(0, r) }
+
+// skipN returns the offset of the entry k after the one at off, with skip written out
+// for one-byte lengths (the walk to an entry from the mark before it).
+func (p packed) skipN(off, k int) int {
+	for ; k > 0; k-- {
+		start := off + int(scoreSizes[p[off]])
+		if n := p[start]; n < 0x80 {
+			off = start + 1 + int(n)
+		} else {
+			_, off = p.longMemberEnd(start)
+		}
 	}
 	return off
 }

@@ -96,10 +96,7 @@ func (v smallView) offsetOf(r int) int {
 		}
 		j, rank, off = j+1, rk, o
 	}
-	for ; rank < r; rank++ {
-		off = v.p.skip(off)
-	}
-	return off
+	return v.p.skipN(off, r-rank)
 }
 
 // find returns the offset, rank and score of member m.
