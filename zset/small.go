@@ -156,10 +156,18 @@ func (p packed) skip(off int) int {
 }
 
 // offsetOf returns the offset of the entry at rank r (len(p) for r == the length).
-func (p packed) offsetOf(r int) int {
-	off := 0
-	for ; r > 0; r-- {
-		off = p.skip(off)
+func (p packed) offsetOf(r int) int { return p.skipN(0, r) }
+
+// skipN returns the offset of the entry k after the one at off, with skip written out
+// for one-byte lengths (the walk to an entry from the mark before it).
+func (p packed) skipN(off, k int) int {
+	for ; k > 0; k-- {
+		start := off + int(scoreSizes[p[off]])
+		if n := p[start]; n < 0x80 {
+			off = start + 1 + int(n)
+		} else {
+			_, off = p.longMemberEnd(start)
+		}
 	}
 	return off
 }
@@ -444,5 +452,76 @@ func (s *Set) smFit() {
 	s.attach(nil, 0, 0, 0, 0, 0, 0)
 	if sm := s.smBytes(); cap(sm) > len(sm)+len(sm)/8+16 {
 		s.setSm(append(smAlloc(len(sm)), sm...))
+	}
+}
+
+// smRescore gives the small-set entry of member m, of the given rank at off, a new
+// score. m must not be a view of the small bytes (callers pass the caller's string).
+// When the new score's encoding has the old one's length, the entry moves within the
+// bytes it shares with the entries it passes, and the index follows by arithmetic;
+// otherwise it is cut and inserted again.
+func (s *Set) smRescore(rank, off int, m string, score float64) {
+	v := s.small()
+	var hdr [maxEntryExtra]byte
+	h := appendScoreBytes(hdr[:0], score)
+	k := scoreLen(v.p[off])
+	if len(h) != k {
+		s.smCut(rank, off, v.p.skip(off), 1)
+		s.smInsert(m, score)
+		return
+	}
+	size := v.p.skip(off) - off
+	r2, o2 := v.lower(score, m) // counts the entry itself if it orders below (score, m)
+	switch {
+	case r2 > rank+1: // up: the entries of ranks rank+1..r2-1 move down by size bytes
+		copy(v.p[off:], v.p[off+size:o2])
+		v.putEntry(o2-size, h, m)
+		v.moveIndex(rank, r2-1, -size)
+	case r2 < rank: // down: the entries of ranks r2..rank-1 move up by size bytes
+		copy(v.p[o2+size:], v.p[o2:off])
+		v.putEntry(o2, h, m)
+		v.moveIndex(rank, r2, size)
+	default:
+		copy(v.p[off:], h) // in place: only the score changes
+	}
+}
+
+// putEntry writes the entry of score encoding h and member m at off, over bytes of its size.
+func (v smallView) putEntry(off int, h []byte, m string) {
+	off += copy(v.p[off:], h)
+	off += binary.PutUvarint(v.p[off:], uint64(len(m)))
+	copy(v.p[off:], m)
+}
+
+// moveIndex updates the index after the entry of rank from moved to rank to, the entries
+// it passed moving by shift bytes (negative: toward the start) and one rank.
+func (v smallView) moveIndex(from, to, shift int) {
+	if v.fps == nil {
+		return
+	}
+	fp := v.fps[from]
+	lo, hi, d := from+1, to, -1 // ranks of the marks that move, and by how much
+	if to < from {
+		copy(v.fps[to+1:from+1], v.fps[to:from])
+		lo, hi, d = to+1, from, 1
+	} else {
+		copy(v.fps[from:to], v.fps[from+1:to+1])
+	}
+	v.fps[to] = fp
+	n, prev := len(v.fps), 0
+	for j := range len(v.marks) / markSize {
+		rk, o := readMark(v.marks, j)
+		if rk >= lo && rk <= hi {
+			rk, o = rk+d, o+shift
+			writeMark(v.marks, j, rk, o)
+		}
+		if rk >= n || rk-prev > 2*markStep {
+			placeMarks(v.p, v.marks)
+			return
+		}
+		prev = rk
+	}
+	if n-prev > 2*markStep {
+		placeMarks(v.p, v.marks)
 	}
 }

@@ -383,3 +383,50 @@ func TestHostileCounts(t *testing.T) {
 		t.Errorf("RandMember(MinInt) on an empty set = %d entries; want 0", got)
 	}
 }
+
+// TestRescore moves entries of an indexed small set (member m%03d at score i) to new
+// scores: in place, up and down across marks, to either end, and with a score whose
+// encoding has another length, checking the invariants (index included) and the order.
+func TestRescore(t *testing.T) {
+	tests := []struct {
+		name   string
+		member int
+		score  float64
+		rank   int // expected rank afterwards
+	}{
+		{"same slot, new score", 20, 21, 20},
+		{"up one", 20, 22, 21}, // ties order by member: m020 < m022
+		{"up across marks", 3, 37, 36},
+		{"to the end", 0, 100, 39},
+		{"down across marks", 37, 2, 3},
+		{"to the start", 39, -5, 0},
+		{"longer encoding", 10, 1000, 39},
+		{"fraction", 10, 10.25, 10},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := filled(t, DefaultLimits, 40)
+			m := fmt.Sprintf("m%03d", tc.member)
+			if _, err := s.Add(AddOptions{}, Entry{m, tc.score}); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.check(); err != nil {
+				t.Fatal(err)
+			}
+			if r, _ := s.Rank(m); r != tc.rank {
+				t.Errorf("rank %d; want %d", r, tc.rank)
+			}
+			if sc, _ := s.Score(m); sc != tc.score {
+				t.Errorf("score %v; want %v", sc, tc.score)
+			}
+			for i := range 40 {
+				if i == tc.member {
+					continue
+				}
+				if sc, ok := s.Score(fmt.Sprintf("m%03d", i)); !ok || sc != float64(i) {
+					t.Fatalf("m%03d: score %v, %v", i, sc, ok)
+				}
+			}
+		})
+	}
+}

@@ -79,20 +79,24 @@ func (v smallView) offsetOf(r int) int {
 	case r >= len(v.fps):
 		return len(v.p)
 	}
-	lo, hi := 1, len(v.marks)/markSize // mark 0 is at rank 0: find the last at or before r
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if rk, _ := v.mark(mid); rk <= r {
-			lo = mid + 1
-		} else {
-			hi = mid
+	// The last mark at or before r: marks start at ranks 0, 8, 16, ... and drift by a
+	// rank per write until placed again, so mark r/8 is at most a few marks off. Mark 0
+	// is at rank 0.
+	nm := len(v.marks) / markSize
+	j := min(r/markStep, nm-1)
+	rank, off := v.mark(j)
+	for rank > r {
+		j--
+		rank, off = v.mark(j)
+	}
+	for j+1 < nm {
+		rk, o := v.mark(j + 1)
+		if rk > r {
+			break
 		}
+		j, rank, off = j+1, rk, o
 	}
-	rank, off := v.mark(lo - 1)
-	for ; rank < r; rank++ {
-		off = v.p.skip(off)
-	}
-	return off
+	return v.p.skipN(off, r-rank)
 }
 
 // find returns the offset, rank and score of member m.

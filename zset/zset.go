@@ -212,13 +212,6 @@ func (s *Set) insertNew(m string, score float64) {
 	s.tree().insert(m, score)
 }
 
-// smRescore gives the small-set entry of member m at off a new score. m must not be a
-// view of the small bytes (callers pass the caller's string).
-func (s *Set) smRescore(rank, off int, m string, score float64) {
-	s.smCut(rank, off, s.small().p.skip(off), 1)
-	s.smInsert(m, score)
-}
-
 // AddIncr is ZADD with INCR: it adds delta to member's score (a new member gets delta) and
 // returns the new score and true. It returns (0, false, nil) when NX, XX, GT or LT stopped
 // the update (Redis's nil reply). It returns [ErrXXAndNX] or [ErrGTLTNX] for incompatible
