@@ -195,28 +195,41 @@ func (s *zliteSys) ZRangeByScore(ctx context.Context, key string, mins []float64
 func (s *zliteSys) ZPopMax(ctx context.Context, key string, k int) ([]Z, error) {
 	out := make([]Z, 0, k)
 	for range k {
-		if s.do {
-			v, err := s.db.Do(ctx, "ZPOPMAX", key)
-			if err != nil {
-				return out, err
-			}
-			z, err := doZ(v)
-			if err != nil {
-				return out, err
-			}
-			out = append(out, z)
-			continue
-		}
-		zs, err := s.db.ZPopMax(ctx, key)
+		z, err := s.popOne(ctx, key, true)
 		if err != nil {
 			return out, err
 		}
-		if len(zs) != 1 {
-			return out, errEmpty
-		}
-		out = append(out, Z{Member: zs[0].Member, Score: zs[0].Score})
+		out = append(out, z)
 	}
 	return out, nil
+}
+
+// popOne pops the member with the lowest score at key (the highest with max) through
+// the typed method or, for zlite-do, through Do.
+func (s *zliteSys) popOne(ctx context.Context, key string, max bool) (Z, error) {
+	if s.do {
+		name := "ZPOPMIN"
+		if max {
+			name = "ZPOPMAX"
+		}
+		v, err := s.db.Do(ctx, name, key)
+		if err != nil {
+			return Z{}, err
+		}
+		return doZ(v)
+	}
+	pop := s.db.ZPopMin
+	if max {
+		pop = s.db.ZPopMax
+	}
+	zs, err := pop(ctx, key)
+	if err != nil {
+		return Z{}, err
+	}
+	if len(zs) != 1 {
+		return Z{}, errEmpty
+	}
+	return Z{Member: zs[0].Member, Score: zs[0].Score}, nil
 }
 
 func (s *zliteSys) ZRange(ctx context.Context, keys []string) error {
@@ -245,26 +258,11 @@ func (s *zliteSys) ZRange(ctx context.Context, keys []string) error {
 func (s *zliteSys) ZPopMin(ctx context.Context, keys []string) ([]Z, error) {
 	out := make([]Z, 0, len(keys))
 	for _, key := range keys {
-		if s.do {
-			v, err := s.db.Do(ctx, "ZPOPMIN", key)
-			if err != nil {
-				return out, err
-			}
-			z, err := doZ(v)
-			if err != nil {
-				return out, err
-			}
-			out = append(out, z)
-			continue
-		}
-		zs, err := s.db.ZPopMin(ctx, key)
+		z, err := s.popOne(ctx, key, false)
 		if err != nil {
 			return out, err
 		}
-		if len(zs) != 1 {
-			return out, errEmpty
-		}
-		out = append(out, Z{Member: zs[0].Member, Score: zs[0].Score})
+		out = append(out, z)
 	}
 	return out, nil
 }
