@@ -233,12 +233,21 @@ type Lease struct {
 // first, skipping the first offset. An element whose worker died before leasing it
 // is not listed until [Reliable.Reap] leases it. The complexity is O(log n + k).
 func (q *Reliable) InFlight(ctx context.Context, offset, count int64) ([]Lease, error) {
-	a, err := page(ctx, q.b, zsetPage, []string{q.leases}, offset, count)
-	out := make([]Lease, 0, len(a)/2)
-	for i := 0; i+1 < len(a); i += 2 {
-		out = append(out, Lease{delivery(replyString(a[i])), time.UnixMicro(int64(replyFloat(a[i+1])))})
-	}
+	var out []Lease
+	err := q.timedPage(ctx, q.leases, offset, count, func(d Delivery, t time.Time) {
+		out = append(out, Lease{d, t})
+	})
 	return out, err
+}
+
+// timedPage reads a page of the sorted set key, whose members are deliveries and
+// whose scores are Unix microseconds (the leases, the dead set), calling each in order.
+func (q *Reliable) timedPage(ctx context.Context, key string, offset, count int64, each func(Delivery, time.Time)) error {
+	a, err := page(ctx, q.b, zsetPage, []string{key}, offset, count)
+	for i := 0; i+1 < len(a); i += 2 {
+		each(delivery(replyString(a[i])), time.UnixMicro(int64(replyFloat(a[i+1]))))
+	}
+	return err
 }
 
 // Items returns up to count waiting values in serving order with their priorities,

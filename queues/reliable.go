@@ -402,11 +402,10 @@ type DeadElement struct {
 // first offset. It returns [ErrBadRange] when offset or count is negative. The
 // complexity is O(log n + k).
 func (q *Reliable) Dead(ctx context.Context, offset, count int64) ([]DeadElement, error) {
-	a, err := page(ctx, q.b, zsetPage, []string{q.dead}, offset, count)
-	out := make([]DeadElement, 0, len(a)/2)
-	for i := 0; i+1 < len(a); i += 2 {
-		out = append(out, DeadElement{delivery(replyString(a[i])), time.UnixMicro(int64(replyFloat(a[i+1])))})
-	}
+	var out []DeadElement
+	err := q.timedPage(ctx, q.dead, offset, count, func(d Delivery, t time.Time) {
+		out = append(out, DeadElement{d, t})
+	})
 	return out, err
 }
 

@@ -164,27 +164,27 @@ func (c *client) checkPassword(p string) bool {
 // kill closes the connection at once: a blocked command is cancelled (its element,
 // if not yet served, stays in the keyspace) and the connection's goroutine ends.
 func (c *client) kill() {
-	c.mu.Lock()
-	c.killed = true
-	cancel := c.cancel
-	c.mu.Unlock()
-	if cancel != nil {
-		cancel(errDisconnected)
-	}
+	c.end(&c.killed)
 	c.nc.Close()
 }
 
 // stop asks the connection to end after the command it is running.
 func (c *client) stop() {
+	c.end(&c.stopped)
+	// Wake a read waiting for the next command; buffered commands still run.
+	_ = c.nc.SetReadDeadline(time.Now())
+}
+
+// end sets *flag (c.killed or c.stopped) under c.mu and cancels the command the
+// client is blocked in, if any, as disconnected.
+func (c *client) end(flag *bool) {
 	c.mu.Lock()
-	c.stopped = true
+	*flag = true
 	cancel := c.cancel
 	c.mu.Unlock()
 	if cancel != nil {
 		cancel(errDisconnected)
 	}
-	// Wake a read waiting for the next command; buffered commands still run.
-	_ = c.nc.SetReadDeadline(time.Now())
 }
 
 // unblock cancels the client's blocking command, if it is blocked, with cause; it
