@@ -705,8 +705,12 @@ func expireStep(g *gen) step {
 	if abs {
 		opts = append(opts, "GT", "LT", "GT", "LT")
 	}
-	for g.chance(30) {
-		args = append(args, g.cased(g.pick(opts)))
+	// Mostly none, else one to three options; the count is drawn once, because an
+	// exhausted source reads as zeros and a loop on chance(30) would never end.
+	if g.chance(30) {
+		for range 1 + g.n(3) {
+			args = append(args, g.cased(g.pick(opts)))
+		}
 	}
 	if g.chance(2) {
 		args = append(args, "junk")
