@@ -106,7 +106,7 @@ func (db *DB) bmpop(ctx context.Context, kind popKind, timeout time.Duration, wh
 	if err != nil {
 		return popReq{}, err
 	}
-	w := db.waits.NewWaiter(keys)
+	w := db.gwaits.NewWaiter(keys)
 	defer w.Release()
 	w.Req = r
 	if err := db.wait(ctx, w); err != nil {
@@ -321,7 +321,7 @@ func parseBMPop(kind popKind) func(db *DB, a []string) (*waiter, error) {
 		if r.timeout, err = parseTimeout(a[1]); err != nil {
 			return nil, err
 		}
-		w := db.waits.NewWaiter(keys)
+		w := db.gwaits.NewWaiter(keys)
 		w.Req = r
 		return w, nil
 	}

@@ -119,9 +119,7 @@ func TestBlockingManyKeys(t *testing.T) {
 			}()
 			synctest.Wait()
 			enqueued += len(keys)
-			db.mu.Lock()
-			st := db.waits.Stats()
-			db.mu.Unlock()
+			st := db.waitStats()
 			if st.Blocked != 1 || st.Swept > 2*enqueued {
 				t.Fatalf("round %d: %d blocked, sweeps examined %d queues for %d keys enqueued; want 1 and at most %d",
 					round, st.Blocked, st.Swept, enqueued, 2*enqueued)

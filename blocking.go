@@ -2,6 +2,8 @@ package zlite
 
 import (
 	"context"
+	"math/bits"
+	"sync"
 	"time"
 
 	"github.com/zlite/zlite/blocking"
@@ -23,8 +25,8 @@ const (
 )
 
 // popReq is one pop, blocking or not: its request and, once done, its result. A
-// blocking pop's popReq is its waiter's Req, read and written under db.mu while the
-// caller is blocked.
+// blocking pop's popReq is its waiter's Req, read and written under the shard locks while the
+// caller is blocked, under the locks of the shards of its keys.
 type popReq struct {
 	kind    popKind
 	left    bool   // pop from the head of a list, or the minimum of a set
@@ -51,7 +53,7 @@ type waiter = blocking.Waiter[popReq]
 // newWaiter returns a waiter of db's for keys (which it copies without repeats) with
 // a request of the given kind; the caller fills in the rest.
 func (db *DB) newWaiter(kind popKind, keys []string) *waiter {
-	w := db.waits.NewWaiter(keys)
+	w := db.gwaits.NewWaiter(keys) // any Registry's pool will do: see DB.wait
 	w.Req.kind = kind
 	return w
 }
@@ -119,10 +121,10 @@ func (r *popReq) accepts(v any) bool {
 // tryKeys serves r at once from the first of keys that holds a value, as the
 // non-blocking form of the command would, and reports whether it did (r.ok) or met
 // an error (r.err). It returns false when every key is missing: a blocking caller
-// must block. Called under db.mu with a writable tx.
-func (db *DB) tryKeys(r *popReq, keys []string) bool {
+// must block. Called with a writable tx.
+func (tx *Tx) tryKeys(r *popReq, keys []string) bool {
 	for _, k := range keys {
-		v := db.value(k)
+		v := tx.value(k)
 		if v == nil {
 			continue
 		}
@@ -130,7 +132,7 @@ func (db *DB) tryKeys(r *popReq, keys []string) bool {
 			r.err = ErrWrongType
 			return true
 		}
-		db.take(r, k, v)
+		tx.take(r, k, v)
 		return true
 	}
 	return false
@@ -140,9 +142,8 @@ func (db *DB) tryKeys(r *popReq, keys []string) bool {
 // records the result in r. A BLMOVE whose destination holds a sorted set gets
 // ErrWrongType and consumes nothing, as in Redis. (Tx.pop is LPOP/RPOP's
 // implementation.)
-func (db *DB) take(r *popReq, key string, v any) {
-	tx := &db.wtx
-	db.touch(key)
+func (tx *Tx) take(r *popReq, key string, v any) {
+	tx.sh(key).touch(key)
 	switch r.kind {
 	case popList:
 		l := v.(*list.List)
@@ -167,7 +168,7 @@ func (db *DB) take(r *popReq, key string, v any) {
 		if d == nil {
 			d = tx.newList(r.dst)
 		}
-		db.touch(r.dst)
+		tx.sh(r.dst).touch(r.dst)
 		r.val, _ = list.Move(l, d, r.left, r.dstLeft)
 		tx.dropIfEmpty(key, l)
 		tx.signal(r.dst)
@@ -187,7 +188,7 @@ func (db *DB) take(r *popReq, key string, v any) {
 	}
 	r.key = key
 	r.ok = true
-	if d := db.dur; d != nil {
+	if d := tx.log(); d != nil {
 		d.pop(r, key)
 	}
 }
@@ -195,16 +196,50 @@ func (db *DB) take(r *popReq, key string, v any) {
 // serveWaiter is the keyspace's blocking.ServeFunc: it offers key's value to w.
 // Waiters of the other type are skipped (they stay blocked); a BLMOVE meeting a
 // sorted set as destination is served its WRONGTYPE and consumes nothing.
-func (db *DB) serveWaiter(key string, w *waiter) (served, exhausted bool) {
-	v := db.value(key)
+func (tx *Tx) serveWaiter(key string, w *waiter) (served, exhausted bool) {
+	v := tx.value(key)
 	if v == nil {
 		return false, true
 	}
 	if !w.Req.accepts(v) {
 		return false, false
 	}
-	db.take(&w.Req, key, v)
-	return true, db.value(key) == nil
+	tx.take(&w.Req, key, v)
+	return true, tx.value(key) == nil
+}
+
+// serveReady serves the callers blocked on the keys that the command or batch made
+// ready, in the shards tx holds and then, while callers wait in them, the global
+// queues (whose waiters are younger than any in a shard's: see shard.go), until no
+// key is left ready (a served BLMOVE makes its destination ready).
+func (tx *Tx) serveReady() {
+	db := tx.db
+	for {
+		served := false
+		for b := tx.held; b != 0; b &= b - 1 {
+			if sh := &db.shards[bits.TrailingZeros64(b)]; sh.waits.HasReady() {
+				sh.waits.ServeReady(tx.serveWaiter)
+				served = true
+			}
+		}
+		if db.gwaits.HasReady() {
+			db.gwaits.ServeReady(tx.serveWaiter)
+			served = true
+		}
+		if !served {
+			return
+		}
+	}
+}
+
+// serve offers key to its waiters through fn: those of its shard's queue first,
+// then those of the global queue (younger: see shard.go) unless fn has reported
+// the key exhausted (done).
+func (tx *Tx) serve(key string, done *bool, fn blocking.ServeFunc[popReq]) {
+	tx.sh(key).waits.Serve(key, fn)
+	if g := &tx.db.gwaits; !*done && g.Blocked() > 0 {
+		g.Serve(key, fn)
+	}
 }
 
 // handsOff reports whether a write that creates a key may hand its elements
@@ -212,8 +247,8 @@ func (db *DB) serveWaiter(key string, w *waiter) (served, exhausted bool) {
 // is blocked, and the write is a command of its own. Inside an Update batch later
 // commands must see the key, so batches take the general path (create the key,
 // serve when the batch completes). O(1).
-func (tx *Tx) handsOff() bool {
-	return !tx.batch && tx.db.waits.Blocked() > 0
+func (tx *Tx) handsOff(key string) bool {
+	return !tx.batch && (tx.sh(key).waits.Blocked() > 0 || tx.db.gwaits.Blocked() > 0)
 }
 
 // handList serves the waiters of the missing key from values pushed onto it, as
@@ -224,8 +259,8 @@ func (tx *Tx) handsOff() bool {
 // push may target key itself): the caller creates the list with what is left and
 // signals key, so the serve after the command takes over from that waiter, in the
 // same order.
-func (db *DB) handList(key string, left bool, values []string) (lo, hi int) {
-	db.touch(key) // WATCH: the push modifies key, handed off or not
+func (tx *Tx) handList(key string, left bool, values []string) (lo, hi int) {
+	tx.sh(key).touch(key) // WATCH: the push modifies key, handed off or not
 	n := len(values)
 	hi = n
 	elem := func(p int) string {
@@ -234,12 +269,14 @@ func (db *DB) handList(key string, left bool, values []string) (lo, hi int) {
 		}
 		return values[p]
 	}
-	db.waits.Serve(key, func(key string, w *waiter) (served, exhausted bool) {
+	done := false
+	tx.serve(key, &done, func(key string, w *waiter) (served, exhausted bool) {
 		r := &w.Req
 		switch {
 		case r.kind == popZSet:
 			return false, false
 		case r.kind == popMove:
+			done = true
 			return false, true
 		case r.count > 0 && r.left:
 			r.vals = make([]string, min(r.count, hi-lo))
@@ -261,10 +298,11 @@ func (db *DB) handList(key string, left bool, values []string) (lo, hi int) {
 			r.val = elem(hi)
 		}
 		r.key, r.ok = key, true
-		if d := db.dur; d != nil {
+		if d := tx.log(); d != nil {
 			d.pop(r, key) // after the push's own words, as serveWaiter would pop
 		}
-		return true, lo == hi
+		done = lo == hi
+		return true, done
 	})
 	return lo, hi
 }
@@ -273,9 +311,9 @@ func (db *DB) handList(key string, left bool, values []string) (lo, hi int) {
 // sorted-set waiter of key, as serveWaiter would from the set the add creates,
 // without creating that set. It reports false, changing nothing, when no waiter
 // takes it.
-func (db *DB) handZSet(key string, z Z) (handed bool) {
-	db.touch(key) // WATCH: the add modifies key, handed off or not
-	db.waits.Serve(key, func(key string, w *waiter) (served, exhausted bool) {
+func (tx *Tx) handZSet(key string, z Z) (handed bool) {
+	tx.sh(key).touch(key) // WATCH: the add modifies key, handed off or not
+	tx.serve(key, &handed, func(key string, w *waiter) (served, exhausted bool) {
 		r := &w.Req
 		if r.kind != popZSet {
 			return false, false
@@ -286,7 +324,7 @@ func (db *DB) handZSet(key string, z Z) (handed bool) {
 			r.z = z
 		}
 		r.key, r.ok, handed = key, true, true
-		if d := db.dur; d != nil {
+		if d := tx.log(); d != nil {
 			d.cmd(nil, "zpopmin", key) // the set ZADD would create holds only z
 		}
 		return true, true
@@ -297,14 +335,40 @@ func (db *DB) handZSet(key string, z Z) (handed bool) {
 // wait runs the blocking pop w: served at once if a key holds a value; otherwise it
 // blocks (see blocking.Registry.Wait) until an element is handed to it, its timeout
 // expires (w.Req.ok false, nil error) or ctx is done (ctx.Err()).
+//
+// A pop whose keys (and BLMOVE destination) live in one shard waits in that
+// shard's queues, unless callers already wait in the global queues; otherwise it
+// tries again with every shard locked and waits in the global queues (shard.go).
 func (db *DB) wait(ctx context.Context, w *waiter) error {
-	db.lockKeys()
-	if db.tryKeys(&w.Req, w.Keys()) {
-		return db.unlock()
+	m := db.maskOf(w.Keys()...)
+	if w.Req.kind == popMove {
+		m |= 1 << db.shardOf(w.Req.dst)
 	}
-	_, err := db.waits.Wait(ctx, &db.mu, w, w.Req.timeout)
+	tx := db.lockMask(m)
+	if tx.tryKeys(&w.Req, w.Keys()) {
+		return tx.unlock()
+	}
+	if tx.held != db.all && bits.OnesCount64(m) > 1 {
+		if err := tx.unlock(); err != nil {
+			return err
+		}
+		if tx = db.lockAll(); tx.tryKeys(&w.Req, w.Keys()) {
+			return tx.unlock()
+		}
+	}
+	if err := tx.appendRec(); err != nil { // the expired keys the tries deleted
+		db.release(tx.held)
+		return misconf(err)
+	}
+	// tx holds the shard of m alone, or every shard.
+	reg, mu := &db.gwaits, sync.Locker((*allShards)(db))
+	if db.gwaits.Blocked() == 0 && bits.OnesCount64(m) == 1 {
+		sh := &db.shards[bits.TrailingZeros64(m)]
+		reg, mu = &sh.waits, &sh.mu
+	}
+	_, err := reg.Wait(ctx, mu, w, w.Req.timeout)
 	if err == nil && w.Req.ok {
-		err = db.servedDurable()
+		err = db.servedDurable(m)
 	}
 	return err
 }
@@ -349,6 +413,6 @@ func (tx *Tx) once(r *popReq, keys []string) error {
 	if err := tx.writeErr(); err != nil {
 		return err
 	}
-	tx.db.tryKeys(r, keys)
+	tx.tryKeys(r, keys)
 	return r.err
 }

@@ -416,9 +416,7 @@ func TestBlockingQueueSweep(t *testing.T) {
 			cancel()
 			mustRecv(t, w, popResult{err: context.Canceled})
 		}
-		db.mu.Lock()
-		n := db.waits.Stats().Queues
-		db.mu.Unlock()
+		n := db.waitStats().Queues
 		if n > 200 {
 			t.Fatalf("waiters map holds %d queues with nobody waiting", n)
 		}
@@ -438,17 +436,13 @@ func TestBlockingQueueCompaction(t *testing.T) {
 			cancel()
 			mustRecv(t, w, popResult{err: context.Canceled})
 		}
-		db.mu.Lock()
-		n := db.waits.Stats().Entries
-		db.mu.Unlock()
+		n := db.waitStats().Entries
 		if n > 20 {
 			t.Fatalf("wait queue holds %d entries for 1 live waiter", n)
 		}
 		db.RPush(ctx, "k", "a")
 		mustRecv(t, keep, popResult{"k", "a", true, nil})
-		db.mu.Lock()
-		defer db.mu.Unlock()
-		if n := db.waits.Stats().Entries; n != 0 {
+		if n := db.waitStats().Entries; n != 0 {
 			t.Fatalf("queues hold %d entries after all were served", n)
 		}
 	})
@@ -456,9 +450,7 @@ func TestBlockingQueueCompaction(t *testing.T) {
 
 // blockedCount returns the number of callers currently blocked (for tests).
 func (db *DB) blockedCount() int {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	return db.waits.Blocked()
+	return db.waitStats().Blocked
 }
 
 // TestBlockingHandOffLeftovers covers a push onto a missing key whose waiters take

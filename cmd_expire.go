@@ -3,6 +3,7 @@ package zlite
 import (
 	"errors"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -47,28 +48,28 @@ func (tx *Tx) expire(key string, at int64, cond expireCond) (bool, error) {
 	if err := tx.writeErr(); err != nil {
 		return false, err
 	}
-	db := tx.db
-	i, ok := db.lookup(key)
+	sh := tx.sh(key)
+	i, ok := sh.lookup(key)
 	if !ok {
 		return false, nil
 	}
-	cur, has := db.expiry(i)
+	cur, has := sh.expiry(i)
 	if cond&expireNX != 0 && has ||
 		cond&expireXX != 0 && !has ||
 		cond&expireGT != 0 && (!has || at <= cur) ||
 		cond&expireLT != 0 && has && at >= cur {
 		return false, nil
 	}
-	if at <= db.nowMs() {
-		db.remove(i, key)
-		if d := db.dur; d != nil {
+	if at <= tx.nowMs() {
+		sh.remove(i, key)
+		if d := tx.log(); d != nil {
 			d.cmd(nil, "del", key)
 		}
 		return true, nil
 	}
-	db.setExpiry(i, at)
-	db.touch(key)
-	if d := db.dur; d != nil {
+	sh.setExpiry(i, at)
+	sh.touch(key)
+	if d := tx.log(); d != nil {
 		// Absolute, so that a replay sets the same time.
 		d.start(3)
 		d.word("pexpireat")
@@ -81,7 +82,7 @@ func (tx *Tx) expire(key string, at int64, cond expireCond) (bool, error) {
 // after is the Unix time in ms that d from now is, saturating instead of
 // overflowing.
 func (tx *Tx) after(d time.Duration) int64 {
-	ms, now := d.Milliseconds(), tx.db.nowMs()
+	ms, now := d.Milliseconds(), tx.nowMs()
 	if ms > 0 && now > math.MaxInt64-ms {
 		return math.MaxInt64
 	}
@@ -137,17 +138,17 @@ func (tx *Tx) PExpireAt(key string, tm time.Time) (bool, error) {
 // ttl is the TTL family: -2 for a missing key, -1 without a TTL, else the time left
 // (abs false) or the expiry time (abs true) in ms, never below 0.
 func (tx *Tx) ttl(key string, abs bool) int64 {
-	db := tx.db
-	i, ok := db.lookup(key)
+	sh := tx.sh(key)
+	i, ok := sh.lookup(key)
 	if !ok {
 		return -2
 	}
-	at, ok := db.expiry(i)
+	at, ok := sh.expiry(i)
 	if !ok {
 		return -1
 	}
 	if !abs {
-		at -= db.nowMs()
+		at -= tx.nowMs()
 	}
 	return max(at, 0)
 }
@@ -202,13 +203,13 @@ func (tx *Tx) Persist(key string) (bool, error) {
 	if err := tx.writeErr(); err != nil {
 		return false, err
 	}
-	db := tx.db
-	i, ok := db.lookup(key)
-	if !ok || !db.clearExpiry(i) {
+	sh := tx.sh(key)
+	i, ok := sh.lookup(key)
+	if !ok || !sh.clearExpiry(i) {
 		return false, nil
 	}
-	db.touch(key)
-	if d := db.dur; d != nil {
+	sh.touch(key)
+	if d := tx.log(); d != nil {
 		d.cmd(nil, "persist", key)
 	}
 	return true, nil
@@ -229,24 +230,24 @@ func (tx *Tx) Copy(source, destination string, destDB int, replace bool) (int64,
 	if source == destination {
 		return 0, ErrSameObject
 	}
-	db := tx.db
-	i, ok := db.lookup(source)
+	src, dst := tx.sh(source), tx.sh(destination)
+	i, ok := src.lookup(source)
 	if !ok {
 		return 0, nil
 	}
-	v := db.keys.value(i)
-	at, ttl := db.expiry(i)
-	if _, ok := db.lookup(destination); ok {
+	v := src.keys.value(i)
+	at, ttl := src.expiry(i)
+	if _, ok := dst.lookup(destination); ok {
 		if !replace {
 			return 0, nil
 		}
-		db.del(destination)
+		dst.del(destination)
 	}
-	db.add(destination, clone(v))
+	dst.add(destination, clone(v))
 	if ttl {
-		db.setExpiry(len(db.keys.ents)-1, at)
+		dst.setExpiry(len(dst.keys.ents)-1, at)
 	}
-	if d := db.dur; d != nil {
+	if d := tx.log(); d != nil {
 		d.cmd(nil, "copy", source, destination, "REPLACE")
 	}
 	tx.signal(destination)
@@ -292,23 +293,45 @@ func (tx *Tx) Touch(keys ...string) (int64, error) {
 // key deleted.
 func (tx *Tx) RandomKey() (string, bool, error) {
 	db := tx.db
-	t := &db.keys
-	var now int64
-	if len(db.exp.at) > 0 {
-		now = db.nowMs()
+	for {
+		n := 0
+		for b := tx.held; b != 0; b &= b - 1 {
+			n += db.shards[bits.TrailingZeros64(b)].keys.n
+		}
+		if n == 0 {
+			return "", false, nil
+		}
+		// The shard holding the r-th key, counting shard by shard.
+		r := rand.IntN(n)
+		var sh *shard
+		for b := tx.held; b != 0; b &= b - 1 {
+			sh = &db.shards[bits.TrailingZeros64(b)]
+			if r < sh.keys.n {
+				break
+			}
+			r -= sh.keys.n
+		}
+		if key, ok := sh.randomKey(); ok {
+			return key, true, nil
+		}
 	}
-	for t.n > 0 {
+}
+
+// randomKey returns one of the shard's keys chosen uniformly, or false when the
+// one drawn had expired (it is deleted: draw again). The shard holds a key.
+func (sh *shard) randomKey() (string, bool) {
+	t := &sh.keys
+	for {
 		i := rand.IntN(len(t.ents))
 		if !t.live(i) {
 			continue
 		}
-		if db.expiredAt(i, now) {
-			db.expireEntry(i, t.key(i))
-			continue
+		if sh.expiredAt(i, sh.walkNow()) {
+			sh.expireEntry(i, t.key(i))
+			return "", false
 		}
-		return t.keyCopy(i), true, nil
+		return t.keyCopy(i), true
 	}
-	return "", false, nil
 }
 
 // cmdExpire returns the Do form of EXPIRE, PEXPIRE, EXPIREAT or PEXPIREAT: relative
@@ -328,7 +351,7 @@ func cmdExpire(name string, relative bool, unit int64) *command {
 		}
 		when *= unit
 		if relative {
-			base := tx.db.nowMs()
+			base := tx.nowMs()
 			if when > math.MaxInt64-base {
 				return nil, errExpireTime(name)
 			}

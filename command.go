@@ -31,6 +31,73 @@ type command struct {
 	// block, for blocking commands only, parses args into a waiter (run is then
 	// derived from it: try once, never block).
 	block func(db *DB, args []string) (*waiter, error)
+	// keys says where the command's keys are (set by register from keySpecs).
+	keys keySpec
+}
+
+// keySpec says where a command's keys are among its words, so that Do locks their
+// shards: first, last and step as Redis's COMMAND INFO (keys at first, first+step,
+// ..., last; a negative last counts from the end), then, when numkeys > 0, the
+// keys counted by the word at numkeys, which follow it. The zero keySpec is one key,
+// the first argument. A command with whole set reaches every key (KEYS, SCAN): it
+// locks every shard.
+type keySpec struct {
+	first, last, step int
+	numkeys           int
+	whole             bool
+}
+
+// keySpecs holds the key positions of the commands whose keys are not just the
+// first argument.
+var keySpecs = map[string]keySpec{
+	"blpop": {1, -2, 1, 0, false}, "brpop": {1, -2, 1, 0, false},
+	"bzpopmin": {1, -2, 1, 0, false}, "bzpopmax": {1, -2, 1, 0, false},
+	"del": {1, -1, 1, 0, false}, "exists": {1, -1, 1, 0, false},
+	"unlink": {1, -1, 1, 0, false}, "touch": {1, -1, 1, 0, false},
+	"lmove": {1, 2, 1, 0, false}, "rpoplpush": {1, 2, 1, 0, false},
+	"blmove": {1, 2, 1, 0, false}, "brpoplpush": {1, 2, 1, 0, false},
+	"rename": {1, 2, 1, 0, false}, "renamenx": {1, 2, 1, 0, false},
+	"copy": {1, 2, 1, 0, false}, "zrangestore": {1, 2, 1, 0, false},
+	"zunion": {0, 0, 0, 1, false}, "zinter": {0, 0, 0, 1, false},
+	"zdiff": {0, 0, 0, 1, false}, "zintercard": {0, 0, 0, 1, false},
+	"lmpop": {0, 0, 0, 1, false}, "zmpop": {0, 0, 0, 1, false},
+	"blmpop": {0, 0, 0, 2, false}, "bzmpop": {0, 0, 0, 2, false},
+	"zunionstore": {1, 1, 1, 2, false}, "zinterstore": {1, 1, 1, 2, false},
+	"zdiffstore": {1, 1, 1, 2, false},
+	"keys": {whole: true}, "scan": {whole: true}, "dbsize": {whole: true},
+	"flushall": {whole: true}, "randomkey": {whole: true},
+}
+
+// mask returns the shards that the command in args names (every shard for a
+// command over the whole keyspace, or when its key count is not a number in
+// range: then it fails before touching a key). O(number of keys).
+func (k keySpec) mask(db *DB, args []string) uint64 {
+	if k.whole {
+		return db.all
+	}
+	var m uint64
+	if k.first == 0 && k.numkeys == 0 {
+		return 1 << db.shardOf(args[1])
+	}
+	if k.first > 0 {
+		last := k.last
+		if last < 0 {
+			last += len(args)
+		}
+		for i := k.first; i <= last && i < len(args); i += k.step {
+			m |= 1 << db.shardOf(args[i])
+		}
+	}
+	if k.numkeys > 0 {
+		n, err := parseInt(args[k.numkeys])
+		if err != nil || n < 1 || n > int64(len(args)-k.numkeys-1) {
+			return db.all
+		}
+		for _, key := range args[k.numkeys+1 : k.numkeys+1+int(n)] {
+			m |= 1 << db.shardOf(key)
+		}
+	}
+	return m
 }
 
 // commands is the command table, keyed by lower-case name. Each file registers its
@@ -45,6 +112,7 @@ func register(cmds ...*command) {
 			panic("zlite: command registered twice: " + c.name)
 		}
 		c.stat = statIndex(c.name)
+		c.keys = keySpecs[c.name]
 		if c.block != nil {
 			c.write = true
 			c.run = runBlockingOnce(c.block)
@@ -112,11 +180,11 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 		}
 		return db.blockReply(ctx, w)
 	}
-	tx := db.lock()
-	db.stats.calls[c.stat]++
+	tx := db.lockMask(c.keys.mask(db, args))
+	tx.home.calls[c.stat]++
 	t0 := db.start()
 	r, err := c.run(tx, args)
-	if err = db.finish(c.stat, t0, err); err != nil {
+	if err = tx.finish(c.stat, t0, err); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -130,7 +198,7 @@ func (tx *Tx) Do(args ...string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	tx.db.count(c.stat)
+	tx.count(c.stat)
 	if c.write {
 		if err := tx.writeErr(); err != nil {
 			return nil, err

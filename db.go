@@ -1,7 +1,7 @@
 package zlite
 
 import (
-	"sync"
+	"math/bits"
 
 	"github.com/zlite/zlite/blocking"
 	"github.com/zlite/zlite/list"
@@ -13,51 +13,43 @@ type Z = zset.Entry
 
 // DB is an in-process keyspace of named sorted sets and lists.
 //
-// A DB is safe for concurrent use by any number of goroutines: every command runs
-// under one unexported mutex, so each command, and each [DB.Update] batch, is atomic
+// A DB is safe for concurrent use by any number of goroutines. Its keys are split
+// into shards by hash (see [WithShards]), each under its own unexported mutex: a
+// command locks the shards of the keys it names, so commands on keys of different
+// shards run in parallel, and each command, and each [DB.Update] batch, is atomic
 // with respect to all others, as in single-threaded Redis. Blocked callers (BLPOP,
-// BZPOPMIN, ...) do not hold the mutex while they wait. Create a DB with [New].
+// BZPOPMIN, ...) hold no lock while they wait. Create a DB with [New].
 type DB struct {
-	mu  sync.Mutex
 	cfg config
-	// stats counts the commands run, for Stats (guarded by mu).
+	// shards holds the keys, split by the hash of their hash tag (shard.go).
+	shards []shard
+	// shardMask is len(shards)-1; all has one bit per shard.
+	shardMask, all uint64
+	// gwaits holds the callers blocked on keys of several shards; while it holds
+	// any, every command locks every shard (shard.go).
+	gwaits blocking.Registry[popReq]
+	// stats is the configuration of the command counters, which live in the
+	// shards, and the counters of the blocking commands (stats.go).
 	stats counters
-
-	// keys holds every key and its value (see keytable.go).
-	keys keyTable
-	// exp holds the keys' expiry times (expire.go).
-	exp expiries
-
-	// waits holds the callers blocked on keys (BLPOP, BZPOPMIN, ...) and the keys
-	// written since the last serve that have some; it lives under mu.
-	waits blocking.Registry[popReq]
-
-	// dropped is the last list or set deleted for being empty during the current
-	// command; unlock moves it to spareList/spareSet, which newList/newZSet reuse,
-	// so a key that is repeatedly filled and drained (a queue) does not allocate.
-	dropped   interface{ Len() int }
-	spareList *list.List
-	spareSet  *zset.Set
-
-	// watches indexes the keys watched for optimistic locking (watch.go).
-	watches watchTable
-
-	// wtx and rtx are the transactions handed out under mu; reusing them keeps
-	// commands allocation-free.
-	wtx, rtx Tx
-
 	// dur is the log and snapshots of a DB made by Open, nil for New (persist.go).
 	dur *durable
 }
 
 // New returns an empty keyspace configured by opts (none: Redis's defaults).
 func New(opts ...Option) *DB {
-	db := &DB{
-		cfg: newConfig(opts),
-	}
+	db := &DB{cfg: newConfig(opts)}
+	n := db.cfg.shards
+	db.shards = make([]shard, n)
+	db.shardMask = uint64(n - 1)
+	db.all = ^uint64(0) >> (64 - n)
 	db.stats = newCounters(&db.cfg)
-	db.wtx = Tx{db: db, writable: true}
-	db.rtx = Tx{db: db}
+	for i := range db.shards {
+		sh := &db.shards[i]
+		sh.db = db
+		sh.wtx = Tx{db: db, home: sh, writable: true}
+		sh.rtx = Tx{db: db, home: sh}
+		db.stats.reset(sh)
+	}
 	return db
 }
 
@@ -65,7 +57,8 @@ func New(opts ...Option) *DB {
 // other command runs between fn's operations. Callers blocked on keys that fn wrote
 // are served after fn returns, with the keys' final state, before any other command
 // runs. Blocking commands inside fn do not block: they behave as in MULTI and report
-// nothing ready at once.
+// nothing ready at once. Update locks every shard; [DB.UpdateKeys] locks only those
+// of the keys it is given, so that batches on unrelated keys run in parallel.
 //
 // There is no rollback: if fn returns an error, the writes it made before stay, as
 // in a Redis script that fails halfway (and EXEC, whose later commands still run).
@@ -75,12 +68,26 @@ func New(opts ...Option) *DB {
 // On a DB made by [Open], the batch's writes are one log record (all or none of
 // them survive a crash), durable as the sync policy says when Update returns; if
 // the log fails, Update returns a [*MisconfError] (when fn returned nil).
-func (db *DB) Update(fn func(tx *Tx) error) (err error) {
-	tx := db.lock()
+func (db *DB) Update(fn func(tx *Tx) error) error {
+	return db.lockAll().batchRun(fn)
+}
+
+// UpdateKeys is [DB.Update] for a batch that touches only the given keys: it locks
+// their shards alone (every shard when keys is empty), so that batches on keys of
+// different shards run in parallel. A key that fn reaches and keys did not name
+// panics with an error matching [ErrUndeclaredKey] unless it shares a shard with a
+// named one; keys with the same hash tag always do ("{order:17}:items",
+// "{order:17}:log"). The cost is that of Update plus O(len(keys)).
+func (db *DB) UpdateKeys(keys []string, fn func(tx *Tx) error) error {
+	return db.lockKeys(keys...).batchRun(fn)
+}
+
+// batchRun runs fn as Update's batch under the locks tx holds.
+func (tx *Tx) batchRun(fn func(tx *Tx) error) (err error) {
 	tx.batch = true
 	defer func() {
 		tx.batch = false
-		if werr := db.unlock(); err == nil {
+		if werr := tx.unlock(); err == nil {
 			err = werr
 		}
 	}()
@@ -89,62 +96,97 @@ func (db *DB) Update(fn func(tx *Tx) error) (err error) {
 
 // View runs fn with a read-only [Tx]: it sees one consistent state of the keyspace.
 // Writes through tx fail with [ErrReadOnly] and change nothing. View returns fn's
-// error; fn must not call methods of db or keep tx after returning.
+// error; fn must not call methods of db or keep tx after returning. View locks
+// every shard; [DB.ViewKeys] only those of the keys it is given.
 func (db *DB) View(fn func(tx *Tx) error) error {
-	db.lockKeys()
-	defer db.mu.Unlock()
-	return fn(&db.rtx)
+	return db.view(db.all, fn)
 }
 
-// lock acquires the keyspace for a write and returns its writable Tx.
-func (db *DB) lock() *Tx {
-	db.lockKeys()
-	return &db.wtx
+// ViewKeys is [DB.View] for a function that reads only the given keys, locking
+// their shards alone (every shard when keys is empty); a key it reaches in another
+// shard panics as in [DB.UpdateKeys]. The cost is that of View plus O(len(keys)).
+func (db *DB) ViewKeys(keys []string, fn func(tx *Tx) error) error {
+	return db.view(db.maskOf(keys...), fn)
+}
+
+// view runs fn with the read-only Tx of the shards of m.
+func (db *DB) view(m uint64, fn func(tx *Tx) error) error {
+	tx := db.lockMask(m)
+	rtx := &tx.home.rtx
+	rtx.begin(tx.held)
+	defer rtx.release()
+	return fn(rtx)
+}
+
+// release ends a read (View, or a read-only walk): it logs the deletions of the
+// expired keys the read met, if any, without waiting, and unlocks.
+func (tx *Tx) release() {
+	if tx.db.dur != nil {
+		tx.appendRec() // a failure is the next write's
+	}
+	tx.db.release(tx.held)
 }
 
 // unlock serves the callers blocked on keys that became ready, then releases the
-// keyspace: every write ends here, so hand-offs happen under the same lock as the
-// write that made them possible, after it completes. On a DB made by Open it logs
-// the write and returns once it is durable (commit), or the log's error.
-func (db *DB) unlock() error {
-	if len(db.exp.heap) > 0 {
-		db.reclaim(activeBudget)
-	}
-	if db.waits.HasReady() {
-		db.waits.ServeReady(db.serveWaiter)
-	}
-	if db.dropped != nil {
-		switch v := db.dropped.(type) {
-		case *list.List:
-			db.spareList = v
-		case *zset.Set:
-			db.spareSet = v
+// shards tx holds: every write ends here, so hand-offs happen under the same lock as
+// the write that made them possible, after it completes. On a DB made by Open it
+// logs the write and returns once it is durable (commit), or the log's error.
+func (tx *Tx) unlock() error {
+	db := tx.db
+	for b := tx.held; b != 0; b &= b - 1 {
+		if sh := &db.shards[bits.TrailingZeros64(b)]; len(sh.exp.heap) > 0 {
+			sh.reclaim(activeBudget)
 		}
-		db.dropped = nil
 	}
-	return db.commit()
+	tx.serveReady()
+	for b := tx.held; b != 0; b &= b - 1 {
+		sh := &db.shards[bits.TrailingZeros64(b)]
+		if sh.dropped != nil {
+			switch v := sh.dropped.(type) {
+			case *list.List:
+				sh.spareList = v
+			case *zset.Set:
+				sh.spareSet = v
+			}
+			sh.dropped = nil
+		}
+	}
+	return tx.commit()
 }
 
 // Tx is a view of the keyspace inside [DB.Update] or [DB.View], with the same typed
 // methods as DB (without the context) and [Tx.Do]. A Tx is valid only during the
 // function it was passed to, and only on that goroutine.
 type Tx struct {
-	db       *DB
+	db *DB
+	// home is the shard whose Tx this is, the lowest of those it holds: the
+	// command's counters are kept there.
+	home *shard
+	// held has a bit for each shard the Tx holds locked.
+	held     uint64
 	writable bool
 	// batch is set inside Update: writes then leave waiters to be served when the
-	// batch completes (see Tx.direct).
+	// batch completes (see Tx.handsOff).
 	batch bool
+	// now is the expiry clock in Unix ms as first read since the locks were taken
+	// (nowOK), so that one command or batch sees one time, as a Redis command or
+	// script does.
+	now   int64
+	nowOK bool
+	// rec is the log record of the command or batch (persist.go).
+	rec recorder
 }
 
-// value returns the value at key, or nil.
+// value returns the value at key, or nil; an expired key is deleted and reads as
+// absent.
 func (tx *Tx) value(key string) any {
-	return tx.db.value(key)
+	return tx.sh(key).value(key)
 }
 
 // zsetRead returns the sorted set at key for reading: nil if the key does not exist,
 // ErrWrongType if it holds a list.
 func (tx *Tx) zsetRead(key string) (*zset.Set, error) {
-	switch v := tx.db.value(key).(type) {
+	switch v := tx.value(key).(type) {
 	case nil:
 		return nil, nil
 	case *zset.Set:
@@ -160,7 +202,7 @@ func (tx *Tx) zsetWrite(key string) (*zset.Set, error) {
 	}
 	s, err := tx.zsetRead(key)
 	if s != nil {
-		tx.db.touch(key) // WATCH: conservatively, the command may modify it
+		tx.sh(key).touch(key) // WATCH: conservatively, the command may modify it
 	}
 	return s, err
 }
@@ -168,7 +210,7 @@ func (tx *Tx) zsetWrite(key string) (*zset.Set, error) {
 // listRead returns the list at key for reading: nil if the key does not exist,
 // ErrWrongType if it holds a sorted set.
 func (tx *Tx) listRead(key string) (*list.List, error) {
-	switch v := tx.db.value(key).(type) {
+	switch v := tx.value(key).(type) {
 	case nil:
 		return nil, nil
 	case *list.List:
@@ -184,7 +226,7 @@ func (tx *Tx) listWrite(key string) (*list.List, error) {
 	}
 	l, err := tx.listRead(key)
 	if l != nil {
-		tx.db.touch(key) // WATCH: conservatively, the command may modify it
+		tx.sh(key).touch(key) // WATCH: conservatively, the command may modify it
 	}
 	return l, err
 }
@@ -193,33 +235,36 @@ func (tx *Tx) listWrite(key string) (*list.List, error) {
 // add to it (then call signal) or delete it again with dropIfEmpty before returning:
 // empty keys never outlive a command.
 func (tx *Tx) newZSet(key string) *zset.Set {
-	s := tx.db.spareSet
+	sh := tx.sh(key)
+	s := sh.spareSet
 	if s != nil && s.Len() == 0 {
-		tx.db.spareSet = nil
+		sh.spareSet = nil
 	} else {
 		s = zset.NewWithLimits(tx.db.cfg.zsetLimits)
 	}
-	tx.db.add(key, s)
+	sh.add(key, s)
 	return s
 }
 
 // newList creates an empty list at key, which must not exist; see newZSet.
 func (tx *Tx) newList(key string) *list.List {
-	l := tx.db.spareList
+	sh := tx.sh(key)
+	l := sh.spareList
 	if l != nil && l.Len() == 0 {
-		tx.db.spareList = nil
+		sh.spareList = nil
 	} else {
 		l = list.New()
 	}
-	tx.db.add(key, l)
+	sh.add(key, l)
 	return l
 }
 
 // dropIfEmpty deletes key if v, its value, has become empty.
 func (tx *Tx) dropIfEmpty(key string, v interface{ Len() int }) {
 	if v.Len() == 0 {
-		tx.db.del(key)
-		tx.db.dropped = v
+		sh := tx.sh(key)
+		sh.del(key)
+		sh.dropped = v
 	}
 }
 
@@ -227,19 +272,20 @@ func (tx *Tx) dropIfEmpty(key string, v interface{ Len() int }) {
 // any type and clearing its TTL, or deletes key when v is empty (as the *STORE
 // commands do). It signals key as ready for blocked callers.
 func (tx *Tx) store(key string, v interface{ Len() int }) {
-	db := tx.db
+	sh := tx.sh(key)
+	d := tx.log()
 	if v.Len() == 0 {
-		if db.del(key) && db.dur != nil {
-			db.dur.cmd(nil, "del", key)
+		if sh.del(key) && d != nil {
+			d.cmd(nil, "del", key)
 		}
 		return
 	}
-	db.touch(key)
-	if i, ok := db.lookup(key); ok {
-		db.clearExpiry(i)
+	sh.touch(key)
+	if i, ok := sh.lookup(key); ok {
+		sh.clearExpiry(i)
 	}
-	db.keys.set(key, v)
-	if d := db.dur; d != nil {
+	sh.keys.set(key, v)
+	if d != nil {
 		d.value(key, v)
 	}
 	tx.signal(key)
@@ -248,36 +294,41 @@ func (tx *Tx) store(key string, v interface{ Len() int }) {
 // signal marks key as ready after a push or add: if callers are blocked on it, they
 // are served when the current command or batch completes. It costs one map lookup
 // when nobody waits.
-func (tx *Tx) signal(key string) { tx.db.waits.MarkReady(key) }
+func (tx *Tx) signal(key string) {
+	tx.sh(key).waits.MarkReady(key)
+	if g := &tx.db.gwaits; g.Blocked() > 0 {
+		g.MarkReady(key)
+	}
+}
 
 // value returns the value at key (a *zset.Set or *list.List), or nil; an expired
 // key is deleted and reads as absent.
-func (db *DB) value(key string) any {
-	if i, ok := db.lookup(key); ok {
-		return db.keys.value(i)
+func (sh *shard) value(key string) any {
+	if i, ok := sh.lookup(key); ok {
+		return sh.keys.value(i)
 	}
 	return nil
 }
 
 // add stores v under a new key.
-func (db *DB) add(key string, v any) {
-	db.touch(key)
-	db.keys.add(key, v)
+func (sh *shard) add(key string, v any) {
+	sh.touch(key)
+	sh.keys.add(key, v)
 }
 
 // del deletes key with its TTL, reporting whether it existed (an expired key did
 // not).
-func (db *DB) del(key string) bool {
-	i, ok := db.lookup(key)
+func (sh *shard) del(key string) bool {
+	i, ok := sh.lookup(key)
 	if ok {
-		db.remove(i, key)
+		sh.remove(i, key)
 	}
 	return ok
 }
 
-// flush deletes every key. Blocked callers stay blocked.
-func (db *DB) flush() {
-	db.touchAll()
-	db.keys.reset()
-	db.resetExpiries()
+// flush deletes every key of the shard. Blocked callers stay blocked.
+func (sh *shard) flush() {
+	sh.touchAll()
+	sh.keys.reset()
+	sh.resetExpiries()
 }

@@ -162,899 +162,899 @@ var statNames = []string{
 
 // Expire is [Tx.Expire] (EXPIRE) under the keyspace lock.
 func (db *DB) Expire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
-	tx := db.lock()
-	db.stats.calls[statExpire]++
+	tx := db.lockKey(key)
+	tx.home.calls[statExpire]++
 	t0 := db.start()
 	r0, err := tx.Expire(key, expiration)
-	return r0, db.finish(statExpire, t0, err)
+	return r0, tx.finish(statExpire, t0, err)
 }
 
 // ExpireNX is [Tx.ExpireNX] (EXPIRE) under the keyspace lock.
 func (db *DB) ExpireNX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
-	tx := db.lock()
-	db.stats.calls[statExpire]++
+	tx := db.lockKey(key)
+	tx.home.calls[statExpire]++
 	t0 := db.start()
 	r0, err := tx.ExpireNX(key, expiration)
-	return r0, db.finish(statExpire, t0, err)
+	return r0, tx.finish(statExpire, t0, err)
 }
 
 // ExpireXX is [Tx.ExpireXX] (EXPIRE) under the keyspace lock.
 func (db *DB) ExpireXX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
-	tx := db.lock()
-	db.stats.calls[statExpire]++
+	tx := db.lockKey(key)
+	tx.home.calls[statExpire]++
 	t0 := db.start()
 	r0, err := tx.ExpireXX(key, expiration)
-	return r0, db.finish(statExpire, t0, err)
+	return r0, tx.finish(statExpire, t0, err)
 }
 
 // ExpireGT is [Tx.ExpireGT] (EXPIRE) under the keyspace lock.
 func (db *DB) ExpireGT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
-	tx := db.lock()
-	db.stats.calls[statExpire]++
+	tx := db.lockKey(key)
+	tx.home.calls[statExpire]++
 	t0 := db.start()
 	r0, err := tx.ExpireGT(key, expiration)
-	return r0, db.finish(statExpire, t0, err)
+	return r0, tx.finish(statExpire, t0, err)
 }
 
 // ExpireLT is [Tx.ExpireLT] (EXPIRE) under the keyspace lock.
 func (db *DB) ExpireLT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
-	tx := db.lock()
-	db.stats.calls[statExpire]++
+	tx := db.lockKey(key)
+	tx.home.calls[statExpire]++
 	t0 := db.start()
 	r0, err := tx.ExpireLT(key, expiration)
-	return r0, db.finish(statExpire, t0, err)
+	return r0, tx.finish(statExpire, t0, err)
 }
 
 // PExpire is [Tx.PExpire] (PEXPIRE) under the keyspace lock.
 func (db *DB) PExpire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
-	tx := db.lock()
-	db.stats.calls[statPExpire]++
+	tx := db.lockKey(key)
+	tx.home.calls[statPExpire]++
 	t0 := db.start()
 	r0, err := tx.PExpire(key, expiration)
-	return r0, db.finish(statPExpire, t0, err)
+	return r0, tx.finish(statPExpire, t0, err)
 }
 
 // ExpireAt is [Tx.ExpireAt] (EXPIREAT) under the keyspace lock.
 func (db *DB) ExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
-	tx := db.lock()
-	db.stats.calls[statExpireAt]++
+	tx := db.lockKey(key)
+	tx.home.calls[statExpireAt]++
 	t0 := db.start()
 	r0, err := tx.ExpireAt(key, tm)
-	return r0, db.finish(statExpireAt, t0, err)
+	return r0, tx.finish(statExpireAt, t0, err)
 }
 
 // PExpireAt is [Tx.PExpireAt] (PEXPIREAT) under the keyspace lock.
 func (db *DB) PExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
-	tx := db.lock()
-	db.stats.calls[statPExpireAt]++
+	tx := db.lockKey(key)
+	tx.home.calls[statPExpireAt]++
 	t0 := db.start()
 	r0, err := tx.PExpireAt(key, tm)
-	return r0, db.finish(statPExpireAt, t0, err)
+	return r0, tx.finish(statPExpireAt, t0, err)
 }
 
 // TTL is [Tx.TTL] (TTL) under the keyspace lock.
 func (db *DB) TTL(ctx context.Context, key string) (time.Duration, error) {
-	tx := db.lock()
-	db.stats.calls[statTTL]++
+	tx := db.lockKey(key)
+	tx.home.calls[statTTL]++
 	t0 := db.start()
 	r0, err := tx.TTL(key)
-	return r0, db.finish(statTTL, t0, err)
+	return r0, tx.finish(statTTL, t0, err)
 }
 
 // PTTL is [Tx.PTTL] (PTTL) under the keyspace lock.
 func (db *DB) PTTL(ctx context.Context, key string) (time.Duration, error) {
-	tx := db.lock()
-	db.stats.calls[statPTTL]++
+	tx := db.lockKey(key)
+	tx.home.calls[statPTTL]++
 	t0 := db.start()
 	r0, err := tx.PTTL(key)
-	return r0, db.finish(statPTTL, t0, err)
+	return r0, tx.finish(statPTTL, t0, err)
 }
 
 // ExpireTime is [Tx.ExpireTime] (EXPIRETIME) under the keyspace lock.
 func (db *DB) ExpireTime(ctx context.Context, key string) (time.Duration, error) {
-	tx := db.lock()
-	db.stats.calls[statExpireTime]++
+	tx := db.lockKey(key)
+	tx.home.calls[statExpireTime]++
 	t0 := db.start()
 	r0, err := tx.ExpireTime(key)
-	return r0, db.finish(statExpireTime, t0, err)
+	return r0, tx.finish(statExpireTime, t0, err)
 }
 
 // PExpireTime is [Tx.PExpireTime] (PEXPIRETIME) under the keyspace lock.
 func (db *DB) PExpireTime(ctx context.Context, key string) (time.Duration, error) {
-	tx := db.lock()
-	db.stats.calls[statPExpireTime]++
+	tx := db.lockKey(key)
+	tx.home.calls[statPExpireTime]++
 	t0 := db.start()
 	r0, err := tx.PExpireTime(key)
-	return r0, db.finish(statPExpireTime, t0, err)
+	return r0, tx.finish(statPExpireTime, t0, err)
 }
 
 // Persist is [Tx.Persist] (PERSIST) under the keyspace lock.
 func (db *DB) Persist(ctx context.Context, key string) (bool, error) {
-	tx := db.lock()
-	db.stats.calls[statPersist]++
+	tx := db.lockKey(key)
+	tx.home.calls[statPersist]++
 	t0 := db.start()
 	r0, err := tx.Persist(key)
-	return r0, db.finish(statPersist, t0, err)
+	return r0, tx.finish(statPersist, t0, err)
 }
 
 // Copy is [Tx.Copy] (COPY) under the keyspace lock.
 func (db *DB) Copy(ctx context.Context, source, destination string, destDB int, replace bool) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statCopy]++
+	tx := db.lockMask(db.maskOf(source, destination))
+	tx.home.calls[statCopy]++
 	t0 := db.start()
 	r0, err := tx.Copy(source, destination, destDB, replace)
-	return r0, db.finish(statCopy, t0, err)
+	return r0, tx.finish(statCopy, t0, err)
 }
 
 // RenameNX is [Tx.RenameNX] (RENAMENX) under the keyspace lock.
 func (db *DB) RenameNX(ctx context.Context, key, newKey string) (bool, error) {
-	tx := db.lock()
-	db.stats.calls[statRenameNX]++
+	tx := db.lockMask(db.maskOf(key, newKey))
+	tx.home.calls[statRenameNX]++
 	t0 := db.start()
 	r0, err := tx.RenameNX(key, newKey)
-	return r0, db.finish(statRenameNX, t0, err)
+	return r0, tx.finish(statRenameNX, t0, err)
 }
 
 // Unlink is [Tx.Unlink] (UNLINK) under the keyspace lock.
 func (db *DB) Unlink(ctx context.Context, keys ...string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statUnlink]++
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.calls[statUnlink]++
 	t0 := db.start()
 	r0, err := tx.Unlink(keys...)
-	return r0, db.finish(statUnlink, t0, err)
+	return r0, tx.finish(statUnlink, t0, err)
 }
 
 // Touch is [Tx.Touch] (TOUCH) under the keyspace lock.
 func (db *DB) Touch(ctx context.Context, keys ...string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statTouch]++
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.calls[statTouch]++
 	t0 := db.start()
 	r0, err := tx.Touch(keys...)
-	return r0, db.finish(statTouch, t0, err)
+	return r0, tx.finish(statTouch, t0, err)
 }
 
 // RandomKey is [Tx.RandomKey] (RANDOMKEY) under the keyspace lock.
 func (db *DB) RandomKey(ctx context.Context) (string, bool, error) {
-	tx := db.lock()
-	db.stats.calls[statRandomKey]++
+	tx := db.lockAll()
+	tx.home.calls[statRandomKey]++
 	t0 := db.start()
 	r0, r1, err := tx.RandomKey()
-	return r0, r1, db.finish(statRandomKey, t0, err)
+	return r0, r1, tx.finish(statRandomKey, t0, err)
 }
 
 // Del is [Tx.Del] (DEL) under the keyspace lock.
 func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statDel]++
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.calls[statDel]++
 	t0 := db.start()
 	r0, err := tx.Del(keys...)
-	return r0, db.finish(statDel, t0, err)
+	return r0, tx.finish(statDel, t0, err)
 }
 
 // Exists is [Tx.Exists] (EXISTS) under the keyspace lock.
 func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statExists]++
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.calls[statExists]++
 	t0 := db.start()
 	r0, err := tx.Exists(keys...)
-	return r0, db.finish(statExists, t0, err)
+	return r0, tx.finish(statExists, t0, err)
 }
 
 // Type is [Tx.Type] (TYPE) under the keyspace lock.
 func (db *DB) Type(ctx context.Context, key string) (string, error) {
-	tx := db.lock()
-	db.stats.calls[statType]++
+	tx := db.lockKey(key)
+	tx.home.calls[statType]++
 	t0 := db.start()
 	r0, err := tx.Type(key)
-	return r0, db.finish(statType, t0, err)
+	return r0, tx.finish(statType, t0, err)
 }
 
 // Keys is [Tx.Keys] (KEYS) under the keyspace lock.
 func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statKeys]++
+	tx := db.lockAll()
+	tx.home.calls[statKeys]++
 	t0 := db.start()
 	r0, err := tx.Keys(pattern)
-	return r0, db.finish(statKeys, t0, err)
+	return r0, tx.finish(statKeys, t0, err)
 }
 
 // Scan is [Tx.Scan] (SCAN) under the keyspace lock.
 func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64) ([]string, uint64, error) {
-	tx := db.lock()
-	db.stats.calls[statScan]++
+	tx := db.lockAll()
+	tx.home.calls[statScan]++
 	t0 := db.start()
 	r0, r1, err := tx.Scan(cursor, match, count)
-	return r0, r1, db.finish(statScan, t0, err)
+	return r0, r1, tx.finish(statScan, t0, err)
 }
 
 // ScanType is [Tx.ScanType] (SCAN) under the keyspace lock.
 func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
-	tx := db.lock()
-	db.stats.calls[statScan]++
+	tx := db.lockAll()
+	tx.home.calls[statScan]++
 	t0 := db.start()
 	r0, r1, err := tx.ScanType(cursor, match, count, keyType)
-	return r0, r1, db.finish(statScan, t0, err)
+	return r0, r1, tx.finish(statScan, t0, err)
 }
 
 // DBSize is [Tx.DBSize] (DBSIZE) under the keyspace lock.
 func (db *DB) DBSize(ctx context.Context) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statDBSize]++
+	tx := db.lockAll()
+	tx.home.calls[statDBSize]++
 	t0 := db.start()
 	r0, err := tx.DBSize()
-	return r0, db.finish(statDBSize, t0, err)
+	return r0, tx.finish(statDBSize, t0, err)
 }
 
 // FlushAll is [Tx.FlushAll] (FLUSHALL) under the keyspace lock.
 func (db *DB) FlushAll(ctx context.Context) error {
-	tx := db.lock()
-	db.stats.calls[statFlushAll]++
+	tx := db.lockAll()
+	tx.home.calls[statFlushAll]++
 	t0 := db.start()
 	err := tx.FlushAll()
-	return db.finish(statFlushAll, t0, err)
+	return tx.finish(statFlushAll, t0, err)
 }
 
 // Rename is [Tx.Rename] (RENAME) under the keyspace lock.
 func (db *DB) Rename(ctx context.Context, key, newKey string) error {
-	tx := db.lock()
-	db.stats.calls[statRename]++
+	tx := db.lockMask(db.maskOf(key, newKey))
+	tx.home.calls[statRename]++
 	t0 := db.start()
 	err := tx.Rename(key, newKey)
-	return db.finish(statRename, t0, err)
+	return tx.finish(statRename, t0, err)
 }
 
 // LPush is [Tx.LPush] (LPUSH) under the keyspace lock.
 func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statLPush]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLPush]++
 	t0 := db.start()
 	r0, err := tx.LPush(key, values...)
-	return r0, db.finish(statLPush, t0, err)
+	return r0, tx.finish(statLPush, t0, err)
 }
 
 // RPush is [Tx.RPush] (RPUSH) under the keyspace lock.
 func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statRPush]++
+	tx := db.lockKey(key)
+	tx.home.calls[statRPush]++
 	t0 := db.start()
 	r0, err := tx.RPush(key, values...)
-	return r0, db.finish(statRPush, t0, err)
+	return r0, tx.finish(statRPush, t0, err)
 }
 
 // LPushX is [Tx.LPushX] (LPUSHX) under the keyspace lock.
 func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statLPushX]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLPushX]++
 	t0 := db.start()
 	r0, err := tx.LPushX(key, values...)
-	return r0, db.finish(statLPushX, t0, err)
+	return r0, tx.finish(statLPushX, t0, err)
 }
 
 // RPushX is [Tx.RPushX] (RPUSHX) under the keyspace lock.
 func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statRPushX]++
+	tx := db.lockKey(key)
+	tx.home.calls[statRPushX]++
 	t0 := db.start()
 	r0, err := tx.RPushX(key, values...)
-	return r0, db.finish(statRPushX, t0, err)
+	return r0, tx.finish(statRPushX, t0, err)
 }
 
 // LPop is [Tx.LPop] (LPOP) under the keyspace lock.
 func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
-	tx := db.lock()
-	db.stats.calls[statLPop]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLPop]++
 	t0 := db.start()
 	r0, r1, err := tx.LPop(key)
-	return r0, r1, db.finish(statLPop, t0, err)
+	return r0, r1, tx.finish(statLPop, t0, err)
 }
 
 // RPop is [Tx.RPop] (RPOP) under the keyspace lock.
 func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
-	tx := db.lock()
-	db.stats.calls[statRPop]++
+	tx := db.lockKey(key)
+	tx.home.calls[statRPop]++
 	t0 := db.start()
 	r0, r1, err := tx.RPop(key)
-	return r0, r1, db.finish(statRPop, t0, err)
+	return r0, r1, tx.finish(statRPop, t0, err)
 }
 
 // LPopCount is [Tx.LPopCount] (LPOP) under the keyspace lock.
 func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statLPop]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLPop]++
 	t0 := db.start()
 	r0, err := tx.LPopCount(key, count)
-	return r0, db.finish(statLPop, t0, err)
+	return r0, tx.finish(statLPop, t0, err)
 }
 
 // RPopCount is [Tx.RPopCount] (RPOP) under the keyspace lock.
 func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statRPop]++
+	tx := db.lockKey(key)
+	tx.home.calls[statRPop]++
 	t0 := db.start()
 	r0, err := tx.RPopCount(key, count)
-	return r0, db.finish(statRPop, t0, err)
+	return r0, tx.finish(statRPop, t0, err)
 }
 
 // LLen is [Tx.LLen] (LLEN) under the keyspace lock.
 func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statLLen]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLLen]++
 	t0 := db.start()
 	r0, err := tx.LLen(key)
-	return r0, db.finish(statLLen, t0, err)
+	return r0, tx.finish(statLLen, t0, err)
 }
 
 // LIndex is [Tx.LIndex] (LINDEX) under the keyspace lock.
 func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool, error) {
-	tx := db.lock()
-	db.stats.calls[statLIndex]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLIndex]++
 	t0 := db.start()
 	r0, r1, err := tx.LIndex(key, index)
-	return r0, r1, db.finish(statLIndex, t0, err)
+	return r0, r1, tx.finish(statLIndex, t0, err)
 }
 
 // LSet is [Tx.LSet] (LSET) under the keyspace lock.
 func (db *DB) LSet(ctx context.Context, key string, index int64, value string) error {
-	tx := db.lock()
-	db.stats.calls[statLSet]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLSet]++
 	t0 := db.start()
 	err := tx.LSet(key, index, value)
-	return db.finish(statLSet, t0, err)
+	return tx.finish(statLSet, t0, err)
 }
 
 // LRange is [Tx.LRange] (LRANGE) under the keyspace lock.
 func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statLRange]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLRange]++
 	t0 := db.start()
 	r0, err := tx.LRange(key, start, stop)
-	return r0, db.finish(statLRange, t0, err)
+	return r0, tx.finish(statLRange, t0, err)
 }
 
 // LInsert is [Tx.LInsert] (LINSERT) under the keyspace lock.
 func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statLInsert]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLInsert]++
 	t0 := db.start()
 	r0, err := tx.LInsert(key, op, pivot, value)
-	return r0, db.finish(statLInsert, t0, err)
+	return r0, tx.finish(statLInsert, t0, err)
 }
 
 // LInsertBefore is [Tx.LInsertBefore] (LINSERT) under the keyspace lock.
 func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statLInsert]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLInsert]++
 	t0 := db.start()
 	r0, err := tx.LInsertBefore(key, pivot, value)
-	return r0, db.finish(statLInsert, t0, err)
+	return r0, tx.finish(statLInsert, t0, err)
 }
 
 // LInsertAfter is [Tx.LInsertAfter] (LINSERT) under the keyspace lock.
 func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statLInsert]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLInsert]++
 	t0 := db.start()
 	r0, err := tx.LInsertAfter(key, pivot, value)
-	return r0, db.finish(statLInsert, t0, err)
+	return r0, tx.finish(statLInsert, t0, err)
 }
 
 // LRem is [Tx.LRem] (LREM) under the keyspace lock.
 func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statLRem]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLRem]++
 	t0 := db.start()
 	r0, err := tx.LRem(key, count, value)
-	return r0, db.finish(statLRem, t0, err)
+	return r0, tx.finish(statLRem, t0, err)
 }
 
 // LTrim is [Tx.LTrim] (LTRIM) under the keyspace lock.
 func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
-	tx := db.lock()
-	db.stats.calls[statLTrim]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLTrim]++
 	t0 := db.start()
 	err := tx.LTrim(key, start, stop)
-	return db.finish(statLTrim, t0, err)
+	return tx.finish(statLTrim, t0, err)
 }
 
 // LPos is [Tx.LPos] (LPOS) under the keyspace lock.
 func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, bool, error) {
-	tx := db.lock()
-	db.stats.calls[statLPos]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLPos]++
 	t0 := db.start()
 	r0, r1, err := tx.LPos(key, value, a)
-	return r0, r1, db.finish(statLPos, t0, err)
+	return r0, r1, tx.finish(statLPos, t0, err)
 }
 
 // LPosCount is [Tx.LPosCount] (LPOS) under the keyspace lock.
 func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a LPosArgs) ([]int64, error) {
-	tx := db.lock()
-	db.stats.calls[statLPos]++
+	tx := db.lockKey(key)
+	tx.home.calls[statLPos]++
 	t0 := db.start()
 	r0, err := tx.LPosCount(key, value, count, a)
-	return r0, db.finish(statLPos, t0, err)
+	return r0, tx.finish(statLPos, t0, err)
 }
 
 // LMove is [Tx.LMove] (LMOVE) under the keyspace lock.
 func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (string, bool, error) {
-	tx := db.lock()
-	db.stats.calls[statLMove]++
+	tx := db.lockMask(db.maskOf(src, dst))
+	tx.home.calls[statLMove]++
 	t0 := db.start()
 	r0, r1, err := tx.LMove(src, dst, srcPos, dstPos)
-	return r0, r1, db.finish(statLMove, t0, err)
+	return r0, r1, tx.finish(statLMove, t0, err)
 }
 
 // RPopLPush is [Tx.RPopLPush] (RPOPLPUSH) under the keyspace lock.
 func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, error) {
-	tx := db.lock()
-	db.stats.calls[statRPopLPush]++
+	tx := db.lockMask(db.maskOf(src, dst))
+	tx.home.calls[statRPopLPush]++
 	t0 := db.start()
 	r0, r1, err := tx.RPopLPush(src, dst)
-	return r0, r1, db.finish(statRPopLPush, t0, err)
+	return r0, r1, tx.finish(statRPopLPush, t0, err)
 }
 
 // LMPop is [Tx.LMPop] (LMPOP) under the keyspace lock.
 func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...string) (key string, values []string, err error) {
-	tx := db.lock()
-	db.stats.calls[statLMPop]++
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.calls[statLMPop]++
 	t0 := db.start()
 	r0, r1, err := tx.LMPop(direction, count, keys...)
-	return r0, r1, db.finish(statLMPop, t0, err)
+	return r0, r1, tx.finish(statLMPop, t0, err)
 }
 
 // ObjectEncoding is [Tx.ObjectEncoding] (OBJECT) under the keyspace lock.
 func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bool) {
-	tx := db.lock()
-	db.stats.calls[statObjectEncoding]++
-	defer db.end(statObjectEncoding, db.start())
+	tx := db.lockKey(key)
+	tx.home.calls[statObjectEncoding]++
+	defer tx.end(statObjectEncoding, db.start())
 	return tx.ObjectEncoding(key)
 }
 
 // ZUnion is [Tx.ZUnion] (ZUNION) under the keyspace lock.
 func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statZUnion]++
+	tx := db.lockMask(db.maskOf(store.Keys...))
+	tx.home.calls[statZUnion]++
 	t0 := db.start()
 	r0, err := tx.ZUnion(store)
-	return r0, db.finish(statZUnion, t0, err)
+	return r0, tx.finish(statZUnion, t0, err)
 }
 
 // ZUnionWithScores is [Tx.ZUnionWithScores] (ZUNION) under the keyspace lock.
 func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
-	tx := db.lock()
-	db.stats.calls[statZUnion]++
+	tx := db.lockMask(db.maskOf(store.Keys...))
+	tx.home.calls[statZUnion]++
 	t0 := db.start()
 	r0, err := tx.ZUnionWithScores(store)
-	return r0, db.finish(statZUnion, t0, err)
+	return r0, tx.finish(statZUnion, t0, err)
 }
 
 // ZUnionStore is [Tx.ZUnionStore] (ZUNIONSTORE) under the keyspace lock.
 func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZUnionStore]++
+	tx := db.lockMask(db.maskOf(dest) | db.maskOf(storeKeys(store)...))
+	tx.home.calls[statZUnionStore]++
 	t0 := db.start()
 	r0, err := tx.ZUnionStore(dest, store)
-	return r0, db.finish(statZUnionStore, t0, err)
+	return r0, tx.finish(statZUnionStore, t0, err)
 }
 
 // ZInter is [Tx.ZInter] (ZINTER) under the keyspace lock.
 func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statZInter]++
+	tx := db.lockMask(db.maskOf(storeKeys(store)...))
+	tx.home.calls[statZInter]++
 	t0 := db.start()
 	r0, err := tx.ZInter(store)
-	return r0, db.finish(statZInter, t0, err)
+	return r0, tx.finish(statZInter, t0, err)
 }
 
 // ZInterWithScores is [Tx.ZInterWithScores] (ZINTER) under the keyspace lock.
 func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) {
-	tx := db.lock()
-	db.stats.calls[statZInter]++
+	tx := db.lockMask(db.maskOf(storeKeys(store)...))
+	tx.home.calls[statZInter]++
 	t0 := db.start()
 	r0, err := tx.ZInterWithScores(store)
-	return r0, db.finish(statZInter, t0, err)
+	return r0, tx.finish(statZInter, t0, err)
 }
 
 // ZInterStore is [Tx.ZInterStore] (ZINTERSTORE) under the keyspace lock.
 func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZInterStore]++
+	tx := db.lockMask(db.maskOf(destination) | db.maskOf(storeKeys(store)...))
+	tx.home.calls[statZInterStore]++
 	t0 := db.start()
 	r0, err := tx.ZInterStore(destination, store)
-	return r0, db.finish(statZInterStore, t0, err)
+	return r0, tx.finish(statZInterStore, t0, err)
 }
 
 // ZInterCard is [Tx.ZInterCard] (ZINTERCARD) under the keyspace lock.
 func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZInterCard]++
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.calls[statZInterCard]++
 	t0 := db.start()
 	r0, err := tx.ZInterCard(limit, keys...)
-	return r0, db.finish(statZInterCard, t0, err)
+	return r0, tx.finish(statZInterCard, t0, err)
 }
 
 // ZDiff is [Tx.ZDiff] (ZDIFF) under the keyspace lock.
 func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statZDiff]++
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.calls[statZDiff]++
 	t0 := db.start()
 	r0, err := tx.ZDiff(keys...)
-	return r0, db.finish(statZDiff, t0, err)
+	return r0, tx.finish(statZDiff, t0, err)
 }
 
 // ZDiffWithScores is [Tx.ZDiffWithScores] (ZDIFF) under the keyspace lock.
 func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) {
-	tx := db.lock()
-	db.stats.calls[statZDiff]++
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.calls[statZDiff]++
 	t0 := db.start()
 	r0, err := tx.ZDiffWithScores(keys...)
-	return r0, db.finish(statZDiff, t0, err)
+	return r0, tx.finish(statZDiff, t0, err)
 }
 
 // ZDiffStore is [Tx.ZDiffStore] (ZDIFFSTORE) under the keyspace lock.
 func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZDiffStore]++
+	tx := db.lockMask(db.maskOf(destination) | db.maskOf(keys...))
+	tx.home.calls[statZDiffStore]++
 	t0 := db.start()
 	r0, err := tx.ZDiffStore(destination, keys...)
-	return r0, db.finish(statZDiffStore, t0, err)
+	return r0, tx.finish(statZDiffStore, t0, err)
 }
 
 // ZPopMin is [Tx.ZPopMin] (ZPOPMIN) under the keyspace lock.
 func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, error) {
-	tx := db.lock()
-	db.stats.calls[statZPopMin]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZPopMin]++
 	t0 := db.start()
 	r0, err := tx.ZPopMin(key, count...)
-	return r0, db.finish(statZPopMin, t0, err)
+	return r0, tx.finish(statZPopMin, t0, err)
 }
 
 // ZPopMax is [Tx.ZPopMax] (ZPOPMAX) under the keyspace lock.
 func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, error) {
-	tx := db.lock()
-	db.stats.calls[statZPopMax]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZPopMax]++
 	t0 := db.start()
 	r0, err := tx.ZPopMax(key, count...)
-	return r0, db.finish(statZPopMax, t0, err)
+	return r0, tx.finish(statZPopMax, t0, err)
 }
 
 // ZMPop is [Tx.ZMPop] (ZMPOP) under the keyspace lock.
 func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...string) (key string, zs []Z, err error) {
-	tx := db.lock()
-	db.stats.calls[statZMPop]++
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.calls[statZMPop]++
 	t0 := db.start()
 	r0, r1, err := tx.ZMPop(order, count, keys...)
-	return r0, r1, db.finish(statZMPop, t0, err)
+	return r0, r1, tx.finish(statZMPop, t0, err)
 }
 
 // ZRemRangeByRank is [Tx.ZRemRangeByRank] (ZREMRANGEBYRANK) under the keyspace lock.
 func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZRemRangeByRank]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRemRangeByRank]++
 	t0 := db.start()
 	r0, err := tx.ZRemRangeByRank(key, start, stop)
-	return r0, db.finish(statZRemRangeByRank, t0, err)
+	return r0, tx.finish(statZRemRangeByRank, t0, err)
 }
 
 // ZRemRangeByScore is [Tx.ZRemRangeByScore] (ZREMRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZRemRangeByScore]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRemRangeByScore]++
 	t0 := db.start()
 	r0, err := tx.ZRemRangeByScore(key, min, max)
-	return r0, db.finish(statZRemRangeByScore, t0, err)
+	return r0, tx.finish(statZRemRangeByScore, t0, err)
 }
 
 // ZRemRangeByLex is [Tx.ZRemRangeByLex] (ZREMRANGEBYLEX) under the keyspace lock.
 func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZRemRangeByLex]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRemRangeByLex]++
 	t0 := db.start()
 	r0, err := tx.ZRemRangeByLex(key, min, max)
-	return r0, db.finish(statZRemRangeByLex, t0, err)
+	return r0, tx.finish(statZRemRangeByLex, t0, err)
 }
 
 // ZRange is [Tx.ZRange] (ZRANGE) under the keyspace lock.
 func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statZRange]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRange]++
 	t0 := db.start()
 	r0, err := tx.ZRange(key, start, stop)
-	return r0, db.finish(statZRange, t0, err)
+	return r0, tx.finish(statZRange, t0, err)
 }
 
 // ZRangeWithScores is [Tx.ZRangeWithScores] (ZRANGE) under the keyspace lock.
 func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
-	tx := db.lock()
-	db.stats.calls[statZRange]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRange]++
 	t0 := db.start()
 	r0, err := tx.ZRangeWithScores(key, start, stop)
-	return r0, db.finish(statZRange, t0, err)
+	return r0, tx.finish(statZRange, t0, err)
 }
 
 // ZRevRange is [Tx.ZRevRange] (ZREVRANGE) under the keyspace lock.
 func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statZRevRange]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRevRange]++
 	t0 := db.start()
 	r0, err := tx.ZRevRange(key, start, stop)
-	return r0, db.finish(statZRevRange, t0, err)
+	return r0, tx.finish(statZRevRange, t0, err)
 }
 
 // ZRevRangeWithScores is [Tx.ZRevRangeWithScores] (ZREVRANGE) under the keyspace lock.
 func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
-	tx := db.lock()
-	db.stats.calls[statZRevRange]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRevRange]++
 	t0 := db.start()
 	r0, err := tx.ZRevRangeWithScores(key, start, stop)
-	return r0, db.finish(statZRevRange, t0, err)
+	return r0, tx.finish(statZRevRange, t0, err)
 }
 
 // ZRangeArgs is [Tx.ZRangeArgs] (ZRANGE) under the keyspace lock.
 func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statZRange]++
+	tx := db.lockKey(z.Key)
+	tx.home.calls[statZRange]++
 	t0 := db.start()
 	r0, err := tx.ZRangeArgs(z)
-	return r0, db.finish(statZRange, t0, err)
+	return r0, tx.finish(statZRange, t0, err)
 }
 
 // ZRangeArgsWithScores is [Tx.ZRangeArgsWithScores] (ZRANGE) under the keyspace lock.
 func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, error) {
-	tx := db.lock()
-	db.stats.calls[statZRange]++
+	tx := db.lockKey(z.Key)
+	tx.home.calls[statZRange]++
 	t0 := db.start()
 	r0, err := tx.ZRangeArgsWithScores(z)
-	return r0, db.finish(statZRange, t0, err)
+	return r0, tx.finish(statZRange, t0, err)
 }
 
 // ZRangeStore is [Tx.ZRangeStore] (ZRANGESTORE) under the keyspace lock.
 func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZRangeStore]++
+	tx := db.lockMask(db.maskOf(dst, z.Key))
+	tx.home.calls[statZRangeStore]++
 	t0 := db.start()
 	r0, err := tx.ZRangeStore(dst, z)
-	return r0, db.finish(statZRangeStore, t0, err)
+	return r0, tx.finish(statZRangeStore, t0, err)
 }
 
 // ZRangeByScore is [Tx.ZRangeByScore] (ZRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statZRangeByScore]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRangeByScore]++
 	t0 := db.start()
 	r0, err := tx.ZRangeByScore(key, opt)
-	return r0, db.finish(statZRangeByScore, t0, err)
+	return r0, tx.finish(statZRangeByScore, t0, err)
 }
 
 // ZRangeByScoreWithScores is [Tx.ZRangeByScoreWithScores] (ZRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
-	tx := db.lock()
-	db.stats.calls[statZRangeByScore]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRangeByScore]++
 	t0 := db.start()
 	r0, err := tx.ZRangeByScoreWithScores(key, opt)
-	return r0, db.finish(statZRangeByScore, t0, err)
+	return r0, tx.finish(statZRangeByScore, t0, err)
 }
 
 // ZRevRangeByScore is [Tx.ZRevRangeByScore] (ZREVRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statZRevRangeByScore]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRevRangeByScore]++
 	t0 := db.start()
 	r0, err := tx.ZRevRangeByScore(key, opt)
-	return r0, db.finish(statZRevRangeByScore, t0, err)
+	return r0, tx.finish(statZRevRangeByScore, t0, err)
 }
 
 // ZRevRangeByScoreWithScores is [Tx.ZRevRangeByScoreWithScores] (ZREVRANGEBYSCORE) under the keyspace lock.
 func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
-	tx := db.lock()
-	db.stats.calls[statZRevRangeByScore]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRevRangeByScore]++
 	t0 := db.start()
 	r0, err := tx.ZRevRangeByScoreWithScores(key, opt)
-	return r0, db.finish(statZRevRangeByScore, t0, err)
+	return r0, tx.finish(statZRevRangeByScore, t0, err)
 }
 
 // ZRangeByLex is [Tx.ZRangeByLex] (ZRANGEBYLEX) under the keyspace lock.
 func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statZRangeByLex]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRangeByLex]++
 	t0 := db.start()
 	r0, err := tx.ZRangeByLex(key, opt)
-	return r0, db.finish(statZRangeByLex, t0, err)
+	return r0, tx.finish(statZRangeByLex, t0, err)
 }
 
 // ZRevRangeByLex is [Tx.ZRevRangeByLex] (ZREVRANGEBYLEX) under the keyspace lock.
 func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statZRevRangeByLex]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRevRangeByLex]++
 	t0 := db.start()
 	r0, err := tx.ZRevRangeByLex(key, opt)
-	return r0, db.finish(statZRevRangeByLex, t0, err)
+	return r0, tx.finish(statZRevRangeByLex, t0, err)
 }
 
 // ZCard is [Tx.ZCard] (ZCARD) under the keyspace lock.
 func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZCard]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZCard]++
 	t0 := db.start()
 	r0, err := tx.ZCard(key)
-	return r0, db.finish(statZCard, t0, err)
+	return r0, tx.finish(statZCard, t0, err)
 }
 
 // ZCount is [Tx.ZCount] (ZCOUNT) under the keyspace lock.
 func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZCount]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZCount]++
 	t0 := db.start()
 	r0, err := tx.ZCount(key, min, max)
-	return r0, db.finish(statZCount, t0, err)
+	return r0, tx.finish(statZCount, t0, err)
 }
 
 // ZLexCount is [Tx.ZLexCount] (ZLEXCOUNT) under the keyspace lock.
 func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZLexCount]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZLexCount]++
 	t0 := db.start()
 	r0, err := tx.ZLexCount(key, min, max)
-	return r0, db.finish(statZLexCount, t0, err)
+	return r0, tx.finish(statZLexCount, t0, err)
 }
 
 // ZScore is [Tx.ZScore] (ZSCORE) under the keyspace lock.
 func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, error) {
-	tx := db.lock()
-	db.stats.calls[statZScore]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZScore]++
 	t0 := db.start()
 	r0, r1, err := tx.ZScore(key, member)
-	return r0, r1, db.finish(statZScore, t0, err)
+	return r0, r1, tx.finish(statZScore, t0, err)
 }
 
 // ZMScore is [Tx.ZMScore] (ZMSCORE) under the keyspace lock.
 func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (scores []float64, ok []bool, err error) {
-	tx := db.lock()
-	db.stats.calls[statZMScore]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZMScore]++
 	t0 := db.start()
 	r0, r1, err := tx.ZMScore(key, members...)
-	return r0, r1, db.finish(statZMScore, t0, err)
+	return r0, r1, tx.finish(statZMScore, t0, err)
 }
 
 // ZRank is [Tx.ZRank] (ZRANK) under the keyspace lock.
 func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error) {
-	tx := db.lock()
-	db.stats.calls[statZRank]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRank]++
 	t0 := db.start()
 	r0, r1, err := tx.ZRank(key, member)
-	return r0, r1, db.finish(statZRank, t0, err)
+	return r0, r1, tx.finish(statZRank, t0, err)
 }
 
 // ZRankWithScore is [Tx.ZRankWithScore] (ZRANK) under the keyspace lock.
 func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
-	tx := db.lock()
-	db.stats.calls[statZRank]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRank]++
 	t0 := db.start()
 	r0, r1, r2, err := tx.ZRankWithScore(key, member)
-	return r0, r1, r2, db.finish(statZRank, t0, err)
+	return r0, r1, r2, tx.finish(statZRank, t0, err)
 }
 
 // ZRevRank is [Tx.ZRevRank] (ZREVRANK) under the keyspace lock.
 func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, error) {
-	tx := db.lock()
-	db.stats.calls[statZRevRank]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRevRank]++
 	t0 := db.start()
 	r0, r1, err := tx.ZRevRank(key, member)
-	return r0, r1, db.finish(statZRevRank, t0, err)
+	return r0, r1, tx.finish(statZRevRank, t0, err)
 }
 
 // ZRevRankWithScore is [Tx.ZRevRankWithScore] (ZREVRANK) under the keyspace lock.
 func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
-	tx := db.lock()
-	db.stats.calls[statZRevRank]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRevRank]++
 	t0 := db.start()
 	r0, r1, r2, err := tx.ZRevRankWithScore(key, member)
-	return r0, r1, r2, db.finish(statZRevRank, t0, err)
+	return r0, r1, r2, tx.finish(statZRevRank, t0, err)
 }
 
 // ZRandMember is [Tx.ZRandMember] (ZRANDMEMBER) under the keyspace lock.
 func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string, error) {
-	tx := db.lock()
-	db.stats.calls[statZRandMember]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRandMember]++
 	t0 := db.start()
 	r0, err := tx.ZRandMember(key, count)
-	return r0, db.finish(statZRandMember, t0, err)
+	return r0, tx.finish(statZRandMember, t0, err)
 }
 
 // ZRandMemberWithScores is [Tx.ZRandMemberWithScores] (ZRANDMEMBER) under the keyspace lock.
 func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) ([]Z, error) {
-	tx := db.lock()
-	db.stats.calls[statZRandMember]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRandMember]++
 	t0 := db.start()
 	r0, err := tx.ZRandMemberWithScores(key, count)
-	return r0, db.finish(statZRandMember, t0, err)
+	return r0, tx.finish(statZRandMember, t0, err)
 }
 
 // ZScan is [Tx.ZScan] (ZSCAN) under the keyspace lock.
 func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string, count int64) ([]Z, uint64, error) {
-	tx := db.lock()
-	db.stats.calls[statZScan]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZScan]++
 	t0 := db.start()
 	r0, r1, err := tx.ZScan(key, cursor, match, count)
-	return r0, r1, db.finish(statZScan, t0, err)
+	return r0, r1, tx.finish(statZScan, t0, err)
 }
 
 // ZAdd is [Tx.ZAdd] (ZADD) under the keyspace lock.
 func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZAdd]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZAdd]++
 	t0 := db.start()
 	r0, err := tx.ZAdd(key, members...)
-	return r0, db.finish(statZAdd, t0, err)
+	return r0, tx.finish(statZAdd, t0, err)
 }
 
 // ZAddNX is [Tx.ZAddNX] (ZADD) under the keyspace lock.
 func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZAdd]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZAdd]++
 	t0 := db.start()
 	r0, err := tx.ZAddNX(key, members...)
-	return r0, db.finish(statZAdd, t0, err)
+	return r0, tx.finish(statZAdd, t0, err)
 }
 
 // ZAddXX is [Tx.ZAddXX] (ZADD) under the keyspace lock.
 func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZAdd]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZAdd]++
 	t0 := db.start()
 	r0, err := tx.ZAddXX(key, members...)
-	return r0, db.finish(statZAdd, t0, err)
+	return r0, tx.finish(statZAdd, t0, err)
 }
 
 // ZAddGT is [Tx.ZAddGT] (ZADD) under the keyspace lock.
 func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZAdd]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZAdd]++
 	t0 := db.start()
 	r0, err := tx.ZAddGT(key, members...)
-	return r0, db.finish(statZAdd, t0, err)
+	return r0, tx.finish(statZAdd, t0, err)
 }
 
 // ZAddLT is [Tx.ZAddLT] (ZADD) under the keyspace lock.
 func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZAdd]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZAdd]++
 	t0 := db.start()
 	r0, err := tx.ZAddLT(key, members...)
-	return r0, db.finish(statZAdd, t0, err)
+	return r0, tx.finish(statZAdd, t0, err)
 }
 
 // ZAddArgs is [Tx.ZAddArgs] (ZADD) under the keyspace lock.
 func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZAdd]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZAdd]++
 	t0 := db.start()
 	r0, err := tx.ZAddArgs(key, args)
-	return r0, db.finish(statZAdd, t0, err)
+	return r0, tx.finish(statZAdd, t0, err)
 }
 
 // ZAddArgsIncr is [Tx.ZAddArgsIncr] (ZADD) under the keyspace lock.
 func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (score float64, ok bool, err error) {
-	tx := db.lock()
-	db.stats.calls[statZAdd]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZAdd]++
 	t0 := db.start()
 	r0, r1, err := tx.ZAddArgsIncr(key, args)
-	return r0, r1, db.finish(statZAdd, t0, err)
+	return r0, r1, tx.finish(statZAdd, t0, err)
 }
 
 // ZIncrBy is [Tx.ZIncrBy] (ZINCRBY) under the keyspace lock.
 func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member string) (float64, error) {
-	tx := db.lock()
-	db.stats.calls[statZIncrBy]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZIncrBy]++
 	t0 := db.start()
 	r0, err := tx.ZIncrBy(key, increment, member)
-	return r0, db.finish(statZIncrBy, t0, err)
+	return r0, tx.finish(statZIncrBy, t0, err)
 }
 
 // ZRem is [Tx.ZRem] (ZREM) under the keyspace lock.
 func (db *DB) ZRem(ctx context.Context, key string, members ...string) (int64, error) {
-	tx := db.lock()
-	db.stats.calls[statZRem]++
+	tx := db.lockKey(key)
+	tx.home.calls[statZRem]++
 	t0 := db.start()
 	r0, err := tx.ZRem(key, members...)
-	return r0, db.finish(statZRem, t0, err)
+	return r0, tx.finish(statZRem, t0, err)
 }

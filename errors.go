@@ -53,6 +53,10 @@ var (
 	// ErrReadOnly is returned by a write made through the [Tx] of [DB.View].
 	// It has no Redis counterpart.
 	ErrReadOnly = errors.New("zlite: write in a read-only transaction (DB.View)")
+	// ErrUndeclaredKey is the value of the panic of a [Tx] of [DB.UpdateKeys] or
+	// [DB.ViewKeys] that reaches a key in a shard that none of the declared keys
+	// shares (a programming error, like a misuse of a sync.Mutex).
+	ErrUndeclaredKey = errors.New("zlite: key not declared to UpdateKeys or ViewKeys")
 )
 
 // Error is an error whose text is Redis's reply and names the command or quotes its

@@ -19,16 +19,12 @@ import (
 //
 // Expired keys are deleted on access (every lookup checks the flag, and reads the
 // clock only for keys that have it) and, at most activeBudget of them, at the end of
-// every write command ([DB.unlock]), so memory is reclaimed without a scan.
+// every write command (Tx.unlock), so memory is reclaimed without a scan.
 type expiries struct {
 	at   map[uint64]int64
 	heap []expiryRef
 	// expired counts the keys deleted because their time came (INFO's expired_keys).
 	expired uint64
-	// now is the clock in Unix ms as first read since the lock was taken (nowOK), so
-	// that one command or batch sees one time, as a Redis command or script does.
-	now   int64
-	nowOK bool
 }
 
 // expiryRef is a heap entry: the key whose seq is seq expires at at (Unix ms), unless
@@ -44,73 +40,69 @@ type expiryRef struct {
 const activeBudget = 20
 
 // nowMs returns the expiry clock in Unix milliseconds, read at most once per
-// acquisition of the lock ([DB.lockKeys]).
-func (db *DB) nowMs() int64 {
-	if !db.exp.nowOK {
-		db.exp.now, db.exp.nowOK = db.cfg.now().UnixMilli(), true
+// command or batch (per acquisition of the locks, see Tx.begin).
+func (tx *Tx) nowMs() int64 {
+	if !tx.nowOK {
+		tx.now, tx.nowOK = tx.db.cfg.now().UnixMilli(), true
 	}
-	return db.exp.now
+	return tx.now
 }
 
-// lockKeys takes the keyspace lock for code that reads or writes keys: the time of
-// expiry is read afresh (once, when first needed) after each acquisition.
-func (db *DB) lockKeys() {
-	db.mu.Lock()
-	db.exp.nowOK = false
-}
+// nowMs is the clock of the command holding the shard.
+func (sh *shard) nowMs() int64 { return sh.cur.nowMs() }
 
 // lookup returns the entry number of key, deleting the key first (as expired) if its
 // time has come: every access to a key goes through it. It reads the clock only for
 // a key with a TTL. The complexity is O(1) on average.
-func (db *DB) lookup(key string) (int, bool) {
-	i, ok := db.keys.find(key)
-	if ok && db.keys.ents[i].ttl && db.exp.at[db.keys.ents[i].seq] <= db.nowMs() {
-		db.expireEntry(i, key)
+func (sh *shard) lookup(key string) (int, bool) {
+	i, ok := sh.keys.find(key)
+	if ok && sh.keys.ents[i].ttl && sh.exp.at[sh.keys.ents[i].seq] <= sh.nowMs() {
+		sh.expireEntry(i, key)
 		return 0, false
 	}
 	return i, ok
 }
 
 // expiry returns entry i's expiry time in Unix ms, if it has one.
-func (db *DB) expiry(i int) (int64, bool) {
-	e := &db.keys.ents[i]
+func (sh *shard) expiry(i int) (int64, bool) {
+	e := &sh.keys.ents[i]
 	if !e.ttl {
 		return 0, false
 	}
-	return db.exp.at[e.seq], true
+	return sh.exp.at[e.seq], true
 }
 
 // expiredAt reports whether entry i, a live one, is expired at now (Unix ms), for the
 // walks over the keyspace (KEYS, SCAN), which skip such keys without deleting them.
-func (db *DB) expiredAt(i int, now int64) bool {
-	e := &db.keys.ents[i]
-	return e.ttl && db.exp.at[e.seq] <= now
+func (sh *shard) expiredAt(i int, now int64) bool {
+	e := &sh.keys.ents[i]
+	return e.ttl && sh.exp.at[e.seq] <= now
 }
 
 // setExpiry makes at (Unix ms) entry i's expiry time. O(log k) for k keys with a TTL.
-func (db *DB) setExpiry(i int, at int64) {
-	e := &db.keys.ents[i]
-	if db.exp.at == nil {
-		db.exp.at = make(map[uint64]int64)
+func (sh *shard) setExpiry(i int, at int64) {
+	e := &sh.keys.ents[i]
+	if sh.exp.at == nil {
+		sh.exp.at = make(map[uint64]int64)
 	}
-	if old, ok := db.exp.at[e.seq]; ok && old == at {
+	if old, ok := sh.exp.at[e.seq]; ok && old == at {
 		return
 	}
 	e.ttl = true
-	db.exp.at[e.seq] = at
-	db.exp.push(expiryRef{at: at, seq: e.seq})
-	db.dropStale()
+	sh.exp.at[e.seq] = at
+	sh.exp.push(expiryRef{at: at, seq: e.seq})
+	sh.dropStale()
 }
 
 // clearExpiry removes entry i's expiry time, reporting whether it had one. O(1).
-func (db *DB) clearExpiry(i int) bool {
-	e := &db.keys.ents[i]
+func (sh *shard) clearExpiry(i int) bool {
+	e := &sh.keys.ents[i]
 	if !e.ttl {
 		return false
 	}
 	e.ttl = false
-	delete(db.exp.at, e.seq)
-	db.dropStale()
+	delete(sh.exp.at, e.seq)
+	sh.dropStale()
 	return true
 }
 
@@ -118,25 +110,25 @@ func (db *DB) clearExpiry(i int) bool {
 // heap holds at most about twice as many refs as there are keys with a TTL. A
 // rebuild costs O(k) for k keys with a TTL and follows at least (k+64)/2 changes of
 // a TTL, so the amortised cost per change is O(1).
-func (db *DB) dropStale() {
-	if len(db.exp.heap) > 2*len(db.exp.at)+64 {
-		db.rebuildHeap()
+func (sh *shard) dropStale() {
+	if len(sh.exp.heap) > 2*len(sh.exp.at)+64 {
+		sh.rebuildHeap()
 	}
 }
 
 // remove deletes entry i, named key, with its expiry time: the WATCH hook runs first,
 // so key may be a view of the key table's arena. O(1) amortised.
-func (db *DB) remove(i int, key string) {
-	db.clearExpiry(i)
-	db.touch(key)
-	db.keys.delAt(i, key)
+func (sh *shard) remove(i int, key string) {
+	sh.clearExpiry(i)
+	sh.touch(key)
+	sh.keys.delAt(i, key)
 }
 
 // expireEntry deletes entry i, named key, because its time came.
-func (db *DB) expireEntry(i int, key string) {
-	db.remove(i, key)
-	db.exp.expired++
-	if d := db.dur; d != nil {
+func (sh *shard) expireEntry(i int, key string) {
+	sh.remove(i, key)
+	sh.exp.expired++
+	if d := sh.cur.log(); d != nil {
 		d.cmd(nil, "del", key) // as Redis propagates an expiry (persist.go)
 	}
 }
@@ -145,20 +137,20 @@ func (db *DB) expireEntry(i int, key string) {
 // (stale ones included); budget < 0 means all that are due. Each ref costs
 // O(log k) to pop and O(log n) to find its entry by seq. It reports whether refs
 // that are due remain.
-func (db *DB) reclaim(budget int) bool {
-	h := &db.exp
+func (sh *shard) reclaim(budget int) bool {
+	h := &sh.exp
 	if len(h.heap) == 0 {
 		return false
 	}
-	now := db.nowMs()
+	now := sh.nowMs()
 	for ; budget != 0 && len(h.heap) > 0 && h.heap[0].at <= now; budget-- {
 		r := h.pop()
 		if at, ok := h.at[r.seq]; !ok || at != r.at {
 			continue // stale: the TTL changed or went away
 		}
-		t := &db.keys
+		t := &sh.keys
 		i := t.seek(r.seq)
-		db.expireEntry(i, t.key(i))
+		sh.expireEntry(i, t.key(i))
 	}
 	if len(h.at) == 0 {
 		h.heap = h.heap[:0]
@@ -192,46 +184,54 @@ func (db *DB) StartExpiry(ctx context.Context, interval time.Duration) {
 				return
 			case <-tick.C:
 			}
-			for more := true; more && ctx.Err() == nil; {
-				db.lockKeys()
-				more = db.reclaim(activeBudget)
-				db.commit() // logs the deletions of a DB made by Open; a failure is the next write's
-
+			for i := range db.shards {
+				db.reclaimShard(ctx, i)
 			}
 		}
 	}()
 }
 
+// reclaimShard deletes the keys of shard i whose time has come, in rounds of at
+// most activeBudget, locking the shard (or every shard, while callers wait in the
+// global queues) for each round.
+func (db *DB) reclaimShard(ctx context.Context, i int) {
+	for more := true; more && ctx.Err() == nil; {
+		tx := db.lockMask(1 << i)
+		more = db.shards[i].reclaim(activeBudget)
+		tx.commit() // logs the deletions of a DB made by Open; a failure is the next write's
+	}
+}
+
 // expireAt returns key's expiry time in Unix milliseconds, if the key exists and has
-// one: what a persistence log writes as PEXPIREAT. The caller holds db.mu.
-func (db *DB) expireAt(key string) (unixMs int64, ok bool) {
-	i, ok := db.lookup(key)
+// one: what a persistence log writes as PEXPIREAT. The caller holds the shard.
+func (sh *shard) expireAt(key string) (unixMs int64, ok bool) {
+	i, ok := sh.lookup(key)
 	if !ok {
 		return 0, false
 	}
-	return db.expiry(i)
+	return sh.expiry(i)
 }
 
 // setExpireAt sets key's expiry time to unixMs without Redis's past-time deletion,
 // as Redis does while loading: a key loaded with a past time expires on its first
-// access or the next reclaim. It reports whether key exists. The caller holds db.mu.
-func (db *DB) setExpireAt(key string, unixMs int64) bool {
-	i, ok := db.keys.find(key)
+// access or the next reclaim. It reports whether key exists. The caller holds the shard.
+func (sh *shard) setExpireAt(key string, unixMs int64) bool {
+	i, ok := sh.keys.find(key)
 	if ok {
-		db.setExpiry(i, unixMs)
+		sh.setExpiry(i, unixMs)
 	}
 	return ok
 }
 
 // resetExpiries forgets every expiry time, for FLUSHALL.
-func (db *DB) resetExpiries() {
-	db.exp.at, db.exp.heap = nil, nil
+func (sh *shard) resetExpiries() {
+	sh.exp.at, sh.exp.heap = nil, nil
 }
 
 // rebuildHeap drops the stale refs: the heap becomes the live expiry times.
 // O(k) for k keys with a TTL.
-func (db *DB) rebuildHeap() {
-	h := &db.exp
+func (sh *shard) rebuildHeap() {
+	h := &sh.exp
 	h.heap = h.heap[:0]
 	for seq, at := range h.at {
 		h.heap = append(h.heap, expiryRef{at: at, seq: seq})
@@ -283,9 +283,9 @@ func (h *expiries) down(i int) {
 
 // walkNow returns the time against which a walk over the keyspace checks TTLs: the
 // clock, read only when some key has a TTL.
-func (db *DB) walkNow() int64 {
-	if len(db.exp.at) == 0 {
+func (sh *shard) walkNow() int64 {
+	if len(sh.exp.at) == 0 {
 		return 0
 	}
-	return db.nowMs()
+	return sh.nowMs()
 }

@@ -186,10 +186,11 @@ func TestLazyExpiry(t *testing.T) {
 }
 
 // TestActiveExpiry checks that write commands reclaim due keys nobody reads, at
-// most activeBudget per command, and that DBSIZE never counts them.
+// most activeBudget per command (per shard: one shard here), and that DBSIZE never
+// counts them.
 func TestActiveExpiry(t *testing.T) {
 	clk := newFakeClock()
-	db := New(WithClock(clk.Now))
+	db := New(WithClock(clk.Now), WithShards(1))
 	ctx := context.Background()
 	const n = 100
 	for i := range n {
@@ -201,11 +202,7 @@ func TestActiveExpiry(t *testing.T) {
 	do(t, db, "EXPIRE", "stay", "1000")
 	mustCheck(t, db)
 	clk.Advance(20 * time.Millisecond)
-	live := func() int {
-		db.mu.Lock()
-		defer db.mu.Unlock()
-		return db.keys.n
-	}
+	live := db.keyCount
 	if got := live(); got != n+1 {
 		t.Fatalf("keys before any write = %d; want %d (nothing reclaimed yet)", got, n+1)
 	}
@@ -252,9 +249,11 @@ func TestExpiryHeapBounded(t *testing.T) {
 		do(t, db, "DEL", "d"+strconv.Itoa(i))
 		mustCheck(t, db)
 	}
-	if h := len(db.exp.heap); h > 2*len(db.exp.at)+64 {
-		t.Errorf("heap holds %d refs for %d keys with a TTL", h, len(db.exp.at))
-	}
+	db.inspect(func(sh *shard) {
+		if h := len(sh.exp.heap); h > 2*len(sh.exp.at)+64 {
+			t.Errorf("heap holds %d refs for %d keys with a TTL", h, len(sh.exp.at))
+		}
+	})
 }
 
 // TestExpireTyped checks the typed methods and their go-redis conventions.
@@ -307,9 +306,12 @@ func TestExpireTyped(t *testing.T) {
 	if got, _ := db.PExpireTime(ctx, "k"); got != time.Duration(at.UnixMilli()+1)*time.Millisecond {
 		t.Fatalf("PExpireTime = %v", got)
 	}
-	db.mu.Lock()
-	ms, ok := db.expireAt("k")
-	db.mu.Unlock()
+	var ms int64
+	db.inspect(func(sh *shard) {
+		if sh == &db.shards[db.shardOf("k")] {
+			ms, ok = sh.expireAt("k")
+		}
+	})
 	if !ok || ms != at.UnixMilli()+1 {
 		t.Fatalf("expireAt = %d, %v; want %d, true", ms, ok, at.UnixMilli()+1)
 	}
@@ -437,17 +439,14 @@ func TestStartExpiry(t *testing.T) {
 		db.StartExpiry(ctx, 0)
 		time.Sleep(DefaultExpiryInterval / 2) // fake time: before the first tick
 		synctest.Wait()
-		db.mu.Lock()
-		before := db.keys.n
-		db.mu.Unlock()
+		before := db.keyCount()
 		if before != n+1 {
 			t.Fatalf("keys before the first tick = %d; want %d", before, n+1)
 		}
 		time.Sleep(DefaultExpiryInterval)
 		synctest.Wait()
-		db.mu.Lock()
-		after, expired := db.keys.n, db.exp.expired
-		db.mu.Unlock()
+		after, expired := db.keyCount(), uint64(0)
+		db.inspect(func(sh *shard) { expired += sh.exp.expired })
 		if after != 1 || expired != n {
 			t.Fatalf("after one tick: %d keys, %d expired; want 1, %d", after, expired, n)
 		}
@@ -615,10 +614,16 @@ func TestSetExpireAt(t *testing.T) {
 	do(t, db, "RPUSH", "past", "x")
 	do(t, db, "RPUSH", "future", "x")
 	now := clk.Now().UnixMilli()
-	db.mu.Lock()
-	okPast, okFuture, okMissing := db.setExpireAt("past", now-1), db.setExpireAt("future", now+5000), db.setExpireAt("missing", now)
-	n := db.keys.n
-	db.mu.Unlock()
+	setAt := func(key string, ms int64) (ok bool) {
+		db.inspect(func(sh *shard) {
+			if sh == &db.shards[db.shardOf(key)] {
+				ok = sh.setExpireAt(key, ms)
+			}
+		})
+		return ok
+	}
+	okPast, okFuture, okMissing := setAt("past", now-1), setAt("future", now+5000), setAt("missing", now)
+	n := db.keyCount()
 	if !okPast || !okFuture || okMissing {
 		t.Fatalf("setExpireAt = %v, %v, %v; want true, true, false", okPast, okFuture, okMissing)
 	}

@@ -3,28 +3,74 @@ package zlite
 import (
 	"fmt"
 	"testing"
+
+	"github.com/zlite/zlite/blocking"
 )
 
 // check verifies the keyspace's invariants; call it with no command running.
 func (db *DB) check() error {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	if err := db.keys.check(); err != nil {
+	tx := db.lockAll()
+	defer db.release(tx.held)
+	for i := range db.shards {
+		if err := db.shards[i].check(i); err != nil {
+			return fmt.Errorf("shard %d: %w", i, err)
+		}
+	}
+	return db.gwaits.Check()
+}
+
+// check verifies the invariants of shard number i.
+func (sh *shard) check(i int) error {
+	if err := sh.keys.check(); err != nil {
 		return err
 	}
-	if err := db.checkExpiries(); err != nil {
+	if err := sh.checkExpiries(); err != nil {
 		return err
 	}
-	for i := range db.keys.ents {
-		v := db.keys.value(i)
+	for e := range sh.keys.ents {
+		v := sh.keys.value(e)
 		if v == nil {
 			continue
 		}
 		if l, ok := v.(interface{ Len() int }); !ok || l.Len() == 0 {
-			return fmt.Errorf("key %q holds %T with no elements", db.keys.key(i), v)
+			return fmt.Errorf("key %q holds %T with no elements", sh.keys.key(e), v)
+		}
+		if j := sh.db.shardOf(sh.keys.key(e)); j != i {
+			return fmt.Errorf("key %q belongs in shard %d", sh.keys.key(e), j)
 		}
 	}
-	return db.waits.Check()
+	return sh.waits.Check()
+}
+
+// waitStats adds up the wait queues' counts of every shard and the global ones.
+func (db *DB) waitStats() blocking.Stats {
+	tx := db.lockAll()
+	defer db.release(tx.held)
+	st := db.gwaits.Stats()
+	for i := range db.shards {
+		s := db.shards[i].waits.Stats()
+		st.Blocked += s.Blocked
+		st.Queues += s.Queues
+		st.Entries += s.Entries
+		st.Swept += s.Swept
+	}
+	return st
+}
+
+// inspect runs fn with every shard locked, for tests that look inside.
+func (db *DB) inspect(fn func(sh *shard)) {
+	tx := db.lockAll()
+	defer db.release(tx.held)
+	for i := range db.shards {
+		fn(&db.shards[i])
+	}
+}
+
+// keyCount returns the number of keys in the key tables, expired ones included.
+func (db *DB) keyCount() int {
+	n := 0
+	db.inspect(func(sh *shard) { n += sh.keys.n })
+	return n
 }
 
 func mustCheck(t testing.TB, db *DB) {
@@ -37,7 +83,7 @@ func mustCheck(t testing.TB, db *DB) {
 // checkExpiries verifies the expiry index: an entry has the ttl flag exactly when
 // its seq is in exp.at, every time in exp.at has a ref in the heap, and the heap is a
 // min-heap.
-func (db *DB) checkExpiries() error {
+func (db *shard) checkExpiries() error {
 	flagged := 0
 	for i, e := range db.keys.ents {
 		if !e.ttl {

@@ -1,6 +1,7 @@
 package zlite
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -16,11 +17,11 @@ func (tx *Tx) Del(keys ...string) (int64, error) {
 	}
 	var n int64
 	for _, k := range keys {
-		if tx.db.del(k) {
+		if tx.sh(k).del(k) {
 			n++
 		}
 	}
-	if d := tx.db.dur; d != nil && n > 0 {
+	if d := tx.log(); d != nil && n > 0 {
 		d.cmd(keys, "del")
 	}
 	return n, nil
@@ -31,7 +32,7 @@ func (tx *Tx) Del(keys ...string) (int64, error) {
 func (tx *Tx) Exists(keys ...string) (int64, error) {
 	var n int64
 	for _, k := range keys {
-		if _, ok := tx.db.lookup(k); ok {
+		if _, ok := tx.sh(k).lookup(k); ok {
 			n++
 		}
 	}
@@ -55,15 +56,18 @@ func (tx *Tx) Type(key string) (string, error) {
 }
 
 // Keys is KEYS: every key matching the glob pattern (as Redis: * ? [a-z] [^a] \x),
-// in creation order, expired keys left out. O(number of keys).
+// shard by shard in creation order, expired keys left out. O(number of keys).
 func (tx *Tx) Keys(pattern string) ([]string, error) {
 	all := pattern == "*"
-	t := &tx.db.keys
-	now := tx.db.walkNow()
 	r := []string{}
-	for i := range t.ents {
-		if t.live(i) && !tx.db.expiredAt(i, now) && (all || globMatch(pattern, t.key(i))) {
-			r = append(r, t.keyCopy(i))
+	for b := tx.held; b != 0; b &= b - 1 {
+		sh := &tx.db.shards[bits.TrailingZeros64(b)]
+		t := &sh.keys
+		now := sh.walkNow()
+		for i := range t.ents {
+			if t.live(i) && !sh.expiredAt(i, now) && (all || globMatch(pattern, t.key(i))) {
+				r = append(r, t.keyCopy(i))
+			}
 		}
 	}
 	return r, nil
@@ -73,8 +77,9 @@ func (tx *Tx) Keys(pattern string) ([]string, error) {
 // continue from, 0 when the iteration is complete. Start with cursor 0. match ""
 // matches every key, count ≤ 0 means 10. Every key that exists during the whole
 // iteration is returned exactly once; keys created or deleted meanwhile may or may
-// not be. The cursor is the creation number of the next key to visit: the cost is
-// O(log n + count).
+// not be. The cursor names a shard (its top 8 bits) and the creation number of the
+// next key to visit in it: the cost is O(log n + count), plus O(shards) over empty
+// shards.
 func (tx *Tx) Scan(cursor uint64, match string, count int64) ([]string, uint64, error) {
 	return tx.scan(cursor, match, count, "")
 }
@@ -85,6 +90,9 @@ func (tx *Tx) ScanType(cursor uint64, match string, count int64, keyType string)
 	return tx.scan(cursor, match, count, keyType)
 }
 
+// scanShardShift is the position of the shard's number in a SCAN cursor.
+const scanShardShift = 56
+
 func (tx *Tx) scan(cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
 	db := tx.db
 	if count <= 0 {
@@ -93,42 +101,54 @@ func (tx *Tx) scan(cursor uint64, match string, count int64, keyType string) ([]
 	if match == "*" {
 		match = ""
 	}
-	t := &db.keys
-	now := db.walkNow()
 	r := []string{}
-	i := t.seek(cursor)
 	visited := int64(0)
-	for ; i < len(t.ents) && visited < count; i++ {
-		if !t.live(i) {
-			continue
+	seq := cursor & (1<<scanShardShift - 1)
+	for si := int(cursor >> scanShardShift); si < len(db.shards); si, seq = si+1, 0 {
+		if tx.held&(1<<si) == 0 {
+			continue // a shard that UpdateKeys did not lock
 		}
-		visited++
-		if db.expiredAt(i, now) {
-			continue
+		sh := &db.shards[si]
+		t := &sh.keys
+		now := sh.walkNow()
+		i := t.seek(seq)
+		for ; i < len(t.ents) && visited < count; i++ {
+			if !t.live(i) {
+				continue
+			}
+			visited++
+			if sh.expiredAt(i, now) {
+				continue
+			}
+			if match != "" && !globMatch(match, t.key(i)) {
+				continue
+			}
+			if keyType != "" && !strings.EqualFold(keyType, typeName(t.value(i))) {
+				continue
+			}
+			r = append(r, t.keyCopy(i))
 		}
-		if match != "" && !globMatch(match, t.key(i)) {
-			continue
+		for i < len(t.ents) && !t.live(i) {
+			i++
 		}
-		if keyType != "" && !strings.EqualFold(keyType, typeName(t.value(i))) {
-			continue
+		if i < len(t.ents) {
+			return r, uint64(si)<<scanShardShift | t.ents[i].seq, nil
 		}
-		r = append(r, t.keyCopy(i))
 	}
-	for i < len(t.ents) && !t.live(i) {
-		i++
-	}
-	if i == len(t.ents) {
-		return r, 0, nil
-	}
-	return r, t.ents[i].seq, nil
+	return r, 0, nil
 }
 
 // DBSize is DBSIZE: the number of keys. Keys whose time has come are deleted
 // first, so the count never includes them (Redis's may, until its active expiry
-// cycle reaches them): O(1), plus O(log n) per such key.
+// cycle reaches them): O(shards), plus O(log n) per such key.
 func (tx *Tx) DBSize() (int64, error) {
-	tx.db.reclaim(-1)
-	return int64(tx.db.keys.n), nil
+	var n int64
+	for b := tx.held; b != 0; b &= b - 1 {
+		sh := &tx.db.shards[bits.TrailingZeros64(b)]
+		sh.reclaim(-1)
+		n += int64(sh.keys.n)
+	}
+	return n, nil
 }
 
 // FlushAll is FLUSHALL: it deletes every key. Blocked callers stay blocked. O(1)
@@ -137,8 +157,10 @@ func (tx *Tx) FlushAll() error {
 	if err := tx.writeErr(); err != nil {
 		return err
 	}
-	tx.db.flush()
-	if d := tx.db.dur; d != nil {
+	for b := tx.held; b != 0; b &= b - 1 {
+		tx.db.shards[bits.TrailingZeros64(b)].flush()
+	}
+	if d := tx.log(); d != nil {
 		d.cmd(nil, "flushall")
 	}
 	return nil
@@ -158,26 +180,26 @@ func (tx *Tx) rename(key, newKey string, nx bool) (bool, error) {
 	if err := tx.writeErr(); err != nil {
 		return false, err
 	}
-	db := tx.db
-	i, ok := db.lookup(key)
+	src, dst := tx.sh(key), tx.sh(newKey)
+	i, ok := src.lookup(key)
 	if !ok {
 		return false, ErrNoSuchKey
 	}
 	if key == newKey {
 		return !nx, nil
 	}
-	if _, ok := db.lookup(newKey); ok && nx {
+	if _, ok := dst.lookup(newKey); ok && nx {
 		return false, nil
 	}
-	v := db.keys.value(i)
-	at, ttl := db.expiry(i)
-	db.remove(i, key)
-	db.del(newKey)
-	db.add(newKey, v)
+	v := src.keys.value(i)
+	at, ttl := src.expiry(i)
+	src.remove(i, key)
+	dst.del(newKey)
+	dst.add(newKey, v)
 	if ttl {
-		db.setExpiry(len(db.keys.ents)-1, at)
+		dst.setExpiry(len(dst.keys.ents)-1, at)
 	}
-	if d := db.dur; d != nil {
+	if d := tx.log(); d != nil {
 		d.cmd(nil, "rename", key, newKey)
 	}
 	tx.signal(newKey)

@@ -202,27 +202,29 @@ func TestKeyTableModel(t *testing.T) {
 // TestScanCursorAcrossCompaction checks that a SCAN cursor taken before many deletes
 // (and the compaction they cause) and before growth resumes at the same key.
 func TestScanCursorAcrossCompaction(t *testing.T) {
-	db := New()
+	db := New(WithShards(1)) // SCAN's order is a shard's creation order
+	sh := &db.shards[0]
+	tx := &sh.rtx
+	tx.begin(db.all)
 	for i := range 1000 {
-		db.add(fmt.Sprintf("k%04d", i), list.New())
+		sh.add(fmt.Sprintf("k%04d", i), list.New())
 	}
-	tx := &db.rtx
 	first, cursor, _ := tx.Scan(0, "", 500)
 	if len(first) != 500 || first[499] != "k0499" {
 		t.Fatalf("first SCAN page: %d keys ending %q", len(first), first[len(first)-1])
 	}
 	for i := range 600 {
 		if i != 500 {
-			db.del(fmt.Sprintf("k%04d", i))
+			sh.del(fmt.Sprintf("k%04d", i))
 		}
 	}
-	if len(db.keys.ents) >= 1000 {
-		t.Fatalf("%d entries (%d dead) after 599 deletes of 1000: not compacted", len(db.keys.ents), db.keys.dead)
+	if len(sh.keys.ents) >= 1000 {
+		t.Fatalf("%d entries (%d dead) after 599 deletes of 1000: not compacted", len(sh.keys.ents), sh.keys.dead)
 	}
 	for i := range 3000 {
-		db.add(fmt.Sprintf("n%04d", i), list.New())
+		sh.add(fmt.Sprintf("n%04d", i), list.New())
 	}
-	if err := db.keys.check(); err != nil {
+	if err := sh.keys.check(); err != nil {
 		t.Fatal(err)
 	}
 	rest, _, _ := tx.Scan(cursor, "", 1)

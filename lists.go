@@ -21,18 +21,18 @@ func (tx *Tx) push(name, key string, left, xx bool, values []string) (int64, err
 	if err != nil {
 		return 0, err
 	}
-	if d := tx.db.dur; d != nil && (l != nil || !xx) {
+	if d := tx.log(); d != nil && (l != nil || !xx) {
 		d.cmd(values, name, key) // before the hand-off, whose pops follow it
 	}
 	if l == nil {
 		if xx {
 			return 0, nil
 		}
-		if tx.handsOff() {
+		if tx.handsOff(key) {
 			// Hand the values to the waiters without creating the list first; the
 			// reply is the length after the push, as in Redis.
 			n := len(values)
-			lo, hi := tx.db.handList(key, left, values)
+			lo, hi := tx.handList(key, left, values)
 			if lo == hi {
 				return int64(n), nil
 			}
@@ -96,7 +96,7 @@ func (tx *Tx) popOne(key string, left bool) (string, bool, error) {
 		v, _ = l.PopBack()
 	}
 	tx.dropIfEmpty(key, l)
-	if d := tx.db.dur; d != nil {
+	if d := tx.log(); d != nil {
 		d.pop(&popReq{kind: popList, left: left}, key)
 	}
 	return v, true, nil
@@ -119,7 +119,7 @@ func (tx *Tx) popCount(key string, left bool, count int64) ([]string, error) {
 		vs = l.PopBackN(clampInt(count))
 	}
 	tx.dropIfEmpty(key, l)
-	if d := tx.db.dur; d != nil && len(vs) > 0 {
+	if d := tx.log(); d != nil && len(vs) > 0 {
 		d.pop(&popReq{kind: popList, left: left, count: len(vs), vals: vs}, key)
 	}
 	if vs == nil {
@@ -183,7 +183,7 @@ func (tx *Tx) LSet(key string, index int64, value string) error {
 	if err := l.Set(clampInt(index), value); err != nil {
 		return err
 	}
-	if d := tx.db.dur; d != nil {
+	if d := tx.log(); d != nil {
 		d.start(4)
 		d.word("lset")
 		d.word(key)
@@ -228,7 +228,7 @@ func (tx *Tx) LInsert(key, op, pivot, value string) (int64, error) {
 		return 0, err
 	}
 	n := l.Insert(before, pivot, value)
-	if d := tx.db.dur; d != nil && n > 0 {
+	if d := tx.log(); d != nil && n > 0 {
 		d.cmd(nil, "linsert", key, op, pivot, value)
 	}
 	return int64(n), nil
@@ -254,7 +254,7 @@ func (tx *Tx) LRem(key string, count int64, value string) (int64, error) {
 	}
 	n := l.Remove(clampInt(count), value)
 	tx.dropIfEmpty(key, l)
-	if d := tx.db.dur; d != nil && n > 0 {
+	if d := tx.log(); d != nil && n > 0 {
 		d.start(4)
 		d.word("lrem")
 		d.word(key)
@@ -273,7 +273,7 @@ func (tx *Tx) LTrim(key string, start, stop int64) error {
 	}
 	l.Trim(clampInt(start), clampInt(stop))
 	tx.dropIfEmpty(key, l)
-	if d := tx.db.dur; d != nil {
+	if d := tx.log(); d != nil {
 		d.start(4)
 		d.word("ltrim")
 		d.word(key)
@@ -333,7 +333,7 @@ func (tx *Tx) move(src, dst string, srcLeft, dstLeft bool) (string, bool, error)
 		return "", false, err
 	}
 	r := popReq{kind: popMove, left: srcLeft, dst: dst, dstLeft: dstLeft}
-	tx.db.tryKeys(&r, []string{src})
+	tx.tryKeys(&r, []string{src})
 	return r.val, r.ok, r.err
 }
 

@@ -5,7 +5,7 @@ package zlite
 // reports), "quicklist" for a list (Redis 7.0's only list encoding); ok is false
 // when key does not exist. The complexity is O(1).
 func (tx *Tx) ObjectEncoding(key string) (enc string, ok bool) {
-	switch v := tx.db.value(key).(type) {
+	switch v := tx.value(key).(type) {
 	case nil:
 		return "", false
 	case interface{ Encoding() string }:

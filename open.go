@@ -98,6 +98,9 @@ func Open(dir string, opts ...Option) (*DB, error) {
 		return nil, err
 	}
 	db.stats = newCounters(&db.cfg) // the replayed commands are not the caller's
+	for i := range db.shards {
+		db.stats.reset(&db.shards[i])
+	}
 	db.dur = &durable{st: st, autoPct: pc.autoPct, autoMin: pc.autoMin}
 	if db.dur.autoPct == 0 {
 		db.dur.autoPct = DefaultAutoSnapshotPercent
@@ -117,10 +120,12 @@ func (db *DB) Close() error {
 	if d == nil {
 		return nil
 	}
-	db.mu.Lock()
+	tx := db.lockAll()
+	err := tx.appendRec()
+	db.release(tx.held)
+	d.mu.Lock()
 	d.closing = true
-	err := db.appendRec()
-	db.mu.Unlock()
+	d.mu.Unlock()
 	d.wg.Wait()
 	if cerr := d.st.Close(); err == nil {
 		err = cerr
@@ -134,7 +139,8 @@ type replayer DB
 // LoadKey adds a snapshot's key.
 func (r *replayer) LoadKey(k *persist.Key) error {
 	db := (*DB)(r)
-	if db.keys.get(k.Name) != nil {
+	sh := &db.shards[db.shardOf(k.Name)]
+	if sh.keys.get(k.Name) != nil {
 		return fmt.Errorf("zlite: key %q twice in the snapshot", k.Name)
 	}
 	var v interface{ Len() int }
@@ -157,9 +163,9 @@ func (r *replayer) LoadKey(k *persist.Key) error {
 		return fmt.Errorf("zlite: key %q of unknown type %d in the snapshot", k.Name, k.Type)
 	}
 	if v.Len() > 0 {
-		db.keys.add(k.Name, v)
+		sh.keys.add(k.Name, v)
 		if k.ExpireAt != 0 {
-			db.setExpireAt(k.Name, k.ExpireAt) // expires on first access if past
+			sh.setExpireAt(k.Name, k.ExpireAt) // expires on first access if past
 		}
 	}
 	return nil
@@ -167,20 +173,15 @@ func (r *replayer) LoadKey(k *persist.Key) error {
 
 // Replay applies one log record: its commands, as one batch.
 func (r *replayer) Replay(rec []byte) error {
-	db := (*DB)(r)
-	tx := db.lock()
-	tx.batch = true
-	defer func() {
-		tx.batch = false
-		db.unlock()
-	}()
-	for words, err := range persist.Commands(rec) {
-		if err != nil {
-			return err
+	return (*DB)(r).Update(func(tx *Tx) error {
+		for words, err := range persist.Commands(rec) {
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Do(words...); err != nil {
+				return fmt.Errorf("zlite: replaying %s: %w", words[0], err)
+			}
 		}
-		if _, err := tx.Do(words...); err != nil {
-			return fmt.Errorf("zlite: replaying %s: %w", words[0], err)
-		}
-	}
-	return nil
+		return nil
+	})
 }

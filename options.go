@@ -25,6 +25,8 @@ type config struct {
 	// zsetLimitsSet (else zset.DefaultLimits).
 	zsetLimits    zset.Limits
 	zsetLimitsSet bool
+	// shards is the number of shards, a power of two (0: DefaultShards).
+	shards int
 }
 
 // DefaultMaxReplyElements is the number of elements one reply may hold unless
@@ -45,6 +47,9 @@ func newConfig(opts []Option) config {
 	}
 	if !c.zsetLimitsSet {
 		c.zsetLimits = zset.DefaultLimits
+	}
+	if c.shards <= 0 {
+		c.shards = DefaultShards
 	}
 	return c
 }
@@ -94,4 +99,19 @@ func WithClock(now func() time.Time) Option {
 // and speed, and what OBJECT ENCODING reports; see [zset.Limits].
 func WithZSetLimits(l zset.Limits) Option {
 	return func(c *config) { c.zsetLimits, c.zsetLimitsSet = l, true }
+}
+
+// WithShards splits the keyspace into n shards, each with its own lock (see the
+// package doc's section Concurrency): n is rounded up to a power of two and
+// clamped to 1..[MaxShards]. Commands on keys of different shards run in parallel;
+// more shards make two random keys less likely to share one (1/n) at a cost of
+// about 1 KiB each, and commands over the whole keyspace (KEYS, SCAN, DBSIZE,
+// Update, View) lock all n. WithShards(1) is one lock for the whole keyspace.
+func WithShards(n int) Option {
+	return func(c *config) {
+		c.shards = 1
+		for c.shards < min(max(n, 1), MaxShards) {
+			c.shards *= 2
+		}
+	}
 }

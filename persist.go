@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zlite/zlite/list"
@@ -14,31 +15,33 @@ import (
 )
 
 // The keyspace's side of persistence (see persist/doc.go for the store): every write
-// appends the Redis command words of its effect to db.dur.rec while it runs under
-// db.mu; unlock hands the record (one per command, or per Update batch) to the
-// store, releases the lock and waits until the record is durable as the sync policy
-// says. A DB made by New has no durable state and pays one nil check per write.
+// appends the Redis command words of its effect to its Tx's record while it runs
+// under its shards' locks; unlock hands the record (one per command, or per Update
+// batch) to the store, releases the locks and waits until the record is durable as
+// the sync policy says. Records are appended under the locks of the shards they
+// touch, so two records on one key are in the log in the order they ran; records
+// on keys of different shards commute. A DB made by New has no durable state and
+// pays one nil check per write.
 
 // durable is the persistent state of a DB opened with Open.
 type durable struct {
 	st *persist.Store
-	// rec is the record of the command or batch running under db.mu: the commands
-	// of its effect, encoded as persist.AppendCommand does.
-	rec []byte
-	// num is scratch space for formatting numbers into rec.
-	num []byte
-	// last is the position of the last record appended (under db.mu): a blocked
-	// caller served by another's write waits for it before returning its value.
-	last persist.Pos
-	// logBytes counts the record bytes appended since the last snapshot, base the
-	// size of that snapshot's elements (for automatic compaction).
-	logBytes, base int64
-	// snap is the snapshot in progress, nil when none (snapshot.go).
+	// last is the position of the last record appended: a blocked caller served
+	// by another's write waits for it before returning its value.
+	last atomic.Uint64
+	// snap is the snapshot in progress, nil when none (snapshot.go); it changes
+	// under every shard's lock.
 	snap *snapshot
 	// err is a failure to log a record that the store does not know of (a record
 	// larger than persist.MaxRecordSize: a batch of over 1 GiB): the keyspace then
 	// differs from the log, so writes are refused as after the store's failures.
-	err error
+	err atomic.Pointer[error]
+
+	// mu guards the fields below.
+	mu sync.Mutex
+	// logBytes counts the record bytes appended since the last snapshot, base the
+	// size of that snapshot's elements (for automatic compaction).
+	logBytes, base int64
 	// snapping is set from the start of a snapshot, automatic or not, to its end;
 	// closing once Close has begun (no automatic snapshot starts after it).
 	snapping, closing bool
@@ -51,31 +54,47 @@ type durable struct {
 	wg sync.WaitGroup
 }
 
+// recorder gathers the record of one command or batch: the commands of its effect,
+// encoded as persist.AppendCommand does.
+type recorder struct {
+	rec []byte
+	// num is scratch space for formatting numbers into rec.
+	num []byte
+}
+
+// log returns the recorder of tx's command, nil on a DB made by New.
+func (tx *Tx) log() *recorder {
+	if tx.db.dur == nil {
+		return nil
+	}
+	return &tx.rec
+}
+
 // start begins a command of n words in the record.
-func (d *durable) start(n int) { d.rec = binary.AppendUvarint(d.rec, uint64(n)) }
+func (d *recorder) start(n int) { d.rec = binary.AppendUvarint(d.rec, uint64(n)) }
 
 // word appends one word of the current command.
-func (d *durable) word(w string) {
+func (d *recorder) word(w string) {
 	d.rec = binary.AppendUvarint(d.rec, uint64(len(w)))
 	d.rec = append(d.rec, w...)
 }
 
 // words appends words of the current command.
-func (d *durable) words(ws []string) {
+func (d *recorder) words(ws []string) {
 	for _, w := range ws {
 		d.word(w)
 	}
 }
 
 // int appends an integer word.
-func (d *durable) int(n int64) {
+func (d *recorder) int(n int64) {
 	d.num = strconv.AppendInt(d.num[:0], n, 10)
 	d.rec = binary.AppendUvarint(d.rec, uint64(len(d.num)))
 	d.rec = append(d.rec, d.num...)
 }
 
 // score appends a score word that parses back to exactly f.
-func (d *durable) score(f float64) {
+func (d *recorder) score(f float64) {
 	switch {
 	case math.IsInf(f, 1):
 		d.num = append(d.num[:0], "+inf"...)
@@ -89,14 +108,14 @@ func (d *durable) score(f float64) {
 }
 
 // cmd appends a command of fixed words followed by tail.
-func (d *durable) cmd(tail []string, head ...string) {
+func (d *recorder) cmd(tail []string, head ...string) {
 	d.start(len(head) + len(tail))
 	d.words(head)
 	d.words(tail)
 }
 
 // cmdN appends "name key n": a pop of n elements.
-func (d *durable) cmdN(name, key string, n int) {
+func (d *recorder) cmdN(name, key string, n int) {
 	d.start(3)
 	d.word(name)
 	d.word(key)
@@ -105,7 +124,7 @@ func (d *durable) cmdN(name, key string, n int) {
 
 // value appends the commands that recreate v (a *list.List or *zset.Set) at key,
 // replacing what is there: DEL, then RPUSH or ZADD in batches of bounded size.
-func (d *durable) value(key string, v any) {
+func (d *recorder) value(key string, v any) {
 	d.cmd(nil, "del", key)
 	const batch = 1024
 	switch v := v.(type) {
@@ -140,7 +159,7 @@ func (d *durable) value(key string, v any) {
 
 // pop appends the non-blocking pop equivalent to r's effect on key: what a served
 // blocking pop, LMPOP, ZMPOP or LMOVE did.
-func (d *durable) pop(r *popReq, key string) {
+func (d *recorder) pop(r *popReq, key string) {
 	switch r.kind {
 	case popList:
 		name := "rpop"
@@ -211,88 +230,91 @@ func (tx *Tx) writeErr() error {
 		return ErrReadOnly
 	}
 	if d := tx.db.dur; d != nil {
-		if d.err != nil {
-			return misconf(d.err)
+		if err := d.err.Load(); err != nil {
+			return misconf(*err)
 		}
 		return misconf(d.st.Err())
 	}
 	return nil
 }
 
-// commit appends the record of the command or batch that ran under db.mu (if it
-// changed anything), releases db.mu and waits until the record is durable. It is
-// unlock's last step.
-func (db *DB) commit() error {
-	d := db.dur
-	if d == nil || len(d.rec) == 0 {
-		db.mu.Unlock()
+// commit appends the record of the command or batch that ran under tx's locks (if
+// it changed anything), releases the locks and waits until the record is durable.
+// It is unlock's last step.
+func (tx *Tx) commit() error {
+	d := tx.db.dur
+	if d == nil || len(tx.rec.rec) == 0 {
+		tx.db.release(tx.held)
 		return nil
 	}
-	err := db.appendRec()
+	err := tx.appendRec()
 	if err == nil {
-		db.maybeCompact()
+		tx.db.maybeCompact()
 	}
-	pos := d.last
-	db.mu.Unlock()
+	pos := d.last.Load()
+	tx.db.release(tx.held)
 	if err != nil {
 		return misconf(err)
 	}
-	return misconf(d.st.Wait(pos))
+	return misconf(d.st.Wait(persist.Pos(pos)))
 }
 
-// appendRec appends the record gathered so far outside a command (the deletions
-// of expired keys made by View or the expiry goroutine) without waiting for it.
-// Called under db.mu.
-func (db *DB) appendRec() error {
-	d := db.dur
-	if len(d.rec) == 0 {
+// appendRec appends the record gathered so far without waiting for it (for commit,
+// and for the deletions of expired keys made by reads and by a blocking pop before
+// it waits). Called under tx's locks.
+func (tx *Tx) appendRec() error {
+	d := tx.db.dur
+	if d == nil || len(tx.rec.rec) == 0 {
 		return nil
 	}
-	pos, err := d.st.Append(d.rec)
-	d.logBytes += int64(len(d.rec))
-	d.rec = d.rec[:0]
+	pos, err := d.st.Append(tx.rec.rec)
+	d.mu.Lock()
+	d.logBytes += int64(len(tx.rec.rec))
+	d.mu.Unlock()
+	tx.rec.rec = tx.rec.rec[:0]
 	if err == nil {
-		d.last = pos
-	} else if d.err == nil {
-		d.err = err
+		for last := d.last.Load(); uint64(pos) > last && !d.last.CompareAndSwap(last, uint64(pos)); last = d.last.Load() {
+		}
+	} else {
+		d.err.CompareAndSwap(nil, &err)
 	}
 	return err
 }
 
-// servedDurable waits, for a caller whose blocking pop was served by another
-// caller's write, until that write's record (which holds the pop) is durable, so a
-// value is never returned before its removal would survive a crash. The writer
-// appended the record before releasing db.mu, so taking db.mu once orders the read
-// of last after it.
-func (db *DB) servedDurable() error {
+// servedDurable waits, for a caller whose blocking pop (on the shards of m) was
+// served by another caller's write, until that write's record (which holds the pop)
+// is durable, so a value is never returned before its removal would survive a
+// crash. The writer appended the record before releasing the shards, so taking
+// them once orders the read of last after it.
+func (db *DB) servedDurable(m uint64) error {
 	d := db.dur
 	if d == nil {
 		return nil
 	}
-	db.mu.Lock()
-	pos := d.last
-	db.mu.Unlock()
+	db.acquire(m)
+	pos := d.last.Load()
+	db.release(m)
 	if pos == 0 {
 		return nil
 	}
-	return misconf(d.st.Wait(pos))
+	return misconf(d.st.Wait(persist.Pos(pos)))
 }
 
-// finish ends a command begun with lock (and start from now, when latency is
+// finish ends a command begun with a lock (and start from now, when latency is
 // tracked): it records the latency, unlocks (logging the write, see commit) and
 // returns err, or the log's error when err is nil.
-func (db *DB) finish(stat int, start int64, err error) error {
-	if db.stats.timed {
-		db.record(stat, start)
+func (tx *Tx) finish(stat int, start int64, err error) error {
+	if tx.db.stats.timed {
+		tx.record(stat, start)
 	}
-	if werr := db.unlock(); err == nil {
+	if werr := tx.unlock(); err == nil {
 		err = werr
 	}
 	return err
 }
 
 // zadd appends ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member ....
-func (d *durable) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) {
+func (d *recorder) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) {
 	flags := [...]struct {
 		on   bool
 		word string

@@ -1,6 +1,7 @@
 package zlite
 
 import (
+	"sync"
 	"time"
 
 	"github.com/zlite/zlite/list"
@@ -8,15 +9,19 @@ import (
 	"github.com/zlite/zlite/zset"
 )
 
-// A snapshot copies each key on write: StartSnapshot (under db.mu) lists every key
-// with its value as pending; a writer about to modify a pending value first replaces
-// it in the list by a copy (touch calls cow), and the snapshot's goroutine copies the
-// values still pending a few at a time under db.mu, then writes the copies without
-// the lock. The longest write stall is therefore the listing of the keys plus the
+// A snapshot copies each key on write: StartSnapshot (under every shard's lock)
+// lists every key with its value as pending; a writer about to modify a pending
+// value first replaces it in the list by a copy (touch calls cow), and the
+// snapshot's goroutine copies the values still pending a few at a time under every
+// shard's lock, then writes the copies without the locks. The longest write stall is therefore the listing of the keys plus the
 // copy of the largest value, not the writing of the whole keyspace.
 
 // snapshot is a snapshot in progress.
 type snapshot struct {
+	// mu guards pending and the keys' values against writers of different shards
+	// copying at once (cow); the snapshot's goroutine copies under every shard's
+	// lock, so it needs no more.
+	mu   sync.Mutex
 	keys []snapKey
 	// pending indexes into keys the values not yet copied, by value.
 	pending map[any]int
@@ -31,7 +36,7 @@ type snapKey struct {
 	copied   bool
 }
 
-// snapBatch bounds the elements copied under one hold of db.mu.
+// snapBatch bounds the elements copied under one hold of the locks.
 const snapBatch = 1 << 14
 
 // cow copies v, the value of a key about to be modified, if it is pending.
@@ -39,9 +44,11 @@ func (s *snapshot) cow(v any) {
 	if v == nil {
 		return
 	}
+	s.mu.Lock()
 	if i, ok := s.pending[v]; ok {
 		s.copy(i)
 	}
+	s.mu.Unlock()
 }
 
 // copy replaces key i's value by a copy and drops it from pending.
@@ -80,20 +87,22 @@ func (db *DB) Snapshot() error {
 	if d == nil {
 		return ErrNotPersistent
 	}
-	db.mu.Lock()
+	d.mu.Lock()
 	if d.snapping {
-		db.mu.Unlock()
+		d.mu.Unlock()
 		return persist.ErrSnapshotInProgress
 	}
 	d.snapping = true
-	db.mu.Unlock()
+	d.mu.Unlock()
 	return db.snapshot()
 }
 
 // maybeCompact starts a snapshot in the background when the log has grown past
-// the automatic compaction's thresholds. Called under db.mu.
+// the automatic compaction's thresholds.
 func (db *DB) maybeCompact() {
 	d := db.dur
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if d.snapping || d.closing || d.autoPct < 0 || d.logBytes < d.autoMin || d.logBytes*100 <= d.base*int64(100+d.autoPct) {
 		return
 	}
@@ -110,41 +119,52 @@ func (db *DB) maybeCompact() {
 func (db *DB) snapshot() error {
 	d := db.dur
 	defer func() {
-		db.mu.Lock()
-		d.snapping = false
+		tx := db.lockAll()
 		d.snap = nil
-		db.mu.Unlock()
+		tx.release()
+		d.mu.Lock()
+		d.snapping = false
+		d.mu.Unlock()
 	}()
-	db.mu.Lock()
+	tx := db.lockAll()
 	t0 := time.Now()
-	if err := db.appendRec(); err != nil { // the snapshot follows it
-		db.mu.Unlock()
+	if err := tx.appendRec(); err != nil { // the snapshot follows it
+		db.release(tx.held)
 		return misconf(err)
 	}
 	w, err := d.st.StartSnapshot()
 	if err != nil {
-		db.mu.Unlock()
+		db.release(tx.held)
 		return misconf(err)
 	}
-	t := &db.keys
-	s := &snapshot{keys: make([]snapKey, 0, t.n), pending: make(map[any]int, t.n)}
-	for i := range t.ents {
-		if t.live(i) {
-			v := t.value(i)
-			at, _ := db.expiry(i) // an expired key is written with its time, as Redis's RDB does
-			s.pending[v] = len(s.keys)
-			s.keys = append(s.keys, snapKey{name: t.keyCopy(i), v: v, expireAt: at})
+	n := 0
+	for i := range db.shards {
+		n += db.shards[i].keys.n
+	}
+	s := &snapshot{keys: make([]snapKey, 0, n), pending: make(map[any]int, n)}
+	for i := range db.shards {
+		sh := &db.shards[i]
+		t := &sh.keys
+		for i := range t.ents {
+			if t.live(i) {
+				v := t.value(i)
+				at, _ := sh.expiry(i) // an expired key is written with its time, as Redis's RDB does
+				s.pending[v] = len(s.keys)
+				s.keys = append(s.keys, snapKey{name: t.keyCopy(i), v: v, expireAt: at})
+			}
 		}
 	}
 	d.snap = s
+	d.mu.Lock()
 	d.logBytes = 0
+	d.mu.Unlock()
 	d.maxHold = time.Since(t0)
-	db.mu.Unlock()
+	db.release(tx.held)
 
 	var size int64
 	for i := 0; i < len(s.keys); {
 		j := i
-		db.mu.Lock()
+		tx := db.lockAll()
 		t0 := time.Now()
 		for n := 0; j < len(s.keys) && n < snapBatch; j++ {
 			if !s.keys[j].copied {
@@ -156,7 +176,7 @@ func (db *DB) snapshot() error {
 			d.snap = nil // every value is copied: writers need not look any more
 		}
 		d.maxHold = max(d.maxHold, time.Since(t0))
-		db.mu.Unlock()
+		db.release(tx.held)
 		for ; i < j; i++ {
 			if err == nil {
 				size, err = writeKey(w, &s.keys[i], size)
@@ -171,9 +191,9 @@ func (db *DB) snapshot() error {
 	if err := w.Commit(); err != nil {
 		return misconf(err)
 	}
-	db.mu.Lock()
+	d.mu.Lock()
 	d.base = size
-	db.mu.Unlock()
+	d.mu.Unlock()
 	return nil
 }
 

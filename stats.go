@@ -119,18 +119,17 @@ func (h Histogram) Quantile(q float64) time.Duration {
 	return BucketBound(LatencyBuckets - 1)
 }
 
-// counters are a DB's command counters, indexed like statNames; they are guarded by
-// the DB's mutex (plain increments: cheaper than atomics, and every command holds
-// the lock anyway).
+// counters configure a DB's command counters, which live in its shards (each
+// command counts in its Tx's home shard, under that shard's lock: plain increments,
+// cheaper than atomics, and every command holds the lock anyway).
 type counters struct {
-	calls []uint64
-	// blocking counts the blocking commands, which count before they take the lock
+	// blocking counts the blocking commands, which count before they take a lock
 	// (an atomic add is cheaper than a lock round trip on the hand-off path).
 	blocking []atomic.Uint64
-	// timed is set when latency is tracked: latency and clock are then non-nil.
-	timed   bool
-	latency []Histogram
-	clock   func() time.Time
+	// timed is set when latency is tracked: clock is then non-nil, and each
+	// shard has latency histograms.
+	timed bool
+	clock func() time.Time
 	// epoch is the clock's first reading; start times are nanoseconds since it, so
 	// that a start time is one word.
 	epoch time.Time
@@ -138,13 +137,21 @@ type counters struct {
 
 // newCounters sizes the counters for every registered command.
 func newCounters(c *config) counters {
-	cs := counters{calls: make([]uint64, len(statNames)), blocking: make([]atomic.Uint64, len(statNames))}
+	cs := counters{blocking: make([]atomic.Uint64, len(statNames))}
 	if c.clock != nil {
 		cs.timed, cs.clock = true, c.clock
-		cs.latency = make([]Histogram, len(statNames))
 		cs.epoch = c.clock()
 	}
 	return cs
+}
+
+// reset zeroes the counters of sh.
+func (c *counters) reset(sh *shard) {
+	sh.calls = make([]uint64, len(statNames))
+	sh.latency = nil
+	if c.timed {
+		sh.latency = make([]Histogram, len(statNames))
+	}
 }
 
 // statIndex returns the counter index of the command name, adding one for a
@@ -161,9 +168,11 @@ func statIndex(name string) int {
 
 // Each counted command (the generated DB methods, Do) runs as
 //
-//	tx := db.lock()
-//	db.stats.calls[stat]++
-//	defer db.end(stat, db.start())
+//	tx := db.lockKey(key)
+//	tx.home.calls[stat]++
+//	t0 := db.start()
+//	...
+//	return tx.finish(stat, t0, err)
 //
 // written out rather than wrapped in a begin function, which the compiler cannot
 // inline (the lock's fast path is too large): the call cost more than the count.
@@ -177,12 +186,12 @@ func (db *DB) start() int64 {
 }
 
 // end records the latency of the command begun at start, when tracked, and unlocks
-// the keyspace (serving blocked callers first, as unlock does).
-func (db *DB) end(stat int, start int64) {
-	if db.stats.timed {
-		db.record(stat, start)
+// (serving blocked callers first, as unlock does).
+func (tx *Tx) end(stat int, start int64) {
+	if tx.db.stats.timed {
+		tx.record(stat, start)
 	}
-	db.unlock()
+	tx.unlock()
 }
 
 // now reads the latency clock, in nanoseconds since its first reading.
@@ -190,16 +199,16 @@ func (db *DB) now() int64 {
 	return int64(db.stats.clock().Sub(db.stats.epoch))
 }
 
-// record adds the time since start to the latency histogram of stat; the caller
-// holds the lock.
-func (db *DB) record(stat int, start int64) {
-	db.stats.latency[stat].record(time.Duration(db.now() - start))
+// record adds the time since start to the latency histogram of stat in tx's home
+// shard.
+func (tx *Tx) record(stat int, start int64) {
+	tx.home.latency[stat].record(time.Duration(tx.db.now() - start))
 }
 
 // count counts one run of the command whose counter is stat, for commands run
-// under a lock that the caller already holds (Tx.Do).
-func (db *DB) count(stat int) {
-	db.stats.calls[stat]++
+// under locks that the caller already holds (Tx.Do).
+func (tx *Tx) count(stat int) {
+	tx.home.calls[stat]++
 }
 
 // The counters of the blocking commands, which no generated method runs.
@@ -225,24 +234,57 @@ func (db *DB) countBlocking(stat int) {
 // every command's counters, so call it for monitoring, not on a hot path. Keys whose
 // time has come are deleted first, so Keys never counts them.
 func (db *DB) Stats() Stats {
-	db.lockKeys()
-	defer db.mu.Unlock()
-	db.reclaim(-1)
+	tx := db.lockAll()
+	defer tx.release()
 	st := Stats{
-		Keys:        int64(db.keys.n),
-		Expires:     int64(len(db.exp.at)),
-		ExpiredKeys: db.exp.expired,
-		Types:       map[string]TypeStats{},
-		Blocked:     int64(db.waits.Blocked()),
-		Command:     map[string]CommandStats{},
+		Types:   map[string]TypeStats{},
+		Blocked: int64(db.gwaits.Blocked()),
+		Command: map[string]CommandStats{},
 	}
-	for i := range db.keys.ents {
-		val := db.keys.value(i)
+	calls := make([]uint64, len(statNames))
+	var latency []Histogram
+	if db.stats.timed {
+		latency = make([]Histogram, len(statNames))
+	}
+	for i := range db.shards {
+		sh := &db.shards[i]
+		sh.reclaim(-1)
+		st.Keys += int64(sh.keys.n)
+		st.Expires += int64(len(sh.exp.at))
+		st.ExpiredKeys += sh.exp.expired
+		st.Blocked += int64(sh.waits.Blocked())
+		sh.typeStats(st.Types)
+		for c, n := range sh.calls {
+			calls[c] += n
+		}
+		for c := range latency {
+			latency[c].add(&sh.latency[c])
+		}
+	}
+	for i, n := range calls {
+		n += db.stats.blocking[i].Load()
+		if n == 0 {
+			continue
+		}
+		cs := CommandStats{Calls: n}
+		if latency != nil {
+			cs.Latency = latency[i]
+		}
+		st.Command[statNames[i]] = cs
+		st.Commands += n
+	}
+	return st
+}
+
+// typeStats adds the shard's keys to types, by type.
+func (sh *shard) typeStats(types map[string]TypeStats) {
+	for i := range sh.keys.ents {
+		val := sh.keys.value(i)
 		if val == nil {
 			continue
 		}
 		name := typeName(val)
-		ts := st.Types[name]
+		ts := types[name]
 		ts.Keys++
 		if v, ok := val.(interface{ Len() int }); ok {
 			ts.Elements += int64(v.Len())
@@ -256,19 +298,14 @@ func (db *DB) Stats() Stats {
 			}
 			ts.Encodings[v.Encoding()]++
 		}
-		st.Types[name] = ts
+		types[name] = ts
 	}
-	for i, n := range db.stats.calls {
-		n += db.stats.blocking[i].Load()
-		if n == 0 {
-			continue
-		}
-		cs := CommandStats{Calls: n}
-		if db.stats.latency != nil {
-			cs.Latency = db.stats.latency[i]
-		}
-		st.Command[statNames[i]] = cs
-		st.Commands += n
+}
+
+// add adds the counts of o to h. O(LatencyBuckets).
+func (h *Histogram) add(o *Histogram) {
+	for i, c := range o.Counts {
+		h.Counts[i] += c
 	}
-	return st
+	h.Sum += o.Sum
 }

@@ -95,20 +95,20 @@ func TestHistogram(t *testing.T) {
 // The typed methods as they were before the counters, for BenchmarkStatsOverhead's
 // same-run baseline.
 func (db *DB) zscoreUncounted(key, member string) (float64, bool, error) {
-	tx := db.lock()
-	defer db.unlock()
+	tx := db.lockKey(key)
+	defer tx.unlock()
 	return tx.ZScore(key, member)
 }
 
 func (db *DB) lpushUncounted(key string, values ...string) (int64, error) {
-	tx := db.lock()
-	defer db.unlock()
+	tx := db.lockKey(key)
+	defer tx.unlock()
 	return tx.LPush(key, values...)
 }
 
 func (db *DB) rpopUncounted(key string) (string, bool, error) {
-	tx := db.lock()
-	defer db.unlock()
+	tx := db.lockKey(key)
+	defer tx.unlock()
 	return tx.RPop(key)
 }
 

@@ -10,15 +10,16 @@ import "sync/atomic"
 // A Watch is safe for concurrent use. Create one with [DB.Watch] and release it with
 // [Watch.Close] (UNWATCH, EXEC, DISCARD, a disconnect).
 type Watch struct {
-	db    *DB
-	keys  []string
-	dirty atomic.Bool
+	db     *DB
+	keys   []string
+	dirty  atomic.Bool
+	closed atomic.Bool
 }
 
 // watchTable is the keyspace's index of watched keys (Redis's db->watched_keys).
 type watchTable struct {
 	keys map[string][]*Watch
-	n    int // live watches; touch costs one integer check while it is 0
+	n    int // watches of the shard's keys, one per key watched; touch costs one integer check while it is 0
 }
 
 // Watch starts watching keys: the returned Watch becomes dirty at the first
@@ -32,16 +33,16 @@ type watchTable struct {
 // fail where Redis's would succeed, never the reverse.
 func (db *DB) Watch(keys ...string) *Watch {
 	w := &Watch{db: db, keys: append([]string(nil), keys...)}
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	t := &db.watches
-	if t.keys == nil {
-		t.keys = make(map[string][]*Watch)
-	}
+	tx := db.lockKeys(w.keys...)
+	defer db.release(tx.held)
 	for _, k := range w.keys {
+		t := &tx.sh(k).watches
+		if t.keys == nil {
+			t.keys = make(map[string][]*Watch)
+		}
 		t.keys[k] = append(t.keys[k], w)
+		t.n++
 	}
-	t.n++
 	return w
 }
 
@@ -53,18 +54,18 @@ func (w *Watch) Dirty() bool { return w.dirty.Load() }
 // Close stops watching. It is safe to call more than once. The complexity is
 // O(number of watchers of each key).
 func (w *Watch) Close() {
-	db := w.db
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	if w.keys == nil {
+	if w.closed.Swap(true) {
 		return
 	}
-	t := &db.watches
+	tx := w.db.lockKeys(w.keys...)
+	defer w.db.release(tx.held)
 	for _, k := range w.keys {
+		t := &tx.sh(k).watches
 		ws := t.keys[k]
 		for i, x := range ws {
 			if x == w {
 				ws = append(ws[:i], ws[i+1:]...)
+				t.n--
 				break
 			}
 		}
@@ -75,31 +76,31 @@ func (w *Watch) Close() {
 		}
 	}
 	w.keys = nil
-	t.n--
 }
 
 // touch marks the watches of key dirty: Redis's signalModifiedKey. Called from
-// the keyspace's write paths under db.mu; it costs one integer check when nothing
-// is watched.
-func (db *DB) touch(key string) {
-	if d := db.dur; d != nil && d.snap != nil {
-		d.snap.cow(db.keys.get(key)) // a snapshot's copy-on-write (snapshot.go)
+// the keyspace's write paths under the shard's lock; it costs one integer check
+// when nothing is watched in the shard.
+func (sh *shard) touch(key string) {
+	if d := sh.db.dur; d != nil && d.snap != nil {
+		d.snap.cow(sh.keys.get(key)) // a snapshot's copy-on-write (snapshot.go)
 	}
-	if db.watches.n == 0 {
+	if sh.watches.n == 0 {
 		return
 	}
-	for _, w := range db.watches.keys[key] {
+	for _, w := range sh.watches.keys[key] {
 		w.dirty.Store(true)
 	}
 }
 
-// touchAll marks dirty the watches of every key that exists, before a flush.
-func (db *DB) touchAll() {
-	if db.watches.n == 0 {
+// touchAll marks dirty the watches of every key of the shard that exists, before a
+// flush.
+func (sh *shard) touchAll() {
+	if sh.watches.n == 0 {
 		return
 	}
-	for k, ws := range db.watches.keys {
-		if db.value(k) != nil {
+	for k, ws := range sh.watches.keys {
+		if sh.value(k) != nil {
 			for _, w := range ws {
 				w.dirty.Store(true)
 			}

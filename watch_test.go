@@ -76,7 +76,9 @@ func TestWatchServedWaiter(t *testing.T) {
 	}
 	w.Close()
 	w.Close() // a second Close is a no-op
-	if db.watches.n != 0 || len(db.watches.keys) != 0 {
-		t.Fatalf("after Close: %d watches on %d keys; want none", db.watches.n, len(db.watches.keys))
-	}
+	db.inspect(func(sh *shard) {
+		if sh.watches.n != 0 || len(sh.watches.keys) != 0 {
+			t.Fatalf("after Close: %d watches on %d keys; want none", sh.watches.n, len(sh.watches.keys))
+		}
+	})
 }

@@ -28,7 +28,7 @@ func (tx *Tx) zpop(key string, min bool, count int64) ([]Z, error) {
 		zs = s.PopMaxN(clampInt(count))
 	}
 	tx.dropIfEmpty(key, s)
-	if d := tx.db.dur; d != nil && len(zs) > 0 {
+	if d := tx.log(); d != nil && len(zs) > 0 {
 		d.pop(&popReq{kind: popZSet, left: min, count: len(zs), zs: zs}, key)
 	}
 	return zs, nil
@@ -90,7 +90,7 @@ func (tx *Tx) zremRange(key string, del func(s *zset.Set) int, cmd string, lo, h
 	}
 	n := del(s)
 	tx.dropIfEmpty(key, s)
-	if d := tx.db.dur; d != nil && n > 0 {
+	if d := tx.log(); d != nil && n > 0 {
 		d.cmd(nil, cmd, key, lo, hi)
 	}
 	return int64(n), nil

@@ -48,7 +48,7 @@ func (tx *Tx) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) (n int64,
 		return 0, 0, false, nil
 	}
 	mark := -1
-	if d := tx.db.dur; d != nil {
+	if d := tx.log(); d != nil {
 		// Before the hand-off, whose pop follows it; taken back if the add fails.
 		mark = len(d.rec)
 		d.zadd(key, opt, incr, zs)
@@ -57,7 +57,7 @@ func (tx *Tx) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) (n int64,
 		if !incr && len(zs) == 1 {
 			// One new member: hand it to a waiter without creating the set. NX, GT, LT
 			// and CH all count it as added.
-			if tx.handsOff() && tx.db.handZSet(key, zs[0]) {
+			if tx.handsOff(key) && tx.handZSet(key, zs[0]) {
 				return 1, 0, false, nil
 			}
 		}
@@ -76,7 +76,7 @@ func (tx *Tx) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) (n int64,
 		tx.signal(key)
 	}
 	if err != nil && mark >= 0 {
-		tx.db.dur.rec = tx.db.dur.rec[:mark]
+		tx.rec.rec = tx.rec.rec[:mark]
 	}
 	return n, score, ok, err
 }
@@ -189,7 +189,7 @@ func (tx *Tx) ZRem(key string, members ...string) (int64, error) {
 	}
 	n := s.Remove(members...)
 	tx.dropIfEmpty(key, s)
-	if d := tx.db.dur; d != nil && n > 0 {
+	if d := tx.log(); d != nil && n > 0 {
 		d.cmd(members, "zrem", key)
 	}
 	return int64(n), nil

@@ -1,8 +1,13 @@
 // Package gendb generates the root package's db_methods.go: one [zlite.DB] method
 // per exported Tx method that has no hand-written DB method. Each generated method
-// takes a context first (unused: only the blocking commands wait), locks the
-// keyspace, counts the command for DB.Stats (and times it when latency tracking is
-// on), and calls the Tx method of the same name.
+// takes a context first (unused: only the blocking commands wait), locks the shards
+// of the keys it names, counts the command for DB.Stats (and times it when latency
+// tracking is on), and calls the Tx method of the same name.
+//
+// The keys are the parameters named as keys (key, newKey, src, dst, source,
+// destination, dest), a variadic keys parameter, the Keys of a ZStore and the Key
+// of a ZRangeArgs; a method with none of them (KEYS, SCAN, DBSIZE, FLUSHALL,
+// RANDOMKEY) locks every shard.
 //
 // The Redis command a method runs is the first word after "is " in the Tx
 // method's doc comment ("ZAddNX is ZADD NX: ..." runs ZADD), which must be a
@@ -162,6 +167,44 @@ func newMethod(fset *token.FileSet, fd *ast.FuncDecl) (method, error) {
 	return m, nil
 }
 
+// keyParams are the names of the parameters that hold one key.
+var keyParams = map[string]bool{"key": true, "newKey": true, "src": true, "dst": true, "source": true, "destination": true, "dest": true}
+
+// lockExpr is the expression that locks the shards of m's keys and returns the Tx.
+func lockExpr(m method) string {
+	var one, many []string
+	for _, p := range m.params {
+		switch {
+		case p.typ == "string" && !p.variadic && keyParams[p.name]:
+			one = append(one, p.name)
+		case p.typ == "string" && p.variadic && p.name == "keys":
+			many = append(many, p.name+"...")
+		case p.typ == "ZStore":
+			many = append(many, p.name+".Keys...")
+		case p.typ == "*ZStore":
+			many = append(many, "storeKeys("+p.name+")...")
+		case p.typ == "ZRangeArgs":
+			one = append(one, p.name+".Key")
+		}
+	}
+	switch {
+	case len(one) == 1 && len(many) == 0:
+		return "db.lockKey(" + one[0] + ")"
+	case len(one) == 0 && len(many) == 0:
+		return "db.lockAll()"
+	case len(many) == 0:
+		return "db.lockMask(db.maskOf(" + strings.Join(one, ", ") + "))"
+	}
+	parts := []string{}
+	if len(one) > 0 {
+		parts = append(parts, "db.maskOf("+strings.Join(one, ", ")+")")
+	}
+	for _, k := range many {
+		parts = append(parts, "db.maskOf("+k+")")
+	}
+	return "db.lockMask(" + strings.Join(parts, " | ") + ")"
+}
+
 // expr prints an expression as source.
 func expr(fset *token.FileSet, e ast.Expr) string {
 	var b bytes.Buffer
@@ -228,7 +271,7 @@ func render(ms []method) ([]byte, error) {
 			b.WriteString(", " + strings.Join(decl, ", "))
 		}
 		fmt.Fprintf(&b, ") %s {\n", m.results)
-		fmt.Fprintf(&b, "\ttx := db.lock()\n\tdb.stats.calls[%s]++\n", s)
+		fmt.Fprintf(&b, "\ttx := %s\n\ttx.home.calls[%s]++\n", lockExpr(m), s)
 		if m.lastErr {
 			// No defer: the log's error (a DB made by Open) reaches the caller
 			// when the command itself succeeded (see DB.finish).
@@ -239,10 +282,10 @@ func render(ms []method) ([]byte, error) {
 			rs := strings.Join(append(res, "err"), ", ")
 			b.WriteString("\tt0 := db.start()\n")
 			fmt.Fprintf(&b, "\t%s := tx.%s(%s)\n", rs, m.name, strings.Join(call, ", "))
-			fmt.Fprintf(&b, "\treturn %s\n}\n", strings.Join(append(res, fmt.Sprintf("db.finish(%s, t0, err)", s)), ", "))
+			fmt.Fprintf(&b, "\treturn %s\n}\n", strings.Join(append(res, fmt.Sprintf("tx.finish(%s, t0, err)", s)), ", "))
 			continue
 		}
-		fmt.Fprintf(&b, "\tdefer db.end(%s, db.start())\n", s)
+		fmt.Fprintf(&b, "\tdefer tx.end(%s, db.start())\n", s)
 		ret := "return "
 		if m.results == "" {
 			ret = ""

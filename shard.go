@@ -1,0 +1,192 @@
+package zlite
+
+import (
+	"fmt"
+	"hash/maphash"
+	"math/bits"
+	"strings"
+	"sync"
+
+	"github.com/zlite/zlite/blocking"
+	"github.com/zlite/zlite/list"
+	"github.com/zlite/zlite/zset"
+)
+
+// The keyspace is split into shards by the hash of each key's hash tag (see
+// [WithShards] and the package doc's section Concurrency). A shard is a keyspace of
+// its own: a key table, expiry index, wait queues, watches and command counters,
+// under one mutex. A command locks the shards of the keys it names, in ascending
+// order (so two commands never wait for each other in a cycle), runs, serves the
+// callers its writes made ready in those shards, logs its record, and unlocks.
+// Commands over the whole keyspace (KEYS, SCAN, DBSIZE, FLUSHALL, RANDOMKEY,
+// Update, View, Stats, snapshots) lock every shard.
+//
+// Blocked callers whose keys (and BLMOVE destination) all live in one shard wait in
+// that shard's queues and are served by writers holding only that shard. A caller
+// blocked on keys of several shards waits in the DB's global queues (gwaits), and
+// while any caller does, every command locks every shard: the keyspace runs as one
+// lock until the last such caller is served or gives up. Waiters in a shard's queues
+// are then older than every waiter in the global queues (none enters a shard's
+// queues while the global ones hold any), so serving a key's shard queue before its
+// global queue is first blocked, first served.
+
+// MaxShards is the largest number of shards a DB can have ([WithShards]).
+const MaxShards = 64
+
+// DefaultShards is the number of shards of a DB unless [WithShards] says otherwise.
+const DefaultShards = 64
+
+// shard is one part of the keyspace, with everything its keys need, under mu.
+type shard struct {
+	mu sync.Mutex
+	db *DB
+	// cur is the transaction holding mu (set when it is locked): the shard's code
+	// reads the command's clock and appends to its log record through it.
+	cur *Tx
+
+	// keys holds the shard's keys and their values (see keytable.go).
+	keys keyTable
+	// exp holds the keys' expiry times (expire.go).
+	exp expiries
+	// waits holds the callers blocked on this shard's keys alone.
+	waits blocking.Registry[popReq]
+	// watches indexes the shard's keys watched for optimistic locking (watch.go).
+	watches watchTable
+	// calls and latency are the command counters of the commands whose home shard
+	// this is (stats.go).
+	calls   []uint64
+	latency []Histogram
+
+	// dropped is the last list or set deleted for being empty during the current
+	// command; unlock moves it to spareList/spareSet, which newList/newZSet reuse,
+	// so a key that is repeatedly filled and drained (a queue) does not allocate.
+	dropped   interface{ Len() int }
+	spareList *list.List
+	spareSet  *zset.Set
+
+	// wtx and rtx are the transactions whose home this shard is; reusing them
+	// keeps commands allocation-free.
+	wtx, rtx Tx
+
+	_ [64]byte // keeps the next shard's mutex off this shard's last cache line
+}
+
+// hashTag returns the part of key that chooses its shard: as in Redis Cluster, the
+// bytes between the first '{' and the first '}' after it, when there are any, else
+// the whole key. Keys with the same tag ("{user1}:a", "{user1}:b") share a shard,
+// so commands on them lock one shard.
+func hashTag(key string) string {
+	i := strings.IndexByte(key, '{')
+	if i < 0 {
+		return key
+	}
+	j := strings.IndexByte(key[i+1:], '}')
+	if j <= 0 {
+		return key
+	}
+	return key[i+1 : i+1+j]
+}
+
+// shardSeed hashes hash tags to shards (keyTable's own hash chooses slots).
+var shardSeed = maphash.MakeSeed()
+
+// shardOf returns the index of key's shard. O(len(key)).
+func (db *DB) shardOf(key string) int {
+	if db.shardMask == 0 {
+		return 0
+	}
+	return int(maphash.String(shardSeed, hashTag(key)) & db.shardMask)
+}
+
+// maskOf returns the set of the shards of keys, one bit per shard.
+func (db *DB) maskOf(keys ...string) uint64 {
+	var m uint64
+	for _, k := range keys {
+		m |= 1 << db.shardOf(k)
+	}
+	return m
+}
+
+// lockKey locks key's shard for a command and returns the shard's writable Tx.
+func (db *DB) lockKey(key string) *Tx { return db.lockMask(1 << db.shardOf(key)) }
+
+// lockKeys locks the shards of keys (all of them when keys is empty, as for a
+// command over the whole keyspace).
+func (db *DB) lockKeys(keys ...string) *Tx { return db.lockMask(db.maskOf(keys...)) }
+
+// storeKeys returns the keys of a ZSTORE's inputs, none for nil.
+func storeKeys(s *ZStore) []string {
+	if s == nil {
+		return nil
+	}
+	return s.Keys
+}
+
+// lockAll locks every shard.
+func (db *DB) lockAll() *Tx { return db.lockMask(db.all) }
+
+// lockMask locks the shards of m (every shard when m is 0) in ascending order and
+// returns the writable Tx of the lowest, which holds them. While callers wait in
+// the global queues it locks every shard instead (see the top of this file).
+func (db *DB) lockMask(m uint64) *Tx {
+	if m == 0 {
+		m = db.all
+	}
+	db.acquire(m)
+	if m != db.all && db.gwaits.Blocked() > 0 {
+		// The global queues' count changes only under every shard's lock, so
+		// reading it under one is exact.
+		db.release(m)
+		m = db.all
+		db.acquire(m)
+	}
+	tx := &db.shards[bits.TrailingZeros64(m)].wtx
+	tx.begin(m)
+	return tx
+}
+
+// acquire locks the shards of m, in ascending order.
+func (db *DB) acquire(m uint64) {
+	for b := m; b != 0; b &= b - 1 {
+		db.shards[bits.TrailingZeros64(b)].mu.Lock()
+	}
+}
+
+// release unlocks the shards of m.
+func (db *DB) release(m uint64) {
+	for b := m; b != 0; b &= b - 1 {
+		db.shards[bits.TrailingZeros64(b)].mu.Unlock()
+	}
+}
+
+// begin makes tx the holder of the shards of m, just locked.
+func (tx *Tx) begin(m uint64) {
+	tx.held, tx.nowOK = m, false
+	for b := m; b != 0; b &= b - 1 {
+		tx.db.shards[bits.TrailingZeros64(b)].cur = tx
+	}
+}
+
+// shards calls fn for each shard tx holds, in ascending order.
+func (tx *Tx) eachShard(fn func(sh *shard)) {
+	for b := tx.held; b != 0; b &= b - 1 {
+		fn(&tx.db.shards[bits.TrailingZeros64(b)])
+	}
+}
+
+// sh returns key's shard, which tx must hold: a key that [DB.UpdateKeys] or
+// [DB.ViewKeys] did not declare (in another shard) panics with [ErrUndeclaredKey].
+func (tx *Tx) sh(key string) *shard {
+	i := tx.db.shardOf(key)
+	if tx.held&(1<<i) == 0 {
+		panic(fmt.Errorf("%w: %q", ErrUndeclaredKey, key))
+	}
+	return &tx.db.shards[i]
+}
+
+// allShards locks every shard, for a caller blocked in the global queues that stops
+// waiting (blocking.Registry.Wait re-locks to unlink it).
+type allShards DB
+
+func (a *allShards) Lock()   { (*DB)(a).acquire(a.all) }
+func (a *allShards) Unlock() { (*DB)(a).release(a.all) }
