@@ -360,11 +360,13 @@ func (db *DB) wait(ctx context.Context, w *waiter) error {
 		db.release(tx.held)
 		return misconf(err)
 	}
-	// tx holds the shard of m alone, or every shard.
 	reg, mu := &db.gwaits, sync.Locker((*allShards)(db))
 	if db.gwaits.Blocked() == 0 && bits.OnesCount64(m) == 1 {
 		sh := &db.shards[bits.TrailingZeros64(m)]
 		reg, mu = &sh.waits, &sh.mu
+		// lockMask may have taken every shard for global waiters that have gone
+		// since: Wait releases the one it is given.
+		db.release(tx.held &^ m)
 	}
 	_, err := reg.Wait(ctx, mu, w, w.Req.timeout)
 	if err == nil && w.Req.ok {
