@@ -405,11 +405,12 @@ func TestBlockingRenameServes(t *testing.T) {
 }
 
 // TestBlockingQueueSweep checks that the wait queues of keys nobody waits on any
-// more do not accumulate in the map.
+// more do not accumulate in the map (of one shard: each shard keeps up to the
+// sweep threshold).
 func TestBlockingQueueSweep(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		db := track(New())
+		db := track(New(WithShards(1)))
 		for i := range 1000 {
 			c, cancel := context.WithCancel(ctx)
 			w := goBLPop(c, db, 0, "k"+strconv.Itoa(i))
