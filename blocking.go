@@ -210,8 +210,9 @@ func (tx *Tx) serveWaiter(key string, w *waiter) (served, exhausted bool) {
 
 // serveReady serves the callers blocked on the keys that the command or batch made
 // ready, in the shards tx holds and then, while callers wait in them, the global
-// queues (whose waiters are younger than any in a shard's: see shard.go), until no
-// key is left ready (a served BLMOVE makes its destination ready).
+// queues, until no key is left ready (a served BLMOVE makes its destination ready).
+// A key ready in the global queues is offered to its shard's queue first, whose
+// waiters are older (see shard.go), so that each key serves first blocked first.
 func (tx *Tx) serveReady() {
 	db := tx.db
 	for {
@@ -223,7 +224,10 @@ func (tx *Tx) serveReady() {
 			}
 		}
 		if db.gwaits.HasReady() {
-			db.gwaits.ServeReady(tx.serveWaiter)
+			db.gwaits.EachReady(func(key string) {
+				tx.sh(key).waits.Serve(key, tx.serveWaiter)
+				db.gwaits.Serve(key, tx.serveWaiter)
+			})
 			served = true
 		}
 		if !served {

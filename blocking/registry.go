@@ -334,14 +334,23 @@ type ServeFunc[R any] func(key string, w *Waiter[R]) (served, exhausted bool)
 // that serve marks (a BLMOVE's destination) are served in a later round of the same
 // call, until no key is marked. The complexity is that of the Serve calls.
 func (r *Registry[R]) ServeReady(serve ServeFunc[R]) {
+	r.EachReady(func(key string) { r.Serve(key, serve) })
+}
+
+// EachReady is [Registry.ServeReady] with the serving left to fn: it calls fn for
+// each key marked ready, in marking order and in rounds as ServeReady does, so
+// that a caller can offer the key to other waiters first (those of another
+// Registry that blocked earlier). fn may call [Registry.Serve] and
+// [Registry.MarkReady]. The complexity is that of the fn calls.
+func (r *Registry[R]) EachReady(fn func(key string)) {
 	for len(r.ready) > 0 {
-		// Take the list as it stands; serve may mark more keys, which start a new
-		// list served in the next round, as in Redis.
+		// Take the list as it stands; serving may mark more keys, which start a
+		// new list served in the next round, as in Redis.
 		batch := r.ready
 		r.ready = r.spare[:0]
 		clear(r.readySet)
 		for _, key := range batch {
-			r.Serve(key, serve)
+			fn(key)
 		}
 		clear(batch)
 		r.spare = batch[:0]

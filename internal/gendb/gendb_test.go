@@ -46,12 +46,42 @@ func (tx *Tx) unexported() {}
 	require.Contains(t, out, "func (db *DB) Get(ctx context.Context, key string) (string, error) {")
 	require.Contains(t, out, "func (db *DB) GetMany(ctx context.Context, keys ...string) (vals []string, err error) {")
 	require.Contains(t, out, "r0, err := tx.GetMany(keys...)")
-	require.Contains(t, out, "return r0, db.finish(statGet, t0, err)", "a method returning an error returns the log's error too")
-	require.Contains(t, out, "db.stats.calls[statGet]++", "GetMany counts as GET, named after the shorter Get")
+	require.Contains(t, out, "return r0, tx.finish(statGet, t0, err)", "a method returning an error returns the log's error too")
+	require.Contains(t, out, "tx.home.calls[statGet]++", "GetMany counts as GET, named after the shorter Get")
+	require.Contains(t, out, "tx := db.lockKey(key)", "Get locks its key's shard")
+	require.Contains(t, out, "tx := db.lockMask(db.maskOf(keys...))", "GetMany locks its keys' shards")
 	require.NotContains(t, out, "Wait")
 	require.NotContains(t, out, "Ignored")
 	require.NotContains(t, out, "unexported")
 	require.Equal(t, 1, strings.Count(out, `"get",`))
+}
+
+func TestLockExpr(t *testing.T) {
+	str := func(names ...string) []param {
+		var ps []param
+		for _, n := range names {
+			ps = append(ps, param{name: n, typ: "string"})
+		}
+		return ps
+	}
+	tests := []struct {
+		name   string
+		params []param
+		want   string
+	}{
+		{"no key", str("pattern"), "db.lockAll()"},
+		{"one key", str("key", "member"), "db.lockKey(key)"},
+		{"two keys", str("src", "dst", "srcPos"), "db.lockMask(db.maskOf(src, dst))"},
+		{"variadic keys", []param{{name: "keys", typ: "string", variadic: true}}, "db.lockMask(db.maskOf(keys...))"},
+		{"variadic values are not keys", append(str("key"), param{name: "values", typ: "string", variadic: true}), "db.lockKey(key)"},
+		{"store", append(str("dest"), param{name: "store", typ: "*ZStore"}), "db.lockMask(db.maskOf(dest) | db.maskOf(storeKeys(store)...))"},
+		{"range args", []param{{name: "z", typ: "ZRangeArgs"}}, "db.lockKey(z.Key)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, lockExpr(method{params: tt.params}))
+		})
+	}
 }
 
 func TestGenerateErrors(t *testing.T) {
