@@ -337,6 +337,24 @@ func updateMove(db *DB, src, dst, member string) (moved bool, err error) {
 	return moved, err
 }
 
+// updateKeysMove is updateMove as an UpdateKeys batch, which locks the shards of src
+// and dst alone.
+func updateKeysMove(db *DB, src, dst, member string) (moved bool, err error) {
+	err = db.UpdateKeys([]string{src, dst}, func(tx *Tx) error {
+		s, ok, err := tx.ZScore(src, member)
+		if err != nil || !ok {
+			return err
+		}
+		if _, err := tx.ZRem(src, member); err != nil {
+			return err
+		}
+		moved = true
+		_, err = tx.ZAdd(dst, Z{Member: member, Score: s})
+		return err
+	})
+	return moved, err
+}
+
 // run performs in on db and returns its reply in the model's terms.
 func (in linIn) run(ctx context.Context, db *DB, move linMover) linOut {
 	var out linOut
@@ -518,9 +536,9 @@ func (g linGen) next() linIn {
 
 // linHistory runs clients goroutines of perClient random calls each on a new DB and
 // returns the recorded history.
-func linHistory(seed uint64, clients, perClient int, multi bool, move linMover) *linRecorder {
+func linHistory(seed uint64, clients, perClient int, multi bool, move linMover, opts ...Option) *linRecorder {
 	ctx := context.Background()
-	db := New()
+	db := New(opts...)
 	rec := newLinRecorder()
 	var vals atomic.Uint32
 	var wg sync.WaitGroup
@@ -547,22 +565,44 @@ func TestLinearizability(t *testing.T) {
 	if testing.Short() {
 		rounds = 5
 	}
-	for _, multi := range []bool{false, true} {
-		t.Run(fmt.Sprintf("multikey=%t", multi), func(t *testing.T) {
-			var tally linTally
-			for i := range uint64(rounds) {
-				rec := linHistory(base+i, clients, perClient, multi, updateMove)
-				if res := rec.check(t); res != porcupine.Ok {
-					t.Fatalf("round %d (ZLITE_SEED=%d replays the calls): history is %s", i, base, res)
-				}
-				tally.add(rec.ops)
+	// The four keys spread over the default shards (multi-key calls lock several,
+	// blocking pops on two keys wait in the global queues), or share one shard; the
+	// move is an Update batch (every shard) or an UpdateKeys one (its two keys').
+	configs := []struct {
+		name string
+		move linMover
+		opts []Option
+	}{
+		{"shards=64/move=Update", updateMove, nil},
+		{"shards=64/move=UpdateKeys", updateKeysMove, nil},
+		{"shards=1/move=Update", updateMove, []Option{WithShards(1)}},
+	}
+	for _, cfg := range configs {
+		for _, multi := range []bool{false, true} {
+			if !multi && cfg.name != configs[0].name {
+				continue // the move is a multi-key call
 			}
-			t.Logf("%d rounds: blocking pops served %d, timed out %d; overlapping pairs %d",
-				rounds, tally.served, tally.timedOut, tally.overlaps)
-			if tally.served == 0 || tally.timedOut == 0 || tally.overlaps == 0 {
-				t.Errorf("the histories exercised too little: %+v", tally)
-			}
-		})
+			t.Run(fmt.Sprintf("%s/multikey=%t", cfg.name, multi), func(t *testing.T) {
+				linRounds(t, base, rounds, clients, perClient, multi, cfg.move, cfg.opts)
+			})
+		}
+	}
+}
+
+// linRounds checks rounds random histories of one configuration.
+func linRounds(t *testing.T, base uint64, rounds, clients, perClient int, multi bool, move linMover, opts []Option) {
+	var tally linTally
+	for i := range uint64(rounds) {
+		rec := linHistory(base+i, clients, perClient, multi, move, opts...)
+		if res := rec.check(t); res != porcupine.Ok {
+			t.Fatalf("round %d (ZLITE_SEED=%d replays the calls): history is %s", i, base, res)
+		}
+		tally.add(rec.ops)
+	}
+	t.Logf("%d rounds: blocking pops served %d, timed out %d; overlapping pairs %d",
+		rounds, tally.served, tally.timedOut, tally.overlaps)
+	if tally.served == 0 || tally.timedOut == 0 || tally.overlaps == 0 {
+		t.Errorf("the histories exercised too little: %+v", tally)
 	}
 }
 
