@@ -19,9 +19,10 @@ import (
 // keys=1000: each call picks a random key among 1,000 keys of 100 members (sets) or
 // 100 elements (lists); keys=1: every goroutine works on the same key. par=N runs N
 // goroutines per GOMAXPROCS (b.SetParallelism), so par=4 with -cpu 2 is 8 goroutines
-// on 2 cores. impl=zlite is one DB; impl=split16 spreads the keys over 16 independent
-// DBs by key hash: the upper bound of a keyspace sharded 16 ways, with no cost for
-// multi-key commands.
+// on 2 cores. impl=zlite is one DB with its default shards; impl=shards1 one DB of
+// one shard (WithShards(1): one lock, as the keyspace was before shards);
+// impl=split16 spreads the keys over 16 independent DBs by key hash: the upper
+// bound of a keyspace sharded 16 ways, with no cost for multi-key commands.
 //
 // cpu-ns/op is the process's CPU time (user + system) per operation: on a machine
 // shared with other work, wall time per operation depends on how many cores the rest
@@ -43,7 +44,7 @@ const (
 // change and one fill serves every run.
 type parData struct {
 	zkeys, lkeys, members []string
-	one, split            func() parImpl
+	one, single, split    func() parImpl
 }
 
 // parImpl routes a key to the DB that holds it.
@@ -69,12 +70,15 @@ var parFill = sync.OnceValue(func() *parData {
 			route(d.lkeys[i]).RPush(ctx, d.lkeys[i], d.members...)
 		}
 	}
-	d.one = sync.OnceValue(func() parImpl {
-		db := New()
-		route := func(string) *DB { return db }
-		fill(route)
-		return route
-	})
+	whole := func(opts ...Option) func() parImpl {
+		return sync.OnceValue(func() parImpl {
+			db := New(opts...)
+			route := func(string) *DB { return db }
+			fill(route)
+			return route
+		})
+	}
+	d.one, d.single = whole(), whole(WithShards(1))
 	d.split = sync.OnceValue(func() parImpl {
 		var dbs [16]*DB
 		for i := range dbs {
@@ -118,13 +122,13 @@ func BenchmarkParallel(b *testing.B) {
 	impls := []struct {
 		name  string
 		route func() parImpl
-	}{{"zlite", d.one}, {"split16", d.split}}
+	}{{"zlite", d.one}, {"shards1", d.single}, {"split16", d.split}}
 	var goroutine atomic.Uint64 // distinct random streams per goroutine
 	for _, o := range ops {
 		for _, keys := range []int{parKeys, 1} {
 			for _, par := range []int{1, 4} {
 				for _, im := range impls {
-					if keys == 1 && im.name != "zlite" {
+					if keys == 1 && im.name == "split16" {
 						continue // one key lives in one shard: split16 is zlite
 					}
 					name := fmt.Sprintf("op=%s/keys=%d/par=%d/impl=%s", o.name, keys, par, im.name)

@@ -3,7 +3,6 @@ package zlite
 import (
 	"context"
 	"math/bits"
-	"sync"
 	"time"
 
 	"github.com/zlite/zlite/blocking"
@@ -53,7 +52,7 @@ type waiter = blocking.Waiter[popReq]
 // newWaiter returns a waiter of db's for keys (which it copies without repeats) with
 // a request of the given kind; the caller fills in the rest.
 func (db *DB) newWaiter(kind popKind, keys []string) *waiter {
-	w := db.gwaits.NewWaiter(keys) // any Registry's pool will do: see DB.wait
+	w := db.gwaits.NewWaiter(keys) // a shard's waiter replaces it to wait in a shard (DB.wait)
 	w.Req.kind = kind
 	return w
 }
@@ -364,15 +363,23 @@ func (db *DB) wait(ctx context.Context, w *waiter) error {
 		db.release(tx.held)
 		return misconf(err)
 	}
-	reg, mu := &db.gwaits, sync.Locker((*allShards)(db))
+	var err error
 	if db.gwaits.Blocked() == 0 && bits.OnesCount64(m) == 1 {
-		sh := &db.shards[bits.TrailingZeros64(m)]
-		reg, mu = &sh.waits, &sh.mu
 		// lockMask may have taken every shard for global waiters that have gone
 		// since: Wait releases the one it is given.
 		db.release(tx.held &^ m)
+		// A waiter must come from the pool of the Registry it waits in (the dead
+		// entries a Registry keeps are read under its own lock), and newWaiter
+		// takes them from the global one's.
+		sh := &db.shards[bits.TrailingZeros64(m)]
+		sw := sh.waits.NewWaiter(w.Keys())
+		sw.Req = w.Req
+		_, err = sh.waits.Wait(ctx, &sh.mu, sw, w.Req.timeout)
+		w.Req = sw.Req
+		sw.Release()
+	} else {
+		_, err = db.gwaits.Wait(ctx, (*allShards)(db), w, w.Req.timeout)
 	}
-	_, err := reg.Wait(ctx, mu, w, w.Req.timeout)
 	if err == nil && w.Req.ok {
 		err = db.servedDurable(m)
 	}
