@@ -175,6 +175,13 @@ type Tx struct {
 	nowOK bool
 	// rec is the log record of the command or batch (persist.go).
 	rec recorder
+	// lastKey and lastLen are the bytes of the key that sh last looked up, and
+	// lastSh its shard: a string at the same address with the same length is the
+	// same key (strings are immutable), so a command that names its key several
+	// times hashes it once.
+	lastKey *byte
+	lastLen int
+	lastSh  *shard
 }
 
 // value returns the value at key, or nil; an expired key is deleted and reads as

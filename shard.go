@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/zlite/zlite/blocking"
 	"github.com/zlite/zlite/list"
@@ -162,6 +163,7 @@ func (db *DB) release(m uint64) {
 // begin makes tx the holder of the shards of m, just locked.
 func (tx *Tx) begin(m uint64) {
 	tx.held, tx.nowOK = m, false
+	tx.lastKey, tx.lastLen, tx.lastSh = nil, 0, nil
 	for b := m; b != 0; b &= b - 1 {
 		tx.db.shards[bits.TrailingZeros64(b)].cur = tx
 	}
@@ -177,11 +179,16 @@ func (tx *Tx) eachShard(fn func(sh *shard)) {
 // sh returns key's shard, which tx must hold: a key that [DB.UpdateKeys] or
 // [DB.ViewKeys] did not declare (in another shard) panics with [ErrUndeclaredKey].
 func (tx *Tx) sh(key string) *shard {
+	if len(key) == tx.lastLen && unsafe.StringData(key) == tx.lastKey {
+		return tx.lastSh // the same string as the last call: a command names its key often
+	}
 	i := tx.db.shardOf(key)
 	if tx.held&(1<<i) == 0 {
 		panic(fmt.Errorf("%w: %q", ErrUndeclaredKey, key))
 	}
-	return &tx.db.shards[i]
+	sh := &tx.db.shards[i]
+	tx.lastKey, tx.lastLen, tx.lastSh = unsafe.StringData(key), len(key), sh
+	return sh
 }
 
 // allShards locks every shard, for a caller blocked in the global queues that stops
