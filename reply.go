@@ -120,6 +120,22 @@ func (c Command) Arity() int { return c.c.arity }
 // Write reports whether the command may modify the keyspace.
 func (c Command) Write() bool { return c.c.write }
 
+// Keys returns the key positions that Redis's COMMAND INFO reports for the
+// command: the first key's index, the last's (negative: from the end) and the step.
+// Commands whose keys a count argument gives (ZUNION, LMPOP, ...) report only the
+// keys before it (ZUNIONSTORE's destination), and commands over the whole keyspace
+// none (0, 0, 0), as Redis does. O(1).
+func (c Command) Keys() (first, last, step int) {
+	k := c.c.keys
+	switch {
+	case k.whole:
+		return 0, 0, 0
+	case k.first == 0 && k.numkeys == 0:
+		return 1, 1, 1
+	}
+	return k.first, k.last, k.step
+}
+
 // Blocking reports whether the command may block (BLPOP, BZPOPMIN, ...).
 func (c Command) Blocking() bool { return c.c.block != nil }
 
