@@ -270,25 +270,52 @@ func (p packed) lower(rank, off int, score float64, m string) (int, int) {
 	return rank, off
 }
 
+// span returns the offset of the entry k after the one at off and the bytes of the
+// members of the k entries from off, reading only the lengths.
+func (p packed) span(off, k int) (end, total int) {
+	for ; k > 0; k-- {
+		start, e := p.memberEnd(off + scoreLen(p[off]))
+		total += e - start
+		off = e
+	}
+	return off, total
+}
+
+// copyMember appends the member whose length is at off to buf, which must have room
+// for it, and returns buf, the copy (a view of buf, which is never written again) and
+// the offset of the next entry.
+func (p packed) copyMember(buf []byte, off int) ([]byte, string, int) {
+	start, end := p.memberEnd(off)
+	if start == end {
+		return buf, "", end
+	}
+	buf = append(buf, p[start:end]...)
+	return buf, unsafe.String(&buf[len(buf)-(end-start)], end-start), end
+}
+
 // collect decodes k entries from off, in order, appending them to out with their
 // members copied into one new buffer.
 func (p packed) collect(off, k int, out []Entry) []Entry {
-	end, total := off, 0
-	for range k {
-		var m string
-		_, m, end = p.entry(end)
-		total += len(m)
-	}
+	end, total := p.span(off, k)
 	buf := make([]byte, 0, total)
 	for off < end {
 		var e Entry
-		var m string
-		e.Score, m, off = p.entry(off)
-		if m != "" {
-			buf = append(buf, m...)
-			e.Member = unsafe.String(&buf[len(buf)-len(m)], len(m)) // buf is never written again
-		}
+		e.Score, off = p.score(off)
+		buf, e.Member, off = p.copyMember(buf, off)
 		out = append(out, e)
+	}
+	return out
+}
+
+// members appends the members of the k entries from off to out, in order, copied into
+// one new buffer.
+func (p packed) members(off, k int, out []string) []string {
+	end, total := p.span(off, k)
+	buf := make([]byte, 0, total)
+	for off < end {
+		var m string
+		buf, m, off = p.copyMember(buf, off+scoreLen(p[off]))
+		out = append(out, m)
 	}
 	return out
 }
