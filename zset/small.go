@@ -354,8 +354,9 @@ func (s *Set) smCut(rank, lo, hi, k int) {
 }
 
 // smSplice replaces the bytes [lo, hi) of the entries, which hold the del entries of
-// ranks rank.., with the entry of score encoding and length h and member m (none when
-// h is empty; del is then 0 or the entry is inserted with del 0). It moves the index
+// ranks rank.., with the entry whose score encoding and member length are h and whose
+// member is m, or with nothing when h is empty: callers either insert one entry (del
+// 0, lo == hi) or remove entries (h empty). It moves the index
 // with the bytes, in place when the buffer keeps its size class: the entries and the
 // fingerprints before the change move by one copy, the fingerprints and marks after
 // it by another, and the marks after the change follow by arithmetic (see moveMarks
