@@ -185,11 +185,24 @@ func (tx *Tx) zrangeArgs(z *ZRangeArgs) ([]Z, error) {
 // of range are clamped. Empty when the key does not exist. The complexity is
 // O(log n + k) for k members returned.
 func (tx *Tx) ZRange(key string, start, stop int64) ([]string, error) {
-	zs, err := tx.ZRangeWithScores(key, start, stop)
+	return tx.zrangeMembers(key, start, stop, (*zset.Set).RangeMembers)
+}
+
+// zrangeMembers runs ZRANGE or ZREVRANGE (sel) without WITHSCORES on key: the members
+// alone, empty for a missing key.
+func (tx *Tx) zrangeMembers(key string, start, stop int64, sel func(*zset.Set, int, int) []string) ([]string, error) {
+	s, err := tx.zsetRead(key)
 	if err != nil {
 		return nil, err
 	}
-	return zMembers(zs), nil
+	var ms []string
+	if s != nil {
+		ms = sel(s, clampInt(start), clampInt(stop))
+	}
+	if ms == nil {
+		return []string{}, nil
+	}
+	return ms, nil
 }
 
 // ZRangeWithScores is ZRANGE ... WITHSCORES: [Tx.ZRange] with the scores. The
@@ -201,11 +214,7 @@ func (tx *Tx) ZRangeWithScores(key string, start, stop int64) ([]Z, error) {
 // ZRevRange is ZREVRANGE: [Tx.ZRange] over the descending order (rank 0 is the
 // highest score). The complexity is O(log n + k).
 func (tx *Tx) ZRevRange(key string, start, stop int64) ([]string, error) {
-	zs, err := tx.ZRevRangeWithScores(key, start, stop)
-	if err != nil {
-		return nil, err
-	}
-	return zMembers(zs), nil
+	return tx.zrangeMembers(key, start, stop, (*zset.Set).RevRangeMembers)
 }
 
 // ZRevRangeWithScores is ZREVRANGE ... WITHSCORES: [Tx.ZRevRange] with the scores.

@@ -2,6 +2,7 @@ package list_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/zlite/zlite/list"
@@ -64,4 +65,41 @@ func BenchmarkSmallList(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkManySmallLists runs a push+pop pair on a random list among 100k lists of 10
+// items, the shape of the keyspace's many-keys rows: each operation starts with cold
+// cache lines (the List, its page slice, its page's bytes), so what it measures is how
+// many dependent memory loads an operation needs, which a benchmark on one hot list
+// (BenchmarkSmallList) hides.
+//
+//	go test -run '^$' -bench BenchmarkManySmallLists -benchtime 200ms -count 3 ./list/
+func BenchmarkManySmallLists(b *testing.B) {
+	const keys, n = 100_000, 10
+	items := make([]string, n)
+	for i := range items {
+		items[i] = fmt.Sprintf("member:%07d", i)
+	}
+	ls := make([]*list.List, keys)
+	for k := range ls {
+		ls[k] = list.New()
+		ls[k].PushBack(items...)
+	}
+	pick := make([]int32, 1<<16)
+	r := rand.New(rand.NewPCG(3, 3))
+	for i := range pick {
+		pick[i] = int32(r.IntN(keys))
+	}
+	b.Run(fmt.Sprintf("op=lpush+rpop/keys=%d/n=%d/impl=zlite", keys, n), func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			l := ls[pick[i&(len(pick)-1)]]
+			l.PushFront(items[i%n])
+			if _, ok := l.PopBack(); !ok {
+				b.Fatal("empty list")
+			}
+			i++
+		}
+	})
 }

@@ -16,6 +16,12 @@ func (l *List) check() error {
 			return fmt.Errorf("dead slot %d still holds a buffer", k)
 		}
 	}
+	if len(l.arr) == 1 != l.inline() {
+		return fmt.Errorf("a page slice of %d slots; inline %v", len(l.arr), l.inline())
+	}
+	if !l.inline() && l.one[0] != (page{}) {
+		return fmt.Errorf("the unused inline slot holds %+v", l.one[0])
+	}
 	if l.spare != nil && (l.spareLen == 0 || int(l.spareLen) > l.pageSize()) {
 		return fmt.Errorf("kept buffer of %d bytes; page size %d", l.spareLen, l.pageSize())
 	}

@@ -311,14 +311,23 @@ func (l *List) recenter(j, size int) int {
 		clear(l.arr[:off])
 		clear(l.arr[off+count:])
 	} else {
-		arr := make([]page, size)
+		arr := l.one[:]
+		if size > 1 {
+			arr = make([]page, size)
+		}
 		copy(arr[off:], l.arr[l.a:l.b])
+		if size > 1 {
+			l.one[0] = page{} // no longer a slot: nothing of it may keep a buffer alive
+		}
 		l.arr = arr
 	}
 	j += off - l.a
 	l.a, l.b = off, off+count
 	return j
 }
+
+// inline reports whether the page slice is the List's own slot (see List.one).
+func (l *List) inline() bool { return len(l.arr) > 0 && &l.arr[0] == &l.one[0] }
 
 // removeSlot removes the page at absolute slot j, shifting the shorter side.
 func (l *List) removeSlot(j int) {

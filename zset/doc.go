@@ -60,8 +60,9 @@
 // Above 16, an index follows the entries in the same buffer (1.75 bytes per entry): a
 // one-byte fingerprint of each member, compared eight at a time to find a member, and a
 // mark (rank, offset) about every 8 entries, binary-searched to reach a rank or a score;
-// writes move the marks by arithmetic and place them again every 8 entries added or
-// removed. A write moves the bytes after its position. As in Redis's listpack, the
+// a write moves the bytes after its position, the index's with them, in place (two
+// copies), adjusts the marks after it by arithmetic and places them again every 8
+// entries added or removed. As in Redis's listpack, the
 // entries are bounded at 1 GiB: an entry that would take them past it makes the set a
 // tree, whatever the limits. The Set itself is 24 bytes: one pointer, to the buffer or
 // to the tree, the buffer's length, its capacity as a one-byte class (an index into the

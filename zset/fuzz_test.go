@@ -121,6 +121,9 @@ func FuzzOps(f *testing.F) {
 				if got := s.Range(a, b); !sameEntries(got, want) {
 					t.Fatalf("Range(%d, %d) = %v; want %v", a, b, got, want)
 				}
+				if got := s.RangeMembers(a, b); !slices.Equal(got, entryMembers(want)) {
+					t.Fatalf("RangeMembers(%d, %d) = %q; want those of %v", a, b, got, want)
+				}
 			case 7:
 				var got Entry
 				var ok bool

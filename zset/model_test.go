@@ -245,6 +245,15 @@ func sameEntries(a, b []Entry) bool {
 	return true
 }
 
+// entryMembers returns the members of es, in order.
+func entryMembers(es []Entry) []string {
+	ms := make([]string, len(es))
+	for i, e := range es {
+		ms[i] = e.Member
+	}
+	return ms
+}
+
 func sameFloat(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 
 // TestModel runs random operation sequences against the naive model, comparing every
@@ -454,12 +463,15 @@ func testModel(t *testing.T, lim Limits, ops int) {
 				rev := r.IntN(2) == 0
 				desc = fmt.Sprintf("Range(%d, %d, rev %v)", a, b, rev)
 				_, _, want := m.rankRange(a, b, rev)
-				got := s.Range(a, b)
+				got, members := s.Range(a, b), s.RangeMembers(a, b)
 				if rev {
-					got = s.RevRange(a, b)
+					got, members = s.RevRange(a, b), s.RevRangeMembers(a, b)
 				}
 				if !sameEntries(got, want) {
 					fail("got %v; want %v", got, want)
+				}
+				if !slices.Equal(members, entryMembers(want)) {
+					fail("members %q; want those of %v", members, want)
 				}
 			case 17, 18:
 				lo, hi := sbound(), sbound()

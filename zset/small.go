@@ -95,6 +95,16 @@ func (p packed) wideScore(off int) (float64, int) {
 // scoreLen returns the length of the score encoding whose tag is t.
 func scoreLen(t byte) int { return int(scoreSizes[t]) }
 
+// scoreEnd returns the offset of the member's length after the score at off. A
+// one-byte integer, the common case, is a branch rather than a table load, so that a
+// walk over entries waits on one load per entry (the length), not three.
+func (p packed) scoreEnd(off int) int {
+	if t := p[off]; t > tagIntMax {
+		return off + int(scoreSizes[t])
+	}
+	return off + 1
+}
+
 // scoreSizes maps a tag to the length of its score encoding.
 var scoreSizes = func() (t [256]uint8) {
 	for i := range t {
@@ -151,7 +161,7 @@ func (p packed) entry(off int) (sc float64, m string, next int) {
 
 // skip returns the offset of the entry after the one at off.
 func (p packed) skip(off int) int {
-	_, end := p.memberEnd(off + scoreLen(p[off]))
+	_, end := p.memberEnd(p.scoreEnd(off))
 	return end
 }
 
@@ -162,7 +172,7 @@ func (p packed) offsetOf(r int) int { return p.skipN(0, r) }
 // for one-byte lengths (the walk to an entry from the mark before it).
 func (p packed) skipN(off, k int) int {
 	for ; k > 0; k-- {
-		start := off + int(scoreSizes[p[off]])
+		start := p.scoreEnd(off)
 		if n := p[start]; n < 0x80 {
 			off = start + 1 + int(n)
 		} else {
@@ -188,7 +198,7 @@ func (p packed) findFrom(off, rank int, m string) (int, int, float64, bool) {
 	for off < len(p) {
 		// The hot loop of a small set: memberEnd and score written out, so that a step
 		// is a few instructions without a call.
-		start := off + int(scoreSizes[p[off]])
+		start := p.scoreEnd(off)
 		end := start + 1 + int(p[start])
 		if p[start] < 0x80 {
 			start++
@@ -270,25 +280,52 @@ func (p packed) lower(rank, off int, score float64, m string) (int, int) {
 	return rank, off
 }
 
+// span returns the offset of the entry k after the one at off and the bytes of the
+// members of the k entries from off, reading only the lengths.
+func (p packed) span(off, k int) (end, total int) {
+	for ; k > 0; k-- {
+		start, e := p.memberEnd(p.scoreEnd(off))
+		total += e - start
+		off = e
+	}
+	return off, total
+}
+
+// copyMember appends the member whose length is at off to buf, which must have room
+// for it, and returns buf, the copy (a view of buf, which is never written again) and
+// the offset of the next entry.
+func (p packed) copyMember(buf []byte, off int) ([]byte, string, int) {
+	start, end := p.memberEnd(off)
+	if start == end {
+		return buf, "", end
+	}
+	buf = append(buf, p[start:end]...)
+	return buf, unsafe.String(&buf[len(buf)-(end-start)], end-start), end
+}
+
 // collect decodes k entries from off, in order, appending them to out with their
 // members copied into one new buffer.
 func (p packed) collect(off, k int, out []Entry) []Entry {
-	end, total := off, 0
-	for range k {
-		var m string
-		_, m, end = p.entry(end)
-		total += len(m)
-	}
+	end, total := p.span(off, k)
 	buf := make([]byte, 0, total)
 	for off < end {
 		var e Entry
-		var m string
-		e.Score, m, off = p.entry(off)
-		if m != "" {
-			buf = append(buf, m...)
-			e.Member = unsafe.String(&buf[len(buf)-len(m)], len(m)) // buf is never written again
-		}
+		e.Score, off = p.score(off)
+		buf, e.Member, off = p.copyMember(buf, off)
 		out = append(out, e)
+	}
+	return out
+}
+
+// members appends the members of the k entries from off to out, in order, copied into
+// one new buffer.
+func (p packed) members(off, k int, out []string) []string {
+	end, total := p.span(off, k)
+	buf := make([]byte, 0, total)
+	for off < end {
+		var m string
+		buf, m, off = p.copyMember(buf, p.scoreEnd(off))
+		out = append(out, m)
 	}
 	return out
 }
@@ -306,51 +343,105 @@ func (s *Set) smInsert(m string, score float64) {
 	var hdr [maxEntryExtra]byte
 	h := appendScoreBytes(hdr[:0], score)
 	h = binary.AppendUvarint(h, uint64(len(m)))
-	k := len(h) + len(m)
-	var buf [idxStack]byte
-	oldN := int(s.n)
-	old := s.detach(buf[:0])
-	sm := s.smBytes()
-	e := len(sm)
-	if need := e + k + trailerLen(oldN+1); need > cap(sm) {
-		b := smAlloc(need)[:e+k] // the capacity is rounded up to a size class
-		copy(b, sm[:off])
-		copy(b[off+k:], sm[off:])
-		sm = b
-		s.setSm(b)
-	} else {
-		sm = sm[:e+k]
-		copy(sm[off+k:], sm[off:e])
-		s.setSmLen(e + k)
-	}
-	copy(sm[off+copy(sm[off:], h):], m)
-	s.n++
-	s.attach(old, oldN, rank, 1, fingerprint(m), off, k)
+	s.smSplice(rank, off, off, 0, h, m)
 }
 
 // smCut removes the k entries of ranks rank.. in the bytes [lo, hi).
 func (s *Set) smCut(rank, lo, hi, k int) {
-	if k == 0 {
-		return
+	if k > 0 {
+		s.smSplice(rank, lo, hi, k, nil, "")
 	}
-	var buf [idxStack]byte
-	oldN := int(s.n)
-	old := s.detach(buf[:0])
+}
+
+// smSplice replaces the bytes [lo, hi) of the entries, which hold the del entries of
+// ranks rank.., with the entry whose score encoding and member length are h and whose
+// member is m, or with nothing when h is empty: callers either insert one entry (del
+// 0, lo == hi) or remove entries (h empty). It moves the index
+// with the bytes, in place when the buffer keeps its size class: the entries and the
+// fingerprints before the change move by one copy, the fingerprints and marks after
+// it by another, and the marks after the change follow by arithmetic (see moveMarks
+// for when they are placed again).
+func (s *Set) smSplice(rank, lo, hi, del int, h []byte, m string) {
+	ins := 0
+	if len(h) > 0 {
+		ins = 1
+	}
+	n, n2 := int(s.n), int(s.n)-del+ins
 	sm := s.smBytes()
-	e := len(sm) - (hi - lo)
-	s.n -= uint16(k)
-	switch total := e + trailerLen(int(s.n)); {
-	case cap(sm) > smallSlack && total < cap(sm)/2:
-		// Shrink: a set that lost half its bytes gives them back.
-		b := smAlloc(total)[:e]
+	e := len(sm) - trailerLen(n)
+	k := len(h) + len(m)
+	d1 := k - (hi - lo) // the shift of the entries after the change
+	e2 := e + d1
+	need := e2 + trailerLen(n2)
+	var b []byte
+	moved := need > cap(sm) || cap(sm) > smallSlack && need < cap(sm)/2
+	if moved {
+		// A new buffer, of the size class of the need: growth, or a set that lost half
+		// its bytes giving them back.
+		b = smAlloc(need)[:need]
 		copy(b, sm[:lo])
-		copy(b[lo:], sm[hi:])
-		s.setSm(b)
-	default:
-		copy(sm[lo:], sm[hi:])
-		s.setSmLen(e)
+	} else {
+		b = sm[:max(need, len(sm))]
 	}
-	s.attach(old, oldN, rank, -k, 0, lo, hi-lo)
+	// The bytes that move: a, the entries after the change and, when the set keeps an
+	// index, the fingerprints before it (contiguous, they move by d1); z, the
+	// fingerprints after it and, when the marks keep their number, the marks (they
+	// move by d2). Whichever moves toward the end goes first, so neither overwrites
+	// the other's bytes before they are copied.
+	keep := n > idxMin && n2 > idxMin
+	sameMarks := keep && trailerLen(n)-n == trailerLen(n2)-n2
+	aEnd, zLo, zHi := e, e+rank+del, e+n
+	if keep {
+		aEnd = e + rank
+	}
+	if sameMarks {
+		zHi = len(sm)
+	}
+	d2 := d1 + ins - del
+	moveZ := func() {
+		if keep {
+			copy(b[zLo+d2:], sm[zLo:zHi])
+		}
+	}
+	if d1 > 0 {
+		moveZ()
+	}
+	copy(b[lo+k:], sm[hi:aEnd])
+	if d1 <= 0 {
+		moveZ()
+	}
+	b = b[:need]
+	if ins == 1 {
+		copy(b[lo+copy(b[lo:], h):], m)
+	}
+	if moved {
+		s.setSm(b)
+	} else {
+		s.setSmLen(need)
+	}
+	s.n = uint16(n2)
+	switch {
+	case n2 <= idxMin:
+	case n <= idxMin:
+		s.buildIndex()
+	default:
+		v := s.small()
+		if ins == 1 {
+			v.fps[rank] = fingerprint(m)
+		}
+		if !sameMarks {
+			placeMarks(v.p, v.marks)
+			return
+		}
+		// A mark past the change moves with its entry; one on a removed entry goes to
+		// the entry now there; one at rank itself stays on an insertion (so that mark
+		// 0 stays at rank 0).
+		if del > 0 {
+			v.moveMarks(rank+del, n, -del, d1, rank, lo)
+		} else {
+			v.moveMarks(rank+1, n, 1, d1, rank+1, 0)
+		}
+	}
 }
 
 // smallSlack is the capacity a small set keeps whatever its length, so that a queue
@@ -449,10 +540,13 @@ func (s *Set) smAppend(m string, score float64) {
 // smFit ends a run of smAppend calls: it builds the index and gives back the capacity
 // that the appends left beyond the size class.
 func (s *Set) smFit() {
-	s.attach(nil, 0, 0, 0, 0, 0, 0)
-	if sm := s.smBytes(); cap(sm) > len(sm)+len(sm)/8+16 {
-		s.setSm(append(smAlloc(len(sm)), sm...))
+	sm := s.smBytes()
+	sm = append(sm, make([]byte, trailerLen(int(s.n)))...)
+	if cap(sm) > len(sm)+len(sm)/8+16 {
+		sm = append(smAlloc(len(sm)), sm...)
 	}
+	s.setSm(sm)
+	s.buildIndex()
 }
 
 // smRescore gives the small-set entry of member m, of the given rank at off, a new
@@ -508,20 +602,5 @@ func (v smallView) moveIndex(from, to, shift int) {
 		copy(v.fps[from:to], v.fps[from+1:to+1])
 	}
 	v.fps[to] = fp
-	n, prev := len(v.fps), 0
-	for j := range len(v.marks) / markSize {
-		rk, o := readMark(v.marks, j)
-		if rk >= lo && rk <= hi {
-			rk, o = rk+d, o+shift
-			writeMark(v.marks, j, rk, o)
-		}
-		if rk >= n || rk-prev > 2*markStep {
-			placeMarks(v.p, v.marks)
-			return
-		}
-		prev = rk
-	}
-	if n-prev > 2*markStep {
-		placeMarks(v.p, v.marks)
-	}
+	v.moveMarks(lo, hi+1, d, shift, lo, 0)
 }

@@ -28,7 +28,6 @@ const (
 	idxMin   = 16 // sets of up to idxMin entries have no index
 	markStep = 8  // entries per mark when placed; gaps may grow to 2*markStep
 	markSize = 6  // uint16 rank, uint32 offset
-	idxStack = 128 + 128/markStep*markSize
 )
 
 // trailerLen returns the bytes of the index of a small set of n entries.
@@ -131,7 +130,7 @@ func (v smallView) find(m string) (off, rank int, sc float64, ok bool) {
 // at returns the offset and score of the entry of rank r if its member is m.
 func (v smallView) at(r int, m string) (int, float64, bool) {
 	o := v.offsetOf(r)
-	start, end := v.p.memberEnd(o + scoreLen(v.p[o]))
+	start, end := v.p.memberEnd(v.p.scoreEnd(o))
 	if string(v.p[start:end]) != m {
 		return 0, 0, false
 	}
@@ -174,8 +173,12 @@ func (v smallView) countScore(f float64, orEqual bool) (int, int) {
 // lower returns the rank and offset of the first entry whose key is >= (score, m).
 func (v smallView) lower(score float64, m string) (int, int) {
 	r, off := v.block(func(o int) bool {
-		sc, om, _ := v.p.entry(o)
-		return sc < score || sc == score && om < m
+		sc, next := v.p.score(o)
+		if sc != score {
+			return sc < score
+		}
+		om, _ := v.p.member(next)
+		return om < m
 	})
 	return v.p.lower(r, off, score, m)
 }
@@ -189,83 +192,67 @@ func (v smallView) below(below func(sc float64, m string) bool) (int, int) {
 	return v.p.below(r, off, below)
 }
 
-// detach removes the index from the small bytes, leaving the entries, and returns a copy of it
-// (appended to buf), or nil when there is none.
-func (s *Set) detach(buf []byte) []byte {
-	t := trailerLen(int(s.n))
-	if t == 0 {
-		return nil
+// buildIndex computes the index of a small set, whose bytes have room for it after
+// the entries, from the entries alone; a set of up to idxMin entries has none.
+func (s *Set) buildIndex() {
+	v := s.small()
+	if v.fps == nil {
+		return
 	}
-	sm := s.smBytes()
-	e := len(sm) - t
-	buf = append(buf, sm[e:]...)
-	s.setSmLen(e)
-	return buf
+	i := 0
+	for o := 0; o < len(v.p); i++ {
+		_, m, next := v.p.entry(o)
+		v.fps[i] = fingerprint(m)
+		o = next
+	}
+	placeMarks(v.p, v.marks)
 }
 
-// attach rebuilds the index after the entries changed at rank r, offset off: delta
-// entries of size bytes in all were inserted there (delta = 1, with fingerprint fp) or
-// removed (delta < 0). old is what detach returned for the oldN entries before (nil:
-// build the index from scratch).
-func (s *Set) attach(old []byte, oldN, r, delta int, fp byte, off, size int) {
-	n := int(s.n)
-	if n <= idxMin {
-		return
+// moveMarks updates the marks after entries moved: those at ranks [from, to) move by
+// dr ranks and do bytes with their entries, and those at ranks [c, from), whose
+// entries were removed, go to the entry now at rank c, offset co (c == from for
+// none). It places the marks again when that leaves a gap past 2*markStep or a mark
+// past the last entry. Only the marks from the last one below min(c, from) on are
+// read.
+func (v smallView) moveMarks(from, to, dr, do, c, co int) {
+	n, prev := len(v.fps), 0
+	j := v.markBefore(min(c, from))
+	if j > 0 {
+		prev, _ = v.mark(j - 1)
 	}
-	sm := s.smBytes()
-	e := len(sm)
-	need := e + trailerLen(n)
-	if need > cap(sm) { // only after bulk appends: smInsert and smCut reserve the room
-		sm = append(smAlloc(need), sm...)
-		s.setSm(sm)
-	}
-	sm = sm[:need]
-	s.setSmLen(need)
-	p := packed(sm[:e])
-	fps, marks := sm[e:e+n], sm[e+n:]
-	if old == nil || oldN <= idxMin {
-		i := 0
-		for o := 0; o < len(p); i++ {
-			_, m, next := p.entry(o)
-			fps[i] = fingerprint(m)
-			o = next
-		}
-		placeMarks(p, marks)
-		return
-	}
-	oldFps, oldMarks := old[:oldN], old[oldN:]
-	copy(fps, oldFps[:r])
-	if delta > 0 {
-		fps[r] = fp
-		copy(fps[r+1:], oldFps[r:])
-	} else {
-		copy(fps[r:], oldFps[r-delta:])
-	}
-	if len(marks) != len(oldMarks) {
-		placeMarks(p, marks)
-		return
-	}
-	prev := 0
-	for j := range len(marks) / markSize {
-		rk, o := readMark(oldMarks, j)
+	for ; j < len(v.marks)/markSize; j++ {
+		rk, o := readMark(v.marks, j)
 		switch {
-		case delta > 0 && rk > r:
-			rk, o = rk+1, o+size
-		case delta < 0 && rk >= r-delta:
-			rk, o = rk+delta, o-size
-		case delta < 0 && rk >= r:
-			rk, o = r, off // its entry was removed: the entry now there
+		case rk >= from && rk < to:
+			rk, o = rk+dr, o+do
+			writeMark(v.marks, j, rk, o)
+		case rk >= c && rk < from:
+			rk, o = c, co
+			writeMark(v.marks, j, rk, o)
 		}
 		if rk >= n || rk-prev > 2*markStep {
-			placeMarks(p, marks)
+			placeMarks(v.p, v.marks)
 			return
 		}
-		writeMark(marks, j, rk, o)
 		prev = rk
 	}
 	if n-prev > 2*markStep {
-		placeMarks(p, marks)
+		placeMarks(v.p, v.marks)
 	}
+}
+
+// markBefore returns the last mark at a rank below r, or mark 0: the marks before it
+// are all at lower ranks.
+func (v smallView) markBefore(r int) int {
+	// Marks start at ranks 0, 8, 16, ... and drift by a rank per write until placed
+	// again, so mark r/8 is at most a few marks off.
+	j := min(r/markStep, len(v.marks)/markSize-1)
+	for ; j > 0; j-- {
+		if rk, _ := v.mark(j); rk < r {
+			break
+		}
+	}
+	return j
 }
 
 // placeMarks sets the marks at ranks 0, 8, 16, ... of the entries p.

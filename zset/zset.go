@@ -483,6 +483,28 @@ func (s *Set) collect(lo, hi int, reverse bool) []Entry {
 	return out
 }
 
+// members returns the members at ranks [lo, hi), ascending or descending.
+func (s *Set) members(lo, hi int, reverse bool) []string {
+	if lo >= hi {
+		return nil
+	}
+	var out []string
+	if s.tree() != nil {
+		es := s.tree().collect(lo, hi, false)
+		out = make([]string, len(es))
+		for i := range es {
+			out[i] = es[i].Member
+		}
+	} else {
+		v := s.small()
+		out = v.p.members(v.offsetOf(lo), hi-lo, make([]string, 0, hi-lo))
+	}
+	if reverse {
+		slices.Reverse(out)
+	}
+	return out
+}
+
 // smRange returns, from the small set's entry of rank lo at offset off, skipping offset
 // entries, up to count entries (all when count < 0) while in accepts them.
 func (s *Set) smRange(lo, off, offset, count int, in func(sc float64, m string) bool) []Entry {
@@ -532,6 +554,22 @@ func (s *Set) RevRange(start, stop int) []Entry {
 	n := s.Len()
 	lo, hi := rankSpan(start, stop, n)
 	return s.collect(n-hi, n-lo, true)
+}
+
+// RangeMembers is ZRANGE start stop without WITHSCORES: the members of [Set.Range]
+// alone, without the slice of entries that Range would build. The complexity is
+// O(log n + k) for k members.
+func (s *Set) RangeMembers(start, stop int) []string {
+	lo, hi := rankSpan(start, stop, s.Len())
+	return s.members(lo, hi, false)
+}
+
+// RevRangeMembers is ZREVRANGE start stop without WITHSCORES: the members of
+// [Set.RevRange] alone. The complexity is O(log n + k).
+func (s *Set) RevRangeMembers(start, stop int) []string {
+	n := s.Len()
+	lo, hi := rankSpan(start, stop, n)
+	return s.members(n-hi, n-lo, true)
 }
 
 // RangeByScore is ZRANGEBYSCORE min max LIMIT offset count: the entries with a score
