@@ -179,7 +179,7 @@ func (tx *Tx) eachShard(fn func(sh *shard)) {
 // sh returns key's shard, which tx must hold: a key that [DB.UpdateKeys] or
 // [DB.ViewKeys] did not declare (in another shard) panics with [ErrUndeclaredKey].
 func (tx *Tx) sh(key string) *shard {
-	if len(key) == tx.lastLen && unsafe.StringData(key) == tx.lastKey {
+	if tx.lastSh != nil && len(key) == tx.lastLen && unsafe.StringData(key) == tx.lastKey {
 		return tx.lastSh // the same string as the last call: a command names its key often
 	}
 	i := tx.db.shardOf(key)
