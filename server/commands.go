@@ -81,6 +81,7 @@ func init() {
 	} {
 		serverCommands[sc.name] = sc
 	}
+	buildCommandTable()
 }
 
 func cmdPing(c *client, a []string) bool {
@@ -254,9 +255,11 @@ func cmdSwapDB(c *client, a []string) bool {
 		return false
 	}
 	s := c.srv
-	s.dbmu.Lock()
-	s.dbs[i], s.dbs[j] = s.dbs[j], s.dbs[i]
-	s.dbmu.Unlock()
+	s.swapmu.Lock()
+	dbs := *s.dbs.Load()
+	dbs[i], dbs[j] = dbs[j], dbs[i]
+	s.dbs.Store(&dbs)
+	s.swapmu.Unlock()
 	for _, o := range s.snapshot() {
 		o.watch.swapped.Or(1<<i | 1<<j)
 	}

@@ -41,6 +41,10 @@ type client struct {
 	cause  error // why the last blocking command was cancelled
 	inline bool  // served in the caller's goroutine (syncConn), not by serve
 
+	batch   []pending      // parsed keyspace commands not yet run (see dispatch)
+	cmds    [][]string     // the batch's arguments, for DoPipelined
+	results []zlite.Result // the batch's replies
+
 	mu      sync.Mutex // guards the fields below, read by CLIENT LIST/KILL/UNBLOCK
 	name    string
 	resp    int
@@ -49,7 +53,8 @@ type client struct {
 	killed  bool
 	stopped bool // Shutdown: finish the current command, then close
 
-	last atomic.Int64 // unix nanoseconds of the last command, for idle
+	last   atomic.Int64 // unix nanoseconds of the last read, for idle
+	ending atomic.Bool  // killed or stopped is set: the per-command check is one load
 }
 
 // flushReader is the connection's reader under bufio: before each read from the
@@ -107,24 +112,32 @@ func (c *client) serve() {
 }
 
 // step reads and runs one command; it reports false when the connection must end
-// (QUIT, a protocol error, a read error), its replies flushed.
+// (QUIT, a protocol error, a read error), its replies flushed. A command that lies
+// whole in the read buffer is parsed there (see reader.buffered); only when none
+// does, step runs the commands parsed so far (see dispatch) and then reads, which
+// flushes their replies first.
 func (c *client) step() bool {
 	s := c.srv
-	args, err := c.rd.next(s.maxBulk.Load(), c.needsAuth())
-	if err != nil {
-		var pe *ProtocolError
-		if errors.As(err, &pe) {
-			c.w.errorReply("ERR " + pe.Error())
-			_ = c.w.bw.Flush()
-			s.log.Debug("protocol error", "id", c.id, "err", err)
-		} else if errors.Is(err, os.ErrDeadlineExceeded) {
-			s.log.Debug("idle client closed", "id", c.id)
+	args, reused := c.rd.buffered(s.maxBulk.Load(), c.needsAuth())
+	if !reused {
+		c.runBatch()
+		var err error
+		args, err = c.rd.next(s.maxBulk.Load(), c.needsAuth())
+		if err != nil {
+			var pe *ProtocolError
+			if errors.As(err, &pe) {
+				c.w.errorReply("ERR " + pe.Error())
+				_ = c.w.bw.Flush()
+				s.log.Debug("protocol error", "id", c.id, "err", err)
+			} else if errors.Is(err, os.ErrDeadlineExceeded) {
+				s.log.Debug("idle client closed", "id", c.id)
+			}
+			return false
 		}
-		return false
+		// The last interaction is the last read, as Redis's lastinteraction.
+		c.last.Store(time.Now().UnixNano())
 	}
-	s.commands.Add(1)
-	c.last.Store(time.Now().UnixNano())
-	if quit := c.dispatch(args); quit {
+	if quit := c.dispatch(args, reused); quit {
 		_ = c.w.bw.Flush()
 		return false
 	}
@@ -138,6 +151,9 @@ func (c *client) isKilled() bool {
 }
 
 func (c *client) stopping() bool {
+	if !c.ending.Load() {
+		return false
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.killed || (c.stopped && c.rd.br.Buffered() == 0)
@@ -180,6 +196,7 @@ func (c *client) stop() {
 func (c *client) end(flag *bool) {
 	c.mu.Lock()
 	*flag = true
+	c.ending.Store(true)
 	cancel := c.cancel
 	c.mu.Unlock()
 	if cancel != nil {
@@ -201,29 +218,57 @@ func (c *client) unblock(cause error) bool {
 	return true
 }
 
+// maxBatch bounds the commands of a batch (see dispatch), and so the time one
+// connection holds the keyspace and the replies it holds in memory.
+const maxBatch = 128
+
+// pending is a parsed keyspace command of the batch, waiting to run.
+type pending struct {
+	args []string
+	sh   zlite.Shape
+}
+
 // dispatch runs one command and writes its reply; it reports whether the
-// connection must close (QUIT, a failed write).
-func (c *client) dispatch(args []string) (quit bool) {
-	sc, isServer := lookupServer(args[0])
-	var cmd zlite.Command
-	var err error
-	if isServer {
-		err = sc.check(args)
-	} else {
-		cmd, err = zlite.Lookup(args)
-	}
-	c.mu.Lock()
+// connection must close (QUIT, a failed write). reused says that args is the
+// reader's (see reader.buffered), valid until the batch runs.
+//
+// A non-blocking keyspace command outside MULTI joins the batch instead: the
+// pipelined commands of the connection that the read buffer holds whole run
+// together by [zlite.DB.DoPipelined] (one keyspace lock for all where that is
+// observably the same), when the buffer holds no further command, the batch is
+// full, or any other command comes; their replies are written in order before
+// that command's.
+func (c *client) dispatch(args []string, reused bool) (quit bool) {
+	sc, cmd, isServer, err := lookupCommand(args)
+	var name string
 	switch {
 	case isServer && sc.subs != nil && len(args) > 1:
-		c.lastCmd = sc.name + "|" + strings.ToLower(args[1]) // CLIENT LIST's cmd=client|list
+		name = sc.name + "|" + strings.ToLower(args[1]) // CLIENT LIST's cmd=client|list
 	case isServer:
-		c.lastCmd = sc.name
+		name = sc.name
 	case err == nil:
-		c.lastCmd = cmd.Name()
+		name = cmd.Name()
 	default:
-		c.lastCmd = "NULL"
+		name = "NULL"
 	}
-	c.mu.Unlock()
+	if name != c.lastCmd { // only this goroutine writes lastCmd
+		c.mu.Lock()
+		c.lastCmd = name
+		c.mu.Unlock()
+	}
+	if err == nil && !isServer && !cmd.Blocking() && c.multi == nil && !c.needsAuth() {
+		args[0] = cmd.Name() // the keyspace's own lookup then finds it at once
+		c.batch = append(c.batch, pending{args: args, sh: cmd.Shape(args)})
+		if len(c.batch) == maxBatch || c.rd.br.Buffered() == 0 {
+			c.runBatch()
+		}
+		return false
+	}
+	if reused {
+		args = slices.Clone(args) // MULTI and WATCH keep them
+	}
+	c.runBatch()
+	c.srv.commands.Add(1)
 	if err != nil {
 		if c.multi != nil {
 			c.multi.aborted = true
@@ -241,20 +286,48 @@ func (c *client) dispatch(args []string) (quit bool) {
 		return false
 	}
 	if isServer {
-		return sc.run(c, args)
+		quit = sc.run(c, args)
+	} else {
+		c.execBlocking(cmd, args)
 	}
-	c.exec(cmd, args)
-	return false
+	return quit
 }
 
-// exec runs a keyspace command outside MULTI and writes its reply.
-func (c *client) exec(cmd zlite.Command, args []string) {
-	db := c.srv.DB(c.db)
-	if !cmd.Blocking() {
-		v, err := db.Do(context.Background(), args...)
-		c.reply(v, err, cmd.Shape(args), false)
+// runBatch runs the batch of keyspace commands (see dispatch) and writes their
+// replies.
+func (c *client) runBatch() {
+	b := c.batch
+	if len(b) == 0 {
+		c.rd.release()
 		return
 	}
+	c.srv.commands.Add(int64(len(b)))
+	db := c.srv.DB(c.db)
+	if len(b) == 1 {
+		v, err := db.Do(context.Background(), b[0].args...)
+		c.reply(v, err, b[0].sh, false)
+	} else {
+		cmds := c.cmds[:0]
+		for _, p := range b {
+			cmds = append(cmds, p.args)
+		}
+		res := slices.Grow(c.results[:0], len(b))[:len(b)]
+		db.DoPipelined(context.Background(), cmds, res)
+		for i, p := range b {
+			c.reply(res[i].Value, res[i].Err, p.sh, false)
+		}
+		clear(cmds)
+		clear(res)
+		c.cmds, c.results = cmds[:0], res[:0]
+	}
+	clear(b)
+	c.batch = b[:0]
+	c.rd.release()
+}
+
+// execBlocking runs a blocking keyspace command outside MULTI and writes its reply.
+func (c *client) execBlocking(cmd zlite.Command, args []string) {
+	db := c.srv.DB(c.db)
 	v, err := c.block(db, args)
 	if err != nil && errors.Is(err, context.Canceled) {
 		switch cause := c.cause; {
@@ -345,25 +418,55 @@ func (c *client) watchDisconnect(cancel context.CancelCauseFunc, done chan<- str
 	}
 }
 
-// lookupServer finds a server command by name, case-insensitively, without
-// allocating (the name is folded in a stack buffer).
-func lookupServer(name string) (*serverCommand, bool) {
-	if sc, ok := serverCommands[name]; ok {
-		return sc, true
+// command is an entry of the server's command table: a server command, or a
+// keyspace command that no server command overrides.
+type command struct {
+	sc  *serverCommand
+	cmd zlite.Command
+}
+
+// commandTable holds every command by lower-case name (built at init, after
+// serverCommands).
+var commandTable = map[string]command{}
+
+func buildCommandTable() {
+	for cmd := range zlite.Commands() {
+		commandTable[cmd.Name()] = command{cmd: cmd}
 	}
-	var buf [16]byte
-	if len(name) > len(buf) {
-		return nil, false
+	for name, sc := range serverCommands {
+		commandTable[name] = command{sc: sc}
 	}
-	for i := 0; i < len(name); i++ {
-		ch := name[i]
-		if 'A' <= ch && ch <= 'Z' {
-			ch += 'a' - 'A'
+}
+
+// lookupCommand finds the command named by args[0], case-insensitively and without
+// allocating (the name is folded in a stack buffer), and checks its arity: it
+// returns a server command (isServer) or a keyspace one, or Redis's error.
+func lookupCommand(args []string) (sc *serverCommand, cmd zlite.Command, isServer bool, err error) {
+	e, ok := commandTable[args[0]]
+	if !ok {
+		var buf [24]byte
+		if name := args[0]; len(name) <= len(buf) {
+			for i := 0; i < len(name); i++ {
+				ch := name[i]
+				if 'A' <= ch && ch <= 'Z' {
+					ch += 'a' - 'A'
+				}
+				buf[i] = ch
+			}
+			e, ok = commandTable[string(buf[:len(name)])]
 		}
-		buf[i] = ch
 	}
-	sc, ok := serverCommands[string(buf[:len(name)])]
-	return sc, ok
+	switch {
+	case !ok:
+		_, err = zlite.Lookup(args) // the unknown command's error
+		return nil, cmd, false, err
+	case e.sc != nil:
+		return e.sc, cmd, true, e.sc.check(args)
+	}
+	if a := e.cmd.Arity(); (a > 0 && len(args) != a) || len(args) < -a {
+		err = arityError(e.cmd.Name())
+	}
+	return nil, e.cmd, false, err
 }
 
 // sortClients orders clients by id.
