@@ -29,10 +29,18 @@ func (db *DB) DoPipelined(ctx context.Context, cmds [][]string, results []Result
 				return nil
 			}
 			for ; i < len(cmds); i++ {
-				if c, err := lookup(cmds[i]); err == nil && c.block != nil {
-					break
+				c, err := lookup(cmds[i])
+				switch {
+				case err != nil:
+					results[i] = Result{Err: err}
+					continue
+				case c.block != nil:
+					return nil
 				}
-				results[i].Value, results[i].Err = tx.Do(cmds[i]...)
+				// Tx.Do without its second lookup; its write check cannot fail
+				// in the writable Tx of a DB without a log.
+				db.count(c.stat)
+				results[i].Value, results[i].Err = c.run(tx, cmds[i])
 			}
 			return nil
 		})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"maps"
 	"net"
 	"os"
 	"slices"
@@ -39,6 +40,7 @@ type client struct {
 	multi  *multiState // non-nil between MULTI and EXEC/DISCARD
 	watch  watchSet
 	cause  error // why the last blocking command was cancelled
+	notifyFn func(bool) // c.notify, made once
 	inline bool  // served in the caller's goroutine (syncConn), not by serve
 
 	batch   []pending      // parsed keyspace commands not yet run (see dispatch)
@@ -49,7 +51,8 @@ type client struct {
 	name    string
 	resp    int
 	lastCmd string
-	cancel  context.CancelCauseFunc // set while a blocking command waits
+	cancel  context.CancelCauseFunc // set while a blocking command runs
+	waiting bool                    // the keyspace holds it blocked (see notify)
 	killed  bool
 	stopped bool // Shutdown: finish the current command, then close
 
@@ -84,6 +87,7 @@ func (f *flushReader) Read(p []byte) (int, error) {
 func newClient(s *Server, nc net.Conn) *client {
 	c := &client{srv: s, id: s.nextID.Add(1), nc: nc, born: time.Now(), resp: 2}
 	c.fr = &flushReader{c: c}
+	c.notifyFn = c.notify
 	c.rd.br = bufio.NewReaderSize(c.fr, 16<<10)
 	c.w.bw = bufio.NewWriterSize(nc, 16<<10)
 	c.authed = *s.password.Load() == ""
@@ -205,15 +209,16 @@ func (c *client) end(flag *bool) {
 }
 
 // unblock cancels the client's blocking command, if it is blocked, with cause; it
-// reports whether it was.
+// reports whether it was. A client served (see notify) is no longer blocked.
 func (c *client) unblock(cause error) bool {
 	c.mu.Lock()
 	cancel := c.cancel
-	c.cancel = nil
-	c.mu.Unlock()
-	if cancel == nil {
+	if !c.waiting {
+		c.mu.Unlock()
 		return false
 	}
+	c.cancel = nil
+	c.mu.Unlock()
 	cancel(cause)
 	return true
 }
@@ -356,7 +361,9 @@ func (c *client) reply(v any, err error, sh zlite.Shape, batch bool) {
 // block runs a blocking command, cancelled when the client disconnects, is killed or
 // unblocked. While it waits, a watcher goroutine reads ahead on the connection to
 // notice a disconnect; it is stopped (by a read deadline in the past) before block
-// returns, so only one goroutine reads at a time.
+// returns, so only one goroutine reads at a time. In-process (see syncConn) the
+// client's goroutine is the one waiting and no watcher runs: a Close of the
+// connection from elsewhere cancels it through kill.
 func (c *client) block(db *zlite.DB, args []string) (any, error) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
@@ -367,38 +374,50 @@ func (c *client) block(db *zlite.DB, args []string) (any, error) {
 	}
 	c.cancel = cancel
 	c.mu.Unlock()
-	if c.inline {
-		// In-process (see syncConn): the client's goroutine is the one waiting; a
-		// Close of the connection from elsewhere cancels it through kill.
-		c.srv.blocked.Add(1)
-		v, err := db.Do(ctx, args...)
-		c.srv.blocked.Add(-1)
-		c.mu.Lock()
-		c.cancel = nil
-		c.mu.Unlock()
-		c.cause = context.Cause(ctx)
-		return v, err
+	var done chan struct{}
+	if !c.inline {
+		// Flush what came before: the watcher must not write.
+		if err := c.w.bw.Flush(); err != nil {
+			cancel(errDisconnected)
+		}
+		c.fr.blocked.Store(true)
+		_ = c.nc.SetReadDeadline(time.Time{})
+		done = make(chan struct{})
+		go c.watchDisconnect(cancel, done)
 	}
-	// Flush what came before: the watcher must not write.
-	if err := c.w.bw.Flush(); err != nil {
-		cancel(errDisconnected)
-	}
-	c.fr.blocked.Store(true)
-	_ = c.nc.SetReadDeadline(time.Time{})
-	done := make(chan struct{})
-	go c.watchDisconnect(cancel, done)
-	c.srv.blocked.Add(1)
-	v, err := db.Do(ctx, args...)
-	c.srv.blocked.Add(-1)
+	v, err := db.DoNotify(ctx, c.notifyFn, args...)
 	c.mu.Lock()
+	if c.waiting { // timed out or cancelled
+		c.waiting = false
+		c.srv.blocked.Add(-1)
+	}
 	c.cancel = nil
 	c.mu.Unlock()
 	c.cause = context.Cause(ctx)
-	_ = c.nc.SetReadDeadline(time.Unix(1, 0))
-	<-done
-	_ = c.nc.SetReadDeadline(time.Time{})
-	c.fr.blocked.Store(false)
+	if !c.inline {
+		_ = c.nc.SetReadDeadline(time.Unix(1, 0))
+		<-done
+		_ = c.nc.SetReadDeadline(time.Time{})
+		c.fr.blocked.Store(false)
+	}
 	return v, err
+}
+
+// notify is the keyspace's notice for the client's blocking command (see
+// [zlite.DB.DoNotify]), run under the keyspace lock: the client is blocked, for
+// CLIENT LIST, CLIENT UNBLOCK and INFO's blocked_clients, from the moment the
+// keyspace blocks it until the moment a command serves it (before that command
+// replies), as in Redis, which unblocks a served client before it runs the next
+// command; a command served at once never shows as blocked.
+func (c *client) notify(blocked bool) {
+	c.mu.Lock()
+	c.waiting = blocked
+	c.mu.Unlock()
+	if blocked {
+		c.srv.blocked.Add(1)
+	} else {
+		c.srv.blocked.Add(-1)
+	}
 }
 
 // watchDisconnect reads ahead into the connection's buffer while a command blocks:
@@ -425,8 +444,8 @@ type command struct {
 	cmd zlite.Command
 }
 
-// commandTable holds every command by lower-case name (built at init, after
-// serverCommands).
+// commandTable holds every command by its lower-case and its upper-case name, the
+// two spellings clients send (built at init, after serverCommands).
 var commandTable = map[string]command{}
 
 func buildCommandTable() {
@@ -435,6 +454,9 @@ func buildCommandTable() {
 	}
 	for name, sc := range serverCommands {
 		commandTable[name] = command{sc: sc}
+	}
+	for name, e := range maps.Clone(commandTable) {
+		commandTable[strings.ToUpper(name)] = e
 	}
 }
 

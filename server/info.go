@@ -178,7 +178,7 @@ func cmdClient(c *client, a []string) bool {
 // info is the client's line of CLIENT LIST, with Redis's field names.
 func (c *client) info() string {
 	c.mu.Lock()
-	name, resp, cmd, blocked := c.name, c.resp, c.lastCmd, c.cancel != nil
+	name, resp, cmd, blocked := c.name, c.resp, c.lastCmd, c.waiting
 	c.mu.Unlock()
 	flags := "N"
 	if blocked {

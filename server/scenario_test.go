@@ -70,6 +70,16 @@ var scenarios = []scenario{
 		"1> BZMPOP 0 1 zq5 MAX COUNT 5", "blocked 1", "0: ZADD zq5 1 a 2 b", "1<",
 		"1> BLPOP wl 0", "blocked 1", "0: MULTI", "0: RPUSH wl a", "0: RPUSH wl b", "0: EXEC", "1<", "0: LRANGE wl 0 -1",
 	}},
+	{"served before the push replies", 2, []string{
+		// Redis serves a blocked client right after the command that made it ready,
+		// before the pusher's next command (here pipelined in one write) runs, and
+		// it is no longer blocked when the pusher's reply arrives.
+		"1> BLPOP pq 0", "blocked 1",
+		"raw 0: *3\r\n$5\r\nRPUSH\r\n$2\r\npq\r\n$1\r\na\r\n*3\r\n$5\r\nRPUSH\r\n$2\r\npq\r\n$1\r\nb\r\n*4\r\n$6\r\nLRANGE\r\n$2\r\npq\r\n$1\r\n0\r\n$2\r\n-1\r\n",
+		"raw 0:", "raw 0:", "1<",
+		"1> BZPOPMIN pz 0", "blocked 1", "0: ZADD pz 1 m", "0: CLIENT UNBLOCK {1}", "1<",
+		"1> BLPOP pq2 0", "blocked 1", "0: LPUSH pq2 x", "0: CLIENT UNBLOCK {1} ERROR", "1<",
+	}},
 	{"client-unblock", 2, []string{
 		"1> BLPOP q 0", "blocked 1", "0: CLIENT UNBLOCK {1} TIMEOUT", "1<",
 		"1> BZPOPMIN zq 0", "blocked 1", "0: CLIENT UNBLOCK {1} ERROR", "1<",
