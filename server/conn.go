@@ -35,13 +35,13 @@ type client struct {
 	fr   *flushReader
 	born time.Time
 
-	db     int
-	authed bool
-	multi  *multiState // non-nil between MULTI and EXEC/DISCARD
-	watch  watchSet
-	cause  error // why the last blocking command was cancelled
+	db       int
+	authed   bool
+	multi    *multiState // non-nil between MULTI and EXEC/DISCARD
+	watch    watchSet
+	cause    error      // why the last blocking command was cancelled
 	notifyFn func(bool) // c.notify, made once
-	inline bool  // served in the caller's goroutine (syncConn), not by serve
+	inline   bool       // served in the caller's goroutine (syncConn), not by serve
 
 	batch   []pending      // parsed keyspace commands not yet run (see dispatch)
 	cmds    [][]string     // the batch's arguments, for DoPipelined
