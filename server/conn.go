@@ -261,7 +261,11 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 		c.lastCmd = name
 		c.mu.Unlock()
 	}
-	if err == nil && !isServer && !cmd.Blocking() && c.multi == nil && !c.needsAuth() {
+	across := -1 // COPY ... DB n to another keyspace: its number
+	if err == nil && !isServer && c.multi == nil && cmd.Name() == "copy" {
+		across = c.copyTarget(args)
+	}
+	if err == nil && !isServer && !cmd.Blocking() && across < 0 && c.multi == nil && !c.needsAuth() {
 		args[0] = cmd.Name() // the keyspace's own lookup then finds it at once
 		c.batch = append(c.batch, pending{args: args, sh: cmd.Shape(args)})
 		if len(c.batch) == maxBatch || c.rd.br.Buffered() == 0 {
@@ -290,9 +294,13 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 		c.w.status("QUEUED")
 		return false
 	}
-	if isServer {
+	switch {
+	case isServer:
 		quit = sc.run(c, args)
-	} else {
+	case across >= 0:
+		n, err := copyAcross(c.srv.DB(c.db), c.srv.DB(across), args[1], args[2], hasReplace(args))
+		c.reply(n, err, cmd.Shape(args), false)
+	default:
 		c.execBlocking(cmd, args)
 	}
 	return quit

@@ -80,6 +80,15 @@ var scenarios = []scenario{
 		"1> BZPOPMIN pz 0", "blocked 1", "0: ZADD pz 1 m", "0: CLIENT UNBLOCK {1}", "1<",
 		"1> BLPOP pq2 0", "blocked 1", "0: LPUSH pq2 x", "0: CLIENT UNBLOCK {1} ERROR", "1<",
 	}},
+	{"copy-db", 2, []string{
+		"0: ZADD cz 1 a 2.5 b", "0: PEXPIRE cz 100000", "0: COPY cz cz DB 1", "0: SELECT 1",
+		"0: ZRANGE cz 0 -1 WITHSCORES", "0: TTL cz", "0: COPY cz cz DB 0", "0: COPY cz cz DB 0 REPLACE",
+		"0: RPUSH cl x y", "0: COPY cl cl2 DB 1", "0: LRANGE cl2 0 -1", "0: TTL cl2", "0: COPY cl cl DB 1",
+		"0: COPY cl x DB 16", "0: COPY cl x DB -1", "0: COPY cl x DB foo", "0: COPY cl x DB 01", "0: COPY cl x DB 2 FOO", "0: COPY cl x DB 5 DB foo", "0: COPY cl x DB 3 DB 1",
+		"0: COPY nokey x DB 2", "0: SELECT 0", "0: ZRANGE cz 0 -1 WITHSCORES", "0: TTL cz", "0: DBSIZE",
+		"1: SELECT 2", "1> BLPOP bl 0", "blocked 1", "0: RPUSH src9 v w", "0: COPY src9 bl DB 2", "1<",
+		"1: LRANGE bl 0 -1", "0: LRANGE src9 0 -1",
+	}},
 	{"client-unblock", 2, []string{
 		"1> BLPOP q 0", "blocked 1", "0: CLIENT UNBLOCK {1} TIMEOUT", "1<",
 		"1> BZPOPMIN zq 0", "blocked 1", "0: CLIENT UNBLOCK {1} ERROR", "1<",
