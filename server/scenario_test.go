@@ -35,6 +35,7 @@ var scenarios = []scenario{
 		"0: AUTH x", "0: AUTH default x", "0: AUTH a b c",
 		"0: CONFIG GET maxclients", "0: CONFIG GET nosuchparam", "0: CONFIG SET nosuchparam 1",
 		"0: OBJECT ENCODING nokey", "0: OBJECT NOSUCH k", "0: OBJECT FREQ nokey",
+		"0: COMMAND DOCS zadd blpop zrange copy nosuch ping zrangestore bzmpop eval",
 		"0: HELLO 4", "0: HELLO x",
 		"0: NOSUCHCOMMAND a b", "0: zadd", "0: RESET", "0: QUIT", "0!",
 	}},
