@@ -34,7 +34,7 @@ var scenarios = []scenario{
 		"0: CLIENT NOSUCH", "0: CLIENT", "0: CLIENT SETNAME",
 		"0: AUTH x", "0: AUTH default x", "0: AUTH a b c",
 		"0: CONFIG GET maxclients", "0: CONFIG GET nosuchparam", "0: CONFIG SET nosuchparam 1",
-		"0: OBJECT ENCODING nokey", "0: OBJECT NOSUCH k", "0: OBJECT FREQ nokey",
+		"0: OBJECT ENCODING nokey", "0: OBJECT NOSUCH k", "0: OBJECT FREQ nokey", "0: OBJECT IDLETIME nokey", "0: OBJECT HELP", "0: OBJECT REFCOUNT nokey",
 		"0: COMMAND DOCS zadd blpop zrange copy nosuch ping zrangestore bzmpop eval",
 		"0: HELLO 4", "0: HELLO x",
 		"0: NOSUCHCOMMAND a b", "0: zadd", "0: RESET", "0: QUIT", "0!",
@@ -42,7 +42,7 @@ var scenarios = []scenario{
 	{"object-encoding", 1, []string{
 		"0: ZADD small 1 a 2 b", "0: OBJECT ENCODING small",
 		"0: ZADD big 1 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "0: OBJECT ENCODING big",
-		"0: RPUSH l a", "0: OBJECT ENCODING l",
+		"0: RPUSH l a", "0: OBJECT ENCODING l", "0: OBJECT FREQ l", "0: OBJECT REFCOUNT l", "0: OBJECT REFCOUNT small",
 	}},
 	{"multi-exec", 1, []string{
 		"0: MULTI", "0: ZADD z 1 a", "0: ZINCRBY z 2 a", "0: ZRANGE z 0 -1 WITHSCORES", "0: LPUSH z x",
