@@ -28,6 +28,13 @@ func (db *DB) DoPipelined(ctx context.Context, cmds [][]string, results []Result
 			if db.dur != nil || db.stats.timed || db.waits.Blocked() > 0 {
 				return nil
 			}
+			defer func() {
+				// The active expiry of the commands run: Update's unlock does one
+				// command's worth.
+				if i > 1 {
+					db.reclaim((i - 1) * activeBudget)
+				}
+			}()
 			for ; i < len(cmds); i++ {
 				c, err := lookup(cmds[i])
 				switch {
