@@ -22,9 +22,10 @@
 // keyspace commands of a pipeline run together by [zlite.DB.DoPipelined]: under
 // one keyspace lock when no client is blocked on the keyspace (so none is to be
 // served between two of them), else one by one, as Redis serves a blocked client
-// right after the command that made it ready. Either way, as in Redis, no command
-// of another connection runs between the commands of a pipeline that arrived
-// together (up to 128). Commands of different connections run in parallel up to
+// right after the command that made it ready. Under one lock (up to 128 commands)
+// no command of another connection runs between them, as in Redis, which runs the
+// commands a client's read brought before it reads another client's; one by one,
+// others may. Commands of different connections run in parallel up to
 // the keyspace's lock (one mutex per keyspace, as single-threaded as Redis per
 // keyspace).
 //
