@@ -39,9 +39,10 @@ type client struct {
 	authed   bool
 	multi    *multiState // non-nil between MULTI and EXEC/DISCARD
 	watch    watchSet
-	cause    error      // why the last blocking command was cancelled
-	notifyFn func(bool) // c.notify, made once
-	inline   bool       // served in the caller's goroutine (syncConn), not by serve
+	cause    error         // why the last blocking command was cancelled
+	notifyFn func(bool)    // c.notify, made once
+	watching chan struct{} // closed when the watcher of a blocked command ends
+	inline   bool          // served in the caller's goroutine (syncConn), not by serve
 
 	batch   []pending      // parsed keyspace commands not yet run (see dispatch)
 	cmds    [][]string     // the batch's arguments, for DoPipelined
@@ -367,11 +368,13 @@ func (c *client) reply(v any, err error, sh zlite.Shape, batch bool) {
 }
 
 // block runs a blocking command, cancelled when the client disconnects, is killed or
-// unblocked. While it waits, a watcher goroutine reads ahead on the connection to
-// notice a disconnect; it is stopped (by a read deadline in the past) before block
-// returns, so only one goroutine reads at a time. In-process (see syncConn) the
-// client's goroutine is the one waiting and no watcher runs: a Close of the
-// connection from elsewhere cancels it through kill.
+// unblocked. When the command blocks, notify starts a watcher goroutine that
+// flushes the replies so far and reads ahead on the connection to notice a
+// disconnect; block stops it (by a read deadline in the past) before it returns, so
+// only one goroutine reads or writes at a time. A command served at once starts
+// no goroutine and writes nothing. In-process (see syncConn) the client's
+// goroutine is the one waiting and no watcher runs: a Close of the connection from
+// elsewhere cancels it through kill.
 func (c *client) block(db *zlite.DB, args []string) (any, error) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
@@ -382,17 +385,6 @@ func (c *client) block(db *zlite.DB, args []string) (any, error) {
 	}
 	c.cancel = cancel
 	c.mu.Unlock()
-	var done chan struct{}
-	if !c.inline {
-		// Flush what came before: the watcher must not write.
-		if err := c.w.bw.Flush(); err != nil {
-			cancel(errDisconnected)
-		}
-		c.fr.blocked.Store(true)
-		_ = c.nc.SetReadDeadline(time.Time{})
-		done = make(chan struct{})
-		go c.watchDisconnect(cancel, done)
-	}
 	v, err := db.DoNotify(ctx, c.notifyFn, args...)
 	c.mu.Lock()
 	if c.waiting { // timed out or cancelled
@@ -402,7 +394,8 @@ func (c *client) block(db *zlite.DB, args []string) (any, error) {
 	c.cancel = nil
 	c.mu.Unlock()
 	c.cause = context.Cause(ctx)
-	if !c.inline {
+	if done := c.watching; done != nil {
+		c.watching = nil
 		_ = c.nc.SetReadDeadline(time.Unix(1, 0))
 		<-done
 		_ = c.nc.SetReadDeadline(time.Time{})
@@ -416,24 +409,42 @@ func (c *client) block(db *zlite.DB, args []string) (any, error) {
 // CLIENT LIST, CLIENT UNBLOCK and INFO's blocked_clients, from the moment the
 // keyspace blocks it until the moment a command serves it (before that command
 // replies), as in Redis, which unblocks a served client before it runs the next
-// command; a command served at once never shows as blocked.
+// command; a command served at once never shows as blocked. The notice that it
+// blocks comes on the client's own goroutine, which starts the watcher (see
+// block); the other comes on the serving command's.
 func (c *client) notify(blocked bool) {
 	c.mu.Lock()
 	c.waiting = blocked
+	cancel := c.cancel
 	c.mu.Unlock()
-	if blocked {
-		c.srv.blocked.Add(1)
-	} else {
+	if !blocked {
 		c.srv.blocked.Add(-1)
+		return
 	}
+	c.srv.blocked.Add(1)
+	if c.inline || cancel == nil {
+		return
+	}
+	// No idle timeout while blocked, and no flush from the reads that watch; set
+	// here, before block can set the deadline that stops the watcher.
+	c.fr.blocked.Store(true)
+	_ = c.nc.SetReadDeadline(time.Time{})
+	c.watching = make(chan struct{})
+	go c.watchDisconnect(cancel, c.watching)
 }
 
-// watchDisconnect reads ahead into the connection's buffer while a command blocks:
-// an end of stream or a read error other than the deadline that block sets to stop
-// it cancels the command. A client that pipelines a full buffer while blocked is no
+// watchDisconnect flushes the replies written before the blocked command (its
+// goroutine waits for the command, and writes its reply only once done is closed),
+// then reads ahead into the connection's buffer while the command blocks: a failed
+// flush, an end of stream or a read error other than the deadline that block sets
+// to stop it cancels the command. A client that pipelines a full buffer while blocked is no
 // longer watched (as its bytes are not lost, only not yet read).
 func (c *client) watchDisconnect(cancel context.CancelCauseFunc, done chan<- struct{}) {
 	defer close(done)
+	if err := c.w.bw.Flush(); err != nil {
+		cancel(errDisconnected)
+		return
+	}
 	br := c.rd.br
 	for n := br.Buffered() + 1; n <= br.Size(); n = br.Buffered() + 1 {
 		if _, err := br.Peek(n); err != nil {
