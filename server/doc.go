@@ -15,8 +15,8 @@
 // # Connections and concurrency
 //
 // A Server is safe for concurrent use. Each connection is served by one goroutine
-// that parses each command the read buffer holds whole in place (no copy of its
-// bytes, one allocation for its arguments), runs it on the selected keyspace and
+// that parses each command the read buffer holds whole in place (its arguments
+// copied out in one allocation), runs it on the selected keyspace and
 // writes the reply into a buffer that is flushed only when the goroutine is about
 // to wait for input, so a pipeline costs one read and one write. The non-blocking
 // keyspace commands of a pipeline run together by [zlite.DB.DoPipelined]: under
