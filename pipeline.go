@@ -8,7 +8,7 @@ type Result struct {
 	Err   error
 }
 
-// DoPipelined runs cmds in order and stores the reply of cmds[i] in results[i]
+// DoPipelined runs cmds on db in order and stores the reply of cmds[i] in results[i]
 // (which must be at least as long), each exactly as [DB.Do] would reply it, with
 // no command of another caller in between: as Redis runs the commands a client has
 // pipelined, one after the other, before it reads another client's.
@@ -21,7 +21,10 @@ type Result struct {
 // commands ([WithLatencyTracking]). From the first blocking command on, and for
 // all of them otherwise, each command runs as its own Do with ctx. The complexity
 // is that of the commands.
-func (db *DB) DoPipelined(ctx context.Context, cmds [][]string, results []Result) {
+//
+// It is a function rather than a method of DB because every DB method but a few
+// mirrors a Tx method (see db_methods.go).
+func DoPipelined(ctx context.Context, db *DB, cmds [][]string, results []Result) {
 	i := 0
 	if len(cmds) > 1 {
 		_ = db.Update(func(tx *Tx) error {

@@ -20,7 +20,7 @@ func TestDoPipelined(t *testing.T) {
 	}
 	one, batch := zlite.New(), zlite.New()
 	res := make([]zlite.Result, len(cmds))
-	batch.DoPipelined(ctx, cmds, res)
+	zlite.DoPipelined(ctx, batch, cmds, res)
 	for i, c := range cmds {
 		v, err := one.Do(ctx, c...)
 		if got, want := fmt.Sprint(res[i]), fmt.Sprint(zlite.Result{Value: v, Err: err}); got != want {
@@ -38,7 +38,7 @@ func TestDoPipelinedServesBetween(t *testing.T) {
 	blocked := make(chan struct{})
 	got := make(chan any, 1)
 	go func() {
-		v, _ := db.DoNotify(ctx, func(b bool) {
+		v, _ := zlite.DoNotify(ctx, db, func(b bool) {
 			if b {
 				close(blocked)
 			}
@@ -47,7 +47,7 @@ func TestDoPipelinedServesBetween(t *testing.T) {
 	}()
 	<-blocked
 	res := make([]zlite.Result, 3)
-	db.DoPipelined(ctx, [][]string{{"RPUSH", "q", "a"}, {"RPUSH", "q", "b"}, {"LRANGE", "q", "0", "-1"}}, res)
+	zlite.DoPipelined(ctx, db, [][]string{{"RPUSH", "q", "a"}, {"RPUSH", "q", "b"}, {"LRANGE", "q", "0", "-1"}}, res)
 	if want := []any{"b"}; !slices.Equal(res[2].Value.([]any), want) {
 		t.Errorf("LRANGE after the pipeline = %v; want %v", res[2].Value, want)
 	}
@@ -65,7 +65,7 @@ func TestDoNotify(t *testing.T) {
 	blocked := make(chan struct{})
 	done := make(chan any, 1)
 	go func() {
-		v, _ := db.DoNotify(ctx, func(b bool) {
+		v, _ := zlite.DoNotify(ctx, db, func(b bool) {
 			notes = append(notes, b)
 			if b {
 				close(blocked)
@@ -84,7 +84,7 @@ func TestDoNotify(t *testing.T) {
 	if _, err := db.Do(ctx, "ZADD", "z", "2", "n"); err != nil {
 		t.Fatal(err)
 	}
-	v, err := db.DoNotify(ctx, func(bool) { t.Error("notified for a command served at once") }, "BZPOPMIN", "z", "0")
+	v, err := zlite.DoNotify(ctx, db, func(bool) { t.Error("notified for a command served at once") }, "BZPOPMIN", "z", "0")
 	if err != nil || fmt.Sprint(v) != "[z n 2]" {
 		t.Errorf("BZPOPMIN = %v, %v; want [z n 2]", v, err)
 	}

@@ -240,7 +240,7 @@ type pending struct {
 //
 // A non-blocking keyspace command outside MULTI joins the batch instead: the
 // pipelined commands of the connection that the read buffer holds whole run
-// together by [zlite.DB.DoPipelined] (one keyspace lock for all where that is
+// together by [zlite.DoPipelined] (one keyspace lock for all where that is
 // observably the same), when the buffer holds no further command, the batch is
 // full, or any other command comes; their replies are written in order before
 // that command's.
@@ -326,7 +326,7 @@ func (c *client) runBatch() {
 			cmds = append(cmds, p.args)
 		}
 		res := slices.Grow(c.results[:0], len(b))[:len(b)]
-		db.DoPipelined(context.Background(), cmds, res)
+		zlite.DoPipelined(context.Background(), db, cmds, res)
 		for i, p := range b {
 			c.reply(res[i].Value, res[i].Err, p.sh, false)
 		}
@@ -385,7 +385,7 @@ func (c *client) block(db *zlite.DB, args []string) (any, error) {
 	}
 	c.cancel = cancel
 	c.mu.Unlock()
-	v, err := db.DoNotify(ctx, c.notifyFn, args...)
+	v, err := zlite.DoNotify(ctx, db, c.notifyFn, args...)
 	c.mu.Lock()
 	if c.waiting { // timed out or cancelled
 		c.waiting = false
@@ -405,7 +405,7 @@ func (c *client) block(db *zlite.DB, args []string) (any, error) {
 }
 
 // notify is the keyspace's notice for the client's blocking command (see
-// [zlite.DB.DoNotify]), run under the keyspace lock: the client is blocked, for
+// [zlite.DoNotify]), run under the keyspace lock: the client is blocked, for
 // CLIENT LIST, CLIENT UNBLOCK and INFO's blocked_clients, from the moment the
 // keyspace blocks it until the moment a command serves it (before that command
 // replies), as in Redis, which unblocks a served client before it runs the next

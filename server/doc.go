@@ -19,7 +19,7 @@
 // copied out in one allocation), runs it on the selected keyspace and
 // writes the reply into a buffer that is flushed only when the goroutine is about
 // to wait for input, so a pipeline costs one read and one write. The non-blocking
-// keyspace commands of a pipeline run together by [zlite.DB.DoPipelined]: under
+// keyspace commands of a pipeline run together by [zlite.DoPipelined]: under
 // one keyspace lock when no client is blocked on the keyspace (so none is to be
 // served between two of them), else one by one, as Redis serves a blocked client
 // right after the command that made it ready. Under one lock (up to 128 commands)
@@ -36,7 +36,7 @@
 // was served; a served element is returned, never dropped nor given twice). CLIENT
 // UNBLOCK replies as on a timeout or with Redis's UNBLOCKED error; CLIENT KILL
 // closes the connection. A client is blocked (CLIENT LIST's b flag, CLIENT UNBLOCK,
-// blocked_clients) exactly while the keyspace holds it ([zlite.DB.DoNotify]): never
+// blocked_clients) exactly while the keyspace holds it ([zlite.DoNotify]): never
 // for a command served at once, and no longer from the moment a command serves it,
 // before that command replies, as in Redis.
 //
