@@ -422,7 +422,7 @@ func (c *client) notify(blocked bool) {
 		return
 	}
 	c.srv.blocked.Add(1)
-	if c.inline || cancel == nil {
+	if c.inline {
 		return
 	}
 	// No idle timeout while blocked, and no flush from the reads that watch; set
@@ -433,12 +433,12 @@ func (c *client) notify(blocked bool) {
 	go c.watchDisconnect(cancel, c.watching)
 }
 
-// watchDisconnect flushes the replies written before the blocked command (its
-// goroutine waits for the command, and writes its reply only once done is closed),
-// then reads ahead into the connection's buffer while the command blocks: a failed
-// flush, an end of stream or a read error other than the deadline that block sets
-// to stop it cancels the command. A client that pipelines a full buffer while blocked is no
-// longer watched (as its bytes are not lost, only not yet read).
+// watchDisconnect flushes the replies written before the blocked command (whose
+// goroutine writes its reply only once done is closed), then reads ahead into the
+// connection's buffer while the command blocks: a failed flush, an end of stream
+// or a read error other than the deadline that block sets to stop it cancels the
+// command. A client that pipelines a full buffer while blocked is no longer
+// watched (as its bytes are not lost, only not yet read).
 func (c *client) watchDisconnect(cancel context.CancelCauseFunc, done chan<- struct{}) {
 	defer close(done)
 	if err := c.w.bw.Flush(); err != nil {
