@@ -65,6 +65,11 @@ func (e entry[R]) live() bool { return e.gen == e.w.gen && !e.w.done }
 type Waiter[R any] struct {
 	// Req is the request, and room for its result; the Registry never reads it.
 	Req R
+	// Notify, if set, is called under the lock when [Registry.Wait] blocks w
+	// (true) and when a serve hands w its result (false), before that serve
+	// returns: the caller learns of both when they happen, not when its Wait
+	// returns (a timeout or ctx is not notified). Release clears it.
+	Notify func(blocked bool)
 
 	keys   []string  // distinct, in the order given
 	keybuf [4]string // backing store for keys, to spare an allocation
@@ -96,6 +101,7 @@ func (w *Waiter[R]) Keys() []string { return w.keys }
 func (w *Waiter[R]) Release() {
 	var zero R
 	w.Req = zero
+	w.Notify = nil
 	w.keys = nil
 	w.keybuf = [4]string{}
 	w.reg.pool.Put(w)
@@ -377,6 +383,9 @@ func (r *Registry[R]) Serve(key string, serve ServeFunc[R]) {
 		served, exhausted := serve(key, e.w)
 		if served {
 			r.unlinkServed(e.w, key, q)
+			if f := e.w.Notify; f != nil {
+				f(false)
+			}
 			e.w.ch <- struct{}{}
 		}
 		if exhausted {

@@ -40,6 +40,9 @@ func (r *Registry[R]) Wait(ctx context.Context, mu sync.Locker, w *Waiter[R], ti
 		return false, err
 	}
 	r.enqueue(w)
+	if w.Notify != nil {
+		w.Notify(true)
+	}
 	mu.Unlock()
 
 	done := ctx.Done()

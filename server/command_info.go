@@ -78,7 +78,7 @@ func (w *writer) commandInfo(e cmdInfoEntry) {
 }
 
 // cmdCommand is COMMAND, COMMAND COUNT, COMMAND INFO name..., COMMAND DOCS
-// [name...] (summary and group, enough for redis-cli) and COMMAND LIST.
+// [name...] (Redis's own entries, see command_docs.go) and COMMAND LIST.
 func cmdCommand(c *client, a []string) bool {
 	all := allCommands()
 	find := func(name string) (cmdInfoEntry, bool) {
@@ -130,38 +130,17 @@ func cmdCommand(c *client, a []string) bool {
 				es = append(es, e)
 			}
 		}
-		c.w.mapHeader(len(es))
+		top := node{kind: '%'}
 		for _, e := range es {
-			c.w.bulk(e.name)
-			c.w.mapHeader(2)
-			c.w.bulk("summary")
-			c.w.bulk(strings.ToUpper(e.name) + " as in Redis")
-			c.w.bulk("group")
-			c.w.bulk(group(e.name))
+			if d, ok := commandDocs(e.name); ok {
+				top.kids = append(top.kids, node{kind: '$', s: e.name}, d)
+			}
 		}
+		c.w.node(top)
 	default:
 		c.w.errorReply("ERR unknown subcommand '" + trunc(a[1], 128) + "'. Try COMMAND HELP.")
 	}
 	return false
-}
-
-// group is a command's group in COMMAND DOCS, from its name's Redis family.
-func group(name string) string {
-	switch {
-	case name[0] == 'z' || name == "bzpopmin" || name == "bzpopmax" || name == "bzmpop":
-		return "sorted-set"
-	case name[0] == 'l' && name != "lastsave" || name[0] == 'b' || name == "rpush" || name == "rpushx" || name == "rpop" || name == "rpoplpush":
-		return "list"
-	case name == "del" || name == "exists" || name == "type" || name == "keys" || name == "scan" || name == "rename" || name == "object",
-		strings.Contains(name, "expire") || name == "ttl" || name == "pttl" || name == "persist" || name == "copy" ||
-			name == "renamenx" || name == "unlink" || name == "touch" || name == "randomkey":
-		return "generic"
-	case name == "multi" || name == "exec" || name == "discard" || name == "watch" || name == "unwatch":
-		return "transactions"
-	case name == "ping" || name == "echo" || name == "quit" || name == "reset" || name == "hello" || name == "auth" || name == "select" || name == "swapdb" || name == "client":
-		return "connection"
-	}
-	return "server"
 }
 
 func sortStrings(s []string) { slices.Sort(s) }

@@ -81,6 +81,7 @@ func init() {
 	} {
 		serverCommands[sc.name] = sc
 	}
+	buildCommandTable()
 }
 
 func cmdPing(c *client, a []string) bool {
@@ -254,9 +255,11 @@ func cmdSwapDB(c *client, a []string) bool {
 		return false
 	}
 	s := c.srv
-	s.dbmu.Lock()
-	s.dbs[i], s.dbs[j] = s.dbs[j], s.dbs[i]
-	s.dbmu.Unlock()
+	s.swapmu.Lock()
+	dbs := *s.dbs.Load()
+	dbs[i], dbs[j] = dbs[j], dbs[i]
+	s.dbs.Store(&dbs)
+	s.swapmu.Unlock()
 	for _, o := range s.snapshot() {
 		o.watch.swapped.Or(1<<i | 1<<j)
 	}
@@ -293,8 +296,10 @@ func cmdTime(c *client, a []string) bool {
 func cmdObject(c *client, a []string) bool {
 	sub := strings.ToLower(a[1])
 	if sub == "help" {
-		c.w.array(1)
-		c.w.status("OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are: ENCODING <key> REFCOUNT <key> FREQ <key> IDLETIME <key>")
+		c.w.array(len(objectHelp))
+		for _, l := range objectHelp {
+			c.w.status(l)
+		}
 		return false
 	}
 	enc, ok := c.srv.DB(c.db).ObjectEncoding(context.Background(), a[2])
@@ -310,9 +315,30 @@ func cmdObject(c *client, a []string) bool {
 	case "freq":
 		c.w.errorReply("ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.")
 	case "idletime":
+		// Redis (whose default maxmemory-policy, noeviction, keeps an LRU clock per
+		// key) replies the seconds since the key's last access; zlite keeps none.
 		c.w.errorReply("ERR zlite does not track key access times")
 	}
 	return false
+}
+
+// objectHelp is OBJECT HELP's reply, Redis's lines.
+var objectHelp = []string{
+	"OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+	"ENCODING <key>",
+	"    Return the kind of internal representation used in order to store the value",
+	"    associated with a <key>.",
+	"FREQ <key>",
+	"    Return the access frequency index of the <key>. The returned integer is",
+	"    proportional to the logarithm of the recent access frequency of the key.",
+	"IDLETIME <key>",
+	"    Return the idle time of the <key>, that is the approximated number of",
+	"    seconds elapsed since the last access to the key.",
+	"REFCOUNT <key>",
+	"    Return the number of references of the value associated with the specified",
+	"    <key>.",
+	"HELP",
+	"    Prints this help.",
 }
 
 func trunc(s string, n int) string {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"maps"
 	"net"
 	"os"
 	"slices"
@@ -34,22 +35,30 @@ type client struct {
 	fr   *flushReader
 	born time.Time
 
-	db     int
-	authed bool
-	multi  *multiState // non-nil between MULTI and EXEC/DISCARD
-	watch  watchSet
-	cause  error // why the last blocking command was cancelled
-	inline bool  // served in the caller's goroutine (syncConn), not by serve
+	db       int
+	authed   bool
+	multi    *multiState // non-nil between MULTI and EXEC/DISCARD
+	watch    watchSet
+	cause    error         // why the last blocking command was cancelled
+	notifyFn func(bool)    // c.notify, made once
+	watching chan struct{} // closed when the watcher of a blocked command ends
+	inline   bool          // served in the caller's goroutine (syncConn), not by serve
+
+	batch   []pending      // parsed keyspace commands not yet run (see dispatch)
+	cmds    [][]string     // the batch's arguments, for DoPipelined
+	results []zlite.Result // the batch's replies
 
 	mu      sync.Mutex // guards the fields below, read by CLIENT LIST/KILL/UNBLOCK
 	name    string
 	resp    int
 	lastCmd string
-	cancel  context.CancelCauseFunc // set while a blocking command waits
+	cancel  context.CancelCauseFunc // set while a blocking command runs
+	waiting bool                    // the keyspace holds it blocked (see notify)
 	killed  bool
 	stopped bool // Shutdown: finish the current command, then close
 
-	last atomic.Int64 // unix nanoseconds of the last command, for idle
+	last   atomic.Int64 // unix nanoseconds of the last read, for idle
+	ending atomic.Bool  // killed or stopped is set: the per-command check is one load
 }
 
 // flushReader is the connection's reader under bufio: before each read from the
@@ -79,6 +88,7 @@ func (f *flushReader) Read(p []byte) (int, error) {
 func newClient(s *Server, nc net.Conn) *client {
 	c := &client{srv: s, id: s.nextID.Add(1), nc: nc, born: time.Now(), resp: 2}
 	c.fr = &flushReader{c: c}
+	c.notifyFn = c.notify
 	c.rd.br = bufio.NewReaderSize(c.fr, 16<<10)
 	c.w.bw = bufio.NewWriterSize(nc, 16<<10)
 	c.authed = *s.password.Load() == ""
@@ -107,24 +117,32 @@ func (c *client) serve() {
 }
 
 // step reads and runs one command; it reports false when the connection must end
-// (QUIT, a protocol error, a read error), its replies flushed.
+// (QUIT, a protocol error, a read error), its replies flushed. A command that lies
+// whole in the read buffer is parsed there (see reader.buffered); only when none
+// does, step runs the commands parsed so far (see dispatch) and then reads, which
+// flushes their replies first.
 func (c *client) step() bool {
 	s := c.srv
-	args, err := c.rd.next(s.maxBulk.Load(), c.needsAuth())
-	if err != nil {
-		var pe *ProtocolError
-		if errors.As(err, &pe) {
-			c.w.errorReply("ERR " + pe.Error())
-			_ = c.w.bw.Flush()
-			s.log.Debug("protocol error", "id", c.id, "err", err)
-		} else if errors.Is(err, os.ErrDeadlineExceeded) {
-			s.log.Debug("idle client closed", "id", c.id)
+	args, reused := c.rd.buffered(s.maxBulk.Load(), c.needsAuth())
+	if !reused {
+		c.runBatch()
+		var err error
+		args, err = c.rd.next(s.maxBulk.Load(), c.needsAuth())
+		if err != nil {
+			var pe *ProtocolError
+			if errors.As(err, &pe) {
+				c.w.errorReply("ERR " + pe.Error())
+				_ = c.w.bw.Flush()
+				s.log.Debug("protocol error", "id", c.id, "err", err)
+			} else if errors.Is(err, os.ErrDeadlineExceeded) {
+				s.log.Debug("idle client closed", "id", c.id)
+			}
+			return false
 		}
-		return false
+		// The last interaction is the last read, as Redis's lastinteraction.
+		c.last.Store(time.Now().UnixNano())
 	}
-	s.commands.Add(1)
-	c.last.Store(time.Now().UnixNano())
-	if quit := c.dispatch(args); quit {
+	if quit := c.dispatch(args, reused); quit {
 		_ = c.w.bw.Flush()
 		return false
 	}
@@ -138,6 +156,9 @@ func (c *client) isKilled() bool {
 }
 
 func (c *client) stopping() bool {
+	if !c.ending.Load() {
+		return false
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.killed || (c.stopped && c.rd.br.Buffered() == 0)
@@ -180,6 +201,7 @@ func (c *client) stop() {
 func (c *client) end(flag *bool) {
 	c.mu.Lock()
 	*flag = true
+	c.ending.Store(true)
 	cancel := c.cancel
 	c.mu.Unlock()
 	if cancel != nil {
@@ -188,42 +210,75 @@ func (c *client) end(flag *bool) {
 }
 
 // unblock cancels the client's blocking command, if it is blocked, with cause; it
-// reports whether it was.
+// reports whether it was. A client served (see notify) is no longer blocked.
 func (c *client) unblock(cause error) bool {
 	c.mu.Lock()
 	cancel := c.cancel
-	c.cancel = nil
-	c.mu.Unlock()
-	if cancel == nil {
+	if !c.waiting {
+		c.mu.Unlock()
 		return false
 	}
+	c.cancel = nil
+	c.mu.Unlock()
 	cancel(cause)
 	return true
 }
 
+// maxBatch bounds the commands of a batch (see dispatch), and so the time one
+// connection holds the keyspace and the replies it holds in memory.
+const maxBatch = 128
+
+// pending is a parsed keyspace command of the batch, waiting to run.
+type pending struct {
+	args []string
+	sh   zlite.Shape
+}
+
 // dispatch runs one command and writes its reply; it reports whether the
-// connection must close (QUIT, a failed write).
-func (c *client) dispatch(args []string) (quit bool) {
-	sc, isServer := lookupServer(args[0])
-	var cmd zlite.Command
-	var err error
-	if isServer {
-		err = sc.check(args)
-	} else {
-		cmd, err = zlite.Lookup(args)
-	}
-	c.mu.Lock()
+// connection must close (QUIT, a failed write). reused says that args is the
+// reader's (see reader.buffered), valid until the batch runs.
+//
+// A non-blocking keyspace command outside MULTI joins the batch instead: the
+// pipelined commands of the connection that the read buffer holds whole run
+// together by [zlite.DoPipelined] (one keyspace lock for all where that is
+// observably the same), when the buffer holds no further command, the batch is
+// full, or any other command comes; their replies are written in order before
+// that command's.
+func (c *client) dispatch(args []string, reused bool) (quit bool) {
+	sc, cmd, isServer, err := lookupCommand(args)
+	var name string
 	switch {
 	case isServer && sc.subs != nil && len(args) > 1:
-		c.lastCmd = sc.name + "|" + strings.ToLower(args[1]) // CLIENT LIST's cmd=client|list
+		name = sc.name + "|" + strings.ToLower(args[1]) // CLIENT LIST's cmd=client|list
 	case isServer:
-		c.lastCmd = sc.name
+		name = sc.name
 	case err == nil:
-		c.lastCmd = cmd.Name()
+		name = cmd.Name()
 	default:
-		c.lastCmd = "NULL"
+		name = "NULL"
 	}
-	c.mu.Unlock()
+	if name != c.lastCmd { // only this goroutine writes lastCmd
+		c.mu.Lock()
+		c.lastCmd = name
+		c.mu.Unlock()
+	}
+	across := -1 // COPY ... DB n to another keyspace: its number
+	if err == nil && !isServer && c.multi == nil && cmd.Name() == "copy" {
+		across = c.copyTarget(args)
+	}
+	if err == nil && !isServer && !cmd.Blocking() && across < 0 && c.multi == nil && !c.needsAuth() {
+		args[0] = cmd.Name() // the keyspace's own lookup then finds it at once
+		c.batch = append(c.batch, pending{args: args, sh: cmd.Shape(args)})
+		if len(c.batch) == maxBatch || c.rd.br.Buffered() == 0 {
+			c.runBatch()
+		}
+		return false
+	}
+	if reused {
+		args = slices.Clone(args) // MULTI and WATCH keep them
+	}
+	c.runBatch()
+	c.srv.commands.Add(1)
 	if err != nil {
 		if c.multi != nil {
 			c.multi.aborted = true
@@ -240,21 +295,53 @@ func (c *client) dispatch(args []string) (quit bool) {
 		c.w.status("QUEUED")
 		return false
 	}
-	if isServer {
-		return sc.run(c, args)
+	switch {
+	case isServer:
+		quit = sc.run(c, args)
+	case across >= 0:
+		n, err := copyAcross(c.srv.DB(c.db), c.srv.DB(across), args[1], args[2], hasReplace(args))
+		c.reply(n, err, cmd.Shape(args), false)
+	default:
+		c.execBlocking(cmd, args)
 	}
-	c.exec(cmd, args)
-	return false
+	return quit
 }
 
-// exec runs a keyspace command outside MULTI and writes its reply.
-func (c *client) exec(cmd zlite.Command, args []string) {
-	db := c.srv.DB(c.db)
-	if !cmd.Blocking() {
-		v, err := db.Do(context.Background(), args...)
-		c.reply(v, err, cmd.Shape(args), false)
+// runBatch runs the batch of keyspace commands (see dispatch) and writes their
+// replies.
+func (c *client) runBatch() {
+	b := c.batch
+	if len(b) == 0 {
+		c.rd.release()
 		return
 	}
+	c.srv.commands.Add(int64(len(b)))
+	db := c.srv.DB(c.db)
+	if len(b) == 1 {
+		v, err := db.Do(context.Background(), b[0].args...)
+		c.reply(v, err, b[0].sh, false)
+	} else {
+		cmds := c.cmds[:0]
+		for _, p := range b {
+			cmds = append(cmds, p.args)
+		}
+		res := slices.Grow(c.results[:0], len(b))[:len(b)]
+		zlite.DoPipelined(context.Background(), db, cmds, res)
+		for i, p := range b {
+			c.reply(res[i].Value, res[i].Err, p.sh, false)
+		}
+		clear(cmds)
+		clear(res)
+		c.cmds, c.results = cmds[:0], res[:0]
+	}
+	clear(b)
+	c.batch = b[:0]
+	c.rd.release()
+}
+
+// execBlocking runs a blocking keyspace command outside MULTI and writes its reply.
+func (c *client) execBlocking(cmd zlite.Command, args []string) {
+	db := c.srv.DB(c.db)
 	v, err := c.block(db, args)
 	if err != nil && errors.Is(err, context.Canceled) {
 		switch cause := c.cause; {
@@ -281,9 +368,13 @@ func (c *client) reply(v any, err error, sh zlite.Shape, batch bool) {
 }
 
 // block runs a blocking command, cancelled when the client disconnects, is killed or
-// unblocked. While it waits, a watcher goroutine reads ahead on the connection to
-// notice a disconnect; it is stopped (by a read deadline in the past) before block
-// returns, so only one goroutine reads at a time.
+// unblocked. When the command blocks, notify starts a watcher goroutine that
+// flushes the replies so far and reads ahead on the connection to notice a
+// disconnect; block stops it (by a read deadline in the past) before it returns, so
+// only one goroutine reads or writes at a time. A command served at once starts
+// no goroutine and writes nothing. In-process (see syncConn) the client's
+// goroutine is the one waiting and no watcher runs: a Close of the connection from
+// elsewhere cancels it through kill.
 func (c *client) block(db *zlite.DB, args []string) (any, error) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
@@ -294,46 +385,66 @@ func (c *client) block(db *zlite.DB, args []string) (any, error) {
 	}
 	c.cancel = cancel
 	c.mu.Unlock()
-	if c.inline {
-		// In-process (see syncConn): the client's goroutine is the one waiting; a
-		// Close of the connection from elsewhere cancels it through kill.
-		c.srv.blocked.Add(1)
-		v, err := db.Do(ctx, args...)
-		c.srv.blocked.Add(-1)
-		c.mu.Lock()
-		c.cancel = nil
-		c.mu.Unlock()
-		c.cause = context.Cause(ctx)
-		return v, err
-	}
-	// Flush what came before: the watcher must not write.
-	if err := c.w.bw.Flush(); err != nil {
-		cancel(errDisconnected)
-	}
-	c.fr.blocked.Store(true)
-	_ = c.nc.SetReadDeadline(time.Time{})
-	done := make(chan struct{})
-	go c.watchDisconnect(cancel, done)
-	c.srv.blocked.Add(1)
-	v, err := db.Do(ctx, args...)
-	c.srv.blocked.Add(-1)
+	v, err := zlite.DoNotify(ctx, db, c.notifyFn, args...)
 	c.mu.Lock()
+	if c.waiting { // timed out or cancelled
+		c.waiting = false
+		c.srv.blocked.Add(-1)
+	}
 	c.cancel = nil
 	c.mu.Unlock()
 	c.cause = context.Cause(ctx)
-	_ = c.nc.SetReadDeadline(time.Unix(1, 0))
-	<-done
-	_ = c.nc.SetReadDeadline(time.Time{})
-	c.fr.blocked.Store(false)
+	if done := c.watching; done != nil {
+		c.watching = nil
+		_ = c.nc.SetReadDeadline(time.Unix(1, 0))
+		<-done
+		_ = c.nc.SetReadDeadline(time.Time{})
+		c.fr.blocked.Store(false)
+	}
 	return v, err
 }
 
-// watchDisconnect reads ahead into the connection's buffer while a command blocks:
-// an end of stream or a read error other than the deadline that block sets to stop
-// it cancels the command. A client that pipelines a full buffer while blocked is no
-// longer watched (as its bytes are not lost, only not yet read).
+// notify is the keyspace's notice for the client's blocking command (see
+// [zlite.DoNotify]), run under the keyspace lock: the client is blocked, for
+// CLIENT LIST, CLIENT UNBLOCK and INFO's blocked_clients, from the moment the
+// keyspace blocks it until the moment a command serves it (before that command
+// replies), as in Redis, which unblocks a served client before it runs the next
+// command; a command served at once never shows as blocked. The notice that it
+// blocks comes on the client's own goroutine, which starts the watcher (see
+// block); the other comes on the serving command's.
+func (c *client) notify(blocked bool) {
+	c.mu.Lock()
+	c.waiting = blocked
+	cancel := c.cancel
+	c.mu.Unlock()
+	if !blocked {
+		c.srv.blocked.Add(-1)
+		return
+	}
+	c.srv.blocked.Add(1)
+	if c.inline {
+		return
+	}
+	// No idle timeout while blocked, and no flush from the reads that watch; set
+	// here, before block can set the deadline that stops the watcher.
+	c.fr.blocked.Store(true)
+	_ = c.nc.SetReadDeadline(time.Time{})
+	c.watching = make(chan struct{})
+	go c.watchDisconnect(cancel, c.watching)
+}
+
+// watchDisconnect flushes the replies written before the blocked command (whose
+// goroutine writes its reply only once done is closed), then reads ahead into the
+// connection's buffer while the command blocks: a failed flush, an end of stream
+// or a read error other than the deadline that block sets to stop it cancels the
+// command. A client that pipelines a full buffer while blocked is no longer
+// watched (as its bytes are not lost, only not yet read).
 func (c *client) watchDisconnect(cancel context.CancelCauseFunc, done chan<- struct{}) {
 	defer close(done)
+	if err := c.w.bw.Flush(); err != nil {
+		cancel(errDisconnected)
+		return
+	}
 	br := c.rd.br
 	for n := br.Buffered() + 1; n <= br.Size(); n = br.Buffered() + 1 {
 		if _, err := br.Peek(n); err != nil {
@@ -345,25 +456,58 @@ func (c *client) watchDisconnect(cancel context.CancelCauseFunc, done chan<- str
 	}
 }
 
-// lookupServer finds a server command by name, case-insensitively, without
-// allocating (the name is folded in a stack buffer).
-func lookupServer(name string) (*serverCommand, bool) {
-	if sc, ok := serverCommands[name]; ok {
-		return sc, true
+// command is an entry of the server's command table: a server command, or a
+// keyspace command that no server command overrides.
+type command struct {
+	sc  *serverCommand
+	cmd zlite.Command
+}
+
+// commandTable holds every command by its lower-case and its upper-case name, the
+// two spellings clients send (built at init, after serverCommands).
+var commandTable = map[string]command{}
+
+func buildCommandTable() {
+	for cmd := range zlite.Commands() {
+		commandTable[cmd.Name()] = command{cmd: cmd}
 	}
-	var buf [16]byte
-	if len(name) > len(buf) {
-		return nil, false
+	for name, sc := range serverCommands {
+		commandTable[name] = command{sc: sc}
 	}
-	for i := 0; i < len(name); i++ {
-		ch := name[i]
-		if 'A' <= ch && ch <= 'Z' {
-			ch += 'a' - 'A'
+	for name, e := range maps.Clone(commandTable) {
+		commandTable[strings.ToUpper(name)] = e
+	}
+}
+
+// lookupCommand finds the command named by args[0], case-insensitively and without
+// allocating (the name is folded in a stack buffer), and checks its arity: it
+// returns a server command (isServer) or a keyspace one, or Redis's error.
+func lookupCommand(args []string) (sc *serverCommand, cmd zlite.Command, isServer bool, err error) {
+	e, ok := commandTable[args[0]]
+	if !ok {
+		var buf [24]byte
+		if name := args[0]; len(name) <= len(buf) {
+			for i := 0; i < len(name); i++ {
+				ch := name[i]
+				if 'A' <= ch && ch <= 'Z' {
+					ch += 'a' - 'A'
+				}
+				buf[i] = ch
+			}
+			e, ok = commandTable[string(buf[:len(name)])]
 		}
-		buf[i] = ch
 	}
-	sc, ok := serverCommands[string(buf[:len(name)])]
-	return sc, ok
+	switch {
+	case !ok:
+		_, err = zlite.Lookup(args) // the unknown command's error
+		return nil, cmd, false, err
+	case e.sc != nil:
+		return e.sc, cmd, true, e.sc.check(args)
+	}
+	if a := e.cmd.Arity(); (a > 0 && len(args) != a) || len(args) < -a {
+		err = arityError(e.cmd.Name())
+	}
+	return nil, e.cmd, false, err
 }
 
 // sortClients orders clients by id.

@@ -15,11 +15,19 @@
 // # Connections and concurrency
 //
 // A Server is safe for concurrent use. Each connection is served by one goroutine
-// that reads a command, runs it on the selected keyspace and writes the reply into a
-// buffer that is flushed only when the goroutine is about to wait for input, so a
-// pipeline's replies leave in as few writes as possible. Commands of different
-// connections run in parallel up to the keyspace's lock (one mutex per keyspace,
-// as single-threaded as Redis per keyspace).
+// that parses each command the read buffer holds whole in place (its arguments
+// copied out in one allocation), runs it on the selected keyspace and
+// writes the reply into a buffer that is flushed only when the goroutine is about
+// to wait for input, so a pipeline costs one read and one write. The non-blocking
+// keyspace commands of a pipeline run together by [zlite.DoPipelined]: under
+// one keyspace lock when no client is blocked on the keyspace (so none is to be
+// served between two of them), else one by one, as Redis serves a blocked client
+// right after the command that made it ready. Under one lock (up to 128 commands)
+// no command of another connection runs between them, as in Redis, which runs the
+// commands a client's read brought before it reads another client's; one by one,
+// others may. Commands of different connections run in parallel up to
+// the keyspace's lock (one mutex per keyspace, as single-threaded as Redis per
+// keyspace).
 //
 // A blocking command (BLPOP, BZPOPMIN, BLMOVE, ...) blocks only its connection.
 // While it waits, a second goroutine reads ahead on the connection, so a client
@@ -27,7 +35,10 @@
 // for stays in the keyspace (the keyspace's wait re-checks under its lock whether it
 // was served; a served element is returned, never dropped nor given twice). CLIENT
 // UNBLOCK replies as on a timeout or with Redis's UNBLOCKED error; CLIENT KILL
-// closes the connection.
+// closes the connection. A client is blocked (CLIENT LIST's b flag, CLIENT UNBLOCK,
+// blocked_clients) exactly while the keyspace holds it ([zlite.DoNotify]): never
+// for a command served at once, and no longer from the moment a command serves it,
+// before that command replies, as in Redis.
 //
 // MULTI queues commands (replying QUEUED; an unknown command or wrong arity at
 // queue time makes EXEC reply EXECABORT); EXEC runs the queued keyspace commands as
@@ -38,9 +49,10 @@
 // # Costs
 //
 // A command costs its keyspace command ([zlite.DB.Do]) plus parsing (one
-// allocation for the argument slice and one for the arguments' strings, for commands
-// of up to 128 bytes), a second command-table lookup for the reply's shape and the
-// encoding into the connection's 16 KiB write buffer. A TCP connection holds a
+// allocation for the arguments' strings, for commands of up to 128 bytes; the
+// argument slices of a pipeline share one reused slice), one lookup in the
+// server's command table and the encoding into the connection's 16 KiB write
+// buffer; a pipeline's commands share one keyspace lock (see above). A TCP connection holds a
 // 16 KiB read and a 16 KiB write buffer and one goroutine (two while blocked). A
 // [Dialer] connection starts no goroutine: its commands run on the goroutine that
 // writes them (go-redis's caller), their replies wait in memory for its read.
@@ -86,23 +98,35 @@
 //     keyspace commands around it rather than inside one atomic step.
 //   - There are 16 keyspaces, no other data types (strings, hashes, sets, streams),
 //     no persistence, replication, pub/sub or ACL users.
-//   - COPY's DB option goes to the keyspace, which, being one keyspace, accepts DB 0
-//     only (as "this keyspace"): COPY src dst DB n does not copy across keyspaces
-//     yet. INFO's keyspace line reports expires=0 and no expired_keys.
+//   - COPY src dst DB n to another keyspace reads src and then writes dst, each
+//     under its keyspace's lock: a command on dst's keyspace may run in between (the
+//     copy is of src as read). Inside MULTI and scripts, COPY takes DB 0 only, as
+//     "this keyspace" (the keyspace's COPY). INFO's avg_ttl is 0 (Redis estimates it
+//     from its active expiry's samples).
 //   - Scripts (EVAL, EVALSHA, SCRIPT) run on gopher-lua; see script.go for what
 //     differs from Redis's Lua (a time limit, cjson only among the extra libraries).
 //   - OBJECT ENCODING is the sorted set's own encoding (zset.Set.Encoding: "listpack"
 //     while small, "skiplist" after) and "quicklist" for lists; OBJECT IDLETIME is an
-//     error (zlite keeps no access times); OBJECT FREQ is Redis's error for a
-//     non-LFU policy.
+//     error (Redis, under its default maxmemory-policy noeviction, replies the
+//     seconds since the key's last access; zlite keeps no access times); OBJECT FREQ
+//     is Redis's error for a non-LFU policy, as under noeviction.
 //   - INFO reports the fields zlite has (server, clients, memory from the Go heap,
 //     stats, keyspace); CONFIG knows requirepass, maxclients, proto-max-bulk-len,
-//     timeout (and read-only databases, save, appendonly); COMMAND DOCS has a summary
-//     and group per command only.
-//   - Connections run in parallel, so replies on different connections are not
-//     ordered as in single-threaded Redis: when a push's reply arrives, the reply of
-//     the BLPOP it served on another connection may still be on its way (it is
-//     never lost; its goroutine writes it).
+//     timeout (and read-only databases, save, appendonly). COMMAND DOCS replies
+//     redis-server 7.0.15's entries (command_docs.resp), with only the subcommands
+//     the server has.
+//   - Replies on different connections are not ordered as in single-threaded
+//     Redis. Redis serves the clients a command made ready before the pusher's next
+//     command and, before it waits for events again, writes every pending reply,
+//     the served clients' first (networking.c queues each client with a new reply
+//     at the head of clients_pending_write; handleClientsWithPendingWrites walks it
+//     from the head), each write non-blocking: so the reply of a BLPOP is in its
+//     socket before the reply of the push that served it is written, unless that
+//     socket is full. zlite-server unblocks the served client before the push
+//     replies, but its reply is written by its own goroutine, concurrently with the
+//     pusher's: making the pusher wait for it would let a served client that does
+//     not read its socket stall the pusher, which Redis never does. So when a push's
+//     reply arrives, the BLPOP's reply may still be on its way (never lost).
 //   - INFO commandstats has the calls per command only (from zlite.DB.Stats).
 //   - HELLO and INFO report version 7.2.0: zlite follows Redis 7.2's replies where
 //     7.2 changed them (score formatting, ZRANK WITHSCORE).

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -98,6 +99,39 @@ func FuzzRequestInline(f *testing.F) {
 			if err := readFrame(br, &b); err != nil {
 				t.Fatalf("malformed reply after %q: %v (output %q)", b.String(), err, out)
 			}
+		}
+	})
+}
+
+// FuzzBuffered checks the in-place parser against the streaming one: whenever
+// reader.buffered parses a command from bytes, reader.next parses the same
+// arguments from the same bytes and stops at the same place.
+func FuzzBuffered(f *testing.F) {
+	for _, seed := range []string{
+		"*3\r\n$4\r\nZADD\r\n$1\r\nk\r\n$1\r\n1\r\n", "*1\r\n$0\r\n\r\n", "*2\r\n$3\r\nabc\r\n$1\r\nd\r\n*1\r\n$4\r\nPING\r\n",
+		"*1\r\n$01\r\nx\r\n", "*01\r\n$1\r\nx\r\n", "*1\r\n$-1\r\n", "*1\n$1\nx\r\n", "*1\r\n$2\r\nab", "*12\r\n",
+		"*1\r\n$200\r\n" + string(bytes.Repeat([]byte("y"), 200)) + "\r\n",
+	} {
+		f.Add([]byte(seed), false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, unauth bool) {
+		const maxBulk = 100
+		fast := reader{br: bufio.NewReaderSize(bytes.NewReader(data), 16<<10)}
+		_, _ = fast.br.Peek(len(data))
+		args, ok := fast.buffered(maxBulk, unauth)
+		if !ok {
+			if fast.br.Buffered() != min(len(data), 16<<10) {
+				t.Fatalf("buffered(%q) refused but consumed bytes", data)
+			}
+			return
+		}
+		slow := reader{br: bufio.NewReaderSize(bytes.NewReader(data), 16<<10)}
+		want, err := slow.next(maxBulk, unauth)
+		if err != nil || !slices.Equal(args, want) {
+			t.Fatalf("buffered(%q) = %q; next = %q, %v", data, args, want, err)
+		}
+		if fast.br.Buffered() != slow.br.Buffered() {
+			t.Fatalf("buffered(%q) left %d bytes; next left %d", data, fast.br.Buffered(), slow.br.Buffered())
 		}
 	})
 }

@@ -86,6 +86,11 @@ func (s *Server) infoSection(b *strings.Builder, sec string) {
 		line("total_connections_received", s.connections.Load())
 		line("total_commands_processed", s.commands.Load())
 		line("rejected_connections", s.rejected.Load())
+		var expired uint64
+		for i := range NumDBs {
+			_ = s.DB(i).View(func(tx *zlite.Tx) error { _, e := zlite.ExpiryCounts(tx); expired += e; return nil })
+		}
+		line("expired_keys", int64(expired))
 	case "commandstats":
 		// Summed over the keyspaces; zlite.DB.Stats visits every key, so this
 		// section (not in INFO's default) costs O(keys).
@@ -107,10 +112,16 @@ func (s *Server) infoSection(b *strings.Builder, sec string) {
 	case "keyspace":
 		b.WriteString("# Keyspace\r\n")
 		for i := range NumDBs {
-			var n int64
-			_ = s.DB(i).View(func(tx *zlite.Tx) error { n, _ = tx.DBSize(); return nil }) // not counted as a DBSIZE
+			var n, expires int64
+			_ = s.DB(i).View(func(tx *zlite.Tx) error { // not counted as a DBSIZE
+				n, _ = tx.DBSize()
+				expires, _ = zlite.ExpiryCounts(tx)
+				return nil
+			})
 			if n > 0 {
-				fmt.Fprintf(b, "db%d:keys=%d,expires=0,avg_ttl=0\r\n", i, n)
+				// avg_ttl is Redis's estimate from its active expiry's samples; zlite
+				// keeps none, and reports 0 as Redis does before it has sampled.
+				fmt.Fprintf(b, "db%d:keys=%d,expires=%d,avg_ttl=0\r\n", i, n, expires)
 			}
 		}
 	}
@@ -178,7 +189,7 @@ func cmdClient(c *client, a []string) bool {
 // info is the client's line of CLIENT LIST, with Redis's field names.
 func (c *client) info() string {
 	c.mu.Lock()
-	name, resp, cmd, blocked := c.name, c.resp, c.lastCmd, c.cancel != nil
+	name, resp, cmd, blocked := c.name, c.resp, c.lastCmd, c.waiting
 	c.mu.Unlock()
 	flags := "N"
 	if blocked {

@@ -2,7 +2,11 @@ package server
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/zlite/zlite"
 )
 
 // TestInfo checks INFO's sections and Redis's field names.
@@ -12,15 +16,17 @@ func TestInfo(t *testing.T) {
 	w.do("ZADD", "z", "1", "a")
 	w.do("SELECT", "3")
 	w.do("RPUSH", "l", "x", "y")
+	w.do("RPUSH", "t", "x")
+	w.do("PEXPIRE", "t", "100000")
 	tests := []struct {
 		args     []string
 		has, not []string
 	}{
 		{[]string{"INFO"}, []string{"# Server\r\nredis_version:" + Version + "\r\n", "# Clients\r\nconnected_clients:1\r\n", "blocked_clients:0\r\n",
-			"# Memory\r\nused_memory:", "# Stats\r\n", "total_commands_processed:", "# Keyspace\r\ndb0:keys=1,expires=0,avg_ttl=0\r\ndb3:keys=1,expires=0,avg_ttl=0\r\n"},
+			"# Memory\r\nused_memory:", "# Stats\r\n", "total_commands_processed:", "expired_keys:0\r\n", "# Keyspace\r\ndb0:keys=1,expires=0,avg_ttl=0\r\ndb3:keys=2,expires=1,avg_ttl=0\r\n"},
 			[]string{"# Commandstats"}},
 		{[]string{"INFO", "keyspace"}, []string{"# Keyspace\r\n"}, []string{"# Server"}},
-		{[]string{"INFO", "all"}, []string{"# Commandstats\r\ncmdstat_rpush:calls=1,", "cmdstat_zadd:calls=1,"}, []string{"cmdstat_dbsize"}},
+		{[]string{"INFO", "all"}, []string{"# Commandstats\r\ncmdstat_pexpire:calls=1,", "cmdstat_rpush:calls=2,", "cmdstat_zadd:calls=1,"}, []string{"cmdstat_dbsize"}},
 	}
 	for _, tt := range tests {
 		r := w.do(tt.args...)
@@ -38,5 +44,29 @@ func TestInfo(t *testing.T) {
 	w.do("HELLO", "3")
 	if r := w.do("INFO", "keyspace"); !strings.HasPrefix(r, "=") || !strings.Contains(r, "txt:# Keyspace") {
 		t.Errorf("RESP3 INFO = %q; want a verbatim string", r)
+	}
+}
+
+// TestInfoExpiredKeys checks expired_keys and expires= on a keyspace whose clock the
+// test moves.
+func TestInfoExpiredKeys(t *testing.T) {
+	var now atomic.Int64 // Unix seconds, read by the server's goroutines
+	now.Store(1e9)
+	db := zlite.New(zlite.WithClock(func() time.Time { return time.Unix(now.Load(), 0) }))
+	addr, _ := startServer(t, WithDB(0, db))
+	w := dial(t, addr)
+	w.do("RPUSH", "a", "x")
+	w.do("RPUSH", "b", "x")
+	w.do("PEXPIRE", "a", "10")
+	if r := w.do("INFO", "keyspace"); !strings.Contains(r, "db0:keys=2,expires=1,") {
+		t.Errorf("INFO keyspace = %q; want keys=2,expires=1", r)
+	}
+	now.Add(1)
+	w.do("LLEN", "a") // deletes a: its time has come
+	r := w.do("INFO")
+	for _, want := range []string{"expired_keys:1\r\n", "db0:keys=1,expires=0,"} {
+		if !strings.Contains(r, want) {
+			t.Errorf("INFO lacks %q after a expired:\n%s", want, r)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/zlite/zlite"
@@ -56,6 +57,77 @@ type reader struct {
 	line    []byte // a line longer than br's buffer, being assembled
 	scratch []byte // the current command's argument bytes
 	ends    []int  // the end offset of each argument in scratch
+	// args backs the argument slices of the commands buffered has parsed since
+	// the last release, so that a pipeline's commands share one growing slice.
+	args []string
+}
+
+// buffered parses the next command without reading from the connection, when it
+// is a multibulk request that lies whole in the read buffer and that next would
+// accept; it reports false, consuming nothing, for anything else (an incomplete or
+// inline command, a length next refuses), which next then reads and judges. The
+// arguments are one string (one allocation) when they and their length lines add
+// up to at most arenaMax bytes; the slice is r's, valid until [reader.release].
+// The complexity is O(length of the command).
+func (r *reader) buffered(maxBulk int64, unauth bool) ([]string, bool) {
+	b, _ := r.br.Peek(r.br.Buffered())
+	if len(b) == 0 || b[0] != '*' {
+		return nil, false
+	}
+	n, i, ok := lenLine(b, 1)
+	if !ok || n == 0 || (unauth && n > unauthMaxArgs) {
+		return nil, false
+	}
+	r.ends = r.ends[:0] // start and end of each argument in b
+	for range n {
+		if i >= len(b) || b[i] != '$' {
+			return nil, false
+		}
+		l, j, ok := lenLine(b, i+1)
+		if !ok || l > maxBulk || (unauth && l > unauthMaxBulk) || int64(len(b)-j) < l+2 {
+			return nil, false
+		}
+		r.ends = append(r.ends, j, j+int(l))
+		i = j + int(l) + 2
+	}
+	at := len(r.args)
+	r.args = slices.Grow(r.args, int(n))[:at+int(n)]
+	args := r.args[at:len(r.args):len(r.args)]
+	if from, to := r.ends[0], r.ends[len(r.ends)-1]; to-from <= arenaMax {
+		s := string(b[from:to])
+		for k := range args {
+			args[k] = s[r.ends[2*k]-from : r.ends[2*k+1]-from]
+		}
+	} else {
+		for k := range args {
+			args[k] = string(b[r.ends[2*k]:r.ends[2*k+1]])
+		}
+	}
+	_, _ = r.br.Discard(i)
+	return args, true
+}
+
+// release drops the argument slices buffered returned, for reuse.
+func (r *reader) release() {
+	clear(r.args)
+	r.args = r.args[:0]
+}
+
+// lenLine parses the length line of a request at b[from:]: a decimal number of at
+// most 18 digits without a sign or a leading zero, then CR LF. It returns the
+// number and the index after the LF, or false for anything else, incomplete
+// included.
+func lenLine(b []byte, from int) (n int64, next int, ok bool) {
+	i := from
+	for ; i < len(b) && i-from < 19 && '0' <= b[i] && b[i] <= '9'; i++ {
+		n = n*10 + int64(b[i]-'0')
+	}
+	digits := i - from
+	if digits == 0 || digits > 18 || (digits > 1 && b[from] == '0') ||
+		i+1 >= len(b) || b[i] != '\r' || b[i+1] != '\n' {
+		return 0, 0, false
+	}
+	return n, i + 2, true
 }
 
 // next reads the next command. It skips empty commands ("*0", blank lines), as

@@ -34,14 +34,15 @@ var scenarios = []scenario{
 		"0: CLIENT NOSUCH", "0: CLIENT", "0: CLIENT SETNAME",
 		"0: AUTH x", "0: AUTH default x", "0: AUTH a b c",
 		"0: CONFIG GET maxclients", "0: CONFIG GET nosuchparam", "0: CONFIG SET nosuchparam 1",
-		"0: OBJECT ENCODING nokey", "0: OBJECT NOSUCH k", "0: OBJECT FREQ nokey",
+		"0: OBJECT ENCODING nokey", "0: OBJECT NOSUCH k", "0: OBJECT FREQ nokey", "0: OBJECT IDLETIME nokey", "0: OBJECT HELP", "0: OBJECT REFCOUNT nokey",
+		"0: COMMAND DOCS zadd blpop zrange copy nosuch ping zrangestore bzmpop eval",
 		"0: HELLO 4", "0: HELLO x",
 		"0: NOSUCHCOMMAND a b", "0: zadd", "0: RESET", "0: QUIT", "0!",
 	}},
 	{"object-encoding", 1, []string{
 		"0: ZADD small 1 a 2 b", "0: OBJECT ENCODING small",
 		"0: ZADD big 1 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "0: OBJECT ENCODING big",
-		"0: RPUSH l a", "0: OBJECT ENCODING l",
+		"0: RPUSH l a", "0: OBJECT ENCODING l", "0: OBJECT FREQ l", "0: OBJECT REFCOUNT l", "0: OBJECT REFCOUNT small",
 	}},
 	{"multi-exec", 1, []string{
 		"0: MULTI", "0: ZADD z 1 a", "0: ZINCRBY z 2 a", "0: ZRANGE z 0 -1 WITHSCORES", "0: LPUSH z x",
@@ -69,6 +70,25 @@ var scenarios = []scenario{
 		"1> BLMPOP 0 2 a q4 RIGHT COUNT 2", "blocked 1", "0: RPUSH q4 1 2 3", "1<",
 		"1> BZMPOP 0 1 zq5 MAX COUNT 5", "blocked 1", "0: ZADD zq5 1 a 2 b", "1<",
 		"1> BLPOP wl 0", "blocked 1", "0: MULTI", "0: RPUSH wl a", "0: RPUSH wl b", "0: EXEC", "1<", "0: LRANGE wl 0 -1",
+	}},
+	{"served before the push replies", 2, []string{
+		// Redis serves a blocked client right after the command that made it ready,
+		// before the pusher's next command (here pipelined in one write) runs, and
+		// it is no longer blocked when the pusher's reply arrives.
+		"1> BLPOP pq 0", "blocked 1",
+		"raw 0: *3\r\n$5\r\nRPUSH\r\n$2\r\npq\r\n$1\r\na\r\n*3\r\n$5\r\nRPUSH\r\n$2\r\npq\r\n$1\r\nb\r\n*4\r\n$6\r\nLRANGE\r\n$2\r\npq\r\n$1\r\n0\r\n$2\r\n-1\r\n",
+		"raw 0:", "raw 0:", "1<",
+		"1> BZPOPMIN pz 0", "blocked 1", "0: ZADD pz 1 m", "0: CLIENT UNBLOCK {1}", "1<",
+		"1> BLPOP pq2 0", "blocked 1", "0: LPUSH pq2 x", "0: CLIENT UNBLOCK {1} ERROR", "1<",
+	}},
+	{"copy-db", 2, []string{
+		"0: ZADD cz 1 a 2.5 b", "0: PEXPIRE cz 100000", "0: COPY cz cz DB 1", "0: SELECT 1",
+		"0: ZRANGE cz 0 -1 WITHSCORES", "0: TTL cz", "0: COPY cz cz DB 0", "0: COPY cz cz DB 0 REPLACE",
+		"0: RPUSH cl x y", "0: COPY cl cl2 DB 1", "0: LRANGE cl2 0 -1", "0: TTL cl2", "0: COPY cl cl DB 1",
+		"0: COPY cl x DB 16", "0: COPY cl x DB -1", "0: COPY cl x DB foo", "0: COPY cl x DB 01", "0: COPY cl x DB 2 FOO", "0: COPY cl x DB 5 DB foo", "0: COPY cl x DB 3 DB 1",
+		"0: COPY nokey x DB 2", "0: SELECT 0", "0: ZRANGE cz 0 -1 WITHSCORES", "0: TTL cz", "0: DBSIZE",
+		"1: SELECT 2", "1> BLPOP bl 0", "blocked 1", "0: RPUSH src9 v w", "0: COPY src9 bl DB 2", "1<",
+		"1: LRANGE bl 0 -1", "0: LRANGE src9 0 -1",
 	}},
 	{"client-unblock", 2, []string{
 		"1> BLPOP q 0", "blocked 1", "0: CLIENT UNBLOCK {1} TIMEOUT", "1<",

@@ -27,7 +27,9 @@ type Option func(*Server)
 func WithDB(i int, db *zlite.DB) Option {
 	return func(s *Server) {
 		if i >= 0 && i < NumDBs {
-			s.dbs[i] = db
+			dbs := *s.dbs.Load()
+			dbs[i] = db
+			s.dbs.Store(&dbs)
 		}
 	}
 }
@@ -56,8 +58,10 @@ func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
 // Server serves the Redis protocol over [zlite.DB] keyspaces. It is safe for
 // concurrent use; each connection is served by its own goroutine.
 type Server struct {
-	dbmu sync.RWMutex // guards dbs against SWAPDB
-	dbs  [NumDBs]*zlite.DB
+	// dbs is the keyspaces by number; SWAPDB stores a new array (under swapmu), so a
+	// command reads its keyspace with one load of a pointer no write contends on.
+	dbs    atomic.Pointer[[NumDBs]*zlite.DB]
+	swapmu sync.Mutex
 
 	password   atomic.Pointer[string]
 	maxClients atomic.Int64
@@ -95,24 +99,23 @@ func New(opts ...Option) *Server {
 	s.password.Store(&empty)
 	s.maxClients.Store(10000)
 	s.maxBulk.Store(512 << 20)
+	s.dbs.Store(new([NumDBs]*zlite.DB))
 	for _, o := range opts {
 		o(s)
 	}
-	for i := range s.dbs {
-		if s.dbs[i] == nil {
-			s.dbs[i] = zlite.New()
+	dbs := *s.dbs.Load()
+	for i := range dbs {
+		if dbs[i] == nil {
+			dbs[i] = zlite.New()
 		}
 	}
+	s.dbs.Store(&dbs)
 	return s
 }
 
 // DB returns keyspace number i (0 to 15), as SWAPDB last left it. The complexity
 // is O(1).
-func (s *Server) DB(i int) *zlite.DB {
-	s.dbmu.RLock()
-	defer s.dbmu.RUnlock()
-	return s.dbs[i]
-}
+func (s *Server) DB(i int) *zlite.DB { return s.dbs.Load()[i] }
 
 // ErrServerClosed is returned by [Server.Serve] after [Server.Close] or
 // [Server.Shutdown].

@@ -1,0 +1,91 @@
+package zlite_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/zlite/zlite"
+)
+
+// TestDoPipelined runs the same commands through DoPipelined and one Do at a time on
+// two keyspaces and requires the same replies, errors included.
+func TestDoPipelined(t *testing.T) {
+	ctx := context.Background()
+	cmds := [][]string{
+		{"ZADD", "z", "1", "a", "2", "b"}, {"zincrby", "z", "1.5", "a"}, {"ZRANGE", "z", "0", "-1", "WITHSCORES"},
+		{"LPUSH", "z", "x"}, {"NOSUCH", "k"}, {"ZADD", "z"}, {"RPUSH", "l", "1", "2", "3"}, {"LPOP", "l"},
+		{"BLPOP", "l", "0"}, {"LRANGE", "l", "0", "-1"}, {"DEL", "l"}, {"LLEN", "l"},
+	}
+	one, batch := zlite.New(), zlite.New()
+	res := make([]zlite.Result, len(cmds))
+	zlite.DoPipelined(ctx, batch, cmds, res)
+	for i, c := range cmds {
+		v, err := one.Do(ctx, c...)
+		if got, want := fmt.Sprint(res[i]), fmt.Sprint(zlite.Result{Value: v, Err: err}); got != want {
+			t.Errorf("DoPipelined %q = %s; want %s (as Do)", c, got, want)
+		}
+	}
+}
+
+// TestDoPipelinedServesBetween: with a caller blocked, each command of the pipeline
+// serves it before the next runs, as Redis does; a batch that served only at its end
+// would leave both pushed elements in the list.
+func TestDoPipelinedServesBetween(t *testing.T) {
+	ctx := context.Background()
+	db := zlite.New()
+	blocked := make(chan struct{})
+	got := make(chan any, 1)
+	go func() {
+		v, _ := zlite.DoNotify(ctx, db, func(b bool) {
+			if b {
+				close(blocked)
+			}
+		}, "BLPOP", "q", "0")
+		got <- v
+	}()
+	<-blocked
+	res := make([]zlite.Result, 3)
+	zlite.DoPipelined(ctx, db, [][]string{{"RPUSH", "q", "a"}, {"RPUSH", "q", "b"}, {"LRANGE", "q", "0", "-1"}}, res)
+	if want := []any{"b"}; !slices.Equal(res[2].Value.([]any), want) {
+		t.Errorf("LRANGE after the pipeline = %v; want %v", res[2].Value, want)
+	}
+	if v := <-got; fmt.Sprint(v) != "[q a]" {
+		t.Errorf("BLPOP = %v; want [q a]", v)
+	}
+}
+
+// TestDoNotify checks the notices: blocked when the command blocks, served before the
+// command that serves it returns, and none for a command served at once.
+func TestDoNotify(t *testing.T) {
+	ctx := context.Background()
+	db := zlite.New()
+	var notes []bool // written under the keyspace lock, read after the pushes return
+	blocked := make(chan struct{})
+	done := make(chan any, 1)
+	go func() {
+		v, _ := zlite.DoNotify(ctx, db, func(b bool) {
+			notes = append(notes, b)
+			if b {
+				close(blocked)
+			}
+		}, "BZPOPMIN", "z", "0")
+		done <- v
+	}()
+	<-blocked
+	if _, err := db.Do(ctx, "ZADD", "z", "1", "m"); err != nil {
+		t.Fatal(err)
+	}
+	if want := []bool{true, false}; !slices.Equal(notes, want) {
+		t.Errorf("notices when ZADD returned = %v; want %v", notes, want)
+	}
+	<-done
+	if _, err := db.Do(ctx, "ZADD", "z", "2", "n"); err != nil {
+		t.Fatal(err)
+	}
+	v, err := zlite.DoNotify(ctx, db, func(bool) { t.Error("notified for a command served at once") }, "BZPOPMIN", "z", "0")
+	if err != nil || fmt.Sprint(v) != "[z n 2]" {
+		t.Errorf("BZPOPMIN = %v, %v; want [z n 2]", v, err)
+	}
+}
