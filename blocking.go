@@ -373,7 +373,7 @@ func (db *DB) wait(ctx context.Context, w *waiter) error {
 		// takes them from the global one's.
 		sh := &db.shards[bits.TrailingZeros64(m)]
 		sw := sh.waits.NewWaiter(w.Keys())
-		sw.Req = w.Req
+		sw.Req, sw.Notify = w.Req, w.Notify
 		_, err = sh.waits.Wait(ctx, &sh.mu, sw, w.Req.timeout)
 		w.Req = sw.Req
 		sw.Release()

@@ -1,6 +1,9 @@
 package zlite
 
-import "context"
+import (
+	"context"
+	"math/bits"
+)
 
 // A Result is one command's reply and error, as [DB.Do] returns them.
 type Result struct {
@@ -14,8 +17,9 @@ type Result struct {
 // pipelined, one after the other, before it reads another client's.
 //
 // The commands run as one critical section (one lock instead of one per command)
-// while that is observably the same as running them one at a time: when no caller
-// is blocked on a key of the keyspace (so no command of cmds has a waiter to serve
+// under the locks of the shards of all their keys, while that is observably the
+// same as running them one at a time: when no caller is blocked on a key of those
+// shards (so no command of cmds has a waiter to serve
 // between it and the next, as Redis serves them), the keyspace logs no writes
 // (a DB made by [Open] makes each command durable on its own) and does not time
 // commands ([WithLatencyTracking]). From the first blocking command on, and for
@@ -26,36 +30,54 @@ type Result struct {
 // mirrors a Tx method (see db_methods.go).
 func DoPipelined(ctx context.Context, db *DB, cmds [][]string, results []Result) {
 	i := 0
-	if len(cmds) > 1 {
-		_ = db.Update(func(tx *Tx) error {
-			if db.dur != nil || db.stats.timed || db.waits.Blocked() > 0 {
-				return nil
+	if len(cmds) > 1 && db.dur == nil && !db.stats.timed {
+		// Lock the shards of every command's keys, once.
+		var m uint64
+		for _, args := range cmds {
+			if c, err := lookup(args); err == nil {
+				m |= c.keys.mask(db, args)
 			}
-			defer func() {
-				// The active expiry of the commands run: Update's unlock does one
-				// command's worth.
-				if i > 1 {
-					db.reclaim((i - 1) * activeBudget)
-				}
-			}()
+		}
+		tx := db.lockMask(m)
+		if !tx.blocked() {
 			for ; i < len(cmds); i++ {
 				c, err := lookup(cmds[i])
-				switch {
-				case err != nil:
+				if err != nil {
 					results[i] = Result{Err: err}
 					continue
-				case c.block != nil:
-					return nil
 				}
-				// Tx.Do without its second lookup; its write check cannot fail
-				// in the writable Tx of a DB without a log.
-				db.count(c.stat)
+				if c.block != nil {
+					break
+				}
+				// Tx.Do without its write check, which cannot fail in the
+				// writable Tx of a DB without a log.
+				tx.count(c.stat)
 				results[i].Value, results[i].Err = c.run(tx, cmds[i])
 			}
-			return nil
-		})
+			// The active expiry of the commands run: unlock does one command's
+			// worth.
+			if i > 1 {
+				for b := tx.held; b != 0; b &= b - 1 {
+					db.shards[bits.TrailingZeros64(b)].reclaim((i - 1) * activeBudget)
+				}
+			}
+		}
+		tx.unlock()
 	}
 	for ; i < len(cmds); i++ {
 		results[i].Value, results[i].Err = db.Do(ctx, cmds[i]...)
 	}
+}
+
+// blocked reports whether a caller is blocked on a key of the shards tx holds.
+func (tx *Tx) blocked() bool {
+	if tx.db.gwaits.Blocked() > 0 {
+		return true
+	}
+	for b := tx.held; b != 0; b &= b - 1 {
+		if tx.db.shards[bits.TrailingZeros64(b)].waits.Blocked() > 0 {
+			return true
+		}
+	}
+	return false
 }

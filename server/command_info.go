@@ -7,20 +7,6 @@ import (
 	"github.com/zlite/zlite"
 )
 
-// keySpecs gives the key positions (first, last, step) of COMMAND INFO for the
-// keyspace commands whose keys are not just the first argument; numkeys commands
-// report 0, 0, 0 as Redis does for movable keys.
-var keySpecs = map[string][3]int{
-	"blpop": {1, -2, 1}, "brpop": {1, -2, 1}, "bzpopmin": {1, -2, 1}, "bzpopmax": {1, -2, 1},
-	"del": {1, -1, 1}, "exists": {1, -1, 1},
-	"lmove": {1, 2, 1}, "rpoplpush": {1, 2, 1}, "blmove": {1, 2, 1}, "brpoplpush": {1, 2, 1},
-	"rename": {1, 2, 1}, "zrangestore": {1, 2, 1}, "renamenx": {1, 2, 1}, "copy": {1, 2, 1},
-	"unlink": {1, -1, 1}, "touch": {1, -1, 1}, "randomkey": {},
-	"keys": {}, "scan": {}, "dbsize": {}, "flushall": {},
-	"zunion": {}, "zinter": {}, "zdiff": {}, "zintercard": {}, "lmpop": {}, "zmpop": {}, "blmpop": {}, "bzmpop": {},
-	"zunionstore": {1, 1, 1}, "zinterstore": {1, 1, 1}, "zdiffstore": {1, 1, 1},
-}
-
 // cmdInfoEntry is one command's entry in COMMAND and COMMAND INFO.
 type cmdInfoEntry struct {
 	name  string
@@ -43,11 +29,8 @@ func allCommands() []cmdInfoEntry {
 		if cmd.Blocking() {
 			flags = append(flags, "blocking")
 		}
-		keys, ok := keySpecs[cmd.Name()]
-		if !ok {
-			keys = [3]int{1, 1, 1}
-		}
-		out = append(out, cmdInfoEntry{cmd.Name(), cmd.Arity(), flags, keys})
+		first, last, step := cmd.Keys()
+		out = append(out, cmdInfoEntry{cmd.Name(), cmd.Arity(), flags, [3]int{first, last, step}})
 	}
 	for _, sc := range serverCommands {
 		flags := []string{"fast"}
