@@ -49,6 +49,7 @@ type config struct {
 	interval time.Duration
 	fs       FS
 	logger   *slog.Logger
+	mapper   mapper // maps the logs of EverySecond and Never; nil for write(2) (mmap.go)
 }
 
 // WithSync sets the sync policy; the default is [Always].
@@ -101,7 +102,7 @@ var (
 type Stats struct {
 	Records uint64 // records appended
 	Bytes   uint64 // bytes written to logs, framing included
-	Writes  uint64 // write(2) calls to logs
+	Writes  uint64 // write(2) calls to logs (none for a memory-mapped log)
 	Fsyncs  uint64 // fsync(2) calls on logs (not counting directories and snapshots)
 }
 
@@ -130,6 +131,7 @@ type Store struct {
 	closed    bool          // Close has run
 	snapping  bool          // a snapshot is in progress
 	gen       uint64        // generation of the newest log
+	mapped    bool          // logs are memory-mapped (decided at Open: mmap.go)
 
 	syncMu sync.Mutex // held while fsyncing or switching cur
 	cur    *logFile   // the log being written; only the flusher (or Open/Close) changes it
@@ -147,15 +149,22 @@ type logFile struct {
 	f           File
 	path        string
 	gen         uint64
-	size        int64 // bytes known to be in the file, a record boundary
-	needDirSync bool  // its directory entry is not yet known to be durable
+	version     uint16 // its header's format version
+	size        int64  // bytes known to be in the file, a record boundary: the end of the records
+	needDirSync bool   // its directory entry is not yet known to be durable
+	// m maps the whole file (records, then preallocated zeros) when the log is
+	// written by copying into a mapping (mmap.go); nil when it is written with write(2).
+	m []byte
 }
 
 // Append adds payload (copied) as one record and returns its position, to be passed to
-// [Store.Wait]. It does no I/O; records are written in the order of their positions.
-// Append fails with an error matching [ErrFailed] once a write or fsync has failed,
-// [ErrClosed] after Close, [ErrEmptyRecord] or [ErrTooLarge]. The complexity is
-// O(len(payload)), amortised.
+// [Store.Wait]. Records are written in the order of their positions. Append does no
+// I/O, except on a memory-mapped log (EverySecond and Never on Linux), where it
+// copies the record into the mapping, and so into the file, at once; there, when the
+// preallocated space is used up, it preallocates more (fallocate(2)), and a failure
+// (ENOSPC) fails the store. Append fails with an error matching [ErrFailed] once a
+// write, fsync or preallocation has failed, [ErrClosed] after Close, [ErrEmptyRecord]
+// or [ErrTooLarge]. The complexity is O(len(payload)), amortised.
 func (s *Store) Append(payload []byte) (Pos, error) {
 	switch {
 	case len(payload) == 0:
@@ -168,8 +177,23 @@ func (s *Store) Append(payload []byte) (Pos, error) {
 	if err := s.usableLocked(); err != nil {
 		return 0, err
 	}
-	s.buf = appendRecord(s.buf, payload)
-	s.appended++
+	// Straight into the mapping, unless a flusher is using the log or records
+	// appended before are waiting in buf (they go first).
+	if !s.flushing && s.rotate == nil && len(s.buf) == 0 && s.cur.m != nil {
+		lf, n := s.cur, int64(recordHeaderSize+len(payload))
+		if err := s.reserve(lf, n); err != nil {
+			s.err = err
+			return 0, err
+		}
+		putRecord(lf.m[lf.size:lf.size+n], payload)
+		lf.size += n
+		s.bytes.Add(uint64(n))
+		s.appended++
+		s.written = s.appended
+	} else {
+		s.buf = appendRecord(s.buf, payload)
+		s.appended++
+	}
 	s.records.Add(1)
 	return s.appended, nil
 }
@@ -242,7 +266,7 @@ func (s *Store) Close() error {
 		s.wg.Wait()
 	}
 	s.syncMu.Lock()
-	if cerr := s.cur.f.Close(); err == nil && cerr != nil {
+	if cerr := s.closeLog(s.cur); err == nil && cerr != nil {
 		err = fmt.Errorf("persist: closing %s: %w", s.cur.path, cerr)
 	}
 	s.syncMu.Unlock()
@@ -319,7 +343,7 @@ func (s *Store) writeOut(oldBuf []byte, rot *logFile, buf []byte, doSync bool) e
 		old := s.cur
 		s.cur = rot
 		s.syncMu.Unlock()
-		if err := old.f.Close(); err != nil {
+		if err := s.closeLog(old); err != nil {
 			return failed("closing", old.path, err)
 		}
 	}
@@ -332,11 +356,20 @@ func (s *Store) writeOut(oldBuf []byte, rot *logFile, buf []byte, doSync bool) e
 	return nil
 }
 
-// write appends b to lf. On a failed or short write it truncates the file back to
-// its last record boundary (best effort: if that fails too, reopening drops the torn
-// tail) and returns an error matching ErrFailed.
+// write appends b to lf: a copy into its mapping, or a write(2). On a failed or
+// short write it truncates the file back to its last record boundary (best effort:
+// if that fails too, reopening drops the torn tail) and returns an error matching
+// ErrFailed.
 func (s *Store) write(lf *logFile, b []byte) error {
 	if len(b) == 0 {
+		return nil
+	}
+	if lf.m != nil {
+		if err := s.reserve(lf, int64(len(b))); err != nil {
+			return err
+		}
+		lf.size += int64(copy(lf.m[lf.size:], b))
+		s.bytes.Add(uint64(len(b)))
 		return nil
 	}
 	s.writes.Add(1)

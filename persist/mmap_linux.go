@@ -1,0 +1,34 @@
+//go:build linux
+
+package persist
+
+import "golang.org/x/sys/unix"
+
+// osMapper maps OS files with mmap(2), mremap(2) and fallocate(2).
+type osMapper struct{}
+
+var defaultMapper mapper = osMapper{}
+
+// fder is what an *os.File offers beyond File.
+type fder interface{ Fd() uintptr }
+
+func (osMapper) canMap(f File) bool {
+	_, ok := f.(fder)
+	return ok
+}
+
+func fdOf(f File) int { return int(f.(fder).Fd()) }
+
+func (osMapper) allocate(f File, off, n int64) error {
+	return unix.Fallocate(fdOf(f), 0, off, n)
+}
+
+func (osMapper) mmap(f File, size int64) ([]byte, error) {
+	return unix.Mmap(fdOf(f), 0, int(size), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+}
+
+func (osMapper) remap(_ File, m []byte, size int64) ([]byte, error) {
+	return unix.Mremap(m, int(size), unix.MREMAP_MAYMOVE)
+}
+
+func (osMapper) unmap(m []byte) error { return unix.Munmap(m) }
