@@ -9,6 +9,12 @@ package persist
 // fallocate (when the log grows) and never a SIGBUS while copying; the space not yet
 // used reads as zero bytes, which a log of format version 2 may end in. [Always]
 // keeps write(2): its cost is the fsync.
+//
+// The first write to each page of a mapping faults, and on a journaling file system
+// the fault of a page over preallocated (unwritten) blocks may sleep on the journal.
+// A background goroutine (prefaultLoop) takes those faults ahead of the writer with
+// madvise(MADV_POPULATE_WRITE), which maps the pages writable without changing their
+// bytes, so that a copy into the mapping seldom faults.
 
 // mapper maps logs; [config.mapper] is nil where the platform has none, and then every
 // log is written with write(2).
@@ -24,6 +30,9 @@ type mapper interface {
 	remap(f File, m []byte, size int64) ([]byte, error)
 	// unmap ends a mapping.
 	unmap(m []byte) error
+	// prefault takes the write faults of a part of a mapping without changing its
+	// bytes (madvise(MADV_POPULATE_WRITE)); best effort.
+	prefault(m []byte)
 }
 
 // Preallocation of a mapped log: it grows by its own size, at least minPrealloc and
@@ -34,6 +43,16 @@ const (
 )
 
 func preallocStep(size int64) int64 { return min(max(size, minPrealloc), maxPrealloc) }
+
+// prefaultAhead is how far ahead of the last record the pages of a mapped log are
+// prefaulted; a new request goes out when the records come within half of it.
+const prefaultAhead = 4 << 20
+
+// prefaultReq asks prefaultLoop to prefault lf.m[from:to].
+type prefaultReq struct {
+	lf       *logFile
+	from, to int64
+}
 
 // mapLog maps lf, whose file is fileSize bytes (lf.size of them records), for
 // appending: it preallocates room after the last record and, for a log of a version
@@ -49,12 +68,49 @@ func (s *Store) mapLog(lf *logFile, fileSize int64) error {
 	if err != nil {
 		return failed("mapping", lf.path, err)
 	}
-	lf.m = m
+	lf.m, lf.faulted = m, lf.size
 	if lf.version < zeroEndVersion {
 		copy(m, fileHeader(logMagic, lf.gen))
 		lf.version = formatVersion
 	}
 	return nil
+}
+
+// askPrefault sends prefaultLoop the next part of lf to prefault once the records
+// come within half of prefaultAhead of the prefaulted part's end. It never blocks:
+// with a request still pending, it asks again at a later record. Called by the
+// goroutine appending to lf.
+func (s *Store) askPrefault(lf *logFile) {
+	if s.prefault == nil || lf.size+prefaultAhead/2 < lf.faulted {
+		return
+	}
+	to := min(int64(len(lf.m)), lf.size+prefaultAhead)
+	if to <= lf.faulted {
+		return
+	}
+	select {
+	case s.prefault <- prefaultReq{lf: lf, from: lf.faulted, to: to}:
+		lf.faulted = to
+	default:
+	}
+}
+
+// prefaultLoop serves askPrefault's requests until Close. It holds the log's mapMu
+// while it uses the mapping, which reserve and closeLog take before they change it.
+func (s *Store) prefaultLoop() {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case r := <-s.prefault:
+			r.lf.mapMu.Lock()
+			if r.lf.m != nil {
+				s.cfg.mapper.prefault(r.lf.m[r.from:r.to])
+			}
+			r.lf.mapMu.Unlock()
+		}
+	}
 }
 
 // reserve makes room for n more bytes in the mapped log lf, preallocating and
@@ -68,6 +124,8 @@ func (s *Store) reserve(lf *logFile, n int64) error {
 	if err := s.cfg.mapper.allocate(lf.f, have, grow); err != nil {
 		return failed("preallocating", lf.path, err)
 	}
+	lf.mapMu.Lock()
+	defer lf.mapMu.Unlock()
 	m, err := s.cfg.mapper.remap(lf.f, lf.m, have+grow)
 	if err != nil {
 		return failed("mapping", lf.path, err)
@@ -80,8 +138,10 @@ func (s *Store) reserve(lf *logFile, n int64) error {
 func (s *Store) closeLog(lf *logFile) error {
 	var err error
 	if lf.m != nil {
+		lf.mapMu.Lock()
 		err = s.cfg.mapper.unmap(lf.m)
 		lf.m = nil
+		lf.mapMu.Unlock()
 	}
 	if cerr := lf.f.Close(); err == nil {
 		err = cerr

@@ -2,7 +2,11 @@
 
 package persist
 
-import "golang.org/x/sys/unix"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
 
 // osMapper maps OS files with mmap(2), mremap(2) and fallocate(2).
 type osMapper struct{}
@@ -32,3 +36,13 @@ func (osMapper) remap(_ File, m []byte, size int64) ([]byte, error) {
 }
 
 func (osMapper) unmap(m []byte) error { return unix.Munmap(m) }
+
+// prefault maps the pages of m writable with madvise(MADV_POPULATE_WRITE). Its error
+// is ignored: before Linux 5.14 it is EINVAL, and the writer then takes the faults.
+func (osMapper) prefault(m []byte) {
+	page := uintptr(unix.Getpagesize())
+	skip := int((page - uintptr(unsafe.Pointer(unsafe.SliceData(m)))%page) % page) // madvise wants a page-aligned start
+	if skip < len(m) {
+		unix.Madvise(m[skip:], unix.MADV_POPULATE_WRITE)
+	}
+}

@@ -158,10 +158,18 @@ func (s *Store) open(r Replayer) (*Store, error) {
 	}
 	s.gen = s.cur.gen
 	s.removeStale(stale)
-	if cfg.sync == EverySecond {
+	if cfg.sync == EverySecond || s.mapped {
 		s.stop = make(chan struct{})
+	}
+	if cfg.sync == EverySecond {
 		s.wg.Add(1)
 		go s.syncLoop()
+	}
+	if s.mapped {
+		s.prefault = make(chan prefaultReq, 1)
+		s.wg.Add(1)
+		go s.prefaultLoop()
+		s.askPrefault(s.cur)
 	}
 	return s, nil
 }
@@ -247,8 +255,7 @@ func (s *Store) replayChain(chain []uint64, r Replayer) (*logFile, int64, error)
 // firstRecord returns the size of a log file and whether it holds anything where its
 // first record would start (bytes not all zero), and rewinds it.
 func firstRecord(f File) (int64, bool, error) {
-	size, err := f.Seek(fileHeaderSize, io.SeekStart)
-	if err != nil {
+	if _, err := f.Seek(fileHeaderSize, io.SeekStart); err != nil {
 		return 0, false, err
 	}
 	var h [recordHeaderSize]byte
@@ -256,7 +263,8 @@ func firstRecord(f File) (int64, bool, error) {
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return 0, false, err
 	}
-	if size, err = f.Seek(0, io.SeekEnd); err == nil {
+	size, err := f.Seek(0, io.SeekEnd)
+	if err == nil {
 		_, err = f.Seek(0, io.SeekStart)
 	}
 	return size, n > 0 && h != [recordHeaderSize]byte{}, err

@@ -111,9 +111,7 @@ func (s *Store) StartSnapshot() (*SnapshotWriter, error) {
 func (s *Store) fail(err error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.err == nil {
-		s.err = err
-	}
+	s.failLocked(err)
 	return err
 }
 

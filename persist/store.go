@@ -138,10 +138,17 @@ type Store struct {
 
 	lock io.Closer // the directory's LOCK file
 
-	stop chan struct{} // closed by Close to stop the EverySecond syncer
-	wg   sync.WaitGroup
+	stop     chan struct{}    // closed by Close to stop the EverySecond syncer and prefaultLoop
+	prefault chan prefaultReq // prefaultLoop's requests; nil when logs are not mapped
+	wg       sync.WaitGroup
 
-	records, bytes, writes, fsyncs atomic.Uint64
+	// done mirrors the last position durable as the policy says (synced for
+	// Always, written otherwise), and failed is set with err, so that Wait and Err
+	// need not take mu when there is nothing to wait for and nothing failed.
+	done   atomic.Uint64
+	failed atomic.Bool
+
+	bytes, writes, fsyncs atomic.Uint64
 }
 
 // logFile is one open log.
@@ -154,7 +161,11 @@ type logFile struct {
 	needDirSync bool   // its directory entry is not yet known to be durable
 	// m maps the whole file (records, then preallocated zeros) when the log is
 	// written by copying into a mapping (mmap.go); nil when it is written with write(2).
-	m []byte
+	// It changes under mapMu (and by the goroutine appending), which prefaultLoop
+	// holds while it uses m; faulted is the end of the part asked to be prefaulted.
+	m       []byte
+	mapMu   sync.Mutex
+	faulted int64
 }
 
 // Append adds payload (copied) as one record and returns its position, to be passed to
@@ -182,19 +193,20 @@ func (s *Store) Append(payload []byte) (Pos, error) {
 	if !s.flushing && s.rotate == nil && len(s.buf) == 0 && s.cur.m != nil {
 		lf, n := s.cur, int64(recordHeaderSize+len(payload))
 		if err := s.reserve(lf, n); err != nil {
-			s.err = err
+			s.failLocked(err)
 			return 0, err
 		}
 		putRecord(lf.m[lf.size:lf.size+n], payload)
 		lf.size += n
+		s.askPrefault(lf)
 		s.bytes.Add(uint64(n))
 		s.appended++
 		s.written = s.appended
+		s.done.Store(uint64(s.written))
 	} else {
 		s.buf = appendRecord(s.buf, payload)
 		s.appended++
 	}
-	s.records.Add(1)
 	return s.appended, nil
 }
 
@@ -206,6 +218,9 @@ func (s *Store) Append(payload []byte) (Pos, error) {
 // error) for every position it did not make durable, and the store stays failed.
 // A position not yet appended is [ErrBadPos].
 func (s *Store) Wait(pos Pos) error {
+	if uint64(pos) <= s.done.Load() {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if pos > s.appended {
@@ -228,6 +243,9 @@ func (s *Store) Wait(pos Pos) error {
 
 // Err returns the error that made the store refuse writes, or nil.
 func (s *Store) Err() error {
+	if !s.failed.Load() {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
@@ -235,7 +253,10 @@ func (s *Store) Err() error {
 
 // Stats returns the counters since Open.
 func (s *Store) Stats() Stats {
-	return Stats{Records: s.records.Load(), Bytes: s.bytes.Load(), Writes: s.writes.Load(), Fsyncs: s.fsyncs.Load()}
+	s.mu.Lock()
+	records := uint64(s.appended)
+	s.mu.Unlock()
+	return Stats{Records: records, Bytes: s.bytes.Load(), Writes: s.writes.Load(), Fsyncs: s.fsyncs.Load()}
 }
 
 // Dir returns the store's directory.
@@ -274,6 +295,23 @@ func (s *Store) Close() error {
 	return err
 }
 
+// failLocked records err as the store's failure, unless one is recorded already.
+func (s *Store) failLocked(err error) {
+	if s.err == nil {
+		s.err = err
+		s.failed.Store(true)
+	}
+}
+
+// storeDoneLocked publishes the durable position for Wait's fast path.
+func (s *Store) storeDoneLocked() {
+	if s.cfg.sync == Always {
+		s.done.Store(uint64(s.synced))
+	} else {
+		s.done.Store(uint64(s.written))
+	}
+}
+
 func (s *Store) usableLocked() error {
 	if s.closed {
 		return ErrClosed
@@ -308,8 +346,9 @@ func (s *Store) flushLocked(doSync bool) {
 		if doSync {
 			s.synced = target
 		}
-	} else if s.err == nil {
-		s.err = err
+		s.storeDoneLocked()
+	} else {
+		s.failLocked(err)
 	}
 	s.flushing = false
 	if s.flushDone != nil {
@@ -369,6 +408,7 @@ func (s *Store) write(lf *logFile, b []byte) error {
 			return err
 		}
 		lf.size += int64(copy(lf.m[lf.size:], b))
+		s.askPrefault(lf)
 		s.bytes.Add(uint64(len(b)))
 		return nil
 	}
@@ -429,10 +469,11 @@ func (s *Store) syncLoop() {
 		// which was fsynced when the log was rotated.
 		err := s.syncCur()
 		s.mu.Lock()
-		if err != nil && s.err == nil {
-			s.err = err
-		} else if err == nil && target > s.synced {
+		if err != nil {
+			s.failLocked(err)
+		} else if target > s.synced {
 			s.synced = target
+			s.storeDoneLocked()
 		}
 		s.mu.Unlock()
 	}
