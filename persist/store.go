@@ -132,6 +132,9 @@ type Store struct {
 	snapping  bool          // a snapshot is in progress
 	gen       uint64        // generation of the newest log
 	mapped    bool          // logs are memory-mapped (decided at Open: mmap.go)
+	// mappedBytes counts the bytes Append copied into a mapping itself (the
+	// flushers' count in bytes).
+	mappedBytes uint64
 
 	syncMu sync.Mutex // held while fsyncing or switching cur
 	cur    *logFile   // the log being written; only the flusher (or Open/Close) changes it
@@ -199,7 +202,7 @@ func (s *Store) Append(payload []byte) (Pos, error) {
 		putRecord(lf.m[lf.size:lf.size+n], payload)
 		lf.size += n
 		s.askPrefault(lf)
-		s.bytes.Add(uint64(n))
+		s.mappedBytes += uint64(n)
 		s.appended++
 		s.written = s.appended
 		s.done.Store(uint64(s.written))
@@ -254,9 +257,9 @@ func (s *Store) Err() error {
 // Stats returns the counters since Open.
 func (s *Store) Stats() Stats {
 	s.mu.Lock()
-	records := uint64(s.appended)
+	records, mapped := uint64(s.appended), s.mappedBytes
 	s.mu.Unlock()
-	return Stats{Records: records, Bytes: s.bytes.Load(), Writes: s.writes.Load(), Fsyncs: s.fsyncs.Load()}
+	return Stats{Records: records, Bytes: s.bytes.Load() + mapped, Writes: s.writes.Load(), Fsyncs: s.fsyncs.Load()}
 }
 
 // Dir returns the store's directory.
