@@ -132,8 +132,8 @@ type Store struct {
 	snapping  bool          // a snapshot is in progress
 	gen       uint64        // generation of the newest log
 	mapped    bool          // logs are memory-mapped (decided at Open: mmap.go)
-	// mappedBytes counts the bytes Append copied into a mapping itself (the
-	// flushers' count in bytes).
+	// mappedBytes counts the bytes Append copied into a mapping itself, under mu
+	// (a flusher's copies count in bytes).
 	mappedBytes uint64
 
 	syncMu sync.Mutex // held while fsyncing or switching cur
