@@ -109,10 +109,11 @@ type Stats struct {
 // Store is a directory holding a snapshot and an append-only log of records. See the
 // package documentation for the guarantees and the file formats.
 //
-// A Store is safe for concurrent use. [Store.Append] is cheap (a copy into a buffer
-// under a short internal lock) and is meant to be called under the caller's own lock,
-// so that the order of records is the order of the changes they describe; [Store.Wait]
-// does the I/O and is meant to be called after that lock is released.
+// A Store is safe for concurrent use. [Store.Append] is cheap (a copy into a buffer,
+// or into the mapped log, under a short internal lock) and is meant to be called under
+// the caller's own lock, so that the order of records is the order of the changes
+// they describe; [Store.Wait] does the I/O (none for a mapped log) and is meant to be
+// called after that lock is released.
 type Store struct {
 	dir string
 	cfg config
