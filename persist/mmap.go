@@ -35,14 +35,28 @@ type mapper interface {
 	prefault(m []byte)
 }
 
-// Preallocation of a mapped log: it grows by its own size, at least minPrealloc and
-// at most maxPrealloc at a time (and at least what the record needs).
+// Preallocation of a mapped log (the defaults of [prealloc]): it grows by its own
+// size, at least minPrealloc and at most maxPrealloc at a time (and at least to what
+// the record needs), to a multiple of hugePage, so that its mapping can be made of
+// huge pages.
 const (
-	minPrealloc = 1 << 20
+	minPrealloc = 4 << 20
 	maxPrealloc = 64 << 20
+	hugePage    = 2 << 20
 )
 
-func preallocStep(size int64) int64 { return min(max(size, minPrealloc), maxPrealloc) }
+// prealloc is how a mapped log grows: steps of at least min bytes, sizes multiples
+// of unit ([config.prealloc]; tests make them small).
+type prealloc struct{ min, unit int64 }
+
+var defaultPrealloc = prealloc{min: minPrealloc, unit: hugePage}
+
+// next returns the size to grow a mapping of have bytes to, for records that must
+// fit up to end.
+func (p prealloc) next(have, end int64) int64 {
+	size := max(have+min(max(have, p.min), maxPrealloc), end)
+	return (size + p.unit - 1) / p.unit * p.unit
+}
 
 // prefaultAhead is how far ahead of the last record the pages of a mapped log are
 // prefaulted; a new request goes out when the records come within half of it.
@@ -58,7 +72,7 @@ type prefaultReq struct {
 // appending: it preallocates room after the last record and, for a log of a version
 // before 2 (which may not end in zeros), rewrites the header with this version.
 func (s *Store) mapLog(lf *logFile, fileSize int64) error {
-	size := max(fileSize, lf.size+preallocStep(lf.size))
+	size := max(fileSize, s.cfg.prealloc.next(lf.size, lf.size))
 	if size > fileSize {
 		if err := s.cfg.mapper.allocate(lf.f, fileSize, size-fileSize); err != nil {
 			return failed("preallocating", lf.path, err)
@@ -120,7 +134,7 @@ func (s *Store) reserve(lf *logFile, n int64) error {
 	if lf.size+n <= have {
 		return nil
 	}
-	grow := max(preallocStep(have), lf.size+n-have)
+	grow := s.cfg.prealloc.next(have, lf.size+n) - have
 	if err := s.cfg.mapper.allocate(lf.f, have, grow); err != nil {
 		return failed("preallocating", lf.path, err)
 	}

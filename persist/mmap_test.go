@@ -15,6 +15,12 @@ import (
 // withMapper replaces the platform's mapper (nil: write(2) for every policy).
 func withMapper(m mapper) Option { return func(c *config) { c.mapper = m } }
 
+// withPrealloc makes a mapped log grow in steps of at least min bytes, to multiples
+// of unit.
+func withPrealloc(min, unit int64) Option {
+	return func(c *config) { c.prealloc = prealloc{min: min, unit: unit} }
+}
+
 // openMapped opens dir with EverySecond, skipping the test where logs are not mapped.
 func openMapped(t *testing.T, dir string, opts ...Option) (*Store, *model) {
 	t.Helper()
@@ -167,22 +173,29 @@ func TestMappedVersions(t *testing.T) {
 }
 
 // TestMappedGrowth appends more than the first preallocation, in records of 64 KiB and
-// one of 3 MiB, more than the step it then grows by, so that the mapping grows and
+// one of 9 MiB, more than the step it then grows by, so that the mapping grows and
 // moves; a snapshot in between rotates to a new mapped log.
 func TestMappedGrowth(t *testing.T) {
 	dir := t.TempDir()
 	s, _ := openMapped(t, dir)
 	var want []string
-	for i := range 40 {
+	for i := range 200 {
 		want = append(want, fmt.Sprintf("%d:%s", i, strings.Repeat("x", 64<<10)))
 	}
-	want = append(want, strings.Repeat("big", 1<<20)) // more than the step it grows by then
-	appendWait(t, s, want[:20]...)
+	want = append(want, strings.Repeat("big", 3<<20)) // 9 MiB: more than the step it grows by then
+	first := defaultPrealloc.next(fileHeaderSize, fileHeaderSize)
+	appendWait(t, s, want[:120]...)
+	if int64(len(s.cur.m)) <= first {
+		t.Fatalf("mapping of %d bytes after appending %d; want it grown past %d", len(s.cur.m), s.cur.size, first)
+	}
 	w, err := s.StartSnapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	appendWait(t, s, want[20:]...)
+	appendWait(t, s, want[120:]...)
+	if int64(len(s.cur.m)) <= first {
+		t.Fatalf("new log's mapping of %d bytes after appending %d; want it grown past %d", len(s.cur.m), s.cur.size, first)
+	}
 	if err := w.Abort(); err != nil {
 		t.Fatal(err)
 	}
@@ -222,10 +235,20 @@ func TestMappedDiskFull(t *testing.T) {
 				t.Skip("logs are not memory-mapped on this platform")
 			}
 			dir := t.TempDir()
-			s, _ := openT(t, dir, WithSync(p), withMapper(&fullMapper{mapper: defaultMapper, space: minPrealloc}))
+			space := defaultPrealloc.next(fileHeaderSize, fileHeaderSize) - fileHeaderSize // room for Open's preallocation, not for the next one
+			s, _ := openT(t, dir, WithSync(p), withMapper(&fullMapper{mapper: defaultMapper, space: space}))
+			if !s.mapped {
+				s.Close()
+				t.Fatal("the log is not mapped")
+			}
+			const recSize = 30 << 10
 			var ok []string
 			for i := 0; ; i++ {
-				rec := fmt.Sprintf("%d:%s", i, strings.Repeat("y", 30<<10))
+				if i > int(space/recSize)+1 {
+					s.Close()
+					t.Fatalf("%d records of %d bytes appended in %d bytes of space", i, recSize, space)
+				}
+				rec := fmt.Sprintf("%d:%s", i, strings.Repeat("y", recSize))
 				pos, err := s.Append([]byte(rec))
 				if err != nil {
 					if !errors.Is(err, syscall.ENOSPC) || !errors.Is(err, ErrFailed) {
@@ -238,8 +261,8 @@ func TestMappedDiskFull(t *testing.T) {
 				}
 				ok = append(ok, rec)
 			}
-			if len(ok) < 30 {
-				t.Fatalf("only %d records of 30 KiB fitted in 1 MiB", len(ok))
+			if want := int(space/(recSize+64)) - 1; len(ok) < want {
+				t.Fatalf("only %d records of %d bytes fitted in %d bytes, want %d", len(ok), recSize, space, want)
 			}
 			if _, err := s.Append([]byte("refused")); !errors.Is(err, ErrFailed) {
 				t.Errorf("Append after the failure = %v; want ErrFailed", err)

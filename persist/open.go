@@ -59,7 +59,7 @@ func parseGen(name, prefix, suffix string) (uint64, bool) {
 // Files left over by an interrupted snapshot are removed once the state is loaded.
 // The cost is one read of the snapshot and of the logs.
 func Open(dir string, r Replayer, opts ...Option) (*Store, error) {
-	cfg := config{sync: Always, interval: time.Second, fs: OSFS{}, logger: slog.Default(), mapper: defaultMapper}
+	cfg := config{sync: Always, interval: time.Second, fs: OSFS{}, logger: slog.Default(), mapper: defaultMapper, prealloc: defaultPrealloc}
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -1,6 +1,7 @@
 package persist
 
 import (
+	"bytes"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -12,6 +13,20 @@ import (
 
 // memFS is an in-memory FS of one directory that knows what is durable: a file's
 // bytes as of its last Sync, the directory's entries as of its last SyncDir. Its
+// commonPrefix returns the length of the longest common prefix of a and b, comparing
+// a block at a time (mapped files are megabytes of zeros).
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+4096 <= n && bytes.Equal(a[i:i+4096], b[i:i+4096]) {
+		i += 4096
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
 // crashed reports whether the simulated crash has happened.
 func (m *memFS) crashed() bool {
 	m.mu.Lock()
@@ -58,10 +73,7 @@ func (m *memFS) powerLoss(rng *rand.Rand, lose bool) *memFS {
 	}
 	for name, ino := range entries {
 		data := slices.Clone(ino.durable)
-		same := 0 // the changes since the last Sync start here
-		for same < min(len(data), len(ino.data)) && data[same] == ino.data[same] {
-			same++
-		}
+		same := commonPrefix(data, ino.data) // the changes since the last Sync start here
 		if same < len(ino.data) {
 			end := same + rng.IntN(len(ino.data)-same+1)
 			if end > len(data) {

@@ -12,7 +12,7 @@ import (
 func powerWorkload(t *testing.T, fsys FS, p SyncPolicy, n int) int {
 	t.Helper()
 	var q quietLogger
-	s, last, err := crashState("/mem", WithFS(fsys), WithSync(p), WithLogger(q.logger()), WithSyncInterval(1<<40), withMapper(memMapper{}))
+	s, last, err := crashState("/mem", WithFS(fsys), WithSync(p), WithLogger(q.logger()), WithSyncInterval(1<<40), withMapper(memMapper{}), withPrealloc(4096, 4096))
 	if err != nil {
 		if errors.Is(err, errCrash) {
 			return 0
@@ -67,7 +67,7 @@ func TestPowerLoss(t *testing.T) {
 					// Reopened with Always (write(2)) or mapped, whatever wrote it.
 					reopen := []Option{WithFS(after), WithLogger((&quietLogger{}).logger())}
 					if step%2 == 0 {
-						reopen = append(reopen, WithSync(EverySecond), WithSyncInterval(1<<40), withMapper(memMapper{}))
+						reopen = append(reopen, WithSync(EverySecond), WithSyncInterval(1<<40), withMapper(memMapper{}), withPrealloc(4096, 4096))
 					}
 					s, got, err := crashState("/mem", reopen...)
 					if err != nil {

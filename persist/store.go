@@ -50,6 +50,7 @@ type config struct {
 	fs       FS
 	logger   *slog.Logger
 	mapper   mapper // maps the logs of EverySecond and Never; nil for write(2) (mmap.go)
+	prealloc prealloc
 }
 
 // WithSync sets the sync policy; the default is [Always].
