@@ -7,6 +7,7 @@
 // The write path splits in two, so that the I/O happens outside the caller's lock:
 //
 //	pos, err := st.Append(payload) // under the keyspace lock: a copy into a buffer
+//	...                            // (or into the mapped log: see Memory-mapped logs)
 //	...                            // unlock
 //	err = st.Wait(pos)             // write(2), and fsync as the SyncPolicy says
 //
@@ -21,10 +22,10 @@
 //
 //   - [Always]: record pos and every record before it are written and fsynced: they
 //     survive a process crash and a power loss (as far as the disk honours fsync).
-//   - [EverySecond]: they are in the file (write(2) returned), so they survive a
-//     process crash (SIGKILL, panic, OOM kill); a background fsync every sync interval
-//     (1 s by default) bounds what a power loss can take to about that interval plus
-//     one fsync.
+//   - [EverySecond]: they are in the file (copied into its shared mapping, or
+//     write(2) returned), so they survive a process crash (SIGKILL, panic, OOM kill);
+//     a background fsync every sync interval (1 s by default) bounds what a power loss
+//     can take to about that interval plus one fsync.
 //   - [Never]: as EverySecond for a process crash; after a power loss, what survives
 //     is up to the operating system.
 //
@@ -44,10 +45,29 @@
 // each a list of words: per command uvarint(number of words), then per word
 // uvarint(length) and its bytes.
 //
+// # Memory-mapped logs
+//
+// Under EverySecond and Never on Linux, the log is memory-mapped: its file is
+// preallocated with fallocate(2) (1 MiB at first, then by its own size, at most 64 MiB
+// at a time) and Append frames the record straight into a shared mapping of it. The
+// page cache holds those pages whatever happens to the process, so the record is
+// as safe against a process crash as after write(2), and Wait has nothing left to do:
+// a write costs a copy and a CRC, no system call. The fsyncs (every interval, at a
+// rotation, at Close) write the mapped pages out. Preallocation reserves the disk
+// blocks, so a full disk is an ENOSPC from fallocate, returned by the Append that
+// needed the room, and never a SIGBUS while copying. A background goroutine takes
+// the page faults of the next few MiB ahead of the writer (madvise
+// MADV_POPULATE_WRITE), since a first write to a page over preallocated blocks may
+// sleep in the file system. Under Always, and where the platform (or an [FS] other
+// than [OSFS]) cannot map, records go through write(2): under Always the fsync is the
+// cost. While a rotation is pending, records wait in the buffer as with write(2),
+// so that the old log is fsynced before the new one holds any.
+//
 // # Failures
 //
-// When a write or an fsync of the log fails (ENOSPC, EIO, ...), every Wait for a record
-// not yet durable returns the error, which matches [ErrFailed] and wraps the system's
+// When a write, an fsync or a preallocation of the log fails (ENOSPC, EIO, ...), every
+// Wait for a record not yet durable returns the error (for a preallocation, the
+// Append that needed it returns it, and its record is not in the log), which matches [ErrFailed] and wraps the system's
 // error (errors.Is(err, syscall.ENOSPC) works). A short write is truncated back to the
 // last whole record (if that fails too, the torn tail is dropped at the next Open).
 // From then on the store is failed: [Store.Append] and [Store.StartSnapshot] return
@@ -87,38 +107,50 @@
 //
 // # Recovery
 //
-// Open loads the newest snapshot and replays the log chain after it. A torn final
-// record of the last log (fewer bytes left than a record header; a valid header whose
-// payload runs past the end of the file; or nothing but zero bytes from the record's
-// start to the end of the file, as a power loss can leave a file extended but not
-// written) is dropped with a warning and the file is truncated to the last whole
-// record, like Redis's aof-load-truncated yes. Anything else is a [*CorruptError]
+// Open loads the newest snapshot and replays the log chain after it. In a log of
+// version 2, a record header of 12 zero bytes followed by nothing but zeros is the
+// clean end of the log (the rest is preallocated space). A torn final record of the
+// last log (fewer bytes left than a record header; a valid header whose payload runs
+// past the end of the file; nothing but zero bytes from the record's start to the end
+// of a version 1 file, as a power loss can leave a file extended but not written; in
+// a version 2 file, a record cut short while being copied into the mapping: a header
+// failing its checksum, or a payload failing its checksum and holding a zero byte,
+// followed by nothing but zeros) is dropped with a warning and the file is truncated
+// to the last whole record, like Redis's aof-load-truncated yes. Anything else is a
+// [*CorruptError]
 // naming the file and the byte offset, and Open fails: a checksum mismatch anywhere
-// (even in the final record: a whole record whose checksum fails is damage, not a
-// torn write), a torn record in a log followed by a log holding records (a rotation
+// else (even in the final record: a whole record whose checksum fails with no zero
+// byte in it, or followed by anything but zeros, is damage, not a torn write), a torn record in a log followed by a log holding records (a rotation
 // fsyncs the old log before the new one gets its first record, so only a power loss
 // just after a rotation leaves a torn log followed by empty ones, and that is
 // recovered as above), a bad header, an unknown format version, a snapshot without
-// its end frame, a log missing from the chain.
+// its end frame, a log missing from the chain. (A power loss under EverySecond or
+// Never can also leave holes in the part written since the last fsync, the disk
+// writing pages out of order: a zero page followed by records is then reported as
+// damage at its offset, as with write(2).)
 // The keyspace is never silently partial. (A Replayer may still have been handed part
 // of the state before the error; the caller discards it.)
 //
 // # Concurrency
 //
 // A [Store] is safe for concurrent use. Append takes an internal mutex for a copy;
-// Wait takes it briefly and does its I/O without it, and at most one goroutine does
+// Wait returns at once, without it, when the record is already durable; otherwise it
+// takes it briefly and does its I/O without it, and at most one goroutine does
 // log I/O at a time (a "flusher"): writers that Wait while a write or fsync is in
 // flight wait for it, and the first of them then writes everything appended
 // meanwhile, in one write and one fsync (group commit). The EverySecond fsync runs in
-// a background goroutine and does not hold up writers. Only one snapshot can be in
+// a background goroutine and does not hold up writers, nor does a mapped log's
+// prefaulting. Only one snapshot can be in
 // progress; a [SnapshotWriter] is used by one goroutine at a time. A directory is
 // locked (flock(2) on its LOCK file) by the Store that has it open; a second Open,
 // in this process or another, fails with [ErrLocked].
 //
 // # Costs
 //
-//	Append           O(len(payload)): a copy and a CRC-32C, no allocation in steady state
+//	Append           O(len(payload)): a copy and a CRC-32C, no allocation in steady state;
+//	                 on a mapped log, one fallocate(2) and mremap(2) per preallocation
 //	Wait, Always     one write(2) and one fsync(2) per group of concurrent writers
+//	Wait, mapped     nothing (an atomic load), except after a rotation
 //	Wait, others     one write(2) per group of concurrent writers
 //	StartSnapshot    creates two files (no fsync)
 //	Commit           three fsyncs (old log, snapshot, directory) and the removals
@@ -146,14 +178,18 @@
 // for signed values, zig-zag). Every file starts with a 24-byte header:
 //
 //	magic       8 bytes   "ZLITELOG" (a log) or "ZLITESNP" (a snapshot)
-//	version     uint16    1
+//	version     uint16    2 (1 is read too)
 //	flags       uint16    0
 //	generation  uint64    the generation in the file name
 //	crc         uint32    CRC-32C (Castagnoli) of the 20 bytes before it
 //
 // A reader accepts every version from 1 to the one it writes, and refuses a newer one
 // (or unknown flags) with a CorruptError, so a later version that changes a layout
-// below bumps the version and keeps reading version 1.
+// below bumps the version and keeps reading the older ones. Version 2 differs from
+// version 1 in one point: a log may end in zero bytes (space preallocated for its
+// mapping), a zero record header marking the end of its records. Snapshots are the
+// same in both. A version 1 log is upgraded when it is mapped (its header rewritten
+// in place); a version 2 log reopened with write(2) has its zero tail cut off.
 //
 // A log is the header followed by records, and a snapshot the header followed by
 // frames framed the same way:
@@ -186,7 +222,11 @@
 // manifest file to name the base RDB and the incremental AOFs; here the generation in
 // the file names plays that role, with the snapshot's rename as the commit point.
 // Redis forks to write an RDB; here the caller streams the keys to a SnapshotWriter.
-// Redis's everysec may postpone writing its AOF buffer (up to two seconds) while a
-// slow background fsync runs; here Wait always writes before it returns, and never
-// waits for the background fsync.
+// Redis's everysec writes its AOF buffer before replying (beforeSleep), but
+// postpones the write, for up to two seconds, while a background fsync is still
+// running (aof.c, flushAppendOnlyFile), and still replies: a process crash can then
+// lose up to two seconds of acknowledged writes. Here a record is in the file (the
+// mapping, or written) before Wait returns, whatever the background fsync is doing,
+// and Wait never waits for it. Redis writes its AOF with write(2); a mapped log
+// trades that system call for a copy.
 package persist

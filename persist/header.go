@@ -10,8 +10,13 @@ import (
 const fileHeaderSize = 24
 
 // formatVersion is the version this package writes. A reader accepts every version
-// from 1 up to formatVersion; a newer one is refused with a CorruptError.
-const formatVersion = 1
+// from 1 up to formatVersion; a newer one is refused with a CorruptError. Version 2
+// lets a log end in zero bytes (space preallocated for a memory-mapped log); see the
+// package documentation's Files section.
+const formatVersion = 2
+
+// zeroEndVersion is the first version whose logs may end in preallocated zero bytes.
+const zeroEndVersion = 2
 
 var (
 	logMagic  = [8]byte{'Z', 'L', 'I', 'T', 'E', 'L', 'O', 'G'}
@@ -31,20 +36,21 @@ func fileHeader(magic [8]byte, gen uint64) []byte {
 }
 
 // readFileHeader reads and checks the header of the file at path, which is expected
-// to be of the given kind and generation.
-func readFileHeader(r io.Reader, path string, magic [8]byte, gen uint64) error {
+// to be of the given kind and generation, and returns its format version.
+func readFileHeader(r io.Reader, path string, magic [8]byte, gen uint64) (uint16, error) {
 	h := make([]byte, fileHeaderSize)
 	if _, err := io.ReadFull(r, h); err != nil {
-		return &CorruptError{Path: path, Reason: "file shorter than its header"}
+		return 0, &CorruptError{Path: path, Reason: "file shorter than its header"}
 	}
-	bad := func(reason string) error { return &CorruptError{Path: path, Reason: reason} }
+	bad := func(reason string) (uint16, error) { return 0, &CorruptError{Path: path, Reason: reason} }
 	switch {
 	case [8]byte(h[:8]) != magic:
 		return bad(fmt.Sprintf("bad magic %q, want %q", h[:8], magic[:]))
 	case crcOf(h[:20]) != binary.LittleEndian.Uint32(h[20:]):
 		return bad("header checksum mismatch")
 	}
-	if v := binary.LittleEndian.Uint16(h[8:]); v == 0 || v > formatVersion {
+	v := binary.LittleEndian.Uint16(h[8:])
+	if v == 0 || v > formatVersion {
 		return bad(fmt.Sprintf("unsupported format version %d (this build reads 1 to %d)", v, formatVersion))
 	}
 	if f := binary.LittleEndian.Uint16(h[10:]); f != 0 {
@@ -53,5 +59,5 @@ func readFileHeader(r io.Reader, path string, magic [8]byte, gen uint64) error {
 	if g := binary.LittleEndian.Uint64(h[12:]); g != gen {
 		return bad(fmt.Sprintf("header generation %d does not match the file name's %d", g, gen))
 	}
-	return nil
+	return v, nil
 }

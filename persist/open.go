@@ -59,7 +59,7 @@ func parseGen(name, prefix, suffix string) (uint64, bool) {
 // Files left over by an interrupted snapshot are removed once the state is loaded.
 // The cost is one read of the snapshot and of the logs.
 func Open(dir string, r Replayer, opts ...Option) (*Store, error) {
-	cfg := config{sync: Always, interval: time.Second, fs: OSFS{}, logger: slog.Default()}
+	cfg := config{sync: Always, interval: time.Second, fs: OSFS{}, logger: slog.Default(), mapper: defaultMapper, prealloc: defaultPrealloc}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -131,8 +131,9 @@ func (s *Store) open(r Replayer) (*Store, error) {
 			return nil, err
 		}
 	}
+	fileSize := int64(fileHeaderSize)
 	if len(chain) > 0 {
-		if s.cur, err = s.replayChain(chain, r); err != nil {
+		if s.cur, fileSize, err = s.replayChain(chain, r); err != nil {
 			return nil, err
 		}
 	} else { // a new store
@@ -151,17 +152,55 @@ func (s *Store) open(r Replayer) (*Store, error) {
 		lf.needDirSync = false
 		s.cur = lf
 	}
+	if err := s.prepareLog(fileSize); err != nil {
+		s.cur.f.Close()
+		return nil, err
+	}
 	s.gen = s.cur.gen
 	s.removeStale(stale)
-	if cfg.sync == EverySecond {
+	if cfg.sync == EverySecond || s.mapped {
 		s.stop = make(chan struct{})
+	}
+	if cfg.sync == EverySecond {
 		s.wg.Add(1)
 		go s.syncLoop()
+	}
+	if s.mapped {
+		s.prefault = make(chan prefaultReq, 1)
+		s.wg.Add(1)
+		go s.prefaultLoop()
+		s.askPrefault(s.cur)
 	}
 	return s, nil
 }
 
 func (s *Store) path(name string) string { return filepath.Join(s.dir, name) }
+
+// prepareLog readies the current log, fileSize bytes long, for appending: mapped
+// under EverySecond and Never where the platform allows it (falling back to write(2),
+// with a warning, if mapping fails), else with its preallocated zeros cut off, as
+// write(2) appends at the end of the file.
+func (s *Store) prepareLog(fileSize int64) error {
+	lf := s.cur
+	if s.cfg.sync != Always && s.cfg.mapper != nil && s.cfg.mapper.canMap(lf.f) {
+		err := s.mapLog(lf, fileSize)
+		if err == nil {
+			s.mapped = true
+			return nil
+		}
+		s.cfg.logger.Warn("persist: log not memory-mapped, written with write(2)", "file", lf.path, "err", err)
+	}
+	end, err := lf.f.Seek(0, io.SeekEnd)
+	if err == nil && end > lf.size {
+		if err = lf.f.Truncate(lf.size); err == nil {
+			err = lf.f.Sync()
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("persist: cutting the preallocated tail of %s: %w", lf.path, err)
+	}
+	return nil
+}
 
 // createLog creates the log of generation gen with its header (not fsynced).
 func (s *Store) createLog(gen uint64) (*logFile, error) {
@@ -170,15 +209,16 @@ func (s *Store) createLog(gen uint64) (*logFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: creating %s: %w", ErrFailed, p, err)
 	}
-	return &logFile{f: f, path: p, gen: gen, size: fileHeaderSize, needDirSync: true}, nil
+	return &logFile{f: f, path: p, gen: gen, version: formatVersion, size: fileHeaderSize, needDirSync: true}, nil
 }
 
 // replayChain replays the logs of the chain in order and returns the last one, open
-// for appending. A log's torn tail is dropped (and a log with an incomplete header
-// started again) only when no later log holds a record: a rotation fsyncs the old log
-// before the new one gets its first record, so a torn tail before a record is damage,
-// while before empty logs it is what a power loss can leave.
-func (s *Store) replayChain(chain []uint64, r Replayer) (*logFile, error) {
+// for appending, and its file size (records and preallocated zeros). A log's torn
+// tail is dropped (and a log with an incomplete header started again) only when no
+// later log holds a record: a rotation fsyncs the old log before the new one gets its
+// first record, so a torn tail before a record is damage, while before empty logs it
+// is what a power loss can leave.
+func (s *Store) replayChain(chain []uint64, r Replayer) (*logFile, int64, error) {
 	files := make([]*logFile, len(chain))
 	ok := false
 	defer func() { // close all but the last, and the last too on failure
@@ -188,79 +228,100 @@ func (s *Store) replayChain(chain []uint64, r Replayer) (*logFile, error) {
 			}
 		}
 	}()
+	held := make([]bool, len(chain)) // the log holds a record (or a torn one)
 	for i, g := range chain {
 		p := s.path(logName(g))
 		f, err := s.cfg.fs.OpenFile(p, os.O_RDWR|os.O_APPEND, 0)
 		if err != nil {
-			return nil, fmt.Errorf("persist: opening %s: %w", p, err)
+			return nil, 0, fmt.Errorf("persist: opening %s: %w", p, err)
 		}
-		size, err := f.Seek(0, io.SeekEnd)
-		if err == nil {
-			_, err = f.Seek(0, io.SeekStart)
-		}
-		files[i] = &logFile{f: f, path: p, gen: g, size: size}
-		if err != nil {
-			return nil, fmt.Errorf("persist: reading %s: %w", p, err)
+		files[i] = &logFile{f: f, path: p, gen: g}
+		if files[i].size, held[i], err = firstRecord(f); err != nil {
+			return nil, 0, fmt.Errorf("persist: reading %s: %w", p, err)
 		}
 	}
+	var size int64
 	for i, lf := range files {
-		tolerant := true
-		for _, later := range files[i+1:] {
-			tolerant = tolerant && later.size <= fileHeaderSize
-		}
-		if err := s.scanLog(lf, tolerant, r); err != nil {
-			return nil, err
+		tolerant := !slices.Contains(held[i+1:], true)
+		var err error
+		if size, err = s.scanLog(lf, tolerant, r); err != nil {
+			return nil, 0, err
 		}
 	}
 	ok = true
-	return files[len(files)-1], nil
+	return files[len(files)-1], size, nil
 }
 
-// scanLog replays one log, leaving lf.size at the end of its last whole record.
-func (s *Store) scanLog(lf *logFile, tolerant bool, r Replayer) error {
+// firstRecord returns the size of a log file and whether it holds anything where its
+// first record would start (bytes not all zero), and rewinds it.
+func firstRecord(f File) (int64, bool, error) {
+	if _, err := f.Seek(fileHeaderSize, io.SeekStart); err != nil {
+		return 0, false, err
+	}
+	var h [recordHeaderSize]byte
+	n, err := io.ReadFull(f, h[:])
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return 0, false, err
+	}
+	size, err := f.Seek(0, io.SeekEnd)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	return size, n > 0 && h != [recordHeaderSize]byte{}, err
+}
+
+// scanLog replays one log, whose lf.size is the file's size, leaving lf.size at the
+// end of its last whole record, and returns the file's size once a torn tail is cut
+// off (a version 2 log may hold preallocated zeros after its records).
+func (s *Store) scanLog(lf *logFile, tolerant bool, r Replayer) (int64, error) {
 	f, p := lf.f, lf.path
 	if lf.size < fileHeaderSize && tolerant {
 		// Created by a rotation, and a crash came before its header was durable:
 		// nothing was ever acknowledged in it. Start it again.
 		s.cfg.logger.Warn("persist: log with an incomplete header started again", "file", p, "size", lf.size)
 		if err := f.Truncate(0); err != nil {
-			return fmt.Errorf("persist: truncating %s: %w", p, err)
+			return 0, fmt.Errorf("persist: truncating %s: %w", p, err)
 		}
 		if _, err := f.Write(fileHeader(logMagic, lf.gen)); err != nil {
-			return fmt.Errorf("persist: writing %s: %w", p, err)
+			return 0, fmt.Errorf("persist: writing %s: %w", p, err)
 		}
-		lf.size, lf.needDirSync = fileHeaderSize, true
-		return nil
+		lf.size, lf.version, lf.needDirSync = fileHeaderSize, formatVersion, true
+		return lf.size, nil
 	}
-	if err := readFileHeader(f, p, logMagic, lf.gen); err != nil {
-		return err
+	v, err := readFileHeader(f, p, logMagic, lf.gen)
+	if err != nil {
+		return 0, err
 	}
-	rr := newRecordReader(p, f, fileHeaderSize, lf.size)
+	size := lf.size
+	lf.version = v
+	rr := newRecordReader(p, f, fileHeaderSize, size)
+	rr.zeroEnd = v >= zeroEndVersion
 	for {
 		rec, off, err := rr.next()
 		switch {
 		case err == nil:
 			if err := r.Replay(rec); err != nil {
-				return fmt.Errorf("persist: replaying %s at byte offset %d: %w", p, off, err)
+				return 0, fmt.Errorf("persist: replaying %s at byte offset %d: %w", p, off, err)
 			}
 			continue
 		case errors.Is(err, io.EOF):
-			return nil
+			lf.size = off
+			return size, nil
 		case errors.Is(err, errTorn) && tolerant:
 			s.cfg.logger.Warn("persist: torn final record dropped (the write was never acknowledged)",
-				"file", p, "offset", off, "dropped_bytes", lf.size-off)
+				"file", p, "offset", off, "dropped_bytes", size-off)
 			if err := f.Truncate(off); err != nil {
-				return fmt.Errorf("persist: truncating %s: %w", p, err)
+				return 0, fmt.Errorf("persist: truncating %s: %w", p, err)
 			}
 			if err := f.Sync(); err != nil {
-				return fmt.Errorf("persist: fsyncing %s: %w", p, err)
+				return 0, fmt.Errorf("persist: fsyncing %s: %w", p, err)
 			}
 			lf.size = off
-			return nil
+			return off, nil
 		case errors.Is(err, errTorn):
-			return &CorruptError{Path: p, Offset: off, Reason: "torn record in a log followed by logs holding records"}
+			return 0, &CorruptError{Path: p, Offset: off, Reason: "torn record in a log followed by logs holding records"}
 		default:
-			return err
+			return 0, err
 		}
 	}
 }

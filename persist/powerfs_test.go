@@ -1,6 +1,7 @@
 package persist
 
 import (
+	"bytes"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -12,9 +13,31 @@ import (
 
 // memFS is an in-memory FS of one directory that knows what is durable: a file's
 // bytes as of its last Sync, the directory's entries as of its last SyncDir. Its
+// commonPrefix returns the length of the longest common prefix of a and b, comparing
+// a block at a time (mapped files are megabytes of zeros).
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+4096 <= n && bytes.Equal(a[i:i+4096], b[i:i+4096]) {
+		i += 4096
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// crashed reports whether the simulated crash has happened.
+func (m *memFS) crashed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.crashAt > 0 && m.ops >= m.crashAt
+}
+
 // powerLoss returns the FS a power loss could leave: the durable entries, each file
-// with its durable bytes plus a random prefix of what was appended since (which the
-// disk may or may not have written). Operations past crashAt fail with errCrash.
+// with its durable bytes plus a random prefix of what changed since (appended, or
+// copied into a mapping: the disk may or may not have written it). Operations past
+// crashAt fail with errCrash. memMapper maps its files.
 type memFS struct {
 	mu      sync.Mutex
 	live    map[string]*inode // name → file, as seen by the running program
@@ -50,8 +73,13 @@ func (m *memFS) powerLoss(rng *rand.Rand, lose bool) *memFS {
 	}
 	for name, ino := range entries {
 		data := slices.Clone(ino.durable)
-		if len(ino.data) > len(data) && slices.Equal(ino.data[:len(data)], data) {
-			data = append(data, ino.data[len(data):len(data)+rng.IntN(len(ino.data)-len(data)+1)]...)
+		same := commonPrefix(data, ino.data) // the changes since the last Sync start here
+		if same < len(ino.data) {
+			end := same + rng.IntN(len(ino.data)-same+1)
+			if end > len(data) {
+				data = append(data, make([]byte, end-len(data))...)
+			}
+			copy(data[same:end], ino.data[same:end])
 		}
 		n := &inode{data: data, durable: slices.Clone(data)}
 		out.live[name], out.durable[name] = n, n
@@ -204,3 +232,38 @@ func (f *memFile) Truncate(size int64) error {
 }
 
 func (f *memFile) Close() error { return nil }
+
+// memMapper maps memFS files for the stores of the power-loss test: a mapping is the
+// inode's bytes, so copies into it are changes powerLoss may keep in part.
+type memMapper struct{}
+
+func (memMapper) canMap(f File) bool {
+	_, ok := f.(*memFile)
+	return ok
+}
+
+func (memMapper) allocate(f File, off, n int64) error {
+	mf := f.(*memFile)
+	mf.fs.mu.Lock()
+	defer mf.fs.mu.Unlock()
+	if err := mf.fs.step(); err != nil {
+		return err
+	}
+	if grow := off + n - int64(len(mf.ino.data)); grow > 0 {
+		mf.ino.data = append(mf.ino.data, make([]byte, grow)...)
+	}
+	return nil
+}
+
+func (memMapper) mmap(f File, size int64) ([]byte, error) {
+	mf := f.(*memFile)
+	mf.fs.mu.Lock()
+	defer mf.fs.mu.Unlock()
+	return mf.ino.data[:size:size], nil
+}
+
+func (m memMapper) remap(f File, _ []byte, size int64) ([]byte, error) { return m.mmap(f, size) }
+
+func (memMapper) unmap([]byte) error { return nil }
+
+func (memMapper) prefault([]byte) {}

@@ -77,6 +77,11 @@ func (s *Store) StartSnapshot() (*SnapshotWriter, error) {
 	s.mu.Unlock()
 
 	lf, err := s.createLog(gen)
+	if err == nil && s.mapped {
+		if err = s.mapLog(lf, fileHeaderSize); err != nil {
+			s.closeLog(lf)
+		}
+	}
 	if err != nil {
 		s.endSnapshot()
 		return nil, s.fail(err)
@@ -84,7 +89,7 @@ func (s *Store) StartSnapshot() (*SnapshotWriter, error) {
 	tmp := s.path(snapName(gen) + tmpSuffix)
 	f, err := s.cfg.fs.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		lf.f.Close()
+		s.closeLog(lf)
 		s.endSnapshot()
 		return nil, s.fail(fmt.Errorf("%w: creating %s: %w", ErrFailed, tmp, err))
 	}
@@ -106,9 +111,7 @@ func (s *Store) StartSnapshot() (*SnapshotWriter, error) {
 func (s *Store) fail(err error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.err == nil {
-		s.err = err
-	}
+	s.failLocked(err)
 	return err
 }
 
@@ -508,7 +511,7 @@ func (s *Store) loadSnapshot(gen uint64, r Replayer) error {
 	if err != nil {
 		return fmt.Errorf("persist: reading %s: %w", p, err)
 	}
-	if err := readFileHeader(f, p, snapMagic, gen); err != nil {
+	if _, err := readFileHeader(f, p, snapMagic, gen); err != nil {
 		return err
 	}
 	sr := &snapReader{rr: newRecordReader(p, f, fileHeaderSize, size)}

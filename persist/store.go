@@ -49,6 +49,8 @@ type config struct {
 	interval time.Duration
 	fs       FS
 	logger   *slog.Logger
+	mapper   mapper // maps the logs of EverySecond and Never; nil for write(2) (mmap.go)
+	prealloc prealloc
 }
 
 // WithSync sets the sync policy; the default is [Always].
@@ -101,17 +103,18 @@ var (
 type Stats struct {
 	Records uint64 // records appended
 	Bytes   uint64 // bytes written to logs, framing included
-	Writes  uint64 // write(2) calls to logs
+	Writes  uint64 // write(2) calls to logs (none for a memory-mapped log)
 	Fsyncs  uint64 // fsync(2) calls on logs (not counting directories and snapshots)
 }
 
 // Store is a directory holding a snapshot and an append-only log of records. See the
 // package documentation for the guarantees and the file formats.
 //
-// A Store is safe for concurrent use. [Store.Append] is cheap (a copy into a buffer
-// under a short internal lock) and is meant to be called under the caller's own lock,
-// so that the order of records is the order of the changes they describe; [Store.Wait]
-// does the I/O and is meant to be called after that lock is released.
+// A Store is safe for concurrent use. [Store.Append] is cheap (a copy into a buffer,
+// or into the mapped log, under a short internal lock) and is meant to be called under
+// the caller's own lock, so that the order of records is the order of the changes
+// they describe; [Store.Wait] does the I/O (none for a mapped log) and is meant to be
+// called after that lock is released.
 type Store struct {
 	dir string
 	cfg config
@@ -130,16 +133,27 @@ type Store struct {
 	closed    bool          // Close has run
 	snapping  bool          // a snapshot is in progress
 	gen       uint64        // generation of the newest log
+	mapped    bool          // logs are memory-mapped (decided at Open: mmap.go)
+	// mappedBytes counts the bytes Append copied into a mapping itself, under mu
+	// (a flusher's copies count in bytes).
+	mappedBytes uint64
 
 	syncMu sync.Mutex // held while fsyncing or switching cur
 	cur    *logFile   // the log being written; only the flusher (or Open/Close) changes it
 
 	lock io.Closer // the directory's LOCK file
 
-	stop chan struct{} // closed by Close to stop the EverySecond syncer
-	wg   sync.WaitGroup
+	stop     chan struct{}    // closed by Close to stop the EverySecond syncer and prefaultLoop
+	prefault chan prefaultReq // prefaultLoop's requests; nil when logs are not mapped
+	wg       sync.WaitGroup
 
-	records, bytes, writes, fsyncs atomic.Uint64
+	// done mirrors the last position durable as the policy says (synced for
+	// Always, written otherwise), and failed is set with err, so that Wait and Err
+	// need not take mu when there is nothing to wait for and nothing failed.
+	done   atomic.Uint64
+	failed atomic.Bool
+
+	bytes, writes, fsyncs atomic.Uint64
 }
 
 // logFile is one open log.
@@ -147,15 +161,26 @@ type logFile struct {
 	f           File
 	path        string
 	gen         uint64
-	size        int64 // bytes known to be in the file, a record boundary
-	needDirSync bool  // its directory entry is not yet known to be durable
+	version     uint16 // its header's format version
+	size        int64  // bytes known to be in the file, a record boundary: the end of the records
+	needDirSync bool   // its directory entry is not yet known to be durable
+	// m maps the whole file (records, then preallocated zeros) when the log is
+	// written by copying into a mapping (mmap.go); nil when it is written with write(2).
+	// It changes under mapMu (and by the goroutine appending), which prefaultLoop
+	// holds while it uses m; faulted is the end of the part asked to be prefaulted.
+	m       []byte
+	mapMu   sync.Mutex
+	faulted int64
 }
 
 // Append adds payload (copied) as one record and returns its position, to be passed to
-// [Store.Wait]. It does no I/O; records are written in the order of their positions.
-// Append fails with an error matching [ErrFailed] once a write or fsync has failed,
-// [ErrClosed] after Close, [ErrEmptyRecord] or [ErrTooLarge]. The complexity is
-// O(len(payload)), amortised.
+// [Store.Wait]. Records are written in the order of their positions. Append does no
+// I/O, except on a memory-mapped log (EverySecond and Never on Linux), where it
+// copies the record into the mapping, and so into the file, at once; there, when the
+// preallocated space is used up, it preallocates more (fallocate(2)), and a failure
+// (ENOSPC) fails the store. Append fails with an error matching [ErrFailed] once a
+// write, fsync or preallocation has failed, [ErrClosed] after Close, [ErrEmptyRecord]
+// or [ErrTooLarge]. The complexity is O(len(payload)), amortised.
 func (s *Store) Append(payload []byte) (Pos, error) {
 	switch {
 	case len(payload) == 0:
@@ -168,9 +193,25 @@ func (s *Store) Append(payload []byte) (Pos, error) {
 	if err := s.usableLocked(); err != nil {
 		return 0, err
 	}
-	s.buf = appendRecord(s.buf, payload)
-	s.appended++
-	s.records.Add(1)
+	// Straight into the mapping, unless a flusher is using the log or records
+	// appended before are waiting in buf (they go first).
+	if !s.flushing && s.rotate == nil && len(s.buf) == 0 && s.cur.m != nil {
+		lf, n := s.cur, int64(recordHeaderSize+len(payload))
+		if err := s.reserve(lf, n); err != nil {
+			s.failLocked(err)
+			return 0, err
+		}
+		putRecord(lf.m[lf.size:lf.size+n], payload)
+		lf.size += n
+		s.askPrefault(lf)
+		s.mappedBytes += uint64(n)
+		s.appended++
+		s.written = s.appended
+		s.done.Store(uint64(s.written))
+	} else {
+		s.buf = appendRecord(s.buf, payload)
+		s.appended++
+	}
 	return s.appended, nil
 }
 
@@ -182,6 +223,9 @@ func (s *Store) Append(payload []byte) (Pos, error) {
 // error) for every position it did not make durable, and the store stays failed.
 // A position not yet appended is [ErrBadPos].
 func (s *Store) Wait(pos Pos) error {
+	if uint64(pos) <= s.done.Load() {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if pos > s.appended {
@@ -204,6 +248,9 @@ func (s *Store) Wait(pos Pos) error {
 
 // Err returns the error that made the store refuse writes, or nil.
 func (s *Store) Err() error {
+	if !s.failed.Load() {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
@@ -211,7 +258,10 @@ func (s *Store) Err() error {
 
 // Stats returns the counters since Open.
 func (s *Store) Stats() Stats {
-	return Stats{Records: s.records.Load(), Bytes: s.bytes.Load(), Writes: s.writes.Load(), Fsyncs: s.fsyncs.Load()}
+	s.mu.Lock()
+	records, mapped := uint64(s.appended), s.mappedBytes
+	s.mu.Unlock()
+	return Stats{Records: records, Bytes: s.bytes.Load() + mapped, Writes: s.writes.Load(), Fsyncs: s.fsyncs.Load()}
 }
 
 // Dir returns the store's directory.
@@ -242,12 +292,29 @@ func (s *Store) Close() error {
 		s.wg.Wait()
 	}
 	s.syncMu.Lock()
-	if cerr := s.cur.f.Close(); err == nil && cerr != nil {
+	if cerr := s.closeLog(s.cur); err == nil && cerr != nil {
 		err = fmt.Errorf("persist: closing %s: %w", s.cur.path, cerr)
 	}
 	s.syncMu.Unlock()
 	s.lock.Close()
 	return err
+}
+
+// failLocked records err as the store's failure, unless one is recorded already.
+func (s *Store) failLocked(err error) {
+	if s.err == nil {
+		s.err = err
+		s.failed.Store(true)
+	}
+}
+
+// storeDoneLocked publishes the durable position for Wait's fast path.
+func (s *Store) storeDoneLocked() {
+	if s.cfg.sync == Always {
+		s.done.Store(uint64(s.synced))
+	} else {
+		s.done.Store(uint64(s.written))
+	}
 }
 
 func (s *Store) usableLocked() error {
@@ -284,8 +351,9 @@ func (s *Store) flushLocked(doSync bool) {
 		if doSync {
 			s.synced = target
 		}
-	} else if s.err == nil {
-		s.err = err
+		s.storeDoneLocked()
+	} else {
+		s.failLocked(err)
 	}
 	s.flushing = false
 	if s.flushDone != nil {
@@ -319,7 +387,7 @@ func (s *Store) writeOut(oldBuf []byte, rot *logFile, buf []byte, doSync bool) e
 		old := s.cur
 		s.cur = rot
 		s.syncMu.Unlock()
-		if err := old.f.Close(); err != nil {
+		if err := s.closeLog(old); err != nil {
 			return failed("closing", old.path, err)
 		}
 	}
@@ -332,11 +400,21 @@ func (s *Store) writeOut(oldBuf []byte, rot *logFile, buf []byte, doSync bool) e
 	return nil
 }
 
-// write appends b to lf. On a failed or short write it truncates the file back to
-// its last record boundary (best effort: if that fails too, reopening drops the torn
-// tail) and returns an error matching ErrFailed.
+// write appends b to lf: a copy into its mapping, or a write(2). On a failed or
+// short write it truncates the file back to its last record boundary (best effort:
+// if that fails too, reopening drops the torn tail) and returns an error matching
+// ErrFailed.
 func (s *Store) write(lf *logFile, b []byte) error {
 	if len(b) == 0 {
+		return nil
+	}
+	if lf.m != nil {
+		if err := s.reserve(lf, int64(len(b))); err != nil {
+			return err
+		}
+		lf.size += int64(copy(lf.m[lf.size:], b))
+		s.askPrefault(lf)
+		s.bytes.Add(uint64(len(b)))
 		return nil
 	}
 	s.writes.Add(1)
@@ -396,10 +474,11 @@ func (s *Store) syncLoop() {
 		// which was fsynced when the log was rotated.
 		err := s.syncCur()
 		s.mu.Lock()
-		if err != nil && s.err == nil {
-			s.err = err
-		} else if err == nil && target > s.synced {
+		if err != nil {
+			s.failLocked(err)
+		} else if target > s.synced {
 			s.synced = target
+			s.storeDoneLocked()
 		}
 		s.mu.Unlock()
 	}

@@ -1,0 +1,283 @@
+package persist
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// withMapper replaces the platform's mapper (nil: write(2) for every policy).
+func withMapper(m mapper) Option { return func(c *config) { c.mapper = m } }
+
+// withPrealloc makes a mapped log grow in steps of at least min bytes, to multiples
+// of unit.
+func withPrealloc(min, unit int64) Option {
+	return func(c *config) { c.prealloc = prealloc{min: min, unit: unit} }
+}
+
+// openMapped opens dir with EverySecond, skipping the test where logs are not mapped.
+func openMapped(t *testing.T, dir string, opts ...Option) (*Store, *model) {
+	t.Helper()
+	s, m := openT(t, dir, append([]Option{WithSync(EverySecond)}, opts...)...)
+	if !s.mapped {
+		s.Close()
+		t.Skip("logs are not memory-mapped on this platform")
+	}
+	return s, m
+}
+
+// mappedLog writes records to a new store through a mapping, closes it and returns
+// the log's path and the offset where the records end (preallocated zeros follow).
+func mappedLog(t *testing.T, records []string) (string, int64) {
+	t.Helper()
+	dir := t.TempDir()
+	s, _ := openMapped(t, dir)
+	appendWait(t, s, records...)
+	end := s.cur.size
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, logName(1))
+	if size := fileSize(t, p); size <= end {
+		t.Fatalf("mapped log is %d bytes, want more than its %d bytes of records (preallocated)", size, end)
+	}
+	return p, end
+}
+
+// TestMappedTornCopy writes at the end of a mapped log what a process killed while
+// copying a record leaves (the bytes of a prefix of the record, zeros after): every
+// prefix must reopen to the records before it, with a torn-record warning unless
+// nothing was copied, and the log must go on from there.
+func TestMappedTornCopy(t *testing.T) {
+	records := recs(0, 4)
+	path, end := mappedLog(t, records)
+	full, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := appendRecord(nil, []byte(recs(4, 1)[0]))
+	for cut := range len(next) {
+		dir := t.TempDir()
+		data := slices.Clone(full)
+		copy(data[end:], next[:cut])
+		if err := os.WriteFile(filepath.Join(dir, logName(1)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var q quietLogger
+		s, m := openMapped(t, dir, WithLogger(q.logger()))
+		if !slices.Equal(m.records, records) {
+			t.Fatalf("copy cut after %d bytes: replayed %q, want %q", cut, m.records, records)
+		}
+		if want := cut > 0; want != strings.Contains(q.String(), "torn final record") {
+			t.Fatalf("copy cut after %d bytes: warning %q; want a torn-record warning: %v", cut, q.String(), want)
+		}
+		appendWait(t, s, "after")
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		s, m = openMapped(t, dir)
+		s.Close()
+		if want := append(slices.Clone(records), "after"); !slices.Equal(m.records, want) {
+			t.Fatalf("copy cut after %d bytes: after append, replayed %q, want %q", cut, m.records, want)
+		}
+	}
+}
+
+// TestMappedDamage checks that damage in a mapped log is still an error naming its
+// offset, the final record included: a torn copy leaves zeros, a flipped bit does not.
+func TestMappedDamage(t *testing.T) {
+	records := recs(0, 4)
+	path, end := mappedLog(t, records)
+	full, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := end - recordHeaderSize - int64(len(records[3]))
+	for _, tc := range []struct {
+		name   string
+		at     int64
+		reason string
+	}{
+		{"last record's payload", end - 1, "record checksum mismatch"},
+		{"last record's header", last, "record header checksum mismatch"},
+		{"a byte in the zeros after the last record", end + 5000, "record header checksum mismatch"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			data := slices.Clone(full)
+			data[tc.at] ^= 0x40
+			if err := os.WriteFile(filepath.Join(dir, logName(1)), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Open(dir, newModel(), WithSync(EverySecond))
+			want := last
+			if tc.at >= end {
+				want = end
+			}
+			var ce *CorruptError
+			if !errors.As(err, &ce) || ce.Offset != want || !strings.Contains(ce.Reason, tc.reason) {
+				t.Fatalf("Open = %v; want a CorruptError at offset %d: %s", err, want, tc.reason)
+			}
+		})
+	}
+}
+
+// TestMappedVersions reopens logs across the two write paths and format versions: a
+// version 1 log (written with write(2) by an older build) is mapped and its header
+// rewritten as version 2; a mapped log reopened with Always has its preallocated
+// zeros cut off, and mapped again afterwards.
+func TestMappedVersions(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := openT(t, dir)
+	appendWait(t, s, recs(0, 3)...)
+	s.Close()
+	p := filepath.Join(dir, logName(1))
+	data, _ := os.ReadFile(p)
+	binary.LittleEndian.PutUint16(data[8:], 1)
+	copy(data, fixHeaderCRC(data[:fileHeaderSize]))
+	os.WriteFile(p, data, 0o644)
+
+	var q quietLogger
+	s, m := openMapped(t, dir, WithLogger(q.logger()))
+	if !slices.Equal(m.records, recs(0, 3)) || q.String() != "" {
+		t.Fatalf("version 1 log mapped: replayed %q, warnings %q", m.records, q.String())
+	}
+	appendWait(t, s, recs(3, 3)...)
+	s.Close()
+	data, _ = os.ReadFile(p)
+	if v := binary.LittleEndian.Uint16(data[8:]); v != formatVersion {
+		t.Fatalf("header version %d after mapping, want %d", v, formatVersion)
+	}
+
+	s, m = openT(t, dir, WithSync(Always), WithLogger(q.logger()))
+	end := s.cur.size
+	appendWait(t, s, recs(6, 3)...)
+	s.Close()
+	if !slices.Equal(m.records, recs(0, 6)) || q.String() != "" {
+		t.Fatalf("mapped log reopened with Always: replayed %q, warnings %q", m.records, q.String())
+	}
+	if got, want := fileSize(t, p), end+int64(len(appendRecord(nil, []byte(recs(6, 1)[0])))); got < want || got > end+1000 {
+		t.Fatalf("log is %d bytes after Always appended 3 records at %d; want no preallocated zeros", got, end)
+	}
+	s, m = openMapped(t, dir)
+	s.Close()
+	if !slices.Equal(m.records, recs(0, 9)) {
+		t.Fatalf("reopened mapped: replayed %d records, want 9", len(m.records))
+	}
+}
+
+// TestMappedGrowth appends more than the first preallocation, in records of 64 KiB and
+// one of 9 MiB, more than the step it then grows by, so that the mapping grows and
+// moves; a snapshot in between rotates to a new mapped log.
+func TestMappedGrowth(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := openMapped(t, dir)
+	var want []string
+	for i := range 200 {
+		want = append(want, fmt.Sprintf("%d:%s", i, strings.Repeat("x", 64<<10)))
+	}
+	want = append(want, strings.Repeat("big", 3<<20)) // 9 MiB: more than the step it grows by then
+	first := defaultPrealloc.next(fileHeaderSize, fileHeaderSize)
+	appendWait(t, s, want[:120]...)
+	if int64(len(s.cur.m)) <= first {
+		t.Fatalf("mapping of %d bytes after appending %d; want it grown past %d", len(s.cur.m), s.cur.size, first)
+	}
+	w, err := s.StartSnapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendWait(t, s, want[120:]...)
+	if int64(len(s.cur.m)) <= first {
+		t.Fatalf("new log's mapping of %d bytes after appending %d; want it grown past %d", len(s.cur.m), s.cur.size, first)
+	}
+	if err := w.Abort(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, m := openMapped(t, dir)
+	defer s.Close()
+	if !slices.Equal(m.records, want) {
+		t.Fatalf("replayed %d records, want %d", len(m.records), len(want))
+	}
+}
+
+// fullMapper is the platform's mapper on a disk with space bytes left for
+// preallocation.
+type fullMapper struct {
+	mapper
+	space int64
+}
+
+func (m *fullMapper) allocate(f File, off, n int64) error {
+	if n > m.space {
+		return &os.PathError{Op: "fallocate", Path: "log", Err: syscall.ENOSPC}
+	}
+	m.space -= n
+	return m.mapper.allocate(f, off, n)
+}
+
+// TestMappedDiskFull fills the disk while a mapped log grows: the Append that needs
+// more space fails with ErrFailed wrapping ENOSPC (its record is not in the log), the
+// store refuses writes from then on, and reopening gives exactly the records
+// appended before.
+func TestMappedDiskFull(t *testing.T) {
+	for _, p := range []SyncPolicy{EverySecond, Never} {
+		t.Run("sync="+p.String(), func(t *testing.T) {
+			if defaultMapper == nil {
+				t.Skip("logs are not memory-mapped on this platform")
+			}
+			dir := t.TempDir()
+			space := defaultPrealloc.next(fileHeaderSize, fileHeaderSize) - fileHeaderSize // room for Open's preallocation, not for the next one
+			s, _ := openT(t, dir, WithSync(p), withMapper(&fullMapper{mapper: defaultMapper, space: space}))
+			if !s.mapped {
+				s.Close()
+				t.Fatal("the log is not mapped")
+			}
+			const recSize = 30 << 10
+			var ok []string
+			for i := 0; ; i++ {
+				if i > int(space/recSize)+1 {
+					s.Close()
+					t.Fatalf("%d records of %d bytes appended in %d bytes of space", i, recSize, space)
+				}
+				rec := fmt.Sprintf("%d:%s", i, strings.Repeat("y", recSize))
+				pos, err := s.Append([]byte(rec))
+				if err != nil {
+					if !errors.Is(err, syscall.ENOSPC) || !errors.Is(err, ErrFailed) {
+						t.Fatalf("Append = %v; want ErrFailed wrapping ENOSPC", err)
+					}
+					break
+				}
+				if err := s.Wait(pos); err != nil {
+					t.Fatal(err)
+				}
+				ok = append(ok, rec)
+			}
+			if want := int(space/(recSize+64)) - 1; len(ok) < want {
+				t.Fatalf("only %d records of %d bytes fitted in %d bytes, want %d", len(ok), recSize, space, want)
+			}
+			if _, err := s.Append([]byte("refused")); !errors.Is(err, ErrFailed) {
+				t.Errorf("Append after the failure = %v; want ErrFailed", err)
+			}
+			if _, err := s.StartSnapshot(); !errors.Is(err, ErrFailed) {
+				t.Errorf("StartSnapshot after the failure = %v; want ErrFailed", err)
+			}
+			if err := s.Close(); !errors.Is(err, syscall.ENOSPC) {
+				t.Errorf("Close = %v; want the ENOSPC failure", err)
+			}
+			s, m := openT(t, dir, WithSync(p))
+			defer s.Close()
+			if !slices.Equal(m.records, ok) {
+				t.Fatalf("reopened: %d records, want the %d acknowledged", len(m.records), len(ok))
+			}
+		})
+	}
+}
