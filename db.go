@@ -77,7 +77,9 @@ func (db *DB) Update(fn func(tx *Tx) error) error {
 // different shards run in parallel. A key that fn reaches and keys did not name
 // panics with an error matching [ErrUndeclaredKey] unless it shares a shard with a
 // named one; keys with the same hash tag always do ("{order:17}:items",
-// "{order:17}:log"). The cost is that of Update plus O(len(keys)).
+// "{order:17}:log"). Commands over the whole keyspace (KEYS, SCAN, DBSIZE,
+// RANDOMKEY, FLUSHALL) see only the locked shards. The cost is that of Update plus
+// O(len(keys)).
 func (db *DB) UpdateKeys(keys []string, fn func(tx *Tx) error) error {
 	return db.lockKeys(keys...).batchRun(fn)
 }

@@ -109,7 +109,13 @@ func (db *DB) maskOf(keys ...string) uint64 {
 }
 
 // lockKey locks key's shard for a command and returns the shard's writable Tx.
-func (db *DB) lockKey(key string) *Tx { return db.lockMask(1 << db.shardOf(key)) }
+func (db *DB) lockKey(key string) *Tx {
+	i := db.shardOf(key)
+	tx := db.lockMask(1 << i)
+	// The command's own lookups of key find its shard without hashing again.
+	tx.lastKey, tx.lastLen, tx.lastSh = unsafe.StringData(key), len(key), &db.shards[i]
+	return tx
+}
 
 // lockKeys locks the shards of keys (all of them when keys is empty, as for a
 // command over the whole keyspace).
