@@ -132,3 +132,23 @@ func ExampleDB_Expire() {
 	// 1m30s
 	// 0 true
 }
+
+// UpdateKeys locks only the shards of the keys it declares: keys that share a hash
+// tag ({order:17}) share a shard, so this batch locks one shard, and batches on
+// other orders run in parallel with it.
+func ExampleDB_UpdateKeys() {
+	ctx := context.Background()
+	db := zlite.New()
+	db.RPush(ctx, "{order:17}:items", "pen", "ink")
+	err := db.UpdateKeys([]string{"{order:17}:items"}, func(tx *zlite.Tx) error {
+		item, _, err := tx.LPop("{order:17}:items")
+		if err != nil {
+			return err
+		}
+		_, err = tx.RPush("{order:17}:packed", item) // same tag: same shard
+		return err
+	})
+	packed, _ := db.LRange(ctx, "{order:17}:packed", 0, -1)
+	fmt.Println(packed, err)
+	// Output: [pen] <nil>
+}
