@@ -48,8 +48,10 @@
 // # Memory-mapped logs
 //
 // Under EverySecond and Never on Linux, the log is memory-mapped: its file is
-// preallocated with fallocate(2) (1 MiB at first, then by its own size, at most 64 MiB
-// at a time) and Append frames the record straight into a shared mapping of it. The
+// preallocated with fallocate(2) (4 MiB at first, then by its own size, at most 64 MiB
+// at a time, in multiples of 2 MiB) and Append frames the record straight into a
+// shared mapping of it, made of transparent huge pages where the file system allows
+// (madvise MADV_HUGEPAGE; a TLB miss per 4 KiB page is much of a copy's cost). The
 // page cache holds those pages whatever happens to the process, so the record is
 // as safe against a process crash as after write(2), and Wait has nothing left to do:
 // a write costs a copy and a CRC, no system call. The fsyncs (every interval, at a
