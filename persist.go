@@ -37,11 +37,14 @@ type durable struct {
 	// differs from the log, so writes are refused as after the store's failures.
 	err atomic.Pointer[error]
 
+	// logBytes counts the record bytes appended since the last snapshot (for
+	// automatic compaction).
+	logBytes atomic.Int64
+
 	// mu guards the fields below.
 	mu sync.Mutex
-	// logBytes counts the record bytes appended since the last snapshot, base the
-	// size of that snapshot's elements (for automatic compaction).
-	logBytes, base int64
+	// base is the size of the last snapshot's elements.
+	base int64
 	// snapping is set from the start of a snapshot, automatic or not, to its end;
 	// closing once Close has begun (no automatic snapshot starts after it).
 	snapping, closing bool
@@ -268,9 +271,7 @@ func (tx *Tx) appendRec() error {
 		return nil
 	}
 	pos, err := d.st.Append(tx.rec.rec)
-	d.mu.Lock()
-	d.logBytes += int64(len(tx.rec.rec))
-	d.mu.Unlock()
+	d.logBytes.Add(int64(len(tx.rec.rec)))
 	tx.rec.rec = tx.rec.rec[:0]
 	if err == nil {
 		for last := d.last.Load(); uint64(pos) > last && !d.last.CompareAndSwap(last, uint64(pos)); last = d.last.Load() {

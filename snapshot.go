@@ -101,9 +101,13 @@ func (db *DB) Snapshot() error {
 // the automatic compaction's thresholds.
 func (db *DB) maybeCompact() {
 	d := db.dur
+	n := d.logBytes.Load()
+	if d.autoPct < 0 || n < d.autoMin {
+		return // the common case, without the lock
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.snapping || d.closing || d.autoPct < 0 || d.logBytes < d.autoMin || d.logBytes*100 <= d.base*int64(100+d.autoPct) {
+	if d.snapping || d.closing || n*100 <= d.base*int64(100+d.autoPct) {
 		return
 	}
 	d.snapping = true
@@ -155,9 +159,7 @@ func (db *DB) snapshot() error {
 		}
 	}
 	d.snap = s
-	d.mu.Lock()
-	d.logBytes = 0
-	d.mu.Unlock()
+	d.logBytes.Store(0)
 	d.maxHold = time.Since(t0)
 	db.release(tx.held)
 
