@@ -11,7 +11,8 @@ import (
 // pages (see the package documentation). The zero value is an empty list ready to use.
 //
 // A List is not safe for concurrent use and holds no lock: the caller (the keyspace)
-// serialises access. Strings passed in are copied; strings returned are fresh copies
+// serialises access. A List must not be copied after first use: a one-page list's
+// page slice points into the List itself. Strings passed in are copied; strings returned are fresh copies
 // that stay valid whatever happens to the list afterwards.
 type List struct {
 	arr  []page // pages live in arr[a:b]; see page.go

@@ -18,7 +18,8 @@ import (
 // front write below lo, pushes at the back above hi, and pops just move lo or hi.
 //
 // Pages live in l.arr[l.a:l.b], a slice with free slots at both ends, so that adding or
-// dropping a page at either end is O(1) amortised. Each page records the absolute
+// dropping a page at either end is O(1) amortised; a one-slot slice is l.one, in the
+// List itself (recenter chooses it). Each page records the absolute
 // position of its first item (start); only differences between starts matter, so a
 // push or pop at the front changes only the first page's start, and a page holding
 // index i is found by binary search on start.

@@ -134,16 +134,17 @@
 // 100), the small encoding touches one or two cache lines where the tree touches the
 // engine, the index, the slab and the arena, and was faster for every operation at 1 and
 // 10 members (0.1–0.6× the tree's time); at 100 members Score, Rank and range 0 -1 took
-// 0.4–0.7×, while updates and pop+add took 0.3–1.4× (two runs). On one set hot in the cache (BenchmarkSmall)
-// the tree's hash lookups win from about 10 members: at 1 member the small set is as fast
-// or faster (0.4–1.1×); at 10 members 0.7–1.5× for most operations and up to 2× for
-// updates and Incr; at 100–128 members 2–4× for Score, Rank, Count and updates and up to
-// 10× for Incr, while range 0 -1, LIMIT ranges and iteration stay within 0.5–1.5×. Sets
-// that need the tree's speed at that size can get it with smaller Limits. Measured on
-// the shared 2-core machine under heavy load (times vary 2–3× between runs; the ratios
-// are from one run each):
+// 0.4–0.7×, while updates and pop+add took 0.3–1.4× (two runs). On one set hot in the
+// cache (BenchmarkSmall) the tree's hash lookups win from about 10 members: at 1 member
+// the small set is as fast or faster (0.4–1.1×); at 10 members it takes 0.7–1.4× the
+// tree's time (Score 1.4×, updates and Incr 1.2×, Rank 1.05×, add+remove and pop+add
+// 0.7–0.8×); at 100–128 members 1.7–2.9× for Score, Rank, updates, Incr and pop+add,
+// 1.0–1.5× for add+remove, while range 0 -1, LIMIT ranges and iteration stay within
+// 0.5–1.5×. Sets that need the tree's speed at that size can get it with smaller Limits.
+// Measured on the shared 2-core machine under heavy load, as the minimum of 10
+// interleaved runs of 50ms (single runs varied 2–3×):
 //
-//	go test ./zset -run '^$' -bench 'BenchmarkSmall|BenchmarkManySets' -benchtime 100ms
+//	go test ./zset -run '^$' -bench 'BenchmarkSmall|BenchmarkManySets' -benchtime 50ms -count 10
 
 // # Differences from Redis
 //
