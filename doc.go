@@ -40,12 +40,14 @@
 // together should share a hash tag, as they must in Redis Cluster (the queues of
 // package queues do).
 //
-// Measured on this 2-core machine (go test -run '^$' -bench BenchmarkParallel -cpu
-// 1,2 .; see the README for the figures and what they predict on more cores): on
-// random keys among 1,000, two goroutines on two cores run ZSCORE, ZRANK, ZADD and
-// LPUSH+RPOP at about twice the rate of one, where one lock for the whole keyspace
-// ran them at 0.5-1.0 times; with 64 shards two random keys share a shard 1.6% of
-// the time. A [Tx] is valid only inside the function it is passed to.
+// Measured on a 2-core VM (go test -run '^$' -bench BenchmarkParallel -cpu 1,2 .;
+// the README has the table and what it predicts on more cores): on random keys among
+// 1,000, two goroutines on two cores ran ZSCORE at 1.47 times, ZRANK 1.35, ZADD 0.80
+// and LPUSH+RPOP 0.88-1.53 times the rate of one, on both cores, where one lock for
+// the whole keyspace ran them at 0.57-0.92 times on 1.1-1.2 cores; 16 independent
+// DBs, the ceiling, ran them at 0.86-1.83 times on that VM. With 64 shards two random
+// keys share a shard 1/64 of the time. Commands on one key share its shard's lock and
+// do not run in parallel. A [Tx] is valid only inside the function it is passed to.
 //
 // # Blocking pops
 //
