@@ -175,13 +175,6 @@ func (tx *Tx) begin(m uint64) {
 	}
 }
 
-// shards calls fn for each shard tx holds, in ascending order.
-func (tx *Tx) eachShard(fn func(sh *shard)) {
-	for b := tx.held; b != 0; b &= b - 1 {
-		fn(&tx.db.shards[bits.TrailingZeros64(b)])
-	}
-}
-
 // sh returns key's shard, which tx must hold: a key that [DB.UpdateKeys] or
 // [DB.ViewKeys] did not declare (in another shard) panics with [ErrUndeclaredKey].
 func (tx *Tx) sh(key string) *shard {
