@@ -160,7 +160,7 @@ var statNames = []string{
 	"zunionstore",
 }
 
-// Expire is [Tx.Expire] (EXPIRE) under the keyspace lock.
+// Expire is [Tx.Expire] (EXPIRE) under the lock of its key's shard.
 func (db *DB) Expire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statExpire]++
@@ -169,7 +169,7 @@ func (db *DB) Expire(ctx context.Context, key string, expiration time.Duration) 
 	return r0, tx.finish(statExpire, t0, err)
 }
 
-// ExpireNX is [Tx.ExpireNX] (EXPIRE) under the keyspace lock.
+// ExpireNX is [Tx.ExpireNX] (EXPIRE) under the lock of its key's shard.
 func (db *DB) ExpireNX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statExpire]++
@@ -178,7 +178,7 @@ func (db *DB) ExpireNX(ctx context.Context, key string, expiration time.Duration
 	return r0, tx.finish(statExpire, t0, err)
 }
 
-// ExpireXX is [Tx.ExpireXX] (EXPIRE) under the keyspace lock.
+// ExpireXX is [Tx.ExpireXX] (EXPIRE) under the lock of its key's shard.
 func (db *DB) ExpireXX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statExpire]++
@@ -187,7 +187,7 @@ func (db *DB) ExpireXX(ctx context.Context, key string, expiration time.Duration
 	return r0, tx.finish(statExpire, t0, err)
 }
 
-// ExpireGT is [Tx.ExpireGT] (EXPIRE) under the keyspace lock.
+// ExpireGT is [Tx.ExpireGT] (EXPIRE) under the lock of its key's shard.
 func (db *DB) ExpireGT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statExpire]++
@@ -196,7 +196,7 @@ func (db *DB) ExpireGT(ctx context.Context, key string, expiration time.Duration
 	return r0, tx.finish(statExpire, t0, err)
 }
 
-// ExpireLT is [Tx.ExpireLT] (EXPIRE) under the keyspace lock.
+// ExpireLT is [Tx.ExpireLT] (EXPIRE) under the lock of its key's shard.
 func (db *DB) ExpireLT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statExpire]++
@@ -205,7 +205,7 @@ func (db *DB) ExpireLT(ctx context.Context, key string, expiration time.Duration
 	return r0, tx.finish(statExpire, t0, err)
 }
 
-// PExpire is [Tx.PExpire] (PEXPIRE) under the keyspace lock.
+// PExpire is [Tx.PExpire] (PEXPIRE) under the lock of its key's shard.
 func (db *DB) PExpire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statPExpire]++
@@ -214,7 +214,7 @@ func (db *DB) PExpire(ctx context.Context, key string, expiration time.Duration)
 	return r0, tx.finish(statPExpire, t0, err)
 }
 
-// ExpireAt is [Tx.ExpireAt] (EXPIREAT) under the keyspace lock.
+// ExpireAt is [Tx.ExpireAt] (EXPIREAT) under the lock of its key's shard.
 func (db *DB) ExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statExpireAt]++
@@ -223,7 +223,7 @@ func (db *DB) ExpireAt(ctx context.Context, key string, tm time.Time) (bool, err
 	return r0, tx.finish(statExpireAt, t0, err)
 }
 
-// PExpireAt is [Tx.PExpireAt] (PEXPIREAT) under the keyspace lock.
+// PExpireAt is [Tx.PExpireAt] (PEXPIREAT) under the lock of its key's shard.
 func (db *DB) PExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statPExpireAt]++
@@ -232,7 +232,7 @@ func (db *DB) PExpireAt(ctx context.Context, key string, tm time.Time) (bool, er
 	return r0, tx.finish(statPExpireAt, t0, err)
 }
 
-// TTL is [Tx.TTL] (TTL) under the keyspace lock.
+// TTL is [Tx.TTL] (TTL) under the lock of its key's shard.
 func (db *DB) TTL(ctx context.Context, key string) (time.Duration, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statTTL]++
@@ -241,7 +241,7 @@ func (db *DB) TTL(ctx context.Context, key string) (time.Duration, error) {
 	return r0, tx.finish(statTTL, t0, err)
 }
 
-// PTTL is [Tx.PTTL] (PTTL) under the keyspace lock.
+// PTTL is [Tx.PTTL] (PTTL) under the lock of its key's shard.
 func (db *DB) PTTL(ctx context.Context, key string) (time.Duration, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statPTTL]++
@@ -250,7 +250,7 @@ func (db *DB) PTTL(ctx context.Context, key string) (time.Duration, error) {
 	return r0, tx.finish(statPTTL, t0, err)
 }
 
-// ExpireTime is [Tx.ExpireTime] (EXPIRETIME) under the keyspace lock.
+// ExpireTime is [Tx.ExpireTime] (EXPIRETIME) under the lock of its key's shard.
 func (db *DB) ExpireTime(ctx context.Context, key string) (time.Duration, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statExpireTime]++
@@ -259,7 +259,7 @@ func (db *DB) ExpireTime(ctx context.Context, key string) (time.Duration, error)
 	return r0, tx.finish(statExpireTime, t0, err)
 }
 
-// PExpireTime is [Tx.PExpireTime] (PEXPIRETIME) under the keyspace lock.
+// PExpireTime is [Tx.PExpireTime] (PEXPIRETIME) under the lock of its key's shard.
 func (db *DB) PExpireTime(ctx context.Context, key string) (time.Duration, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statPExpireTime]++
@@ -268,7 +268,7 @@ func (db *DB) PExpireTime(ctx context.Context, key string) (time.Duration, error
 	return r0, tx.finish(statPExpireTime, t0, err)
 }
 
-// Persist is [Tx.Persist] (PERSIST) under the keyspace lock.
+// Persist is [Tx.Persist] (PERSIST) under the lock of its key's shard.
 func (db *DB) Persist(ctx context.Context, key string) (bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statPersist]++
@@ -277,7 +277,7 @@ func (db *DB) Persist(ctx context.Context, key string) (bool, error) {
 	return r0, tx.finish(statPersist, t0, err)
 }
 
-// Copy is [Tx.Copy] (COPY) under the keyspace lock.
+// Copy is [Tx.Copy] (COPY) under the locks of its keys' shards.
 func (db *DB) Copy(ctx context.Context, source, destination string, destDB int, replace bool) (int64, error) {
 	tx := db.lockMask(db.maskOf(source, destination))
 	tx.home.calls[statCopy]++
@@ -286,7 +286,7 @@ func (db *DB) Copy(ctx context.Context, source, destination string, destDB int, 
 	return r0, tx.finish(statCopy, t0, err)
 }
 
-// RenameNX is [Tx.RenameNX] (RENAMENX) under the keyspace lock.
+// RenameNX is [Tx.RenameNX] (RENAMENX) under the locks of its keys' shards.
 func (db *DB) RenameNX(ctx context.Context, key, newKey string) (bool, error) {
 	tx := db.lockMask(db.maskOf(key, newKey))
 	tx.home.calls[statRenameNX]++
@@ -295,7 +295,7 @@ func (db *DB) RenameNX(ctx context.Context, key, newKey string) (bool, error) {
 	return r0, tx.finish(statRenameNX, t0, err)
 }
 
-// Unlink is [Tx.Unlink] (UNLINK) under the keyspace lock.
+// Unlink is [Tx.Unlink] (UNLINK) under the locks of its keys' shards.
 func (db *DB) Unlink(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lockMask(db.maskOf(keys...))
 	tx.home.calls[statUnlink]++
@@ -304,7 +304,7 @@ func (db *DB) Unlink(ctx context.Context, keys ...string) (int64, error) {
 	return r0, tx.finish(statUnlink, t0, err)
 }
 
-// Touch is [Tx.Touch] (TOUCH) under the keyspace lock.
+// Touch is [Tx.Touch] (TOUCH) under the locks of its keys' shards.
 func (db *DB) Touch(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lockMask(db.maskOf(keys...))
 	tx.home.calls[statTouch]++
@@ -313,7 +313,7 @@ func (db *DB) Touch(ctx context.Context, keys ...string) (int64, error) {
 	return r0, tx.finish(statTouch, t0, err)
 }
 
-// RandomKey is [Tx.RandomKey] (RANDOMKEY) under the keyspace lock.
+// RandomKey is [Tx.RandomKey] (RANDOMKEY) under every shard's lock.
 func (db *DB) RandomKey(ctx context.Context) (string, bool, error) {
 	tx := db.lockAll()
 	tx.home.calls[statRandomKey]++
@@ -322,7 +322,7 @@ func (db *DB) RandomKey(ctx context.Context) (string, bool, error) {
 	return r0, r1, tx.finish(statRandomKey, t0, err)
 }
 
-// Del is [Tx.Del] (DEL) under the keyspace lock.
+// Del is [Tx.Del] (DEL) under the locks of its keys' shards.
 func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lockMask(db.maskOf(keys...))
 	tx.home.calls[statDel]++
@@ -331,7 +331,7 @@ func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
 	return r0, tx.finish(statDel, t0, err)
 }
 
-// Exists is [Tx.Exists] (EXISTS) under the keyspace lock.
+// Exists is [Tx.Exists] (EXISTS) under the locks of its keys' shards.
 func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lockMask(db.maskOf(keys...))
 	tx.home.calls[statExists]++
@@ -340,7 +340,7 @@ func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
 	return r0, tx.finish(statExists, t0, err)
 }
 
-// Type is [Tx.Type] (TYPE) under the keyspace lock.
+// Type is [Tx.Type] (TYPE) under the lock of its key's shard.
 func (db *DB) Type(ctx context.Context, key string) (string, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statType]++
@@ -349,7 +349,7 @@ func (db *DB) Type(ctx context.Context, key string) (string, error) {
 	return r0, tx.finish(statType, t0, err)
 }
 
-// Keys is [Tx.Keys] (KEYS) under the keyspace lock.
+// Keys is [Tx.Keys] (KEYS) under every shard's lock.
 func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
 	tx := db.lockAll()
 	tx.home.calls[statKeys]++
@@ -358,7 +358,7 @@ func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
 	return r0, tx.finish(statKeys, t0, err)
 }
 
-// Scan is [Tx.Scan] (SCAN) under the keyspace lock.
+// Scan is [Tx.Scan] (SCAN) under every shard's lock.
 func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64) ([]string, uint64, error) {
 	tx := db.lockAll()
 	tx.home.calls[statScan]++
@@ -367,7 +367,7 @@ func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64
 	return r0, r1, tx.finish(statScan, t0, err)
 }
 
-// ScanType is [Tx.ScanType] (SCAN) under the keyspace lock.
+// ScanType is [Tx.ScanType] (SCAN) under every shard's lock.
 func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
 	tx := db.lockAll()
 	tx.home.calls[statScan]++
@@ -376,7 +376,7 @@ func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count i
 	return r0, r1, tx.finish(statScan, t0, err)
 }
 
-// DBSize is [Tx.DBSize] (DBSIZE) under the keyspace lock.
+// DBSize is [Tx.DBSize] (DBSIZE) under every shard's lock.
 func (db *DB) DBSize(ctx context.Context) (int64, error) {
 	tx := db.lockAll()
 	tx.home.calls[statDBSize]++
@@ -385,7 +385,7 @@ func (db *DB) DBSize(ctx context.Context) (int64, error) {
 	return r0, tx.finish(statDBSize, t0, err)
 }
 
-// FlushAll is [Tx.FlushAll] (FLUSHALL) under the keyspace lock.
+// FlushAll is [Tx.FlushAll] (FLUSHALL) under every shard's lock.
 func (db *DB) FlushAll(ctx context.Context) error {
 	tx := db.lockAll()
 	tx.home.calls[statFlushAll]++
@@ -394,7 +394,7 @@ func (db *DB) FlushAll(ctx context.Context) error {
 	return tx.finish(statFlushAll, t0, err)
 }
 
-// Rename is [Tx.Rename] (RENAME) under the keyspace lock.
+// Rename is [Tx.Rename] (RENAME) under the locks of its keys' shards.
 func (db *DB) Rename(ctx context.Context, key, newKey string) error {
 	tx := db.lockMask(db.maskOf(key, newKey))
 	tx.home.calls[statRename]++
@@ -403,7 +403,7 @@ func (db *DB) Rename(ctx context.Context, key, newKey string) error {
 	return tx.finish(statRename, t0, err)
 }
 
-// LPush is [Tx.LPush] (LPUSH) under the keyspace lock.
+// LPush is [Tx.LPush] (LPUSH) under the lock of its key's shard.
 func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statLPush]++
@@ -412,7 +412,7 @@ func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, e
 	return r0, tx.finish(statLPush, t0, err)
 }
 
-// RPush is [Tx.RPush] (RPUSH) under the keyspace lock.
+// RPush is [Tx.RPush] (RPUSH) under the lock of its key's shard.
 func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statRPush]++
@@ -421,7 +421,7 @@ func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, e
 	return r0, tx.finish(statRPush, t0, err)
 }
 
-// LPushX is [Tx.LPushX] (LPUSHX) under the keyspace lock.
+// LPushX is [Tx.LPushX] (LPUSHX) under the lock of its key's shard.
 func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statLPushX]++
@@ -430,7 +430,7 @@ func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, 
 	return r0, tx.finish(statLPushX, t0, err)
 }
 
-// RPushX is [Tx.RPushX] (RPUSHX) under the keyspace lock.
+// RPushX is [Tx.RPushX] (RPUSHX) under the lock of its key's shard.
 func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statRPushX]++
@@ -439,7 +439,7 @@ func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, 
 	return r0, tx.finish(statRPushX, t0, err)
 }
 
-// LPop is [Tx.LPop] (LPOP) under the keyspace lock.
+// LPop is [Tx.LPop] (LPOP) under the lock of its key's shard.
 func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statLPop]++
@@ -448,7 +448,7 @@ func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
 	return r0, r1, tx.finish(statLPop, t0, err)
 }
 
-// RPop is [Tx.RPop] (RPOP) under the keyspace lock.
+// RPop is [Tx.RPop] (RPOP) under the lock of its key's shard.
 func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statRPop]++
@@ -457,7 +457,7 @@ func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
 	return r0, r1, tx.finish(statRPop, t0, err)
 }
 
-// LPopCount is [Tx.LPopCount] (LPOP) under the keyspace lock.
+// LPopCount is [Tx.LPopCount] (LPOP) under the lock of its key's shard.
 func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statLPop]++
@@ -466,7 +466,7 @@ func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, e
 	return r0, tx.finish(statLPop, t0, err)
 }
 
-// RPopCount is [Tx.RPopCount] (RPOP) under the keyspace lock.
+// RPopCount is [Tx.RPopCount] (RPOP) under the lock of its key's shard.
 func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statRPop]++
@@ -475,7 +475,7 @@ func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, e
 	return r0, tx.finish(statRPop, t0, err)
 }
 
-// LLen is [Tx.LLen] (LLEN) under the keyspace lock.
+// LLen is [Tx.LLen] (LLEN) under the lock of its key's shard.
 func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statLLen]++
@@ -484,7 +484,7 @@ func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
 	return r0, tx.finish(statLLen, t0, err)
 }
 
-// LIndex is [Tx.LIndex] (LINDEX) under the keyspace lock.
+// LIndex is [Tx.LIndex] (LINDEX) under the lock of its key's shard.
 func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statLIndex]++
@@ -493,7 +493,7 @@ func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool
 	return r0, r1, tx.finish(statLIndex, t0, err)
 }
 
-// LSet is [Tx.LSet] (LSET) under the keyspace lock.
+// LSet is [Tx.LSet] (LSET) under the lock of its key's shard.
 func (db *DB) LSet(ctx context.Context, key string, index int64, value string) error {
 	tx := db.lockKey(key)
 	tx.home.calls[statLSet]++
@@ -502,7 +502,7 @@ func (db *DB) LSet(ctx context.Context, key string, index int64, value string) e
 	return tx.finish(statLSet, t0, err)
 }
 
-// LRange is [Tx.LRange] (LRANGE) under the keyspace lock.
+// LRange is [Tx.LRange] (LRANGE) under the lock of its key's shard.
 func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statLRange]++
@@ -511,7 +511,7 @@ func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]stri
 	return r0, tx.finish(statLRange, t0, err)
 }
 
-// LInsert is [Tx.LInsert] (LINSERT) under the keyspace lock.
+// LInsert is [Tx.LInsert] (LINSERT) under the lock of its key's shard.
 func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statLInsert]++
@@ -520,7 +520,7 @@ func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64,
 	return r0, tx.finish(statLInsert, t0, err)
 }
 
-// LInsertBefore is [Tx.LInsertBefore] (LINSERT) under the keyspace lock.
+// LInsertBefore is [Tx.LInsertBefore] (LINSERT) under the lock of its key's shard.
 func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statLInsert]++
@@ -529,7 +529,7 @@ func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int6
 	return r0, tx.finish(statLInsert, t0, err)
 }
 
-// LInsertAfter is [Tx.LInsertAfter] (LINSERT) under the keyspace lock.
+// LInsertAfter is [Tx.LInsertAfter] (LINSERT) under the lock of its key's shard.
 func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statLInsert]++
@@ -538,7 +538,7 @@ func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64
 	return r0, tx.finish(statLInsert, t0, err)
 }
 
-// LRem is [Tx.LRem] (LREM) under the keyspace lock.
+// LRem is [Tx.LRem] (LREM) under the lock of its key's shard.
 func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statLRem]++
@@ -547,7 +547,7 @@ func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (
 	return r0, tx.finish(statLRem, t0, err)
 }
 
-// LTrim is [Tx.LTrim] (LTRIM) under the keyspace lock.
+// LTrim is [Tx.LTrim] (LTRIM) under the lock of its key's shard.
 func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
 	tx := db.lockKey(key)
 	tx.home.calls[statLTrim]++
@@ -556,7 +556,7 @@ func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
 	return tx.finish(statLTrim, t0, err)
 }
 
-// LPos is [Tx.LPos] (LPOS) under the keyspace lock.
+// LPos is [Tx.LPos] (LPOS) under the lock of its key's shard.
 func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statLPos]++
@@ -565,7 +565,7 @@ func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, b
 	return r0, r1, tx.finish(statLPos, t0, err)
 }
 
-// LPosCount is [Tx.LPosCount] (LPOS) under the keyspace lock.
+// LPosCount is [Tx.LPosCount] (LPOS) under the lock of its key's shard.
 func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a LPosArgs) ([]int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statLPos]++
@@ -574,7 +574,7 @@ func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a L
 	return r0, tx.finish(statLPos, t0, err)
 }
 
-// LMove is [Tx.LMove] (LMOVE) under the keyspace lock.
+// LMove is [Tx.LMove] (LMOVE) under the locks of its keys' shards.
 func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (string, bool, error) {
 	tx := db.lockMask(db.maskOf(src, dst))
 	tx.home.calls[statLMove]++
@@ -583,7 +583,7 @@ func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (strin
 	return r0, r1, tx.finish(statLMove, t0, err)
 }
 
-// RPopLPush is [Tx.RPopLPush] (RPOPLPUSH) under the keyspace lock.
+// RPopLPush is [Tx.RPopLPush] (RPOPLPUSH) under the locks of its keys' shards.
 func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, error) {
 	tx := db.lockMask(db.maskOf(src, dst))
 	tx.home.calls[statRPopLPush]++
@@ -592,7 +592,7 @@ func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, err
 	return r0, r1, tx.finish(statRPopLPush, t0, err)
 }
 
-// LMPop is [Tx.LMPop] (LMPOP) under the keyspace lock.
+// LMPop is [Tx.LMPop] (LMPOP) under the locks of its keys' shards.
 func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...string) (key string, values []string, err error) {
 	tx := db.lockMask(db.maskOf(keys...))
 	tx.home.calls[statLMPop]++
@@ -601,7 +601,7 @@ func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...
 	return r0, r1, tx.finish(statLMPop, t0, err)
 }
 
-// ObjectEncoding is [Tx.ObjectEncoding] (OBJECT) under the keyspace lock.
+// ObjectEncoding is [Tx.ObjectEncoding] (OBJECT) under the lock of its key's shard.
 func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bool) {
 	tx := db.lockKey(key)
 	tx.home.calls[statObjectEncoding]++
@@ -609,7 +609,7 @@ func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bo
 	return tx.ObjectEncoding(key)
 }
 
-// ZUnion is [Tx.ZUnion] (ZUNION) under the keyspace lock.
+// ZUnion is [Tx.ZUnion] (ZUNION) under the locks of its keys' shards.
 func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
 	tx := db.lockMask(db.maskOf(store.Keys...))
 	tx.home.calls[statZUnion]++
@@ -618,7 +618,7 @@ func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
 	return r0, tx.finish(statZUnion, t0, err)
 }
 
-// ZUnionWithScores is [Tx.ZUnionWithScores] (ZUNION) under the keyspace lock.
+// ZUnionWithScores is [Tx.ZUnionWithScores] (ZUNION) under the locks of its keys' shards.
 func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
 	tx := db.lockMask(db.maskOf(store.Keys...))
 	tx.home.calls[statZUnion]++
@@ -627,7 +627,7 @@ func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
 	return r0, tx.finish(statZUnion, t0, err)
 }
 
-// ZUnionStore is [Tx.ZUnionStore] (ZUNIONSTORE) under the keyspace lock.
+// ZUnionStore is [Tx.ZUnionStore] (ZUNIONSTORE) under the locks of its keys' shards.
 func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int64, error) {
 	tx := db.lockMask(db.maskOf(dest) | db.maskOf(storeKeys(store)...))
 	tx.home.calls[statZUnionStore]++
@@ -636,7 +636,7 @@ func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int6
 	return r0, tx.finish(statZUnionStore, t0, err)
 }
 
-// ZInter is [Tx.ZInter] (ZINTER) under the keyspace lock.
+// ZInter is [Tx.ZInter] (ZINTER) under the locks of its keys' shards.
 func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
 	tx := db.lockMask(db.maskOf(storeKeys(store)...))
 	tx.home.calls[statZInter]++
@@ -645,7 +645,7 @@ func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
 	return r0, tx.finish(statZInter, t0, err)
 }
 
-// ZInterWithScores is [Tx.ZInterWithScores] (ZINTER) under the keyspace lock.
+// ZInterWithScores is [Tx.ZInterWithScores] (ZINTER) under the locks of its keys' shards.
 func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) {
 	tx := db.lockMask(db.maskOf(storeKeys(store)...))
 	tx.home.calls[statZInter]++
@@ -654,7 +654,7 @@ func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) 
 	return r0, tx.finish(statZInter, t0, err)
 }
 
-// ZInterStore is [Tx.ZInterStore] (ZINTERSTORE) under the keyspace lock.
+// ZInterStore is [Tx.ZInterStore] (ZINTERSTORE) under the locks of its keys' shards.
 func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore) (int64, error) {
 	tx := db.lockMask(db.maskOf(destination) | db.maskOf(storeKeys(store)...))
 	tx.home.calls[statZInterStore]++
@@ -663,7 +663,7 @@ func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore
 	return r0, tx.finish(statZInterStore, t0, err)
 }
 
-// ZInterCard is [Tx.ZInterCard] (ZINTERCARD) under the keyspace lock.
+// ZInterCard is [Tx.ZInterCard] (ZINTERCARD) under the locks of its keys' shards.
 func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int64, error) {
 	tx := db.lockMask(db.maskOf(keys...))
 	tx.home.calls[statZInterCard]++
@@ -672,7 +672,7 @@ func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int6
 	return r0, tx.finish(statZInterCard, t0, err)
 }
 
-// ZDiff is [Tx.ZDiff] (ZDIFF) under the keyspace lock.
+// ZDiff is [Tx.ZDiff] (ZDIFF) under the locks of its keys' shards.
 func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
 	tx := db.lockMask(db.maskOf(keys...))
 	tx.home.calls[statZDiff]++
@@ -681,7 +681,7 @@ func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
 	return r0, tx.finish(statZDiff, t0, err)
 }
 
-// ZDiffWithScores is [Tx.ZDiffWithScores] (ZDIFF) under the keyspace lock.
+// ZDiffWithScores is [Tx.ZDiffWithScores] (ZDIFF) under the locks of its keys' shards.
 func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) {
 	tx := db.lockMask(db.maskOf(keys...))
 	tx.home.calls[statZDiff]++
@@ -690,7 +690,7 @@ func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) 
 	return r0, tx.finish(statZDiff, t0, err)
 }
 
-// ZDiffStore is [Tx.ZDiffStore] (ZDIFFSTORE) under the keyspace lock.
+// ZDiffStore is [Tx.ZDiffStore] (ZDIFFSTORE) under the locks of its keys' shards.
 func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string) (int64, error) {
 	tx := db.lockMask(db.maskOf(destination) | db.maskOf(keys...))
 	tx.home.calls[statZDiffStore]++
@@ -699,7 +699,7 @@ func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string
 	return r0, tx.finish(statZDiffStore, t0, err)
 }
 
-// ZPopMin is [Tx.ZPopMin] (ZPOPMIN) under the keyspace lock.
+// ZPopMin is [Tx.ZPopMin] (ZPOPMIN) under the lock of its key's shard.
 func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZPopMin]++
@@ -708,7 +708,7 @@ func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, err
 	return r0, tx.finish(statZPopMin, t0, err)
 }
 
-// ZPopMax is [Tx.ZPopMax] (ZPOPMAX) under the keyspace lock.
+// ZPopMax is [Tx.ZPopMax] (ZPOPMAX) under the lock of its key's shard.
 func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZPopMax]++
@@ -717,7 +717,7 @@ func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, err
 	return r0, tx.finish(statZPopMax, t0, err)
 }
 
-// ZMPop is [Tx.ZMPop] (ZMPOP) under the keyspace lock.
+// ZMPop is [Tx.ZMPop] (ZMPOP) under the locks of its keys' shards.
 func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...string) (key string, zs []Z, err error) {
 	tx := db.lockMask(db.maskOf(keys...))
 	tx.home.calls[statZMPop]++
@@ -726,7 +726,7 @@ func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...stri
 	return r0, r1, tx.finish(statZMPop, t0, err)
 }
 
-// ZRemRangeByRank is [Tx.ZRemRangeByRank] (ZREMRANGEBYRANK) under the keyspace lock.
+// ZRemRangeByRank is [Tx.ZRemRangeByRank] (ZREMRANGEBYRANK) under the lock of its key's shard.
 func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRemRangeByRank]++
@@ -735,7 +735,7 @@ func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64
 	return r0, tx.finish(statZRemRangeByRank, t0, err)
 }
 
-// ZRemRangeByScore is [Tx.ZRemRangeByScore] (ZREMRANGEBYSCORE) under the keyspace lock.
+// ZRemRangeByScore is [Tx.ZRemRangeByScore] (ZREMRANGEBYSCORE) under the lock of its key's shard.
 func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRemRangeByScore]++
@@ -744,7 +744,7 @@ func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64
 	return r0, tx.finish(statZRemRangeByScore, t0, err)
 }
 
-// ZRemRangeByLex is [Tx.ZRemRangeByLex] (ZREMRANGEBYLEX) under the keyspace lock.
+// ZRemRangeByLex is [Tx.ZRemRangeByLex] (ZREMRANGEBYLEX) under the lock of its key's shard.
 func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRemRangeByLex]++
@@ -753,7 +753,7 @@ func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, 
 	return r0, tx.finish(statZRemRangeByLex, t0, err)
 }
 
-// ZRange is [Tx.ZRange] (ZRANGE) under the keyspace lock.
+// ZRange is [Tx.ZRange] (ZRANGE) under the lock of its key's shard.
 func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRange]++
@@ -762,7 +762,7 @@ func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]stri
 	return r0, tx.finish(statZRange, t0, err)
 }
 
-// ZRangeWithScores is [Tx.ZRangeWithScores] (ZRANGE) under the keyspace lock.
+// ZRangeWithScores is [Tx.ZRangeWithScores] (ZRANGE) under the lock of its key's shard.
 func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRange]++
@@ -771,7 +771,7 @@ func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int6
 	return r0, tx.finish(statZRange, t0, err)
 }
 
-// ZRevRange is [Tx.ZRevRange] (ZREVRANGE) under the keyspace lock.
+// ZRevRange is [Tx.ZRevRange] (ZREVRANGE) under the lock of its key's shard.
 func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRevRange]++
@@ -780,7 +780,7 @@ func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]s
 	return r0, tx.finish(statZRevRange, t0, err)
 }
 
-// ZRevRangeWithScores is [Tx.ZRevRangeWithScores] (ZREVRANGE) under the keyspace lock.
+// ZRevRangeWithScores is [Tx.ZRevRangeWithScores] (ZREVRANGE) under the lock of its key's shard.
 func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRevRange]++
@@ -789,7 +789,7 @@ func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop i
 	return r0, tx.finish(statZRevRange, t0, err)
 }
 
-// ZRangeArgs is [Tx.ZRangeArgs] (ZRANGE) under the keyspace lock.
+// ZRangeArgs is [Tx.ZRangeArgs] (ZRANGE) under the lock of its key's shard.
 func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
 	tx := db.lockKey(z.Key)
 	tx.home.calls[statZRange]++
@@ -798,7 +798,7 @@ func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
 	return r0, tx.finish(statZRange, t0, err)
 }
 
-// ZRangeArgsWithScores is [Tx.ZRangeArgsWithScores] (ZRANGE) under the keyspace lock.
+// ZRangeArgsWithScores is [Tx.ZRangeArgsWithScores] (ZRANGE) under the lock of its key's shard.
 func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, error) {
 	tx := db.lockKey(z.Key)
 	tx.home.calls[statZRange]++
@@ -807,7 +807,7 @@ func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, erro
 	return r0, tx.finish(statZRange, t0, err)
 }
 
-// ZRangeStore is [Tx.ZRangeStore] (ZRANGESTORE) under the keyspace lock.
+// ZRangeStore is [Tx.ZRangeStore] (ZRANGESTORE) under the locks of its keys' shards.
 func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64, error) {
 	tx := db.lockMask(db.maskOf(dst, z.Key))
 	tx.home.calls[statZRangeStore]++
@@ -816,7 +816,7 @@ func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64,
 	return r0, tx.finish(statZRangeStore, t0, err)
 }
 
-// ZRangeByScore is [Tx.ZRangeByScore] (ZRANGEBYSCORE) under the keyspace lock.
+// ZRangeByScore is [Tx.ZRangeByScore] (ZRANGEBYSCORE) under the lock of its key's shard.
 func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRangeByScore]++
@@ -825,7 +825,7 @@ func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]s
 	return r0, tx.finish(statZRangeByScore, t0, err)
 }
 
-// ZRangeByScoreWithScores is [Tx.ZRangeByScoreWithScores] (ZRANGEBYSCORE) under the keyspace lock.
+// ZRangeByScoreWithScores is [Tx.ZRangeByScoreWithScores] (ZRANGEBYSCORE) under the lock of its key's shard.
 func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRangeByScore]++
@@ -834,7 +834,7 @@ func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRan
 	return r0, tx.finish(statZRangeByScore, t0, err)
 }
 
-// ZRevRangeByScore is [Tx.ZRevRangeByScore] (ZREVRANGEBYSCORE) under the keyspace lock.
+// ZRevRangeByScore is [Tx.ZRevRangeByScore] (ZREVRANGEBYSCORE) under the lock of its key's shard.
 func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRevRangeByScore]++
@@ -843,7 +843,7 @@ func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) (
 	return r0, tx.finish(statZRevRangeByScore, t0, err)
 }
 
-// ZRevRangeByScoreWithScores is [Tx.ZRevRangeByScoreWithScores] (ZREVRANGEBYSCORE) under the keyspace lock.
+// ZRevRangeByScoreWithScores is [Tx.ZRevRangeByScoreWithScores] (ZREVRANGEBYSCORE) under the lock of its key's shard.
 func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRevRangeByScore]++
@@ -852,7 +852,7 @@ func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *Z
 	return r0, tx.finish(statZRevRangeByScore, t0, err)
 }
 
-// ZRangeByLex is [Tx.ZRangeByLex] (ZRANGEBYLEX) under the keyspace lock.
+// ZRangeByLex is [Tx.ZRangeByLex] (ZRANGEBYLEX) under the lock of its key's shard.
 func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRangeByLex]++
@@ -861,7 +861,7 @@ func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]str
 	return r0, tx.finish(statZRangeByLex, t0, err)
 }
 
-// ZRevRangeByLex is [Tx.ZRevRangeByLex] (ZREVRANGEBYLEX) under the keyspace lock.
+// ZRevRangeByLex is [Tx.ZRevRangeByLex] (ZREVRANGEBYLEX) under the lock of its key's shard.
 func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRevRangeByLex]++
@@ -870,7 +870,7 @@ func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]
 	return r0, tx.finish(statZRevRangeByLex, t0, err)
 }
 
-// ZCard is [Tx.ZCard] (ZCARD) under the keyspace lock.
+// ZCard is [Tx.ZCard] (ZCARD) under the lock of its key's shard.
 func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZCard]++
@@ -879,7 +879,7 @@ func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
 	return r0, tx.finish(statZCard, t0, err)
 }
 
-// ZCount is [Tx.ZCount] (ZCOUNT) under the keyspace lock.
+// ZCount is [Tx.ZCount] (ZCOUNT) under the lock of its key's shard.
 func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZCount]++
@@ -888,7 +888,7 @@ func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
 	return r0, tx.finish(statZCount, t0, err)
 }
 
-// ZLexCount is [Tx.ZLexCount] (ZLEXCOUNT) under the keyspace lock.
+// ZLexCount is [Tx.ZLexCount] (ZLEXCOUNT) under the lock of its key's shard.
 func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZLexCount]++
@@ -897,7 +897,7 @@ func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error
 	return r0, tx.finish(statZLexCount, t0, err)
 }
 
-// ZScore is [Tx.ZScore] (ZSCORE) under the keyspace lock.
+// ZScore is [Tx.ZScore] (ZSCORE) under the lock of its key's shard.
 func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZScore]++
@@ -906,7 +906,7 @@ func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, er
 	return r0, r1, tx.finish(statZScore, t0, err)
 }
 
-// ZMScore is [Tx.ZMScore] (ZMSCORE) under the keyspace lock.
+// ZMScore is [Tx.ZMScore] (ZMSCORE) under the lock of its key's shard.
 func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (scores []float64, ok []bool, err error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZMScore]++
@@ -915,7 +915,7 @@ func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (score
 	return r0, r1, tx.finish(statZMScore, t0, err)
 }
 
-// ZRank is [Tx.ZRank] (ZRANK) under the keyspace lock.
+// ZRank is [Tx.ZRank] (ZRANK) under the lock of its key's shard.
 func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRank]++
@@ -924,7 +924,7 @@ func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error
 	return r0, r1, tx.finish(statZRank, t0, err)
 }
 
-// ZRankWithScore is [Tx.ZRankWithScore] (ZRANK) under the keyspace lock.
+// ZRankWithScore is [Tx.ZRankWithScore] (ZRANK) under the lock of its key's shard.
 func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRank]++
@@ -933,7 +933,7 @@ func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int6
 	return r0, r1, r2, tx.finish(statZRank, t0, err)
 }
 
-// ZRevRank is [Tx.ZRevRank] (ZREVRANK) under the keyspace lock.
+// ZRevRank is [Tx.ZRevRank] (ZREVRANK) under the lock of its key's shard.
 func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRevRank]++
@@ -942,7 +942,7 @@ func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, er
 	return r0, r1, tx.finish(statZRevRank, t0, err)
 }
 
-// ZRevRankWithScore is [Tx.ZRevRankWithScore] (ZREVRANK) under the keyspace lock.
+// ZRevRankWithScore is [Tx.ZRevRankWithScore] (ZREVRANK) under the lock of its key's shard.
 func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRevRank]++
@@ -951,7 +951,7 @@ func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank i
 	return r0, r1, r2, tx.finish(statZRevRank, t0, err)
 }
 
-// ZRandMember is [Tx.ZRandMember] (ZRANDMEMBER) under the keyspace lock.
+// ZRandMember is [Tx.ZRandMember] (ZRANDMEMBER) under the lock of its key's shard.
 func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRandMember]++
@@ -960,7 +960,7 @@ func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string,
 	return r0, tx.finish(statZRandMember, t0, err)
 }
 
-// ZRandMemberWithScores is [Tx.ZRandMemberWithScores] (ZRANDMEMBER) under the keyspace lock.
+// ZRandMemberWithScores is [Tx.ZRandMemberWithScores] (ZRANDMEMBER) under the lock of its key's shard.
 func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) ([]Z, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRandMember]++
@@ -969,7 +969,7 @@ func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) 
 	return r0, tx.finish(statZRandMember, t0, err)
 }
 
-// ZScan is [Tx.ZScan] (ZSCAN) under the keyspace lock.
+// ZScan is [Tx.ZScan] (ZSCAN) under the lock of its key's shard.
 func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string, count int64) ([]Z, uint64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZScan]++
@@ -978,7 +978,7 @@ func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string
 	return r0, r1, tx.finish(statZScan, t0, err)
 }
 
-// ZAdd is [Tx.ZAdd] (ZADD) under the keyspace lock.
+// ZAdd is [Tx.ZAdd] (ZADD) under the lock of its key's shard.
 func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZAdd]++
@@ -987,7 +987,7 @@ func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error)
 	return r0, tx.finish(statZAdd, t0, err)
 }
 
-// ZAddNX is [Tx.ZAddNX] (ZADD) under the keyspace lock.
+// ZAddNX is [Tx.ZAddNX] (ZADD) under the lock of its key's shard.
 func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZAdd]++
@@ -996,7 +996,7 @@ func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, erro
 	return r0, tx.finish(statZAdd, t0, err)
 }
 
-// ZAddXX is [Tx.ZAddXX] (ZADD) under the keyspace lock.
+// ZAddXX is [Tx.ZAddXX] (ZADD) under the lock of its key's shard.
 func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZAdd]++
@@ -1005,7 +1005,7 @@ func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, erro
 	return r0, tx.finish(statZAdd, t0, err)
 }
 
-// ZAddGT is [Tx.ZAddGT] (ZADD) under the keyspace lock.
+// ZAddGT is [Tx.ZAddGT] (ZADD) under the lock of its key's shard.
 func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZAdd]++
@@ -1014,7 +1014,7 @@ func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, erro
 	return r0, tx.finish(statZAdd, t0, err)
 }
 
-// ZAddLT is [Tx.ZAddLT] (ZADD) under the keyspace lock.
+// ZAddLT is [Tx.ZAddLT] (ZADD) under the lock of its key's shard.
 func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZAdd]++
@@ -1023,7 +1023,7 @@ func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, erro
 	return r0, tx.finish(statZAdd, t0, err)
 }
 
-// ZAddArgs is [Tx.ZAddArgs] (ZADD) under the keyspace lock.
+// ZAddArgs is [Tx.ZAddArgs] (ZADD) under the lock of its key's shard.
 func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZAdd]++
@@ -1032,7 +1032,7 @@ func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, e
 	return r0, tx.finish(statZAdd, t0, err)
 }
 
-// ZAddArgsIncr is [Tx.ZAddArgsIncr] (ZADD) under the keyspace lock.
+// ZAddArgsIncr is [Tx.ZAddArgsIncr] (ZADD) under the lock of its key's shard.
 func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (score float64, ok bool, err error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZAdd]++
@@ -1041,7 +1041,7 @@ func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (scor
 	return r0, r1, tx.finish(statZAdd, t0, err)
 }
 
-// ZIncrBy is [Tx.ZIncrBy] (ZINCRBY) under the keyspace lock.
+// ZIncrBy is [Tx.ZIncrBy] (ZINCRBY) under the lock of its key's shard.
 func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member string) (float64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZIncrBy]++
@@ -1050,7 +1050,7 @@ func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member
 	return r0, tx.finish(statZIncrBy, t0, err)
 }
 
-// ZRem is [Tx.ZRem] (ZREM) under the keyspace lock.
+// ZRem is [Tx.ZRem] (ZREM) under the lock of its key's shard.
 func (db *DB) ZRem(ctx context.Context, key string, members ...string) (int64, error) {
 	tx := db.lockKey(key)
 	tx.home.calls[statZRem]++

@@ -265,7 +265,14 @@ func render(ms []method) ([]byte, error) {
 			call = append(call, a)
 		}
 		s := "stat" + stat[m.command]
-		fmt.Fprintf(&b, "\n// %s is [Tx.%s] (%s) under the keyspace lock.\n", m.name, m.name, strings.ToUpper(m.command))
+		lock := "the lock of its key's shard"
+		switch l := lockExpr(m); {
+		case l == "db.lockAll()":
+			lock = "every shard's lock"
+		case strings.HasPrefix(l, "db.lockMask"):
+			lock = "the locks of its keys' shards"
+		}
+		fmt.Fprintf(&b, "\n// %s is [Tx.%s] (%s) under %s.\n", m.name, m.name, strings.ToUpper(m.command), lock)
 		fmt.Fprintf(&b, "func (db *DB) %s(ctx context.Context", m.name)
 		if len(decl) > 0 {
 			b.WriteString(", " + strings.Join(decl, ", "))
