@@ -106,9 +106,8 @@ func (db *DB) bmpop(ctx context.Context, kind popKind, timeout time.Duration, wh
 	if err != nil {
 		return popReq{}, err
 	}
-	w := db.gwaits.NewWaiter(keys)
+	w := db.waiterFor(r, keys)
 	defer w.Release()
-	w.Req = r
 	if err := db.wait(ctx, w); err != nil {
 		return popReq{}, err
 	}
@@ -321,9 +320,7 @@ func parseBMPop(kind popKind) func(db *DB, a []string) (*waiter, error) {
 		if r.timeout, err = parseTimeout(a[1]); err != nil {
 			return nil, err
 		}
-		w := db.gwaits.NewWaiter(keys)
-		w.Req = r
-		return w, nil
+		return db.waiterFor(r, keys), nil
 	}
 }
 

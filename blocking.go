@@ -3,6 +3,7 @@ package zlite
 import (
 	"context"
 	"math/bits"
+	"sync"
 	"time"
 
 	"github.com/zlite/zlite/blocking"
@@ -37,6 +38,11 @@ type popReq struct {
 	// reply shapes the result as Do replies it.
 	reply func(r popReq) any
 
+	// mask is the shards of the keys; from is the Registry whose pool the waiter
+	// came from (see DB.waitIn).
+	mask uint64
+	from *blocking.Registry[popReq]
+
 	ok   bool   // served with an element (or elements)
 	key  string // the key served from
 	val  string // single list element
@@ -52,8 +58,20 @@ type waiter = blocking.Waiter[popReq]
 // newWaiter returns a waiter of db's for keys (which it copies without repeats) with
 // a request of the given kind; the caller fills in the rest.
 func (db *DB) newWaiter(kind popKind, keys []string) *waiter {
-	w := db.gwaits.NewWaiter(keys) // a shard's waiter replaces it to wait in a shard (DB.wait)
-	w.Req.kind = kind
+	return db.waiterFor(popReq{kind: kind}, keys)
+}
+
+// waiterFor returns a waiter of db's for keys with the request r, from the pool of
+// the Registry it will most likely wait in: its keys' shard's when they share one,
+// else the global one. O(len(keys)).
+func (db *DB) waiterFor(r popReq, keys []string) *waiter {
+	r.mask = db.maskOf(keys...)
+	r.from = &db.gwaits
+	if r.mask&(r.mask-1) == 0 && r.mask != 0 {
+		r.from = &db.shards[bits.TrailingZeros64(r.mask)].waits
+	}
+	w := r.from.NewWaiter(keys)
+	w.Req = r
 	return w
 }
 
@@ -343,11 +361,14 @@ func (tx *Tx) handZSet(key string, z Z) (handed bool) {
 // shard's queues, unless callers already wait in the global queues; otherwise it
 // tries again with every shard locked and waits in the global queues (shard.go).
 func (db *DB) wait(ctx context.Context, w *waiter) error {
-	m := db.maskOf(w.Keys()...)
+	m := w.Req.mask
 	if w.Req.kind == popMove {
 		m |= 1 << db.shardOf(w.Req.dst)
 	}
 	tx := db.lockMask(m)
+	if ks := w.Keys(); len(ks) == 1 {
+		tx.prime(ks[0], bits.TrailingZeros64(w.Req.mask))
+	}
 	if tx.tryKeys(&w.Req, w.Keys()) {
 		return tx.unlock()
 	}
@@ -368,21 +389,34 @@ func (db *DB) wait(ctx context.Context, w *waiter) error {
 		// lockMask may have taken every shard for global waiters that have gone
 		// since: Wait releases the one it is given.
 		db.release(tx.held &^ m)
-		// A waiter must come from the pool of the Registry it waits in (the dead
-		// entries a Registry keeps are read under its own lock), and newWaiter
-		// takes them from the global one's.
 		sh := &db.shards[bits.TrailingZeros64(m)]
-		sw := sh.waits.NewWaiter(w.Keys())
-		sw.Req, sw.Notify = w.Req, w.Notify
-		_, err = sh.waits.Wait(ctx, &sh.mu, sw, w.Req.timeout)
-		w.Req = sw.Req
-		sw.Release()
+		err = db.waitIn(ctx, &sh.waits, &sh.mu, w)
 	} else {
-		_, err = db.gwaits.Wait(ctx, (*allShards)(db), w, w.Req.timeout)
+		err = db.waitIn(ctx, &db.gwaits, (*allShards)(db), w)
 	}
 	if err == nil && w.Req.ok {
 		err = db.servedDurable(m)
 	}
+	return err
+}
+
+// waitIn blocks w in reg (see blocking.Registry.Wait), mu held. A waiter must come
+// from the pool of the Registry it waits in (a Registry keeps dead entries of its
+// waiters, which it reads under its own lock): one from another pool (a BLMOVE whose
+// destination is in another shard, or a caller that waits in the global queues
+// while they hold others) waits as a copy from reg's pool.
+func (db *DB) waitIn(ctx context.Context, reg *blocking.Registry[popReq], mu sync.Locker, w *waiter) error {
+	if w.Req.from == reg {
+		_, err := reg.Wait(ctx, mu, w, w.Req.timeout)
+		return err
+	}
+	c := reg.NewWaiter(w.Keys())
+	c.Req, c.Notify = w.Req, w.Notify
+	c.Req.from = reg
+	_, err := reg.Wait(ctx, mu, c, w.Req.timeout)
+	from := w.Req.from
+	w.Req, w.Req.from = c.Req, from
+	c.Release()
 	return err
 }
 

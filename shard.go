@@ -112,9 +112,14 @@ func (db *DB) maskOf(keys ...string) uint64 {
 func (db *DB) lockKey(key string) *Tx {
 	i := db.shardOf(key)
 	tx := db.lockMask(1 << i)
-	// The command's own lookups of key find its shard without hashing again.
-	tx.lastKey, tx.lastLen, tx.lastSh = unsafe.StringData(key), len(key), &db.shards[i]
+	tx.prime(key, i)
 	return tx
+}
+
+// prime tells tx that key is in shard i, so that the command's own lookups of key
+// find its shard without hashing it again.
+func (tx *Tx) prime(key string, i int) {
+	tx.lastKey, tx.lastLen, tx.lastSh = unsafe.StringData(key), len(key), &tx.db.shards[i]
 }
 
 // lockKeys locks the shards of keys (all of them when keys is empty, as for a
