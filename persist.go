@@ -277,7 +277,8 @@ func (tx *Tx) appendRec() error {
 		for last := d.last.Load(); uint64(pos) > last && !d.last.CompareAndSwap(last, uint64(pos)); last = d.last.Load() {
 		}
 	} else {
-		d.err.CompareAndSwap(nil, &err)
+		failed := err // its own variable: taking err's address would move every call's err to the heap
+		d.err.CompareAndSwap(nil, &failed)
 	}
 	return err
 }
