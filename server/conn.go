@@ -379,7 +379,9 @@ func (c *client) block(db *zlite.DB, args []string) (any, error) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	c.mu.Lock()
-	if c.killed {
+	if c.killed || c.stopped {
+		// Killed or shut down before the command could register its cancel: end
+		// found nothing to cancel, so the command must not block.
 		c.mu.Unlock()
 		return nil, context.Canceled
 	}
