@@ -321,26 +321,19 @@ const linTimeout = time.Millisecond
 type linMover func(db *DB, src, dst, member string) (bool, error)
 
 // updateMove is ZMOVE as one Update batch: ZSCORE src, then ZREM src and ZADD dst.
-func updateMove(db *DB, src, dst, member string) (moved bool, err error) {
-	err = db.Update(func(tx *Tx) error {
-		s, ok, err := tx.ZScore(src, member)
-		if err != nil || !ok {
-			return err
-		}
-		if _, err := tx.ZRem(src, member); err != nil {
-			return err
-		}
-		moved = true
-		_, err = tx.ZAdd(dst, Z{Member: member, Score: s})
-		return err
-	})
-	return moved, err
+func updateMove(db *DB, src, dst, member string) (bool, error) {
+	return batchMove(db.Update, src, dst, member)
 }
 
 // updateKeysMove is updateMove as an UpdateKeys batch, which locks the shards of src
 // and dst alone.
-func updateKeysMove(db *DB, src, dst, member string) (moved bool, err error) {
-	err = db.UpdateKeys([]string{src, dst}, func(tx *Tx) error {
+func updateKeysMove(db *DB, src, dst, member string) (bool, error) {
+	return batchMove(func(fn func(*Tx) error) error { return db.UpdateKeys([]string{src, dst}, fn) }, src, dst, member)
+}
+
+// batchMove is ZMOVE as one batch run by update.
+func batchMove(update func(func(*Tx) error) error, src, dst, member string) (moved bool, err error) {
+	err = update(func(tx *Tx) error {
 		s, ok, err := tx.ZScore(src, member)
 		if err != nil || !ok {
 			return err
