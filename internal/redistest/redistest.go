@@ -8,7 +8,10 @@
 //
 // Tests that use the server must not assume they own it: each should use key names
 // of its own or call FLUSHALL itself before it starts (tests in one package run one at
-// a time unless they call t.Parallel).
+// a time unless they call t.Parallel). A server started here belongs to one test
+// binary; a REDIS_ADDR server is shared by every package `go test ./...` runs at once,
+// and one package's FLUSHDB empties another's keys, so run with -p 1 against it (CI
+// leaves REDIS_ADDR out of its parallel run).
 package redistest
 
 import (
