@@ -135,6 +135,10 @@ func (tx *Tx) release() {
 // logs the write and returns once it is durable (commit), or the log's error.
 func (tx *Tx) unlock() error {
 	db := tx.db
+	if tx.shared {
+		db.shards[bits.TrailingZeros64(tx.held)].mu.RUnlock()
+		return nil
+	}
 	for b := tx.held; b != 0; b &= b - 1 {
 		if sh := &db.shards[bits.TrailingZeros64(b)]; len(sh.exp.heap) > 0 {
 			sh.reclaim(activeBudget)
@@ -167,6 +171,9 @@ type Tx struct {
 	// held has a bit for each shard the Tx holds locked.
 	held     uint64
 	writable bool
+	// shared is set for a read that holds its one shard's lock shared with other
+	// reads (DB.rlockKey): it must change nothing, not even the shard's Tx fields.
+	shared bool
 	// batch is set inside Update: writes then leave waiters to be served when the
 	// batch completes (see Tx.handsOff).
 	batch bool

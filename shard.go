@@ -37,9 +37,11 @@ const MaxShards = 64
 // DefaultShards is the number of shards of a DB unless [WithShards] says otherwise.
 const DefaultShards = 64
 
-// shard is one part of the keyspace, with everything its keys need, under mu.
+// shard is one part of the keyspace, with everything its keys need, under mu:
+// commands hold it exclusively, except the reads of one key without a TTL, which
+// share it (see [DB.rlockKey]).
 type shard struct {
-	mu sync.Mutex
+	mu sync.RWMutex
 	db *DB
 	// cur is the transaction holding mu (set when it is locked): the shard's code
 	// reads the command's clock and appends to its log record through it.
@@ -114,6 +116,37 @@ func (db *DB) lockKey(key string) *Tx {
 	tx := db.lockMask(1 << i)
 	tx.prime(key, i)
 	return tx
+}
+
+// rlockKey locks key's shard for a read-only command on key alone and returns the
+// Tx it runs in: rt, made a shared reader of the shard, when the read can have no
+// side effect, or else the shard's writable Tx, as from lockKey. Reads on one key
+// then run in parallel with each other (a read-locked RWMutex is one atomic add, and
+// readers never wait for each other), which is what keeps many goroutines reading one
+// hot key from collapsing into lock hand-offs.
+//
+// A read has side effects, and takes the exclusive lock, when its key has a TTL (the
+// key may be due, and a read deletes a due key and logs that, as Redis does), or
+// when latencies are tracked (a histogram is not safe for concurrent updates). Reads
+// never serve blocked callers, so they need not escalate to every shard while
+// callers wait across shards, as lockMask does. rt must be a zero Tx that does not
+// escape the command (the generated methods declare it on their stack).
+func (db *DB) rlockKey(rt *Tx, key string) *Tx {
+	i := db.shardOf(key)
+	sh := &db.shards[i]
+	if db.stats.timed {
+		return db.lockKey(key)
+	}
+	sh.mu.RLock()
+	if len(sh.exp.at) > 0 {
+		if j, ok := sh.keys.find(key); ok && sh.keys.ents[j].ttl {
+			sh.mu.RUnlock()
+			return db.lockKey(key)
+		}
+	}
+	rt.db, rt.home, rt.held, rt.shared = db, sh, 1<<i, true
+	rt.prime(key, i)
+	return rt
 }
 
 // prime tells tx that key is in shard i, so that the command's own lookups of key

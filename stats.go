@@ -211,6 +211,12 @@ func (tx *Tx) count(stat int) {
 	tx.home.calls[stat]++
 }
 
+// countShared counts one run of the command whose counter is stat, for a command
+// that may share its shard's lock with others (DB.rlockKey).
+func (tx *Tx) countShared(stat int) {
+	atomic.AddUint64(&tx.home.calls[stat], 1)
+}
+
 // The counters of the blocking commands, which no generated method runs.
 var (
 	statBLPop      = statIndex("blpop")
