@@ -5,7 +5,6 @@ import (
 	"hash/maphash"
 	"math/bits"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/zlite/zlite/blocking"
@@ -41,7 +40,7 @@ const DefaultShards = 64
 // commands hold it exclusively, except the reads of one key without a TTL, which
 // share it (see [DB.rlockKey]).
 type shard struct {
-	mu sync.RWMutex
+	mu shardLock
 	db *DB
 	// cur is the transaction holding mu (set when it is locked): the shard's code
 	// reads the command's clock and appends to its log record through it.
@@ -120,10 +119,11 @@ func (db *DB) lockKey(key string) *Tx {
 
 // rlockKey locks key's shard for a read-only command on key alone and returns the
 // Tx it runs in: rt, made a shared reader of the shard, when the read can have no
-// side effect, or else the shard's writable Tx, as from lockKey. Reads on one key
-// then run in parallel with each other (a read-locked RWMutex is one atomic add, and
-// readers never wait for each other), which is what keeps many goroutines reading one
-// hot key from collapsing into lock hand-offs.
+// side effect and no writer holds or is taking the shard, or else the shard's
+// writable Tx, as from lockKey. Reads on one key then run in parallel with each other
+// (a reader costs two atomic adds and readers never wait for each other), which is
+// what keeps many goroutines reading one hot key from collapsing into lock
+// hand-offs.
 //
 // A read has side effects, and takes the exclusive lock, when its key has a TTL (the
 // key may be due, and a read deletes a due key and logs that, as Redis does), or
@@ -137,7 +137,9 @@ func (db *DB) rlockKey(rt *Tx, key string) *Tx {
 	if db.stats.timed {
 		return db.lockKey(key)
 	}
-	sh.mu.RLock()
+	if !sh.mu.TryRLock() {
+		return db.lockKey(key) // a writer holds or is taking the shard
+	}
 	if len(sh.exp.at) > 0 {
 		if j, ok := sh.keys.find(key); ok && sh.keys.ents[j].ttl {
 			sh.mu.RUnlock()
