@@ -17,7 +17,7 @@
 // the keyspace is split into shards ([DefaultShards], [WithShards]) by the hash of
 // each key's hash tag (as Redis Cluster: "{user1}:cart" and "{user1}:log" hash
 // "user1", so they share a shard), each shard a key table, an expiry index, wait
-// queues, watches and counters under its own plain mutex. A command locks the
+// queues, watches and counters under its own lock. A command locks the
 // shards of the keys it names, in ascending order, so two commands never wait for
 // each other in a cycle: one shard for ZADD, ZSCORE, LPUSH, BLPOP of one key; the
 // shards of every key for LMOVE, RENAME, ZUNIONSTORE and the MPOP commands; every
@@ -27,8 +27,15 @@
 // [ErrUndeclaredKey]). So every command and batch is atomic, as in single-threaded
 // Redis: whatever it touches is locked from its start to its end, and the callers it
 // serves are served before the locks are released, so no command on those keys runs
-// in between. Reads take the same exclusive lock as writes: they may delete an
-// expired key, and a shared lock's reader count is itself a contended cache line.
+// in between. The reads of one key that has no TTL (ZSCORE, ZRANK, ZRANGE, LRANGE and
+// the other read-only commands of one key, typed or through Do) share its shard's
+// lock with each other: goroutines reading one hot key run together instead of
+// handing a lock from one to the next. The lock is a reader-writer lock of one word
+// whose writer costs what a sync.Mutex costs (a compare-and-swap and an add), and a
+// reader two atomic adds plus one for its command counter. Reads of a key with a TTL
+// (which delete the key when it is due, as Redis's reads do), reads while latency is
+// tracked, reads of several keys, [DB.View] and [DB.ViewKeys] take their shards
+// exclusively.
 //
 // Blocked callers hold no lock while they wait. A caller blocked on keys of one
 // shard (and a BLMOVE whose destination is in it too) waits in that shard's
