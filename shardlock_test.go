@@ -68,43 +68,38 @@ func TestShardLockExclusion(t *testing.T) {
 // once it sleeps (its count is up), so the wake-up, not the spinning, must free it; a
 // missed wake-up hangs the test.
 func TestShardLockSleepers(t *testing.T) {
-	asleep := func(n func() int32) {
-		for n() == 0 {
-			runtime.Gosched()
-		}
+	tests := []struct {
+		name          string
+		hold, release func(l *shardLock)
+		sleeping      func(l *shardLock) int32
+	}{
+		{"writer waits for reader",
+			func(l *shardLock) { require.True(t, l.TryRLock()) }, (*shardLock).RUnlock,
+			func(l *shardLock) int32 { return l.sleepR.Load() }},
+		{"writer waits for writer",
+			(*shardLock).Lock, (*shardLock).Unlock,
+			func(l *shardLock) int32 { return l.sleepW.Load() }},
 	}
-	t.Run("writer waits for reader", func(t *testing.T) {
-		l := newShardLock()
-		require.True(t, l.TryRLock())
-		done := make(chan bool)
-		go func() {
-			l.Lock()
-			inside := l.state.Load() == writerBit
-			l.Unlock()
-			done <- inside
-		}()
-		asleep(l.sleepR.Load)
-		require.False(t, l.TryRLock(), "a writer is taking the lock: new readers back off")
-		l.RUnlock()
-		require.True(t, <-done, "the writer held the lock alone")
-		require.Zero(t, l.state.Load())
-	})
-	t.Run("writer waits for writer", func(t *testing.T) {
-		l := newShardLock()
-		l.Lock()
-		done := make(chan bool)
-		go func() {
-			l.Lock()
-			inside := l.state.Load() == writerBit
-			l.Unlock()
-			done <- inside
-		}()
-		asleep(l.sleepW.Load)
-		require.False(t, l.TryRLock(), "a writer holds the lock")
-		l.Unlock()
-		require.True(t, <-done, "the writer held the lock alone")
-		require.Zero(t, l.state.Load())
-		require.True(t, l.TryRLock(), "free again: a reader gets in")
-		l.RUnlock()
-	})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newShardLock()
+			tt.hold(l)
+			done := make(chan bool)
+			go func() {
+				l.Lock()
+				inside := l.state.Load() == writerBit
+				l.Unlock()
+				done <- inside
+			}()
+			for tt.sleeping(l) == 0 {
+				runtime.Gosched()
+			}
+			require.False(t, l.TryRLock(), "a writer holds or is taking the lock: new readers back off")
+			tt.release(l)
+			require.True(t, <-done, "the writer held the lock alone")
+			require.Zero(t, l.state.Load())
+			require.True(t, l.TryRLock(), "free again: a reader gets in")
+			l.RUnlock()
+		})
+	}
 }
