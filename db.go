@@ -100,7 +100,9 @@ func (tx *Tx) batchRun(fn func(tx *Tx) error) (err error) {
 // View runs fn with a read-only [Tx]: it sees one consistent state of the keyspace.
 // Writes through tx fail with [ErrReadOnly] and change nothing. View returns fn's
 // error; fn must not call methods of db or keep tx after returning. View locks
-// every shard; [DB.ViewKeys] only those of the keys it is given.
+// every shard; [DB.ViewKeys] only those of the keys it is given. Views and the reads
+// of one key share shards with each other when no key in them has a TTL (a read
+// deletes a key whose time has come, as in Redis): then they run in parallel.
 func (db *DB) View(fn func(tx *Tx) error) error {
 	return db.view(db.all, fn)
 }
@@ -112,8 +114,20 @@ func (db *DB) ViewKeys(keys []string, fn func(tx *Tx) error) error {
 	return db.view(db.maskOf(keys...), fn)
 }
 
-// view runs fn with the read-only Tx of the shards of m.
+// view runs fn with a read-only Tx of the shards of m (every shard when m is 0):
+// one that shares them with other reads when that is possible (see rlockMask), else
+// the home shard's read-only Tx, holding them exclusively.
 func (db *DB) view(m uint64, fn func(tx *Tx) error) error {
+	if m == 0 {
+		m = db.all
+	}
+	if rt := db.rlockMask(m); rt != nil {
+		defer func() {
+			rt.unlock()
+			readers.Put(rt)
+		}()
+		return fn(rt)
+	}
 	tx := db.lockMask(m)
 	rtx := &tx.home.rtx
 	rtx.begin(tx.held)
@@ -137,7 +151,9 @@ func (tx *Tx) release() {
 func (tx *Tx) unlock() error {
 	db := tx.db
 	if tx.shared {
-		db.shards[bits.TrailingZeros64(tx.held)].mu.RUnlock()
+		for b := tx.held; b != 0; b &= b - 1 {
+			db.shards[bits.TrailingZeros64(b)].mu.RUnlock()
+		}
 		return nil
 	}
 	for b := tx.held; b != 0; b &= b - 1 {

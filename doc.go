@@ -34,8 +34,8 @@
 // whose writer costs what a sync.Mutex costs (a compare-and-swap and an add), and a
 // reader two atomic adds plus one for its command counter. Reads of a key with a TTL
 // (which delete the key when it is due, as Redis's reads do), reads while latency is
-// tracked, reads of several keys, [DB.View] and [DB.ViewKeys] take their shards
-// exclusively.
+// tracked and reads of several keys take their shards exclusively. [DB.View] and
+// [DB.ViewKeys] share their shards too when no key in them has a TTL.
 //
 // Blocked callers hold no lock while they wait. A caller blocked on keys of one
 // shard (and a BLMOVE whose destination is in it too) waits in that shard's

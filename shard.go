@@ -151,6 +151,32 @@ func (db *DB) rlockKey(rt *Tx, key string) *Tx {
 	return rt
 }
 
+// rlockMask read-locks the shards of m for a View and returns a shared Tx holding
+// them, or nil, holding nothing, when a writer holds or is taking one of them or a
+// key in one of them has a TTL (the View's reads might delete it): the View then
+// locks them exclusively. O(shards in m).
+func (db *DB) rlockMask(m uint64) *Tx {
+	var got uint64
+	ok := true
+	for b := m; b != 0 && ok; b &= b - 1 {
+		i := bits.TrailingZeros64(b)
+		sh := &db.shards[i]
+		if ok = sh.mu.TryRLock(); ok {
+			got |= 1 << i
+			ok = len(sh.exp.at) == 0
+		}
+	}
+	if !ok {
+		for b := got; b != 0; b &= b - 1 {
+			db.shards[bits.TrailingZeros64(b)].mu.RUnlock()
+		}
+		return nil
+	}
+	rt := readers.Get().(*Tx)
+	*rt = Tx{db: db, home: &db.shards[bits.TrailingZeros64(m)], held: m, shared: true}
+	return rt
+}
+
 // prime tells tx that key is in shard i, so that the command's own lookups of key
 // find its shard without hashing it again.
 func (tx *Tx) prime(key string, i int) {

@@ -195,3 +195,97 @@ func TestSharedReadsConcurrent(t *testing.T) {
 	got := db.Stats().Command["zscore"].Calls - before
 	require.Equal(t, uint64(goroutines*rounds*(n+1)), got)
 }
+
+// TestSharedViews checks that Views share their shards with each other and with
+// reads of one key when no key has a TTL, and hold them exclusively otherwise; and
+// that concurrent Views, through every read command including those over the whole
+// keyspace, with a writer beside them, see consistent replies (and, under -race, write
+// nothing).
+func TestSharedViews(t *testing.T) {
+	ctx := context.Background()
+	db := New()
+	for i := range 50 {
+		_, err := db.ZAdd(ctx, "big", Z{Member: fmt.Sprintf("m%d", i), Score: float64(i)})
+		require.NoError(t, err)
+		_, err = db.RPush(ctx, "list", fmt.Sprintf("v%d", i))
+		require.NoError(t, err)
+	}
+	require.NoError(t, db.View(func(tx *Tx) error {
+		require.True(t, tx.shared, "a View without TTLs is shared")
+		// A read of one key, and another View, get in beside it.
+		s, ok, err := db.ZScore(ctx, "big", "m7")
+		require.NoError(t, err)
+		require.True(t, ok && s == 7)
+		return db.ViewKeys([]string{"list"}, func(tx *Tx) error {
+			require.True(t, tx.shared)
+			return nil
+		})
+	}))
+
+	calls := [][]string{
+		{"ZSCORE", "big", "m3"}, {"ZRANGE", "big", "0", "-1", "WITHSCORES"}, {"LRANGE", "list", "0", "-1"},
+		{"KEYS", "*"}, {"DBSIZE"}, {"EXISTS", "big", "list", "nokey"}, {"TYPE", "list"},
+		{"SCAN", "0", "COUNT", "100"}, {"ZCARD", "big"}, {"LLEN", "list"},
+	}
+	want := make([]string, len(calls))
+	require.NoError(t, db.View(func(tx *Tx) error {
+		for i, args := range calls {
+			r, err := tx.Do(args...)
+			want[i] = fmt.Sprint(r, err)
+		}
+		return nil
+	}))
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 4 {
+		wg.Go(func() {
+			for range 200 {
+				err := db.View(func(tx *Tx) error {
+					for i, args := range calls {
+						r, err := tx.Do(args...)
+						if args[0] == "KEYS" || args[0] == "SCAN" || args[0] == "DBSIZE" {
+							continue // the writer's key comes and goes
+						}
+						if got := fmt.Sprint(r, err); got != want[i] {
+							return fmt.Errorf("%q = %s; alone it was %s", args, got, want[i])
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for i := range 2000 {
+			if _, err := db.LPush(ctx, "w", "x"); err != nil {
+				errs <- err
+				return
+			}
+			if i%2 == 0 {
+				db.RPop(ctx, "w")
+			}
+		}
+	})
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+
+	_, err := db.PExpire(ctx, "list", time.Hour)
+	require.NoError(t, err)
+	require.NoError(t, db.View(func(tx *Tx) error {
+		require.False(t, tx.shared, "a View over a key with a TTL is exclusive (it may delete the key)")
+		return nil
+	}))
+	require.NoError(t, db.ViewKeys([]string{"big"}, func(tx *Tx) error {
+		if db.shardOf("big") != db.shardOf("list") {
+			require.True(t, tx.shared, "a View of shards without TTLs stays shared")
+		}
+		return nil
+	}))
+}

@@ -208,6 +208,10 @@ func (tx *Tx) record(stat int, start int64) {
 // count counts one run of the command whose counter is stat, for commands run
 // under locks that the caller already holds (Tx.Do).
 func (tx *Tx) count(stat int) {
+	if tx.shared {
+		tx.countShared(stat)
+		return
+	}
 	tx.home.calls[stat]++
 }
 
