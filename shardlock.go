@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // shardLock is a shard's lock: one writer at a time (every command that writes, and
@@ -21,7 +22,11 @@ import (
 // then locks as a writer. A writer that finds the shard taken queues on a sync.Mutex
 // (which parks the writers in order); the one at its head sets the bit as soon as no
 // writer holds it, then waits for the readers inside to leave. New readers back off
-// while the bit is set, so readers cannot starve a writer.
+// while the bit is set, so readers cannot starve a writer. A writer arriving at a
+// free shard takes it even when others queue (barging, which keeps a contended
+// shard busy), unless the queue's head has waited starveAfter: it then sets
+// queuedBit, which makes the free shard look taken to newcomers, and gets the next
+// turn.
 //
 // The queue's head waits for the writer to leave, and a writer for the readers, by
 // checking a few times with the processor yielded in between and then sleeping on
@@ -40,8 +45,15 @@ type shardLock struct {
 
 const (
 	writerBit   = 1 << 32
+	queuedBit   = 1 << 33 // the queue's head has waited starveAfter: no barging
 	readersMask = writerBit - 1
 )
+
+// starveAfter is how long the writer at the head of the queue lets newcomers take
+// the lock before it (as sync.Mutex's starvation mode does after the same time):
+// barging keeps the lock busy under contention, handing it over in order costs a
+// wake-up per command.
+const starveAfter = time.Millisecond
 
 // spins is the number of times a waiter checks its condition, yielding in between,
 // before it sleeps: a command holds a shard for well under a microsecond.
@@ -62,14 +74,22 @@ func (l *shardLock) Lock() {
 // lockSlow is Lock when the shard is taken.
 func (l *shardLock) lockSlow() {
 	l.queue.Lock()
+	var since time.Time
 	for {
 		s := l.state.Load()
-		if s&writerBit == 0 && l.state.CompareAndSwap(s, s|writerBit) {
-			break
+		if s&writerBit == 0 {
+			if l.state.CompareAndSwap(s, s&^queuedBit|writerBit) {
+				break
+			}
+			continue // readers came or went
 		}
-		if s&writerBit != 0 {
-			l.await(&l.sleepW, l.wakeW, func() bool { return l.state.Load()&writerBit == 0 })
+		switch {
+		case since.IsZero():
+			since = time.Now()
+		case s&queuedBit == 0 && time.Since(since) > starveAfter:
+			l.state.Or(queuedBit) // stop the barging: the next Unlock is ours
 		}
+		l.await(&l.sleepW, l.wakeW, func() bool { return l.state.Load()&writerBit == 0 })
 	}
 	l.queue.Unlock()
 	l.await(&l.sleepR, l.wakeR, func() bool { return l.state.Load()&readersMask == 0 })
@@ -95,7 +115,7 @@ func (l *shardLock) TryRLock() bool {
 
 // RUnlock unlocks l, locked by a successful TryRLock. O(1).
 func (l *shardLock) RUnlock() {
-	if l.state.Add(^uint64(0)) == writerBit && l.sleepR.Load() != 0 {
+	if l.state.Add(^uint64(0))&readersMask == 0 && l.sleepR.Load() != 0 {
 		signal(l.wakeR)
 	}
 }
