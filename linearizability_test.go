@@ -19,7 +19,9 @@ import (
 // DB, every call and return is timestamped, and porcupine checks that the history has
 // a sequential order, consistent with real time, that a small model of Redis accepts.
 // They guard the keyspace's atomicity against changes to its locking (issue 16: a
-// sharded keyspace must keep every command, multi-key command and batch atomic).
+// sharded keyspace must keep every command, multi-key command and batch atomic; reads
+// and View batches that share a shard's lock must still see one state: VIEW reads the
+// sizes of two keys in one View or ViewKeys batch).
 //
 // The keys are two sorted sets (z0, z1; members a, b, c; small integral scores) and
 // two lists (l0, l1; every pushed value is one byte, distinct within a history), so a model state is a
@@ -52,10 +54,11 @@ const (
 	opBLPop // keys k, k2
 	opRename
 	opDel
+	opView // a View (s even) or ViewKeys batch reading the sizes of k and k2
 )
 
 var linOpNames = [...]string{"ZADD", "ZSCORE", "ZRANK", "ZPOPMIN", "ZREM", "BZPOPMIN",
-	"ZMOVE", "LPUSH", "RPOP", "LLEN", "LMOVE", "BLPOP", "RENAME", "DEL"}
+	"ZMOVE", "LPUSH", "RPOP", "LLEN", "LMOVE", "BLPOP", "RENAME", "DEL", "VIEW"}
 
 // linIn is one call: the command, its key(s), a member and score for sorted sets,
 // a value for LPUSH.
@@ -70,7 +73,7 @@ type linIn struct {
 // multi reports whether the call reads or writes k2 as well as k.
 func (in linIn) multi() bool {
 	switch in.op {
-	case opBZPopMin, opZMove, opLMove, opBLPop, opRename:
+	case opBZPopMin, opZMove, opLMove, opBLPop, opRename, opView:
 		return in.k != in.k2
 	}
 	return false
@@ -112,6 +115,20 @@ func (st *linState) exists(k linKey) bool {
 		return st.l[k-2] != ""
 	}
 	return st.z[k] != [3]int8{-1, -1, -1}
+}
+
+// size returns the number of members or elements of key k in st.
+func (st *linState) size(k linKey) int64 {
+	if k >= 2 {
+		return int64(len(st.l[k-2]))
+	}
+	n := int64(0)
+	for _, s := range st.z[k] {
+		if s >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // zmin returns the member of zi with the lowest (score, member), or false.
@@ -206,6 +223,8 @@ func (st linState) step(in linIn) (linOut, linState) {
 		case in.k != in.k2:
 			st.l[in.k2-2], st.l[in.k-2] = st.l[in.k-2], ""
 		}
+	case opView:
+		out.n = st.size(in.k)<<8 | st.size(in.k2)
 	case opDel:
 		if st.exists(in.k) {
 			out.n = 1
@@ -222,7 +241,7 @@ func (st linState) step(in linIn) (linOut, linState) {
 func (in linIn) String() string {
 	s := linOpNames[in.op] + " " + linKeys[in.k]
 	switch in.op {
-	case opBZPopMin, opZMove, opLMove, opBLPop, opRename:
+	case opBZPopMin, opZMove, opLMove, opBLPop, opRename, opView:
 		s += " " + linKeys[in.k2]
 	}
 	switch in.op {
@@ -430,6 +449,28 @@ func (in linIn) run(ctx context.Context, db *DB, move linMover) linOut {
 		err = db.Rename(ctx, k, k2)
 	case opDel:
 		out.n, err = db.Del(ctx, k)
+	case opView:
+		read := func(tx *Tx) error {
+			for _, name := range []string{k, k2} {
+				var n int64
+				var err error
+				if name[0] == 'z' {
+					n, err = tx.ZCard(name)
+				} else {
+					n, err = tx.LLen(name)
+				}
+				if err != nil {
+					return err
+				}
+				out.n = out.n<<8 | n
+			}
+			return nil
+		}
+		if in.s%2 == 0 {
+			err = db.View(read)
+		} else {
+			err = db.ViewKeys([]string{k, k2}, read)
+		}
 	}
 	if err != nil {
 		out.err = err.Error()
@@ -506,13 +547,13 @@ func (g linGen) next() linIn {
 	r := g.rng
 	in := linIn{k: linKey(r.IntN(2)), m: int8(r.IntN(len(linMembers))), s: int8(r.IntN(4))}
 	in.k2 = 1 - in.k
-	ops := []linOp{opZAdd, opZAdd, opZScore, opZRank, opZPopMin, opZRem, opBZPopMin, opDel}
+	ops := []linOp{opZAdd, opZAdd, opZScore, opZRank, opZPopMin, opZRem, opBZPopMin, opDel, opView}
 	if g.multi {
 		ops = append(ops, opZMove, opZMove, opRename)
 	}
 	if r.IntN(2) == 1 { // a list call
 		in.k, in.k2 = in.k+2, in.k2+2
-		ops = []linOp{opLPush, opLPush, opRPop, opLLen, opBLPop, opDel}
+		ops = []linOp{opLPush, opLPush, opRPop, opLLen, opBLPop, opDel, opView}
 		if g.multi {
 			ops = append(ops, opLMove, opLMove, opRename)
 		}
@@ -703,6 +744,8 @@ func TestLinearizabilityModel(t *testing.T) {
 		{linIn{op: opBZPopMin, k: 0, k2: 1}, z(0, 2, 3)},
 		{linIn{op: opRename, k: 0, k2: 1}, linOut{err: ErrNoSuchKey.Error()}},
 		{linIn{op: opRename, k: 1, k2: 0}, linOut{}},
+		{linIn{op: opView, k: 1, k2: 0}, linOut{n: 0<<8 | 1}},
+		{linIn{op: opView, k: 0, k2: 0, s: 1}, linOut{n: 1<<8 | 1}},
 		{linIn{op: opZPopMin, k: 0}, z(0, 1, 3)},
 		{linIn{op: opDel, k: 0}, linOut{}},
 		{linIn{op: opLPush, k: 2, v: 7}, linOut{n: 1}},
