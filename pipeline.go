@@ -31,19 +31,28 @@ type Result struct {
 func DoPipelined(ctx context.Context, db *DB, cmds [][]string, results []Result) {
 	i := 0
 	if len(cmds) > 1 && db.dur == nil && !db.stats.timed {
-		// Lock the shards of every command's keys, once.
+		// Look up every command and lock the shards of their keys, once. A
+		// command's error waits in its result.
+		var stack [128]*command
+		cs := stack[:0]
+		if len(cmds) > len(stack) {
+			cs = make([]*command, 0, len(cmds))
+		}
 		var m uint64
-		for _, args := range cmds {
-			if c, err := lookup(args); err == nil {
+		for j, args := range cmds {
+			c, err := lookup(args)
+			if err == nil {
 				m |= c.keys.mask(db, args)
+			} else {
+				results[j] = Result{Err: err}
 			}
+			cs = append(cs, c)
 		}
 		tx := db.lockMask(m)
 		if !tx.blocked() {
 			for ; i < len(cmds); i++ {
-				c, err := lookup(cmds[i])
-				if err != nil {
-					results[i] = Result{Err: err}
+				c := cs[i]
+				if c == nil {
 					continue
 				}
 				if c.block != nil {

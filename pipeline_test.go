@@ -29,6 +29,32 @@ func TestDoPipelined(t *testing.T) {
 	}
 }
 
+// TestDoPipelinedLong runs a pipeline longer than a server's batch (128 commands),
+// errors among its commands, and requires the replies of one Do at a time.
+func TestDoPipelinedLong(t *testing.T) {
+	ctx := context.Background()
+	var cmds [][]string
+	for i := range 300 {
+		switch i % 3 {
+		case 0:
+			cmds = append(cmds, []string{"ZADD", "z", fmt.Sprint(i), fmt.Sprint("m", i)})
+		case 1:
+			cmds = append(cmds, []string{"NOSUCH", "k"})
+		default:
+			cmds = append(cmds, []string{"ZPOPMIN", "z"})
+		}
+	}
+	one, batch := zlite.New(), zlite.New()
+	res := make([]zlite.Result, len(cmds))
+	zlite.DoPipelined(ctx, batch, cmds, res)
+	for i, c := range cmds {
+		v, err := one.Do(ctx, c...)
+		if got, want := fmt.Sprint(res[i]), fmt.Sprint(zlite.Result{Value: v, Err: err}); got != want {
+			t.Errorf("DoPipelined %q = %s; want %s (as Do)", c, got, want)
+		}
+	}
+}
+
 // TestDoPipelinedServesBetween: with a caller blocked, each command of the pipeline
 // serves it before the next runs, as Redis does; a batch that served only at its end
 // would leave both pushed elements in the list.

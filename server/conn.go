@@ -120,14 +120,23 @@ func (c *client) serve() {
 // (QUIT, a protocol error, a read error), its replies flushed. A command that lies
 // whole in the read buffer is parsed there (see reader.buffered); only when none
 // does, step runs the commands parsed so far (see dispatch) and then reads, which
-// flushes their replies first.
+// flushes their replies first. The first command of what the read brought is
+// parsed in the buffer too when it lies there whole, as the ones after it.
 func (c *client) step() bool {
 	s := c.srv
 	args, reused := c.rd.buffered(s.maxBulk.Load(), c.needsAuth())
 	if !reused {
 		c.runBatch()
 		var err error
-		args, err = c.rd.next(s.maxBulk.Load(), c.needsAuth())
+		if c.rd.br.Buffered() == 0 {
+			_, err = c.rd.br.Peek(1) // the read
+		}
+		if err == nil {
+			args, reused = c.rd.buffered(s.maxBulk.Load(), c.needsAuth())
+		}
+		if !reused && err == nil {
+			args, err = c.rd.next(s.maxBulk.Load(), c.needsAuth())
+		}
 		if err != nil {
 			var pe *ProtocolError
 			if errors.As(err, &pe) {
