@@ -44,6 +44,7 @@ type client struct {
 	watching chan struct{} // closed when the watcher of a blocked command ends
 	inline   bool          // served in the caller's goroutine (syncConn), not by serve
 
+	memo    commandMemo    // the command looked up last (see lookupCommand)
 	batch   []pending      // parsed keyspace commands not yet run (see dispatch)
 	cmds    [][]string     // the batch's arguments, for DoPipelined
 	results []zlite.Result // the batch's replies
@@ -254,7 +255,7 @@ type pending struct {
 // full, or any other command comes; their replies are written in order before
 // that command's.
 func (c *client) dispatch(args []string, reused bool) (quit bool) {
-	sc, cmd, isServer, err := lookupCommand(args)
+	sc, cmd, isServer, err := lookupCommand(&c.memo, args)
 	var name string
 	switch {
 	case isServer && sc.subs != nil && len(args) > 1:
@@ -490,11 +491,24 @@ func buildCommandTable() {
 	}
 }
 
+// commandMemo is the last entry of the command table that lookupCommand found and
+// the name it was found by: a pipeline mostly repeats one command, whose name then
+// costs a string comparison instead of a map lookup. It holds the name as the
+// client sent it (at most one request's arguments, see arenaMax).
+type commandMemo struct {
+	name string
+	e    command
+}
+
 // lookupCommand finds the command named by args[0], case-insensitively and without
 // allocating (the name is folded in a stack buffer), and checks its arity: it
-// returns a server command (isServer) or a keyspace one, or Redis's error.
-func lookupCommand(args []string) (sc *serverCommand, cmd zlite.Command, isServer bool, err error) {
-	e, ok := commandTable[args[0]]
+// returns a server command (isServer) or a keyspace one, or Redis's error. A name
+// found is kept in memo, which is consulted first.
+func lookupCommand(memo *commandMemo, args []string) (sc *serverCommand, cmd zlite.Command, isServer bool, err error) {
+	e, ok := memo.e, memo.name == args[0] && memo.name != ""
+	if !ok {
+		e, ok = commandTable[args[0]]
+	}
 	if !ok {
 		var buf [24]byte
 		if name := args[0]; len(name) <= len(buf) {
@@ -507,6 +521,9 @@ func lookupCommand(args []string) (sc *serverCommand, cmd zlite.Command, isServe
 			}
 			e, ok = commandTable[string(buf[:len(name)])]
 		}
+	}
+	if ok {
+		memo.name, memo.e = args[0], e
 	}
 	switch {
 	case !ok:

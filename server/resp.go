@@ -413,8 +413,15 @@ type writer struct {
 	num   [32]byte
 }
 
+// prefixLen bounds the length of a type byte, a decimal int64 and CR LF.
+const prefixLen = 1 + 20 + 2
+
 func (w *writer) prefixed(p byte, n int64) {
-	b := append(w.num[:0], p)
+	b := w.num[:0]
+	if w.bw.Available() >= prefixLen {
+		b = w.bw.AvailableBuffer() // encoded in place: Write copies nothing
+	}
+	b = append(b, p)
 	b = strconv.AppendInt(b, n, 10)
 	b = append(b, '\r', '\n')
 	_, _ = w.bw.Write(b)
@@ -422,8 +429,17 @@ func (w *writer) prefixed(p byte, n int64) {
 
 func (w *writer) crlf() { _, _ = w.bw.WriteString("\r\n") }
 
-// bulk writes a bulk string.
+// bulk writes a bulk string, in one append when the buffer has room for it.
 func (w *writer) bulk(s string) {
+	if w.bw.Available() >= prefixLen+len(s)+2 {
+		b := append(w.bw.AvailableBuffer(), '$')
+		b = strconv.AppendInt(b, int64(len(s)), 10)
+		b = append(b, '\r', '\n')
+		b = append(b, s...)
+		b = append(b, '\r', '\n')
+		_, _ = w.bw.Write(b)
+		return
+	}
 	w.prefixed('$', int64(len(s)))
 	_, _ = w.bw.WriteString(s)
 	w.crlf()
