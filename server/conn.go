@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"io"
 	"maps"
 	"net"
 	"os"
@@ -30,6 +31,7 @@ type client struct {
 	srv  *Server
 	id   int64
 	nc   net.Conn
+	io   io.ReadWriter // nc's reads and writes: nc, or its raw I/O (see rawIO)
 	rd   reader
 	w    writer
 	fr   *flushReader
@@ -83,15 +85,18 @@ func (f *flushReader) Read(p []byte) (int, error) {
 			_ = c.nc.SetReadDeadline(time.Now().Add(idle))
 		}
 	}
-	return c.nc.Read(p)
+	return c.io.Read(p)
 }
 
 func newClient(s *Server, nc net.Conn) *client {
-	c := &client{srv: s, id: s.nextID.Add(1), nc: nc, born: time.Now(), resp: 2}
+	c := &client{srv: s, id: s.nextID.Add(1), nc: nc, io: nc, born: time.Now(), resp: 2}
+	if r, ok := newRawIO(nc); ok {
+		c.io = r
+	}
 	c.fr = &flushReader{c: c}
 	c.notifyFn = c.notify
 	c.rd.br = bufio.NewReaderSize(c.fr, 16<<10)
-	c.w.bw = bufio.NewWriterSize(nc, 16<<10)
+	c.w.bw = bufio.NewWriterSize(c.io, 16<<10)
 	c.authed = *s.password.Load() == ""
 	c.last.Store(c.born.UnixNano())
 	return c
