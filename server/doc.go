@@ -18,8 +18,10 @@
 // that parses each command the read buffer holds whole in place (its arguments
 // copied out in one allocation), runs it on the selected keyspace and
 // writes the reply into a buffer that is flushed only when the goroutine is about
-// to wait for input, so a pipeline costs one read and one write. The non-blocking
-// keyspace commands of a pipeline run together by [zlite.DoPipelined]: under
+// to wait for input, so a pipeline costs one read and one write (on Linux, raw
+// system calls through a TCP or Unix socket's syscall.RawConn: one that does not
+// block does not wake the runtime's monitor thread; see rawio_linux.go). The
+// non-blocking keyspace commands of a pipeline run together by [zlite.DoPipelined]: under
 // one keyspace lock when no client is blocked on the keyspace (so none is to be
 // served between two of them), else one by one, as Redis serves a blocked client
 // right after the command that made it ready. Under one lock (up to 128 commands)
@@ -51,7 +53,8 @@
 // A command costs its keyspace command ([zlite.DB.Do]) plus parsing (one
 // allocation for the arguments' strings, for commands of up to 128 bytes; the
 // argument slices of a pipeline share one reused slice), one lookup in the
-// server's command table and the encoding into the connection's 16 KiB write
+// server's command table (a string comparison when the command is the
+// connection's previous one) and the encoding into the connection's 16 KiB write
 // buffer; a pipeline's commands share one keyspace lock (see above). A TCP connection holds a
 // 16 KiB read and a 16 KiB write buffer and one goroutine (two while blocked). A
 // [Dialer] connection starts no goroutine: its commands run on the goroutine that
