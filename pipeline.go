@@ -16,21 +16,23 @@ type Result struct {
 // no command of another caller in between: as Redis runs the commands a client has
 // pipelined, one after the other, before it reads another client's.
 //
-// The commands run as one critical section (one lock instead of one per command)
-// under the locks of the shards of all their keys, while that is observably the
-// same as running them one at a time: when no caller is blocked on a key of those
-// shards (so no command of cmds has a waiter to serve
-// between it and the next, as Redis serves them), the keyspace logs no writes
-// (a DB made by [Open] makes each command durable on its own) and does not time
-// commands ([WithLatencyTracking]). From the first blocking command on, and for
-// all of them otherwise, each command runs as its own Do with ctx. The complexity
-// is that of the commands.
+// Read-only commands of one key each, all in one shard, run together under that
+// shard's lock shared with other reads, as [DB.Do] runs them, when no key of the
+// shard has a TTL. Otherwise the commands run as one critical section (one lock
+// instead of one per command) under the locks of the shards of all their keys,
+// while that is observably the same as running them one at a time: when no caller
+// is blocked on a key of those shards (so no command of cmds has a waiter to serve
+// between it and the next, as Redis serves them), the keyspace logs no writes (a DB
+// made by [Open] makes each command durable on its own) and does not time commands
+// ([WithLatencyTracking]). From the first blocking command on, and for all of them
+// otherwise, each command runs as its own Do with ctx. The complexity is that of the
+// commands.
 //
 // It is a function rather than a method of DB because every DB method but a few
 // mirrors a Tx method (see db_methods.go).
 func DoPipelined(ctx context.Context, db *DB, cmds [][]string, results []Result) {
 	i := 0
-	if len(cmds) > 1 && db.dur == nil && !db.stats.timed {
+	if len(cmds) > 1 && !db.stats.timed {
 		// Look up every command and lock the shards of their keys, once. A
 		// command's error waits in its result.
 		var stack [128]*command
@@ -39,43 +41,69 @@ func DoPipelined(ctx context.Context, db *DB, cmds [][]string, results []Result)
 			cs = make([]*command, 0, len(cmds))
 		}
 		var m uint64
+		shared := true
 		for j, args := range cmds {
 			c, err := lookup(args)
 			if err == nil {
 				m |= c.keys.mask(db, args)
+				shared = shared && c.shared
 			} else {
 				results[j] = Result{Err: err}
 			}
 			cs = append(cs, c)
 		}
-		tx := db.lockMask(m)
-		if !tx.blocked() {
-			for ; i < len(cmds); i++ {
-				c := cs[i]
-				if c == nil {
-					continue
+		if shared && m != 0 && m&(m-1) == 0 {
+			// Reads of one shard: they share it with other reads, as Do's do.
+			if rt := db.rlockMask(m); rt != nil {
+				for j, c := range cs {
+					if c != nil {
+						rt.countShared(c.stat)
+						results[j].Value, results[j].Err = c.run(rt, cmds[j])
+					}
 				}
-				if c.block != nil {
-					break
-				}
-				// Tx.Do without its write check, which cannot fail in the
-				// writable Tx of a DB without a log.
-				tx.count(c.stat)
-				results[i].Value, results[i].Err = c.run(tx, cmds[i])
-			}
-			// The active expiry of the commands run: unlock does one command's
-			// worth.
-			if i > 1 {
-				for b := tx.held; b != 0; b &= b - 1 {
-					db.shards[bits.TrailingZeros64(b)].reclaim((i - 1) * activeBudget)
-				}
+				rt.unlock()
+				readers.Put(rt)
+				return
 			}
 		}
-		tx.unlock()
+		if db.dur == nil {
+			i = db.pipelineLocked(cmds, cs, m, results)
+		}
 	}
 	for ; i < len(cmds); i++ {
 		results[i].Value, results[i].Err = db.Do(ctx, cmds[i]...)
 	}
+}
+
+// pipelineLocked runs the commands cs of cmds in one critical section under the
+// shards of m, up to the first blocking command, unless a caller is blocked on a key
+// of those shards, and returns the number of commands it ran.
+func (db *DB) pipelineLocked(cmds [][]string, cs []*command, m uint64, results []Result) int {
+	i := 0
+	tx := db.lockMask(m)
+	if !tx.blocked() {
+		for ; i < len(cmds); i++ {
+			c := cs[i]
+			if c == nil {
+				continue
+			}
+			if c.block != nil {
+				break
+			}
+			// Tx.Do without its write check, which cannot fail in the writable
+			// Tx of a DB without a log.
+			tx.count(c.stat)
+			results[i].Value, results[i].Err = c.run(tx, cmds[i])
+		}
+		// The active expiry of the commands run: unlock does one command's worth.
+		if i > 1 {
+			for b := tx.held; b != 0; b &= b - 1 {
+				db.shards[bits.TrailingZeros64(b)].reclaim((i - 1) * activeBudget)
+			}
+		}
+	}
+	tx.unlock()
+	return i
 }
 
 // blocked reports whether a caller is blocked on a key of the shards tx holds.

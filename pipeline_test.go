@@ -9,16 +9,17 @@ import (
 	"github.com/zlite/zlite"
 )
 
-// TestDoPipelined runs the same commands through DoPipelined and one Do at a time on
-// two keyspaces and requires the same replies, errors included.
-func TestDoPipelined(t *testing.T) {
+// samePipelined runs setup and then cmds through DoPipelined on one keyspace, and
+// setup and cmds one Do at a time on another, and requires the same replies, errors
+// included.
+func samePipelined(t *testing.T, setup, cmds [][]string) {
+	t.Helper()
 	ctx := context.Background()
-	cmds := [][]string{
-		{"ZADD", "z", "1", "a", "2", "b"}, {"zincrby", "z", "1.5", "a"}, {"ZRANGE", "z", "0", "-1", "WITHSCORES"},
-		{"LPUSH", "z", "x"}, {"NOSUCH", "k"}, {"ZADD", "z"}, {"RPUSH", "l", "1", "2", "3"}, {"LPOP", "l"},
-		{"BLPOP", "l", "0"}, {"LRANGE", "l", "0", "-1"}, {"DEL", "l"}, {"LLEN", "l"},
-	}
 	one, batch := zlite.New(), zlite.New()
+	for _, c := range setup {
+		one.Do(ctx, c...)
+		batch.Do(ctx, c...)
+	}
 	res := make([]zlite.Result, len(cmds))
 	zlite.DoPipelined(ctx, batch, cmds, res)
 	for i, c := range cmds {
@@ -29,10 +30,37 @@ func TestDoPipelined(t *testing.T) {
 	}
 }
 
+// TestDoPipelined runs pipelines of writes and reads, blocking commands and errors
+// among them, and pipelines of reads alone (which share their shard, unless a key in
+// it has a TTL), through DoPipelined and one Do at a time.
+func TestDoPipelined(t *testing.T) {
+	fill := [][]string{{"ZADD", "{u}z", "1", "a", "2", "b", "3", "c"}, {"RPUSH", "{u}l", "x", "y", "z"}}
+	reads := [][]string{
+		{"ZRANGE", "{u}z", "0", "-1", "WITHSCORES"}, {"ZSCORE", "{u}z", "b"}, {"NOSUCH", "k"}, {"LRANGE", "{u}l", "0", "-1"},
+		{"ZRANK", "{u}z", "c"}, {"LLEN", "{u}z"}, {"ZCARD", "{u}z", "extra"}, {"TTL", "{u}l"},
+	}
+	tests := []struct {
+		name        string
+		setup, cmds [][]string
+	}{
+		{"writes", nil, [][]string{
+			{"ZADD", "z", "1", "a", "2", "b"}, {"zincrby", "z", "1.5", "a"}, {"ZRANGE", "z", "0", "-1", "WITHSCORES"},
+			{"LPUSH", "z", "x"}, {"NOSUCH", "k"}, {"ZADD", "z"}, {"RPUSH", "l", "1", "2", "3"}, {"LPOP", "l"},
+			{"BLPOP", "l", "0"}, {"LRANGE", "l", "0", "-1"}, {"DEL", "l"}, {"LLEN", "l"},
+		}},
+		{"reads of one shard", fill, reads},
+		{"reads of one shard, a key with a TTL", append(fill, []string{"EXPIRE", "{u}l", "100"}), reads},
+		{"reads of two shards", fill, append(reads, []string{"ZSCORE", "other", "a"})},
+		{"unknown commands only", nil, [][]string{{"NOSUCH"}, {"NOSUCH", "x"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { samePipelined(t, tt.setup, tt.cmds) })
+	}
+}
+
 // TestDoPipelinedLong runs a pipeline longer than a server's batch (128 commands),
 // errors among its commands, and requires the replies of one Do at a time.
 func TestDoPipelinedLong(t *testing.T) {
-	ctx := context.Background()
 	var cmds [][]string
 	for i := range 300 {
 		switch i % 3 {
@@ -44,15 +72,7 @@ func TestDoPipelinedLong(t *testing.T) {
 			cmds = append(cmds, []string{"ZPOPMIN", "z"})
 		}
 	}
-	one, batch := zlite.New(), zlite.New()
-	res := make([]zlite.Result, len(cmds))
-	zlite.DoPipelined(ctx, batch, cmds, res)
-	for i, c := range cmds {
-		v, err := one.Do(ctx, c...)
-		if got, want := fmt.Sprint(res[i]), fmt.Sprint(zlite.Result{Value: v, Err: err}); got != want {
-			t.Errorf("DoPipelined %q = %s; want %s (as Do)", c, got, want)
-		}
-	}
+	samePipelined(t, nil, cmds)
 }
 
 // TestDoPipelinedServesBetween: with a caller blocked, each command of the pipeline
