@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"math/bits"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -26,9 +27,15 @@ import (
 // durable is the persistent state of a DB opened with Open.
 type durable struct {
 	st *persist.Store
-	// last is the position of the last record appended: a blocked caller served
-	// by another's write waits for it before returning its value.
-	last atomic.Uint64
+	// last holds, per shard, the position of the last record appended under that
+	// shard's lock, read and written under it: a blocked caller served by
+	// another's write waits for it before returning its value. One per cache line,
+	// so that writers of different shards do not share one (a single DB-wide
+	// position updated by every write was a cache line every writer contended for).
+	last [MaxShards]struct {
+		pos persist.Pos
+		_   [56]byte
+	}
 	// snap is the snapshot in progress, nil when none (snapshot.go); it changes
 	// under every shard's lock.
 	snap *snapshot
@@ -36,10 +43,6 @@ type durable struct {
 	// larger than persist.MaxRecordSize: a batch of over 1 GiB): the keyspace then
 	// differs from the log, so writes are refused as after the store's failures.
 	err atomic.Pointer[error]
-
-	// logBytes counts the record bytes appended since the last snapshot (for
-	// automatic compaction).
-	logBytes atomic.Int64
 
 	// mu guards the fields below.
 	mu sync.Mutex
@@ -250,37 +253,42 @@ func (tx *Tx) commit() error {
 		tx.db.release(tx.held)
 		return nil
 	}
-	err := tx.appendRec()
+	pos, err := tx.appendPos()
 	if err == nil {
 		tx.db.maybeCompact()
 	}
-	pos := d.last.Load()
 	tx.db.release(tx.held)
 	if err != nil {
 		return misconf(err)
 	}
-	return misconf(d.st.Wait(persist.Pos(pos)))
+	return misconf(d.st.Wait(pos))
 }
 
-// appendRec appends the record gathered so far without waiting for it (for commit,
-// and for the deletions of expired keys made by reads and by a blocking pop before
-// it waits). Called under tx's locks.
+// appendRec appends the record gathered so far without waiting for it (for the
+// deletions of expired keys made by reads and by a blocking pop before it waits).
+// Called under tx's locks.
 func (tx *Tx) appendRec() error {
+	_, err := tx.appendPos()
+	return err
+}
+
+// appendPos is appendRec returning the record's position, 0 when there was none.
+func (tx *Tx) appendPos() (persist.Pos, error) {
 	d := tx.db.dur
 	if d == nil || len(tx.rec.rec) == 0 {
-		return nil
+		return 0, nil
 	}
 	pos, err := d.st.Append(tx.rec.rec)
-	d.logBytes.Add(int64(len(tx.rec.rec)))
 	tx.rec.rec = tx.rec.rec[:0]
-	if err == nil {
-		for last := d.last.Load(); uint64(pos) > last && !d.last.CompareAndSwap(last, uint64(pos)); last = d.last.Load() {
-		}
-	} else {
+	if err != nil {
 		failed := err // its own variable: taking err's address would move every call's err to the heap
 		d.err.CompareAndSwap(nil, &failed)
+		return 0, err
 	}
-	return err
+	for b := tx.held; b != 0; b &= b - 1 {
+		d.last[bits.TrailingZeros64(b)].pos = pos
+	}
+	return pos, nil
 }
 
 // servedDurable waits, for a caller whose blocking pop (on the shards of m) was
@@ -294,12 +302,15 @@ func (db *DB) servedDurable(m uint64) error {
 		return nil
 	}
 	db.acquire(m)
-	pos := d.last.Load()
+	var pos persist.Pos
+	for b := m; b != 0; b &= b - 1 {
+		pos = max(pos, d.last[bits.TrailingZeros64(b)].pos)
+	}
 	db.release(m)
 	if pos == 0 {
 		return nil
 	}
-	return misconf(d.st.Wait(persist.Pos(pos)))
+	return misconf(d.st.Wait(pos))
 }
 
 // finish ends a command begun with a lock (and start from now, when latency is

@@ -101,7 +101,7 @@ func (db *DB) Snapshot() error {
 // the automatic compaction's thresholds.
 func (db *DB) maybeCompact() {
 	d := db.dur
-	n := d.logBytes.Load()
+	n := d.st.LogBytes()
 	if d.autoPct < 0 || n < d.autoMin {
 		return // the common case, without the lock
 	}
@@ -159,7 +159,6 @@ func (db *DB) snapshot() error {
 		}
 	}
 	d.snap = s
-	d.logBytes.Store(0)
 	d.maxHold = time.Since(t0)
 	db.release(tx.held)
 

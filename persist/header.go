@@ -11,12 +11,20 @@ const fileHeaderSize = 24
 
 // formatVersion is the version this package writes. A reader accepts every version
 // from 1 up to formatVersion; a newer one is refused with a CorruptError. Version 2
-// lets a log end in zero bytes (space preallocated for a memory-mapped log); see the
-// package documentation's Files section.
-const formatVersion = 2
+// lets a log end in zero bytes (space preallocated for a memory-mapped log);
+// version 3 aligns a log's records and ends each with a commit word, so that
+// writers can copy records into a mapped log at once and a reader can skip the
+// holes a crash leaves between them. See the package documentation's Files
+// section.
+const formatVersion = 3
 
 // zeroEndVersion is the first version whose logs may end in preallocated zero bytes.
 const zeroEndVersion = 2
+
+// alignedVersion is the first version whose log records are aligned and committed
+// (putRecord). Records are appended only to a log of this version or later: Open
+// starts a new log after an older one.
+const alignedVersion = 3
 
 var (
 	logMagic  = [8]byte{'Z', 'L', 'I', 'T', 'E', 'L', 'O', 'G'}

@@ -59,18 +59,19 @@ func (p prealloc) next(have, end int64) int64 {
 }
 
 // prefaultAhead is how far ahead of the last record the pages of a mapped log are
-// prefaulted; a new request goes out when the records come within half of it.
+// prefaulted; a new request goes out each time the records cross a multiple of
+// half of it.
 const prefaultAhead = 4 << 20
 
-// prefaultReq asks prefaultLoop to prefault lf.m[from:to].
+// prefaultReq asks prefaultLoop to prefault lf.m up to to.
 type prefaultReq struct {
-	lf       *logFile
-	from, to int64
+	lf *logFile
+	to int64
 }
 
-// mapLog maps lf, whose file is fileSize bytes (lf.size of them records), for
-// appending: it preallocates room after the last record and, for a log of a version
-// before 2 (which may not end in zeros), rewrites the header with this version.
+// mapLog maps lf, a log of this format version whose file is fileSize bytes
+// (lf.size of them records), for appending: it preallocates room after the last
+// record.
 func (s *Store) mapLog(lf *logFile, fileSize int64) error {
 	size := max(fileSize, s.cfg.prealloc.next(lf.size, lf.size))
 	if size > fileSize {
@@ -83,34 +84,25 @@ func (s *Store) mapLog(lf *logFile, fileSize int64) error {
 		return failed("mapping", lf.path, err)
 	}
 	lf.m, lf.faulted = m, lf.size
-	if lf.version < zeroEndVersion {
-		copy(m, fileHeader(logMagic, lf.gen))
-		lf.version = formatVersion
-	}
 	return nil
 }
 
-// askPrefault sends prefaultLoop the next part of lf to prefault once the records
-// come within half of prefaultAhead of the prefaulted part's end. It never blocks:
-// with a request still pending, it asks again at a later record. Called by the
-// goroutine appending to lf.
-func (s *Store) askPrefault(lf *logFile) {
-	if s.prefault == nil || lf.size+prefaultAhead/2 < lf.faulted {
-		return
-	}
-	to := min(int64(len(lf.m)), lf.size+prefaultAhead)
-	if to <= lf.faulted {
+// askPrefault asks prefaultLoop to prefault the next part of lf when a record from
+// from to to crosses a multiple of half of prefaultAhead. It never blocks: with a
+// request still pending, the next crossing asks again. Safe for concurrent use.
+func (s *Store) askPrefault(lf *logFile, from, to int64) {
+	if s.prefault == nil || from/(prefaultAhead/2) == to/(prefaultAhead/2) {
 		return
 	}
 	select {
-	case s.prefault <- prefaultReq{lf: lf, from: lf.faulted, to: to}:
-		lf.faulted = to
+	case s.prefault <- prefaultReq{lf: lf, to: to + prefaultAhead}:
 	default:
 	}
 }
 
 // prefaultLoop serves askPrefault's requests until Close. It holds the log's mapMu
-// while it uses the mapping, which reserve and closeLog take before they change it.
+// while it uses the mapping, which reserve and closeLog take before they change it;
+// it alone moves lf.faulted on once the log is mapped.
 func (s *Store) prefaultLoop() {
 	defer s.wg.Done()
 	for {
@@ -118,23 +110,25 @@ func (s *Store) prefaultLoop() {
 		case <-s.stop:
 			return
 		case r := <-s.prefault:
-			r.lf.mapMu.Lock()
-			if r.lf.m != nil {
-				s.cfg.mapper.prefault(r.lf.m[r.from:r.to])
+			lf := r.lf
+			lf.mapMu.Lock()
+			if to := min(int64(len(lf.m)), r.to); to > lf.faulted {
+				s.cfg.mapper.prefault(lf.m[lf.faulted:to])
+				lf.faulted = to
 			}
-			r.lf.mapMu.Unlock()
+			lf.mapMu.Unlock()
 		}
 	}
 }
 
-// reserve makes room for n more bytes in the mapped log lf, preallocating and
+// reserve makes room in the mapped log lf for records up to end, preallocating and
 // remapping when its mapping is full. Called by the one goroutine appending to lf.
-func (s *Store) reserve(lf *logFile, n int64) error {
+func (s *Store) reserve(lf *logFile, end int64) error {
 	have := int64(len(lf.m))
-	if lf.size+n <= have {
+	if end <= have {
 		return nil
 	}
-	grow := s.cfg.prealloc.next(have, lf.size+n) - have
+	grow := s.cfg.prealloc.next(have, end) - have
 	if err := s.cfg.mapper.allocate(lf.f, have, grow); err != nil {
 		return failed("preallocating", lf.path, err)
 	}

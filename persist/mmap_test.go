@@ -1,7 +1,6 @@
 package persist
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -39,10 +38,10 @@ func mappedLog(t *testing.T, records []string) (string, int64) {
 	dir := t.TempDir()
 	s, _ := openMapped(t, dir)
 	appendWait(t, s, records...)
-	end := s.cur.size
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
+	end := s.cur.size // kept up to date once lock-free appends stop
 	p := filepath.Join(dir, logName(1))
 	if size := fileSize(t, p); size <= end {
 		t.Fatalf("mapped log is %d bytes, want more than its %d bytes of records (preallocated)", size, end)
@@ -50,10 +49,25 @@ func mappedLog(t *testing.T, records []string) (string, int64) {
 	return p, end
 }
 
+// tornCopies returns what a process killed while copying record into a mapped log
+// can leave of it (putRecord): nothing, or its head and a part of its payload,
+// without its commit word.
+func tornCopies(record string) [][]byte {
+	whole := appendRecord(nil, []byte(record))
+	torn := [][]byte{make([]byte, len(whole))}
+	for cut := 0; cut <= len(record); cut++ {
+		b := make([]byte, len(whole))
+		copy(b, whole[:recordAlign])
+		copy(b[recordHeaderSize:], record[:cut])
+		torn = append(torn, b)
+	}
+	return torn
+}
+
 // TestMappedTornCopy writes at the end of a mapped log what a process killed while
-// copying a record leaves (the bytes of a prefix of the record, zeros after): every
-// prefix must reopen to the records before it, with a torn-record warning unless
-// nothing was copied, and the log must go on from there.
+// copying a record leaves (tornCopies): every such state must reopen to the records
+// before it, with a torn-record warning unless nothing was copied, and the log must
+// go on from there.
 func TestMappedTornCopy(t *testing.T) {
 	records := recs(0, 4)
 	path, end := mappedLog(t, records)
@@ -61,21 +75,20 @@ func TestMappedTornCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	next := appendRecord(nil, []byte(recs(4, 1)[0]))
-	for cut := range len(next) {
+	for i, torn := range tornCopies(recs(4, 1)[0]) {
 		dir := t.TempDir()
 		data := slices.Clone(full)
-		copy(data[end:], next[:cut])
+		copy(data[end:], torn)
 		if err := os.WriteFile(filepath.Join(dir, logName(1)), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		var q quietLogger
 		s, m := openMapped(t, dir, WithLogger(q.logger()))
 		if !slices.Equal(m.records, records) {
-			t.Fatalf("copy cut after %d bytes: replayed %q, want %q", cut, m.records, records)
+			t.Fatalf("torn copy %d: replayed %q, want %q", i, m.records, records)
 		}
-		if want := cut > 0; want != strings.Contains(q.String(), "torn final record") {
-			t.Fatalf("copy cut after %d bytes: warning %q; want a torn-record warning: %v", cut, q.String(), want)
+		if want := i > 0; want != strings.Contains(q.String(), "torn final record") {
+			t.Fatalf("torn copy %d: warning %q; want a torn-record warning: %v", i, q.String(), want)
 		}
 		appendWait(t, s, "after")
 		if err := s.Close(); err != nil {
@@ -84,7 +97,51 @@ func TestMappedTornCopy(t *testing.T) {
 		s, m = openMapped(t, dir)
 		s.Close()
 		if want := append(slices.Clone(records), "after"); !slices.Equal(m.records, want) {
-			t.Fatalf("copy cut after %d bytes: after append, replayed %q, want %q", cut, m.records, want)
+			t.Fatalf("torn copy %d: after append, replayed %q, want %q", i, m.records, want)
+		}
+	}
+}
+
+// TestMappedHole writes into a mapped log what a process killed while one writer was
+// copying a record and others had copied later ones leaves: a torn copy (tornCopies)
+// followed by whole records. The records after the hole are replayed, with a warning
+// about the hole, and the log goes on after them.
+func TestMappedHole(t *testing.T) {
+	records := recs(0, 2)
+	path, end := mappedLog(t, records)
+	full, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hole := recs(2, 1)[0]
+	later := recs(3, 2)
+	for i, torn := range tornCopies(hole) {
+		dir := t.TempDir()
+		data := slices.Clone(full)
+		at := end + int64(copy(data[end:], torn))
+		for _, r := range later {
+			at += int64(copy(data[at:], appendRecord(nil, []byte(r))))
+		}
+		if err := os.WriteFile(filepath.Join(dir, logName(1)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var q quietLogger
+		s, m := openMapped(t, dir, WithLogger(q.logger()))
+		want := append(slices.Clone(records), later...)
+		if !slices.Equal(m.records, want) {
+			t.Fatalf("hole %d: replayed %q, want %q", i, m.records, want)
+		}
+		if !strings.Contains(q.String(), "unfinished records skipped") || strings.Contains(q.String(), "torn") {
+			t.Fatalf("hole %d: warnings %q; want one about the unfinished record", i, q.String())
+		}
+		appendWait(t, s, "after")
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		s, m = openMapped(t, dir, WithLogger(q.logger()))
+		s.Close()
+		if want := append(want, "after"); !slices.Equal(m.records, want) {
+			t.Fatalf("hole %d: after append, replayed %q, want %q", i, m.records, want)
 		}
 	}
 }
@@ -98,13 +155,14 @@ func TestMappedDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last := end - recordHeaderSize - int64(len(records[3]))
+	last := end - recordSize(len(records[3]))
 	for _, tc := range []struct {
 		name   string
 		at     int64
 		reason string
 	}{
-		{"last record's payload", end - 1, "record checksum mismatch"},
+		{"last record's payload", last + recordHeaderSize + int64(len(records[3])) - 1, "record checksum mismatch"},
+		{"last record's commit word", last + recordAlign, "record checksum mismatch"},
 		{"last record's header", last, "record header checksum mismatch"},
 		{"a byte in the zeros after the last record", end + 5000, "record header checksum mismatch"},
 	} {
@@ -117,8 +175,8 @@ func TestMappedDamage(t *testing.T) {
 			}
 			_, err := Open(dir, newModel(), WithSync(EverySecond))
 			want := last
-			if tc.at >= end {
-				want = end
+			if tc.at >= end { // zeros, then what looks like a record's head
+				want = tc.at &^ (recordAlign - 1)
 			}
 			var ce *CorruptError
 			if !errors.As(err, &ce) || ce.Offset != want || !strings.Contains(ce.Reason, tc.reason) {
@@ -128,34 +186,18 @@ func TestMappedDamage(t *testing.T) {
 	}
 }
 
-// TestMappedVersions reopens logs across the two write paths and format versions: a
-// version 1 log (written with write(2) by an older build) is mapped and its header
-// rewritten as version 2; a mapped log reopened with Always has its preallocated
-// zeros cut off, and mapped again afterwards.
+// TestMappedVersions reopens a log across the two write paths: a mapped log reopened
+// with Always has its preallocated zeros cut off, and is mapped again afterwards.
+// (Logs of older versions: TestOldVersions.)
 func TestMappedVersions(t *testing.T) {
 	dir := t.TempDir()
-	s, _ := openT(t, dir)
-	appendWait(t, s, recs(0, 3)...)
-	s.Close()
 	p := filepath.Join(dir, logName(1))
-	data, _ := os.ReadFile(p)
-	binary.LittleEndian.PutUint16(data[8:], 1)
-	copy(data, fixHeaderCRC(data[:fileHeaderSize]))
-	os.WriteFile(p, data, 0o644)
-
 	var q quietLogger
-	s, m := openMapped(t, dir, WithLogger(q.logger()))
-	if !slices.Equal(m.records, recs(0, 3)) || q.String() != "" {
-		t.Fatalf("version 1 log mapped: replayed %q, warnings %q", m.records, q.String())
-	}
-	appendWait(t, s, recs(3, 3)...)
+	s, _ := openMapped(t, dir, WithLogger(q.logger()))
+	appendWait(t, s, recs(0, 6)...)
 	s.Close()
-	data, _ = os.ReadFile(p)
-	if v := binary.LittleEndian.Uint16(data[8:]); v != formatVersion {
-		t.Fatalf("header version %d after mapping, want %d", v, formatVersion)
-	}
 
-	s, m = openT(t, dir, WithSync(Always), WithLogger(q.logger()))
+	s, m := openT(t, dir, WithSync(Always), WithLogger(q.logger()))
 	end := s.cur.size
 	appendWait(t, s, recs(6, 3)...)
 	s.Close()

@@ -136,8 +136,17 @@ func (s *Store) open(r Replayer) (*Store, error) {
 		if s.cur, fileSize, err = s.replayChain(chain, r); err != nil {
 			return nil, err
 		}
-	} else { // a new store
-		lf, err := s.createLog(base)
+	}
+	if len(chain) == 0 || s.cur.version < alignedVersion {
+		// A new store, or a last log of an older format, which this version does
+		// not append to: records go to a new log, the next of the chain.
+		gen := base
+		if s.cur != nil {
+			gen = s.cur.gen + 1
+			s.cur.f.Close()
+			s.cur = nil
+		}
+		lf, err := s.createLog(gen)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +159,7 @@ func (s *Store) open(r Replayer) (*Store, error) {
 			return nil, fmt.Errorf("persist: fsyncing %s: %w", dir, err)
 		}
 		lf.needDirSync = false
-		s.cur = lf
+		s.cur, fileSize = lf, fileHeaderSize
 	}
 	if err := s.prepareLog(fileSize); err != nil {
 		s.cur.f.Close()
@@ -158,6 +167,8 @@ func (s *Store) open(r Replayer) (*Store, error) {
 	}
 	s.gen = s.cur.gen
 	s.removeStale(stale)
+	s.res.Store(frozen) // the first Append starts an epoch
+	s.thaw = make(chan struct{}, 1)
 	if cfg.sync == EverySecond || s.mapped {
 		s.stop = make(chan struct{})
 	}
@@ -169,7 +180,7 @@ func (s *Store) open(r Replayer) (*Store, error) {
 		s.prefault = make(chan prefaultReq, 1)
 		s.wg.Add(1)
 		go s.prefaultLoop()
-		s.askPrefault(s.cur)
+		s.prefault <- prefaultReq{lf: s.cur, to: s.cur.size + prefaultAhead}
 	}
 	return s, nil
 }
@@ -296,20 +307,39 @@ func (s *Store) scanLog(lf *logFile, tolerant bool, r Replayer) (int64, error) {
 	lf.version = v
 	rr := newRecordReader(p, f, fileHeaderSize, size)
 	rr.zeroEnd = v >= zeroEndVersion
+	rr.aligned = v >= alignedVersion
+	end := int64(fileHeaderSize) // the end of the last whole record
+	hole := int64(-1)             // the start of the holes since, -1 for none
 	for {
 		rec, off, err := rr.next()
 		switch {
 		case err == nil:
+			if hole >= 0 {
+				s.cfg.logger.Warn("persist: unfinished records skipped (a crash interrupted their writes, never acknowledged)",
+					"file", p, "offset", hole, "skipped_bytes", off-hole)
+				hole = -1
+			}
 			if err := r.Replay(rec); err != nil {
 				return 0, fmt.Errorf("persist: replaying %s at byte offset %d: %w", p, off, err)
 			}
+			end = rr.off
 			continue
-		case errors.Is(err, io.EOF):
+		case errors.Is(err, errHole):
+			if hole < 0 {
+				hole = off
+			}
+			continue
+		case errors.Is(err, io.EOF) && hole < 0:
 			lf.size = off
 			return size, nil
+		case errors.Is(err, io.EOF):
+			err = errTorn // holes after the last record: a torn tail
+		}
+		switch {
 		case errors.Is(err, errTorn) && tolerant:
 			s.cfg.logger.Warn("persist: torn final record dropped (the write was never acknowledged)",
-				"file", p, "offset", off, "dropped_bytes", size-off)
+				"file", p, "offset", end, "dropped_bytes", size-end)
+			off := end
 			if err := f.Truncate(off); err != nil {
 				return 0, fmt.Errorf("persist: truncating %s: %w", p, err)
 			}
@@ -319,7 +349,7 @@ func (s *Store) scanLog(lf *logFile, tolerant bool, r Replayer) (int64, error) {
 			lf.size = off
 			return off, nil
 		case errors.Is(err, errTorn):
-			return 0, &CorruptError{Path: p, Offset: off, Reason: "torn record in a log followed by logs holding records"}
+			return 0, &CorruptError{Path: p, Offset: end, Reason: "torn record in a log followed by logs holding records"}
 		default:
 			return 0, err
 		}

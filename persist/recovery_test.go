@@ -23,7 +23,7 @@ func logWith(t *testing.T, records []string) (string, []int64) {
 	}
 	offs := []int64{fileHeaderSize}
 	for _, r := range records {
-		offs = append(offs, offs[len(offs)-1]+recordHeaderSize+int64(len(r)))
+		offs = append(offs, offs[len(offs)-1]+recordSize(len(r)))
 	}
 	return filepath.Join(dir, logName(1)), offs
 }
@@ -55,8 +55,8 @@ func TestTornTailEveryOffset(t *testing.T) {
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if fi, _ := os.Stat(p); fi.Size() != lastStart+recordHeaderSize+5 {
-			t.Fatalf("cut at %d: log is %d bytes, want %d", cut, fi.Size(), lastStart+recordHeaderSize+5)
+		if fi, _ := os.Stat(p); fi.Size() != lastStart+recordSize(5) {
+			t.Fatalf("cut at %d: log is %d bytes, want %d", cut, fi.Size(), lastStart+recordSize(5))
 		}
 		s, m = openT(t, dir)
 		s.Close()
@@ -66,22 +66,45 @@ func TestTornTailEveryOffset(t *testing.T) {
 	}
 }
 
+// oldLog writes, in dir, log gen of format version v (1 or 2, framed as those
+// versions were) holding records, followed by zeros zero bytes, and returns its path
+// and the offset at which each record starts.
+func oldLog(t *testing.T, dir string, gen uint64, v uint16, records []string, zeros int) (string, []int64) {
+	t.Helper()
+	data := fileHeader(logMagic, gen)
+	binary.LittleEndian.PutUint16(data[8:], v)
+	data = fixHeaderCRC(data)
+	offs := []int64{fileHeaderSize}
+	for _, r := range records {
+		data = appendFrame(data, []byte(r))
+		offs = append(offs, int64(len(data)))
+	}
+	p := filepath.Join(dir, logName(gen))
+	if err := os.WriteFile(p, append(data, make([]byte, zeros)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p, offs
+}
+
 // TestZeroTail appends zero bytes to a log, as a power loss can leave a file extended
-// but not written: a version 1 log drops them with a torn-record warning; in a version
-// 2 log, which may end in preallocated zeros, they are its clean end.
+// but not written: a version 1 log drops them with a torn-record warning; in a log of
+// version 2 or 3, which may end in preallocated zeros, they are its clean end.
 func TestZeroTail(t *testing.T) {
-	for _, v := range []uint16{1, 2} {
+	for _, v := range []uint16{1, 2, 3} {
 		t.Run(fmt.Sprintf("version=%d", v), func(t *testing.T) {
 			records := recs(0, 3)
-			path, offs := logWith(t, records)
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			binary.LittleEndian.PutUint16(data[8:], v)
-			copy(data, fixHeaderCRC(data[:fileHeaderSize]))
-			if err := os.WriteFile(path, append(data, make([]byte, 100)...), 0o644); err != nil {
-				t.Fatal(err)
+			var path string
+			var offs []int64
+			if v < alignedVersion {
+				path, offs = oldLog(t, t.TempDir(), 1, v, records, 100)
+			} else {
+				path, offs = logWith(t, records)
+				f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.Write(make([]byte, 100))
+				f.Close()
 			}
 			var q quietLogger
 			s, m := openT(t, filepath.Dir(path), WithLogger(q.logger()))
@@ -89,10 +112,60 @@ func TestZeroTail(t *testing.T) {
 			if warned := strings.Contains(q.String(), "torn final record"); !slices.Equal(m.records, records) || warned != (v == 1) {
 				t.Fatalf("zero tail: replayed %d records (want 3), warning %q (want one: %v)", len(m.records), q.String(), v == 1)
 			}
+			if v < alignedVersion {
+				return // the log is left as it is, and a new log started (TestOldVersions)
+			}
 			if got, want := fileSize(t, path), offs[len(offs)-1]; got != want {
 				t.Fatalf("log is %d bytes after Open with Always, want %d (zeros cut off)", got, want)
 			}
 		})
+	}
+}
+
+// TestOldVersions opens logs of format versions 1 and 2 (a version 2 log ending in
+// preallocated zeros, as a mapped one does), with each sync policy: their records are
+// replayed, the log is left as it is, and records appended go to a new log of the
+// current version, after which the whole chain reopens.
+func TestOldVersions(t *testing.T) {
+	for _, v := range []uint16{1, 2} {
+		for _, p := range []SyncPolicy{Always, EverySecond, Never} {
+			t.Run(fmt.Sprintf("version=%d/sync=%s", v, p), func(t *testing.T) {
+				dir := t.TempDir()
+				zeros := 0
+				if v == 2 {
+					zeros = 4096
+				}
+				path, _ := oldLog(t, dir, 1, v, recs(0, 3), zeros)
+				before, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var q quietLogger
+				s, m := openT(t, dir, WithSync(p), WithLogger(q.logger()))
+				if !slices.Equal(m.records, recs(0, 3)) || q.String() != "" {
+					t.Fatalf("version %d log: replayed %q, warnings %q", v, m.records, q.String())
+				}
+				appendWait(t, s, recs(3, 3)...)
+				if err := s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if after, _ := os.ReadFile(path); !slices.Equal(after, before) {
+					t.Fatalf("version %d log changed by appending after it", v)
+				}
+				data, err := os.ReadFile(filepath.Join(dir, logName(2)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := binary.LittleEndian.Uint16(data[8:]); got != formatVersion {
+					t.Fatalf("new log of version %d, want %d", got, formatVersion)
+				}
+				s, m = openT(t, dir, WithSync(p))
+				s.Close()
+				if !slices.Equal(m.records, recs(0, 6)) {
+					t.Fatalf("reopened: replayed %q, want %q", m.records, recs(0, 6))
+				}
+			})
+		}
 	}
 }
 
@@ -122,15 +195,19 @@ func TestCorruption(t *testing.T) {
 		}
 	}
 	t.Run("flipped byte in a middle record", func(t *testing.T) {
-		for i := offs[2]; i < offs[3]; i++ {
+		for i := offs[2]; i < offs[3]; i++ { // its padding too
 			data := slices.Clone(full)
 			data[i] ^= 0x20
-			check(t, data, offs[2], "checksum mismatch")
+			reason := "checksum mismatch"
+			if i >= offs[2]+recordHeaderSize+int64(len(records[2])) {
+				reason = "padding"
+			}
+			check(t, data, offs[2], reason)
 		}
 	})
 	t.Run("flipped byte in the last record's payload", func(t *testing.T) {
 		data := slices.Clone(full)
-		data[len(data)-1] ^= 1
+		data[offs[4]+recordHeaderSize+int64(len(records[4]))-1] ^= 1
 		check(t, data, offs[4], "record checksum mismatch")
 	})
 	t.Run("length pointing past the end", func(t *testing.T) {

@@ -99,10 +99,12 @@ func (s *Store) StartSnapshot() (*SnapshotWriter, error) {
 	}
 
 	s.mu.Lock()
+	s.stopDirectLocked()
 	s.oldBuf, s.buf = s.buf, s.spare[:0]
 	s.spare = nil
 	s.rotate = lf
 	s.gen = gen
+	s.logBytes.Store(0)
 	s.mu.Unlock()
 	return w, nil
 }
@@ -230,7 +232,7 @@ func (w *SnapshotWriter) endKey() error {
 func (w *SnapshotWriter) emit() {
 	if w.err == nil && !w.settled {
 		w.crc = crc32.Update(w.crc, castagnoli, w.frame)
-		w.rec = appendRecord(w.rec[:0], w.frame)
+		w.rec = appendFrame(w.rec[:0], w.frame)
 		_, w.err = w.w.Write(w.rec)
 	}
 	w.frame = w.frame[:0]

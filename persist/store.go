@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sys/cpu"
 )
 
 // SyncPolicy says when [Store.Wait] considers a record durable. The zero value is
@@ -119,13 +121,46 @@ type Store struct {
 	dir string
 	cfg config
 
-	mu        sync.Mutex
+	// The words that lock-free appends to a mapped log change (direct.go), on a
+	// cache line of their own: with writers on several cores, a line written by
+	// every record moves between their caches, and a record then costs one such
+	// move, not one per field.
+	_   cpu.CacheLinePad
+	res atomic.Uint64          // frozen bit, log tag, end of the reserved records
+	fin atomic.Uint64          // records and bytes copied in the epoch
+	ep  atomic.Pointer[epoch]  // the epoch running, or the last one
+	_   cpu.CacheLinePad
+	// thaw wakes stopDirectLocked when a copy it waits for ends.
+	thaw chan struct{}
+
+	// done mirrors the last position durable as the policy says (synced for
+	// Always, written otherwise), directFrom is, during an epoch of lock-free
+	// appends, the first position it may hand out (every position from it on has
+	// been copied by the Append that returned it), 0 otherwise, and failed is set
+	// with err, so that Wait and Err need not take mu when there is nothing to
+	// wait for and nothing failed. None changes during an epoch.
+	done       atomic.Uint64
+	directFrom atomic.Uint64
+	failed     atomic.Bool
+
+	mu sync.Mutex
+	// tail is the log of the epoch of lock-free appends running, nil when none;
+	// its size is then not kept up to date (res is).
+	tail     *logFile
+	appended Pos    // last position appended (before the epoch running, if any)
+	records  uint64 // records appended (before the epoch running, if any)
+	// mappedBytes counts the bytes Append copied into a mapping itself (a
+	// flusher's copies count in bytes).
+	mappedBytes uint64
+	// logBytes counts the bytes of the records appended since Open or the last
+	// StartSnapshot, but for those of the epoch running (LogBytes).
+	logBytes atomic.Int64
+
 	buf       []byte        // framed records not yet taken by a flusher
 	spare     []byte        // a drained buffer kept for reuse
 	oldBuf    []byte        // records for the log before a pending rotation
 	rotate    *logFile      // the log to switch to once oldBuf is written; nil when none pending
-	appended  Pos           // last position appended
-	written   Pos           // last position written to a log
+	written   Pos           // last position written to a log, while tail is nil (writtenLocked)
 	synced    Pos           // last position fsynced
 	flushing  bool          // a flusher is doing I/O
 	flushDone chan struct{} // closed when the flush in flight ends; made by the first waiter
@@ -134,9 +169,6 @@ type Store struct {
 	snapping  bool          // a snapshot is in progress
 	gen       uint64        // generation of the newest log
 	mapped    bool          // logs are memory-mapped (decided at Open: mmap.go)
-	// mappedBytes counts the bytes Append copied into a mapping itself, under mu
-	// (a flusher's copies count in bytes).
-	mappedBytes uint64
 
 	syncMu sync.Mutex // held while fsyncing or switching cur
 	cur    *logFile   // the log being written; only the flusher (or Open/Close) changes it
@@ -146,12 +178,6 @@ type Store struct {
 	stop     chan struct{}    // closed by Close to stop the EverySecond syncer and prefaultLoop
 	prefault chan prefaultReq // prefaultLoop's requests; nil when logs are not mapped
 	wg       sync.WaitGroup
-
-	// done mirrors the last position durable as the policy says (synced for
-	// Always, written otherwise), and failed is set with err, so that Wait and Err
-	// need not take mu when there is nothing to wait for and nothing failed.
-	done   atomic.Uint64
-	failed atomic.Bool
 
 	bytes, writes, fsyncs atomic.Uint64
 }
@@ -188,31 +214,59 @@ func (s *Store) Append(payload []byte) (Pos, error) {
 	case len(payload) > MaxRecordSize:
 		return 0, ErrTooLarge
 	}
+	if pos, ok := s.appendDirect(payload); ok {
+		return pos, nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.usableLocked(); err != nil {
 		return 0, err
 	}
-	// Straight into the mapping, unless a flusher is using the log or records
-	// appended before are waiting in buf (they go first).
-	if !s.flushing && s.rotate == nil && len(s.buf) == 0 && s.cur.m != nil {
-		lf, n := s.cur, int64(recordHeaderSize+len(payload))
-		if err := s.reserve(lf, n); err != nil {
+	// The epoch running, if any, has no room left for the record: end it, copy the
+	// record with the mutex held (growing the mapping if need be) and start
+	// another.
+	s.stopDirectLocked()
+	n := recordSize(len(payload))
+	if s.canCopyLocked() {
+		lf := s.cur
+		end := lf.size + n
+		if err := s.reserve(lf, end); err != nil {
 			s.failLocked(err)
 			return 0, err
 		}
-		putRecord(lf.m[lf.size:lf.size+n], payload)
-		lf.size += n
-		s.askPrefault(lf)
+		putRecord(lf.m[lf.size:end], payload)
+		s.askPrefault(lf, lf.size, end)
+		lf.size = end
 		s.mappedBytes += uint64(n)
 		s.appended++
 		s.written = s.appended
-		s.done.Store(uint64(s.written))
-	} else {
-		s.buf = appendRecord(s.buf, payload)
-		s.appended++
+		s.storeDoneLocked()
+		pos := s.appended
+		s.startDirectLocked()
+		s.records++
+		s.logBytes.Add(n)
+		return pos, nil
 	}
+	s.buf = appendRecord(s.buf, payload)
+	s.appended++
+	s.records++
+	s.logBytes.Add(n)
 	return s.appended, nil
+}
+
+// LogBytes returns the size (framing included) of the records appended since Open
+// or since the last [Store.StartSnapshot], whichever is later: how much the log
+// has grown since the snapshot it follows, for deciding when to take another. It
+// takes no lock, and is an estimate while records are being appended.
+func (s *Store) LogBytes() int64 { return s.logBytes.Load() + s.directBytes() }
+
+// writtenLocked returns the last position known to be written to a log: during an
+// epoch of lock-free appends, the last one before it.
+func (s *Store) writtenLocked() Pos {
+	if s.tail != nil {
+		return s.appended
+	}
+	return s.written
 }
 
 // Wait returns nil once the record at pos is durable as the sync policy says: written
@@ -224,6 +278,13 @@ func (s *Store) Append(payload []byte) (Pos, error) {
 // A position not yet appended is [ErrBadPos].
 func (s *Store) Wait(pos Pos) error {
 	if uint64(pos) <= s.done.Load() {
+		return nil
+	}
+	if d := s.directFrom.Load(); d != 0 && uint64(pos) >= d {
+		// Copied into the mapped log by its Append, which has returned (pos is
+		// what it returned), or else not appended yet (ErrBadPos is for the
+		// caller's mistakes, not reported on this path). Once directFrom is 0
+		// again, done covers every position it covered.
 		return nil
 	}
 	s.mu.Lock()
@@ -259,7 +320,12 @@ func (s *Store) Err() error {
 // Stats returns the counters since Open.
 func (s *Store) Stats() Stats {
 	s.mu.Lock()
-	records, mapped := uint64(s.appended), s.mappedBytes
+	records, mapped := s.records, s.mappedBytes
+	if s.tail != nil {
+		f := s.fin.Load()
+		records += f >> finShift
+		mapped += f & finBytes
+	}
 	s.mu.Unlock()
 	return Stats{Records: records, Bytes: s.bytes.Load() + mapped, Writes: s.writes.Load(), Fsyncs: s.fsyncs.Load()}
 }
@@ -276,6 +342,7 @@ func (s *Store) Close() error {
 		s.mu.Unlock()
 		return nil
 	}
+	s.stopDirectLocked()
 	// Wait for a flusher in flight even after a failure: it is using the log.
 	for s.flushing || (s.err == nil && (s.synced < s.appended || s.rotate != nil)) {
 		if s.flushing {
@@ -303,6 +370,7 @@ func (s *Store) Close() error {
 // failLocked records err as the store's failure, unless one is recorded already.
 func (s *Store) failLocked(err error) {
 	if s.err == nil {
+		s.stopDirectLocked()
 		s.err = err
 		s.failed.Store(true)
 	}
@@ -328,13 +396,14 @@ func (s *Store) durableLocked(pos Pos) bool {
 	if s.cfg.sync == Always {
 		return pos <= s.synced
 	}
-	return pos <= s.written
+	return pos <= s.writtenLocked()
 }
 
 // flushLocked takes every pending record and writes it (and fsyncs if doSync), with
 // s.mu released during the I/O. Called with s.mu held, no flusher running and no
 // failure recorded.
 func (s *Store) flushLocked(doSync bool) {
+	s.stopDirectLocked()
 	s.flushing = true
 	oldBuf, rot, buf, target := s.oldBuf, s.rotate, s.buf, s.appended
 	s.oldBuf, s.rotate, s.buf, s.spare = nil, nil, s.spare[:0], nil
@@ -409,11 +478,11 @@ func (s *Store) write(lf *logFile, b []byte) error {
 		return nil
 	}
 	if lf.m != nil {
-		if err := s.reserve(lf, int64(len(b))); err != nil {
+		if err := s.reserve(lf, lf.size+int64(len(b))); err != nil {
 			return err
 		}
+		s.askPrefault(lf, lf.size, lf.size+int64(len(b)))
 		lf.size += int64(copy(lf.m[lf.size:], b))
-		s.askPrefault(lf)
 		s.bytes.Add(uint64(len(b)))
 		return nil
 	}
@@ -465,7 +534,8 @@ func (s *Store) syncLoop() {
 		case <-t.C:
 		}
 		s.mu.Lock()
-		target, need := s.written, s.written > s.synced && s.err == nil
+		target := s.writtenLocked()
+		need := target > s.synced && s.err == nil
 		s.mu.Unlock()
 		if !need {
 			continue
