@@ -71,11 +71,23 @@ func recordSize(n int) int64 {
 // as 0 means not committed).
 func recordWords(payload []byte) (head uint64, commit uint32) {
 	var h [8]byte
-	binary.LittleEndian.PutUint32(h[0:], uint32(len(payload)))
-	binary.LittleEndian.PutUint32(h[4:], crcOf(h[:4]))
+	n := uint32(len(payload))
+	binary.LittleEndian.PutUint32(h[0:], n)
+	binary.LittleEndian.PutUint32(h[4:], crcUint32(n))
 	var c [4]byte
 	binary.LittleEndian.PutUint32(c[:], commitOf(payload))
 	return binary.NativeEndian.Uint64(h[:]), binary.NativeEndian.Uint32(c[:])
+}
+
+// crcUint32 is the CRC-32C of the 4 bytes of v, little-endian: crcOf of them,
+// without a slice (which would make the bytes escape to the heap).
+func crcUint32(v uint32) uint32 {
+	c := ^uint32(0)
+	for range 4 {
+		c = castagnoli[byte(c)^byte(v)] ^ c>>8
+		v >>= 8
+	}
+	return ^c
 }
 
 // commitOf is the commit word of a record holding payload: its CRC-32C, or 1 where

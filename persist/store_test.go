@@ -1,6 +1,7 @@
 package persist
 
 import (
+	"encoding/binary"
 	"errors"
 	"os"
 	"slices"
@@ -101,5 +102,14 @@ func TestWaitBadPos(t *testing.T) {
 	appendWait(t, s, "a")
 	if err := s.Wait(2); !errors.Is(err, ErrBadPos) {
 		t.Fatalf("Wait(2) after one Append = %v; want ErrBadPos", err)
+	}
+}
+
+func TestCRCUint32(t *testing.T) {
+	for _, v := range []uint32{0, 1, 255, 256, 1 << 20, MaxRecordSize, 0xdeadbeef} {
+		b := binary.LittleEndian.AppendUint32(nil, v)
+		if got, want := crcUint32(v), crcOf(b); got != want {
+			t.Errorf("crcUint32(%#x) = %#x; want %#x", v, got, want)
+		}
 	}
 }
