@@ -21,8 +21,15 @@ import (
 // batch) to the store, releases the locks and waits until the record is durable as
 // the sync policy says. Records are appended under the locks of the shards they
 // touch, so two records on one key are in the log in the order they ran; records
-// on keys of different shards commute. A DB made by New has no durable state and
-// pays one nil check per write.
+// on keys of different shards commute. That is what lets the store copy records
+// of different shards into a memory-mapped log at the same time, without a lock
+// (persist/doc.go, Memory-mapped logs): a crash can then lose a record that was
+// being copied while keeping later ones, but those were appended under other
+// shards' locks, so the state reopened is still one the writes acknowledged could
+// have produced. Nothing the keyspace writes per record is shared by all shards (a
+// DB-wide counter updated by every write made writers on different cores wait for
+// one cache line). A DB made by New has no durable state and pays one nil check per
+// write.
 
 // durable is the persistent state of a DB opened with Open.
 type durable struct {

@@ -101,8 +101,11 @@ func (db *DB) Snapshot() error {
 // the automatic compaction's thresholds.
 func (db *DB) maybeCompact() {
 	d := db.dur
+	if d.autoPct < 0 {
+		return
+	}
 	n := d.st.LogBytes()
-	if d.autoPct < 0 || n < d.autoMin {
+	if n < d.autoMin {
 		return // the common case, without the lock
 	}
 	d.mu.Lock()

@@ -309,7 +309,7 @@ func (s *Store) scanLog(lf *logFile, tolerant bool, r Replayer) (int64, error) {
 	rr.zeroEnd = v >= zeroEndVersion
 	rr.aligned = v >= alignedVersion
 	end := int64(fileHeaderSize) // the end of the last whole record
-	hole := int64(-1)             // the start of the holes since, -1 for none
+	hole := int64(-1)            // the start of the holes since, -1 for none
 	for {
 		rec, off, err := rr.next()
 		switch {

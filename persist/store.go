@@ -75,8 +75,10 @@ func WithFS(fsys FS) Option { return func(c *config) { c.fs = fsys } }
 // file that could not be removed); the default is [slog.Default].
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
-// Pos is the position of a record appended to a [Store]: 1 for the first record
-// appended since [Open], 2 for the next, and so on. Wait(0) returns at once.
+// Pos is the position of a record appended to a [Store]: positions increase in the
+// order of the records (not by one: in a memory-mapped log, a record's position
+// follows from its offset) and are not kept across [Open]. 0 is no record: Wait(0)
+// returns at once.
 type Pos uint64
 
 var (
@@ -112,8 +114,8 @@ type Stats struct {
 // Store is a directory holding a snapshot and an append-only log of records. See the
 // package documentation for the guarantees and the file formats.
 //
-// A Store is safe for concurrent use. [Store.Append] is cheap (a copy into a buffer,
-// or into the mapped log, under a short internal lock) and is meant to be called under
+// A Store is safe for concurrent use. [Store.Append] is cheap (a copy into a buffer
+// under a short internal lock, or into the mapped log without one) and is meant to be called under
 // the caller's own lock, so that the order of records is the order of the changes
 // they describe; [Store.Wait] does the I/O (none for a mapped log) and is meant to be
 // called after that lock is released.
@@ -126,9 +128,9 @@ type Store struct {
 	// every record moves between their caches, and a record then costs one such
 	// move, not one per field.
 	_   cpu.CacheLinePad
-	res atomic.Uint64          // frozen bit, log tag, end of the reserved records
-	fin atomic.Uint64          // records and bytes copied in the epoch
-	ep  atomic.Pointer[epoch]  // the epoch running, or the last one
+	res atomic.Uint64         // frozen bit, log tag, end of the reserved records
+	fin atomic.Uint64         // records and bytes copied in the epoch
+	ep  atomic.Pointer[epoch] // the epoch running, or the last one
 	_   cpu.CacheLinePad
 	// thaw wakes stopDirectLocked when a copy it waits for ends.
 	thaw chan struct{}
@@ -202,9 +204,10 @@ type logFile struct {
 // Append adds payload (copied) as one record and returns its position, to be passed to
 // [Store.Wait]. Records are written in the order of their positions. Append does no
 // I/O, except on a memory-mapped log (EverySecond and Never on Linux), where it
-// copies the record into the mapping, and so into the file, at once; there, when the
-// preallocated space is used up, it preallocates more (fallocate(2)), and a failure
-// (ENOSPC) fails the store. Append fails with an error matching [ErrFailed] once a
+// copies the record into the mapping, and so into the file, at once, without a lock
+// (concurrent Appends copy at the same time); there, when the preallocated space is
+// used up, it preallocates more (fallocate(2)), and a failure (ENOSPC) fails the
+// store. Append fails with an error matching [ErrFailed] once a
 // write, fsync or preallocation has failed, [ErrClosed] after Close, [ErrEmptyRecord]
 // or [ErrTooLarge]. The complexity is O(len(payload)), amortised.
 func (s *Store) Append(payload []byte) (Pos, error) {
@@ -275,7 +278,8 @@ func (s *Store) writtenLocked() Pos {
 // appended so far, so concurrent waiters share one write and one fsync. If that I/O
 // fails, Wait returns the error (matching [ErrFailed] and wrapping the system's
 // error) for every position it did not make durable, and the store stays failed.
-// A position not yet appended is [ErrBadPos].
+// A position not yet appended is [ErrBadPos] (during lock-free appends to a mapped
+// log, Wait does not look and returns nil).
 func (s *Store) Wait(pos Pos) error {
 	if uint64(pos) <= s.done.Load() {
 		return nil
