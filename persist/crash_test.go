@@ -218,3 +218,166 @@ func crashRound(dir string, p SyncPolicy, killAfter int) (int, error) {
 	}
 	return maxAck, nil
 }
+
+// The lock-free crash test: the child's writers append without a common lock (as
+// the keyspace's writers of different shards do), so that on a mapped log their
+// copies overlap and a SIGKILL can leave holes followed by records (format version
+// 3). Writer w appends "w=<w>;n=<n>" for n = 1, 2, ... (after n-1's Append
+// returned) and prints "w n" once it is acknowledged. The parent checks that each
+// writer's records in the reopened store are 1..M_w, in order, with every
+// acknowledged n ≤ M_w: a hole only ever holds a record whose Append had not
+// returned, and never separates two records of one writer.
+const (
+	crashFreeEnv     = "PERSIST_CRASH_FREE"
+	crashFreeWriters = 8
+)
+
+func crashFreePayload(w, n int) string { return fmt.Sprintf("w=%d;n=%d;%s", w, n, strings.Repeat("x", n*13%300)) }
+
+// crashFreeChild is the child of TestCrashLockFree.
+func crashFreeChild() int {
+	dir := os.Getenv(crashChildEnv)
+	p, _ := strconv.Atoi(os.Getenv(crashSyncEnv))
+	// Small preallocations, so that lock-free appends stop and start often.
+	m := newModel()
+	s, err := Open(dir, m, WithSync(SyncPolicy(p)), withPrealloc(64<<10, 4<<10))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "child: open:", err)
+		return 3
+	}
+	last, err := crashFreeLast(m.records)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "child:", err)
+		return 3
+	}
+	if defaultMapper != nil && !s.mapped {
+		fmt.Fprintln(os.Stderr, "child: the log is not memory-mapped")
+		return 5
+	}
+	var ackMu sync.Mutex
+	out := bufio.NewWriter(os.Stdout)
+	fail := make(chan error, crashFreeWriters)
+	for w := range crashFreeWriters {
+		go func() {
+			for n := last[w] + 1; ; n++ {
+				pos, err := s.Append([]byte(crashFreePayload(w, n)))
+				if err == nil {
+					err = s.Wait(pos)
+				}
+				if err != nil {
+					fail <- err
+					return
+				}
+				ackMu.Lock()
+				fmt.Fprintln(out, w, n)
+				out.Flush()
+				ackMu.Unlock()
+			}
+		}()
+	}
+	fmt.Fprintln(os.Stderr, "child:", <-fail)
+	return 4
+}
+
+func TestCrashLockFree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("re-executes the test binary; skipped with -short")
+	}
+	for _, p := range []SyncPolicy{EverySecond, Never} {
+		t.Run("sync="+p.String(), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed(t), 0))
+			dir := t.TempDir()
+			const rounds = 20
+			holes, torn := 0, 0
+			for round := range rounds {
+				killAfter := 1 + rng.IntN(3000)
+				acked, err := crashFreeRound(dir, p, killAfter)
+				if err != nil {
+					t.Fatalf("round %d (kill after %d acks): %v", round, killAfter, err)
+				}
+				var q quietLogger
+				m := newModel()
+				s, err := Open(dir, m, WithLogger(q.logger()))
+				if err != nil {
+					t.Fatalf("round %d: reopen: %v", round, err)
+				}
+				s.Close()
+				if strings.Contains(q.String(), "unfinished records skipped") {
+					holes++
+				}
+				if strings.Contains(q.String(), "torn final record") {
+					torn++
+				}
+				last, err := crashFreeLast(m.records)
+				if err != nil {
+					t.Fatalf("round %d: %v", round, err)
+				}
+				for w, n := range acked {
+					if n > last[w] {
+						t.Fatalf("round %d: writer %d's record %d was acknowledged but the store holds only 1..%d", round, w, n, last[w])
+					}
+				}
+			}
+			t.Logf("%d rounds: holes followed by records skipped at %d reopenings, a torn tail dropped at %d", rounds, holes, torn)
+		})
+	}
+}
+
+// crashFreeLast checks that records hold, for each writer w, its records 1..M_w in
+// order, and returns the M_w.
+func crashFreeLast(records []string) ([]int, error) {
+	last := make([]int, crashFreeWriters)
+	for _, r := range records {
+		var w, n int
+		if _, err := fmt.Sscanf(r, "w=%d;n=%d;", &w, &n); err != nil || w < 0 || w >= crashFreeWriters {
+			return nil, fmt.Errorf("record %.40q", r)
+		}
+		if n != last[w]+1 || r != crashFreePayload(w, n) {
+			return nil, fmt.Errorf("writer %d's record %d follows its record %d (%.40q)", w, n, last[w], r)
+		}
+		last[w] = n
+	}
+	return last, nil
+}
+
+// crashFreeRound runs crashFreeChild on dir until it has acknowledged killAfter
+// records, kills it with SIGKILL and returns each writer's highest acknowledged
+// record.
+func crashFreeRound(dir string, p SyncPolicy, killAfter int) ([]int, error) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashSyncEnv+"="+strconv.Itoa(int(p)), crashFreeEnv+"=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(out)
+	acked := make([]int, crashFreeWriters)
+	acks := 0
+	for sc.Scan() {
+		var w, n int
+		if _, err := fmt.Sscan(sc.Text(), &w, &n); err != nil || w < 0 || w >= crashFreeWriters {
+			cmd.Process.Signal(syscall.SIGKILL)
+			cmd.Wait()
+			return nil, fmt.Errorf("child printed %q", sc.Text())
+		}
+		acked[w] = max(acked[w], n)
+		if acks++; acks == killAfter {
+			cmd.Process.Signal(syscall.SIGKILL)
+		}
+	}
+	io.Copy(io.Discard, out)
+	err = cmd.Wait()
+	if strings.Contains(stderr.String(), "DATA RACE") {
+		return nil, fmt.Errorf("the child found a data race: %s", stderr.String())
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		return nil, fmt.Errorf("child ended with %v, not by SIGKILL; stderr: %s", err, stderr.String())
+	}
+	return acked, nil
+}

@@ -18,6 +18,9 @@ import (
 
 func TestMain(m *testing.M) {
 	if os.Getenv(crashChildEnv) != "" {
+		if os.Getenv(crashFreeEnv) != "" {
+			os.Exit(crashFreeChild())
+		}
 		os.Exit(crashChild())
 	}
 	goleak.VerifyTestMain(m)
