@@ -232,7 +232,9 @@ const (
 	crashFreeWriters = 8
 )
 
-func crashFreePayload(w, n int) string { return fmt.Sprintf("w=%d;n=%d;%s", w, n, strings.Repeat("x", n*13%300)) }
+func crashFreePayload(w, n int) string {
+	return fmt.Sprintf("w=%d;n=%d;%s", w, n, strings.Repeat("x", n*13%300))
+}
 
 // crashFreeChild is the child of TestCrashLockFree.
 func crashFreeChild() int {
