@@ -35,13 +35,15 @@ const (
 	tagMask  = 1<<23 - 1
 	// offMask is the end offset of the reserved part of the log, in res.
 	offMask = 1<<tagShift - 1
-	// finShift places the count of records copied in fin's high bits, above the
-	// count of bytes copied.
-	finShift = 40
-	finBytes = 1<<finShift - 1
-	// epochBytes bounds an epoch's records' bytes so that fin's 24 bits of records
-	// (each at least recordAlign*2 bytes) cannot overflow.
-	epochBytes = 1 << 28
+	// finShift places the count of records copied in fin, above the count of
+	// bytes copied; finWaiting, its top bit, is set while stopDirectLocked waits
+	// for copies to end.
+	finShift   = 40
+	finBytes   = 1<<finShift - 1
+	finWaiting = 1 << 63
+	// epochBytes bounds an epoch's records' bytes so that fin's 23 bits of records
+	// (each at least recordAlign*2 bytes: at most 2^22 of them) cannot overflow.
+	epochBytes = 1 << 26
 )
 
 // epoch is what lock-free appends need of the mapped log they append to; it does
@@ -80,9 +82,8 @@ func (s *Store) appendDirect(payload []byte) (pos Pos, ok bool) {
 	ep := s.ep.Load()
 	off := r & offMask
 	putRecord(ep.m[off:off+n], payload)
-	s.fin.Add(1<<finShift | n)
-	if s.res.Load()&frozen != 0 {
-		// stopDirectLocked may be waiting for this copy.
+	if s.fin.Add(1<<finShift|n)&finWaiting != 0 {
+		// stopDirectLocked waits for this copy, or another.
 		select {
 		case s.thaw <- struct{}{}:
 		default:
@@ -116,10 +117,12 @@ func (s *Store) stopDirectLocked() {
 	r := s.res.Or(frozen)
 	ep := s.ep.Load()
 	end := r & offMask
-	for s.fin.Load()&finBytes != end-uint64(ep.start) {
+	// A copy that ends after the Or below sees finWaiting and wakes this loop; one
+	// that ended before it is counted in what the loop reads.
+	for f := s.fin.Or(finWaiting); f&finBytes != end-uint64(ep.start); f = s.fin.Load() {
 		<-s.thaw
 	}
-	f := s.fin.Load()
+	f := s.fin.Load() &^ finWaiting
 	lf.size = int64(end)
 	s.tail = nil
 	s.appended = Pos(ep.posBase + end)

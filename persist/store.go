@@ -326,7 +326,7 @@ func (s *Store) Stats() Stats {
 	s.mu.Lock()
 	records, mapped := s.records, s.mappedBytes
 	if s.tail != nil {
-		f := s.fin.Load()
+		f := s.fin.Load() &^ finWaiting
 		records += f >> finShift
 		mapped += f & finBytes
 	}
