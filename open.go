@@ -46,7 +46,10 @@ type persistConfig struct {
 // EverySecond is the default, as in Redis, because here it loses nothing on a
 // process crash (every acknowledged write has been written to the file) and at most
 // about a second of writes on a power loss, while Always costs an fsync (0.1 to
-// 10 ms) per group of concurrent writers.
+// 10 ms) per group of concurrent writers. Under EverySecond and Never (on Linux) a
+// write costs a copy of its record into the log's memory mapping, with no system
+// call and no lock shared by writers of different shards, so that they scale with
+// the cores as in-memory writes do (see BenchmarkPersistVsMemory).
 func WithSync(p persist.SyncPolicy) Option {
 	return func(c *config) { c.persist.sync, c.persist.syncSet = p, true }
 }
