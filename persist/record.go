@@ -109,14 +109,13 @@ func appendRecord(buf, payload []byte) []byte {
 	return buf
 }
 
-// putRecord frames payload as a log record (version 3) into dst, recordSize bytes of
-// a mapped log, aligned, whose bytes are zero (the padding stays so): first the
-// head, in one write, then the payload, then the commit word, in one write. Any
-// prefix of those steps, which a crash can leave, is either all zeros or a head
-// with a commit word of zero: a hole that a reader skips, its size known from the
-// head or from the next record's.
-func putRecord(dst, payload []byte) {
-	head, commit := recordWords(payload)
+// putRecord frames payload, whose recordWords are head and commit, as a log record
+// (version 3) into dst, recordSize bytes of a mapped log, aligned, whose bytes are
+// zero (the padding stays so): first the head, in one write, then the payload, then
+// the commit word, in one write. Any prefix of those steps, which a crash can leave,
+// is either all zeros or a head with a commit word of zero: a hole that a reader
+// skips, its size known from the head or from the next record's.
+func putRecord(dst, payload []byte, head uint64, commit uint32) {
 	storeUint64(dst, head)
 	copy(dst[recordHeaderSize:], payload)
 	storeUint32(dst[8:], commit)

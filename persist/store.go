@@ -237,7 +237,8 @@ func (s *Store) Append(payload []byte) (Pos, error) {
 			s.failLocked(err)
 			return 0, err
 		}
-		putRecord(lf.m[lf.size:end], payload)
+		head, commit := recordWords(payload)
+		putRecord(lf.m[lf.size:end], payload, head, commit)
 		s.askPrefault(lf, lf.size, end)
 		lf.size = end
 		s.mappedBytes += uint64(n)
