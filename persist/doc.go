@@ -65,7 +65,8 @@
 // as safe against a process crash as after write(2), and Wait has nothing left to do:
 // a write costs a copy and a CRC, no system call.
 //
-// Appends to a mapped log take no lock (unless the room preallocated is used up):
+// Appends to a mapped log take no lock (but when the room preallocated, or 64 MiB
+// since the last time, is used up):
 // an Append reserves its record's bytes with one compare-and-swap on the end of the
 // reserved part of the log, copies the record there and counts the copy done with
 // one atomic add, so that appenders on several cores copy at the same time (a lock
@@ -78,10 +79,10 @@
 // Whatever must change the log (growing its mapping, a rotation, a flush, a
 // failure, Close) first stops these appends and waits for the copies in flight.
 //
-// The fsyncs (every interval, at a
-// rotation, at Close) write the mapped pages out. Preallocation reserves the disk
-// blocks, so a full disk is an ENOSPC from fallocate, returned by the Append that
-// needed the room, and never a SIGBUS while copying. A background goroutine takes
+// The fsyncs (every interval, at a rotation, at Close) write the mapped pages out.
+// Preallocation reserves the disk blocks, so a full disk is an ENOSPC from
+// fallocate, returned by the Append that needed the room (no room is reserved for
+// it, so it leaves no hole), and never a SIGBUS while copying. A background goroutine takes
 // the page faults of the next few MiB ahead of the writer (madvise
 // MADV_POPULATE_WRITE), since a first write to a page over preallocated blocks may
 // sleep in the file system. Under Always, and where the platform (or an [FS] other
