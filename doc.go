@@ -239,8 +239,11 @@
 // write whose call did not return may or may not be there. A blocked caller served
 // by another's write returns its element only once the record of the pop is
 // durable. Open loads the newest snapshot and replays the log (each record as one
-// batch through [Tx.Do]); a torn final record is dropped with a warning, anything
-// else damaged fails Open with a [*persist.CorruptError] naming file and offset.
+// batch through [Tx.Do]); a torn final record is dropped with a warning, and so is
+// a record a crash left unfinished between records of writers of other shards
+// (under EverySecond and Never, writers of different shards copy their records into
+// the log at the same time); anything else damaged fails Open with a
+// [*persist.CorruptError] naming file and offset.
 //
 // [DB.Snapshot] (BGREWRITEAOF) writes a snapshot and drops the log before it;
 // one also starts on its own when the log since the last snapshot outgrows
