@@ -264,21 +264,30 @@ func (s *Store) replayChain(chain []uint64, r Replayer) (*logFile, int64, error)
 }
 
 // firstRecord returns the size of a log file and whether it holds anything where its
-// first record would start (bytes not all zero), and rewinds it.
+// records would be (bytes not all zero), and rewinds it. It reads the first bytes
+// after the header and, only when they are zeros (a log of version 3 may start with a
+// hole, records after it), the rest of the file.
 func firstRecord(f File) (int64, bool, error) {
 	if _, err := f.Seek(fileHeaderSize, io.SeekStart); err != nil {
 		return 0, false, err
 	}
-	var h [recordHeaderSize]byte
-	n, err := io.ReadFull(f, h[:])
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return 0, false, err
+	buf := make([]byte, recordHeaderSize, readBufSize)
+	held := false
+	for {
+		n, err := io.ReadFull(f, buf)
+		if held = firstNonZero(buf[:n]) >= 0; held || err != nil {
+			if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+				return 0, false, err
+			}
+			break
+		}
+		buf = buf[:cap(buf)]
 	}
 	size, err := f.Seek(0, io.SeekEnd)
 	if err == nil {
 		_, err = f.Seek(0, io.SeekStart)
 	}
-	return size, n > 0 && h != [recordHeaderSize]byte{}, err
+	return size, held, err
 }
 
 // scanLog replays one log, whose lf.size is the file's size, leaving lf.size at the

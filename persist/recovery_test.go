@@ -284,3 +284,25 @@ func TestMissingLog(t *testing.T) {
 		t.Fatalf("Open = %v; want a CorruptError naming the missing %s", err, logName(2))
 	}
 }
+
+// TestTornRecordBeforeHole checks that a log starting with a hole (a crash during
+// its first records' copies) still counts as holding records: a torn record in the
+// log before it is damage, as a rotation fsyncs that log before the next gets any.
+func TestTornRecordBeforeHole(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := openT(t, dir)
+	appendWait(t, s, recs(0, 3)...)
+	s.Close()
+	p := filepath.Join(dir, logName(1))
+	fi, _ := os.Stat(p)
+	os.Truncate(p, fi.Size()-2)
+	next := append(append(fileHeader(logMagic, 2), make([]byte, 16)...), appendRecord(nil, []byte("x"))...)
+	if err := os.WriteFile(filepath.Join(dir, logName(2)), next, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(dir, newModel())
+	var ce *CorruptError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "followed by logs holding records") {
+		t.Fatalf("Open = %v; want a CorruptError for a torn record in an older log", err)
+	}
+}
