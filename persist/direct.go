@@ -30,7 +30,9 @@ const (
 	frozen = 1 << 63
 	// tagShift and tagMask place the log's generation (its low 23 bits) in res, so
 	// that a reservation prepared against a log is not made in the next one with
-	// the same end offset.
+	// the same end offset (only 2^23 rotations between an Append's load of res and
+	// its compare-and-swap, a few instructions apart, could fool it). Within one
+	// log the end only grows, and a mapping only grows too.
 	tagShift = 40
 	tagMask  = 1<<23 - 1
 	// offMask is the end offset of the reserved part of the log, in res.
