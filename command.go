@@ -34,8 +34,8 @@ type command struct {
 	block func(db *DB, args []string) (*waiter, error)
 	// keys says where the command's keys are (set by register from keySpecs).
 	keys keySpec
-	// shared is set (by register) for the reads of one key, which Do runs under the
-	// key's shard lock shared with other reads (DB.rlockKey).
+	// shared is set (by register) for the reads of one key, which a pipeline of them
+	// runs under the shard's lock shared with other reads (DoPipelined).
 	shared bool
 }
 
@@ -185,9 +185,6 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 		}
 		return db.blockReply(ctx, w)
 	}
-	if c.shared {
-		return db.doShared(c, args)
-	}
 	tx := db.lockMask(c.keys.mask(db, args))
 	tx.home.calls[c.stat]++
 	t0 := db.start()
@@ -198,25 +195,10 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 	return r, nil
 }
 
-// readers holds the Tx values of Do's shared reads: c.run is a function value, so a
-// Tx passed to it escapes to the heap, and reusing them keeps reads allocation-free.
+// readers holds the Tx values of shared reads (rlockMask): the functions they are
+// passed to are function values, so a Tx escapes to the heap, and reusing them keeps
+// reads allocation-free.
 var readers = sync.Pool{New: func() any { return new(Tx) }}
-
-// doShared is Do for a command marked shared: a read of the key args[1].
-func (db *DB) doShared(c *command, args []string) (any, error) {
-	rt := readers.Get().(*Tx)
-	*rt = Tx{}
-	tx := db.rlockKey(rt, args[1])
-	tx.countShared(c.stat)
-	t0 := db.start()
-	r, err := c.run(tx, args)
-	err = tx.finish(c.stat, t0, err)
-	readers.Put(rt)
-	if err != nil {
-		return nil, err
-	}
-	return r, nil
-}
 
 // Do runs one Redis command inside a batch; see [DB.Do]. Blocking commands do not
 // block: as inside MULTI, they reply null when nothing is ready. In the Tx of

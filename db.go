@@ -189,7 +189,7 @@ type Tx struct {
 	held     uint64
 	writable bool
 	// shared is set for a read that holds its one shard's lock shared with other
-	// reads (DB.rlockKey): it must change nothing, not even the shard's Tx fields.
+	// reads (rlockMask): it must change nothing, not even the shard's Tx fields.
 	shared bool
 	// batch is set inside Update: writes then leave waiters to be served when the
 	// batch completes (see Tx.handsOff).

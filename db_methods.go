@@ -232,41 +232,37 @@ func (db *DB) PExpireAt(ctx context.Context, key string, tm time.Time) (bool, er
 	return r0, tx.finish(statPExpireAt, t0, err)
 }
 
-// TTL is [Tx.TTL] (TTL) under its key's shard's lock, shared with other reads when the key has no TTL.
+// TTL is [Tx.TTL] (TTL) under the lock of its key's shard.
 func (db *DB) TTL(ctx context.Context, key string) (time.Duration, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statTTL)
+	tx := db.lockKey(key)
+	tx.home.calls[statTTL]++
 	t0 := db.start()
 	r0, err := tx.TTL(key)
 	return r0, tx.finish(statTTL, t0, err)
 }
 
-// PTTL is [Tx.PTTL] (PTTL) under its key's shard's lock, shared with other reads when the key has no TTL.
+// PTTL is [Tx.PTTL] (PTTL) under the lock of its key's shard.
 func (db *DB) PTTL(ctx context.Context, key string) (time.Duration, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statPTTL)
+	tx := db.lockKey(key)
+	tx.home.calls[statPTTL]++
 	t0 := db.start()
 	r0, err := tx.PTTL(key)
 	return r0, tx.finish(statPTTL, t0, err)
 }
 
-// ExpireTime is [Tx.ExpireTime] (EXPIRETIME) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ExpireTime is [Tx.ExpireTime] (EXPIRETIME) under the lock of its key's shard.
 func (db *DB) ExpireTime(ctx context.Context, key string) (time.Duration, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statExpireTime)
+	tx := db.lockKey(key)
+	tx.home.calls[statExpireTime]++
 	t0 := db.start()
 	r0, err := tx.ExpireTime(key)
 	return r0, tx.finish(statExpireTime, t0, err)
 }
 
-// PExpireTime is [Tx.PExpireTime] (PEXPIRETIME) under its key's shard's lock, shared with other reads when the key has no TTL.
+// PExpireTime is [Tx.PExpireTime] (PEXPIRETIME) under the lock of its key's shard.
 func (db *DB) PExpireTime(ctx context.Context, key string) (time.Duration, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statPExpireTime)
+	tx := db.lockKey(key)
+	tx.home.calls[statPExpireTime]++
 	t0 := db.start()
 	r0, err := tx.PExpireTime(key)
 	return r0, tx.finish(statPExpireTime, t0, err)
@@ -344,11 +340,10 @@ func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
 	return r0, tx.finish(statExists, t0, err)
 }
 
-// Type is [Tx.Type] (TYPE) under its key's shard's lock, shared with other reads when the key has no TTL.
+// Type is [Tx.Type] (TYPE) under the lock of its key's shard.
 func (db *DB) Type(ctx context.Context, key string) (string, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statType)
+	tx := db.lockKey(key)
+	tx.home.calls[statType]++
 	t0 := db.start()
 	r0, err := tx.Type(key)
 	return r0, tx.finish(statType, t0, err)
@@ -480,21 +475,19 @@ func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, e
 	return r0, tx.finish(statRPop, t0, err)
 }
 
-// LLen is [Tx.LLen] (LLEN) under its key's shard's lock, shared with other reads when the key has no TTL.
+// LLen is [Tx.LLen] (LLEN) under the lock of its key's shard.
 func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statLLen)
+	tx := db.lockKey(key)
+	tx.home.calls[statLLen]++
 	t0 := db.start()
 	r0, err := tx.LLen(key)
 	return r0, tx.finish(statLLen, t0, err)
 }
 
-// LIndex is [Tx.LIndex] (LINDEX) under its key's shard's lock, shared with other reads when the key has no TTL.
+// LIndex is [Tx.LIndex] (LINDEX) under the lock of its key's shard.
 func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statLIndex)
+	tx := db.lockKey(key)
+	tx.home.calls[statLIndex]++
 	t0 := db.start()
 	r0, r1, err := tx.LIndex(key, index)
 	return r0, r1, tx.finish(statLIndex, t0, err)
@@ -509,11 +502,10 @@ func (db *DB) LSet(ctx context.Context, key string, index int64, value string) e
 	return tx.finish(statLSet, t0, err)
 }
 
-// LRange is [Tx.LRange] (LRANGE) under its key's shard's lock, shared with other reads when the key has no TTL.
+// LRange is [Tx.LRange] (LRANGE) under the lock of its key's shard.
 func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statLRange)
+	tx := db.lockKey(key)
+	tx.home.calls[statLRange]++
 	t0 := db.start()
 	r0, err := tx.LRange(key, start, stop)
 	return r0, tx.finish(statLRange, t0, err)
@@ -564,21 +556,19 @@ func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
 	return tx.finish(statLTrim, t0, err)
 }
 
-// LPos is [Tx.LPos] (LPOS) under its key's shard's lock, shared with other reads when the key has no TTL.
+// LPos is [Tx.LPos] (LPOS) under the lock of its key's shard.
 func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, bool, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statLPos)
+	tx := db.lockKey(key)
+	tx.home.calls[statLPos]++
 	t0 := db.start()
 	r0, r1, err := tx.LPos(key, value, a)
 	return r0, r1, tx.finish(statLPos, t0, err)
 }
 
-// LPosCount is [Tx.LPosCount] (LPOS) under its key's shard's lock, shared with other reads when the key has no TTL.
+// LPosCount is [Tx.LPosCount] (LPOS) under the lock of its key's shard.
 func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a LPosArgs) ([]int64, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statLPos)
+	tx := db.lockKey(key)
+	tx.home.calls[statLPos]++
 	t0 := db.start()
 	r0, err := tx.LPosCount(key, value, count, a)
 	return r0, tx.finish(statLPos, t0, err)
@@ -763,61 +753,55 @@ func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, 
 	return r0, tx.finish(statZRemRangeByLex, t0, err)
 }
 
-// ZRange is [Tx.ZRange] (ZRANGE) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRange is [Tx.ZRange] (ZRANGE) under the lock of its key's shard.
 func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRange)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRange]++
 	t0 := db.start()
 	r0, err := tx.ZRange(key, start, stop)
 	return r0, tx.finish(statZRange, t0, err)
 }
 
-// ZRangeWithScores is [Tx.ZRangeWithScores] (ZRANGE) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRangeWithScores is [Tx.ZRangeWithScores] (ZRANGE) under the lock of its key's shard.
 func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRange)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRange]++
 	t0 := db.start()
 	r0, err := tx.ZRangeWithScores(key, start, stop)
 	return r0, tx.finish(statZRange, t0, err)
 }
 
-// ZRevRange is [Tx.ZRevRange] (ZREVRANGE) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRevRange is [Tx.ZRevRange] (ZREVRANGE) under the lock of its key's shard.
 func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRevRange)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRevRange]++
 	t0 := db.start()
 	r0, err := tx.ZRevRange(key, start, stop)
 	return r0, tx.finish(statZRevRange, t0, err)
 }
 
-// ZRevRangeWithScores is [Tx.ZRevRangeWithScores] (ZREVRANGE) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRevRangeWithScores is [Tx.ZRevRangeWithScores] (ZREVRANGE) under the lock of its key's shard.
 func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRevRange)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRevRange]++
 	t0 := db.start()
 	r0, err := tx.ZRevRangeWithScores(key, start, stop)
 	return r0, tx.finish(statZRevRange, t0, err)
 }
 
-// ZRangeArgs is [Tx.ZRangeArgs] (ZRANGE) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRangeArgs is [Tx.ZRangeArgs] (ZRANGE) under the lock of its key's shard.
 func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, z.Key)
-	tx.countShared(statZRange)
+	tx := db.lockKey(z.Key)
+	tx.home.calls[statZRange]++
 	t0 := db.start()
 	r0, err := tx.ZRangeArgs(z)
 	return r0, tx.finish(statZRange, t0, err)
 }
 
-// ZRangeArgsWithScores is [Tx.ZRangeArgsWithScores] (ZRANGE) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRangeArgsWithScores is [Tx.ZRangeArgsWithScores] (ZRANGE) under the lock of its key's shard.
 func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, z.Key)
-	tx.countShared(statZRange)
+	tx := db.lockKey(z.Key)
+	tx.home.calls[statZRange]++
 	t0 := db.start()
 	r0, err := tx.ZRangeArgsWithScores(z)
 	return r0, tx.finish(statZRange, t0, err)
@@ -832,181 +816,163 @@ func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64,
 	return r0, tx.finish(statZRangeStore, t0, err)
 }
 
-// ZRangeByScore is [Tx.ZRangeByScore] (ZRANGEBYSCORE) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRangeByScore is [Tx.ZRangeByScore] (ZRANGEBYSCORE) under the lock of its key's shard.
 func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRangeByScore)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRangeByScore]++
 	t0 := db.start()
 	r0, err := tx.ZRangeByScore(key, opt)
 	return r0, tx.finish(statZRangeByScore, t0, err)
 }
 
-// ZRangeByScoreWithScores is [Tx.ZRangeByScoreWithScores] (ZRANGEBYSCORE) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRangeByScoreWithScores is [Tx.ZRangeByScoreWithScores] (ZRANGEBYSCORE) under the lock of its key's shard.
 func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRangeByScore)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRangeByScore]++
 	t0 := db.start()
 	r0, err := tx.ZRangeByScoreWithScores(key, opt)
 	return r0, tx.finish(statZRangeByScore, t0, err)
 }
 
-// ZRevRangeByScore is [Tx.ZRevRangeByScore] (ZREVRANGEBYSCORE) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRevRangeByScore is [Tx.ZRevRangeByScore] (ZREVRANGEBYSCORE) under the lock of its key's shard.
 func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRevRangeByScore)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRevRangeByScore]++
 	t0 := db.start()
 	r0, err := tx.ZRevRangeByScore(key, opt)
 	return r0, tx.finish(statZRevRangeByScore, t0, err)
 }
 
-// ZRevRangeByScoreWithScores is [Tx.ZRevRangeByScoreWithScores] (ZREVRANGEBYSCORE) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRevRangeByScoreWithScores is [Tx.ZRevRangeByScoreWithScores] (ZREVRANGEBYSCORE) under the lock of its key's shard.
 func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRevRangeByScore)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRevRangeByScore]++
 	t0 := db.start()
 	r0, err := tx.ZRevRangeByScoreWithScores(key, opt)
 	return r0, tx.finish(statZRevRangeByScore, t0, err)
 }
 
-// ZRangeByLex is [Tx.ZRangeByLex] (ZRANGEBYLEX) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRangeByLex is [Tx.ZRangeByLex] (ZRANGEBYLEX) under the lock of its key's shard.
 func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRangeByLex)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRangeByLex]++
 	t0 := db.start()
 	r0, err := tx.ZRangeByLex(key, opt)
 	return r0, tx.finish(statZRangeByLex, t0, err)
 }
 
-// ZRevRangeByLex is [Tx.ZRevRangeByLex] (ZREVRANGEBYLEX) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRevRangeByLex is [Tx.ZRevRangeByLex] (ZREVRANGEBYLEX) under the lock of its key's shard.
 func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRevRangeByLex)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRevRangeByLex]++
 	t0 := db.start()
 	r0, err := tx.ZRevRangeByLex(key, opt)
 	return r0, tx.finish(statZRevRangeByLex, t0, err)
 }
 
-// ZCard is [Tx.ZCard] (ZCARD) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZCard is [Tx.ZCard] (ZCARD) under the lock of its key's shard.
 func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZCard)
+	tx := db.lockKey(key)
+	tx.home.calls[statZCard]++
 	t0 := db.start()
 	r0, err := tx.ZCard(key)
 	return r0, tx.finish(statZCard, t0, err)
 }
 
-// ZCount is [Tx.ZCount] (ZCOUNT) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZCount is [Tx.ZCount] (ZCOUNT) under the lock of its key's shard.
 func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZCount)
+	tx := db.lockKey(key)
+	tx.home.calls[statZCount]++
 	t0 := db.start()
 	r0, err := tx.ZCount(key, min, max)
 	return r0, tx.finish(statZCount, t0, err)
 }
 
-// ZLexCount is [Tx.ZLexCount] (ZLEXCOUNT) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZLexCount is [Tx.ZLexCount] (ZLEXCOUNT) under the lock of its key's shard.
 func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZLexCount)
+	tx := db.lockKey(key)
+	tx.home.calls[statZLexCount]++
 	t0 := db.start()
 	r0, err := tx.ZLexCount(key, min, max)
 	return r0, tx.finish(statZLexCount, t0, err)
 }
 
-// ZScore is [Tx.ZScore] (ZSCORE) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZScore is [Tx.ZScore] (ZSCORE) under the lock of its key's shard.
 func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZScore)
+	tx := db.lockKey(key)
+	tx.home.calls[statZScore]++
 	t0 := db.start()
 	r0, r1, err := tx.ZScore(key, member)
 	return r0, r1, tx.finish(statZScore, t0, err)
 }
 
-// ZMScore is [Tx.ZMScore] (ZMSCORE) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZMScore is [Tx.ZMScore] (ZMSCORE) under the lock of its key's shard.
 func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (scores []float64, ok []bool, err error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZMScore)
+	tx := db.lockKey(key)
+	tx.home.calls[statZMScore]++
 	t0 := db.start()
 	r0, r1, err := tx.ZMScore(key, members...)
 	return r0, r1, tx.finish(statZMScore, t0, err)
 }
 
-// ZRank is [Tx.ZRank] (ZRANK) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRank is [Tx.ZRank] (ZRANK) under the lock of its key's shard.
 func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRank)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRank]++
 	t0 := db.start()
 	r0, r1, err := tx.ZRank(key, member)
 	return r0, r1, tx.finish(statZRank, t0, err)
 }
 
-// ZRankWithScore is [Tx.ZRankWithScore] (ZRANK) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRankWithScore is [Tx.ZRankWithScore] (ZRANK) under the lock of its key's shard.
 func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRank)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRank]++
 	t0 := db.start()
 	r0, r1, r2, err := tx.ZRankWithScore(key, member)
 	return r0, r1, r2, tx.finish(statZRank, t0, err)
 }
 
-// ZRevRank is [Tx.ZRevRank] (ZREVRANK) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRevRank is [Tx.ZRevRank] (ZREVRANK) under the lock of its key's shard.
 func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRevRank)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRevRank]++
 	t0 := db.start()
 	r0, r1, err := tx.ZRevRank(key, member)
 	return r0, r1, tx.finish(statZRevRank, t0, err)
 }
 
-// ZRevRankWithScore is [Tx.ZRevRankWithScore] (ZREVRANK) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRevRankWithScore is [Tx.ZRevRankWithScore] (ZREVRANK) under the lock of its key's shard.
 func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRevRank)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRevRank]++
 	t0 := db.start()
 	r0, r1, r2, err := tx.ZRevRankWithScore(key, member)
 	return r0, r1, r2, tx.finish(statZRevRank, t0, err)
 }
 
-// ZRandMember is [Tx.ZRandMember] (ZRANDMEMBER) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRandMember is [Tx.ZRandMember] (ZRANDMEMBER) under the lock of its key's shard.
 func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRandMember)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRandMember]++
 	t0 := db.start()
 	r0, err := tx.ZRandMember(key, count)
 	return r0, tx.finish(statZRandMember, t0, err)
 }
 
-// ZRandMemberWithScores is [Tx.ZRandMemberWithScores] (ZRANDMEMBER) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZRandMemberWithScores is [Tx.ZRandMemberWithScores] (ZRANDMEMBER) under the lock of its key's shard.
 func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) ([]Z, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZRandMember)
+	tx := db.lockKey(key)
+	tx.home.calls[statZRandMember]++
 	t0 := db.start()
 	r0, err := tx.ZRandMemberWithScores(key, count)
 	return r0, tx.finish(statZRandMember, t0, err)
 }
 
-// ZScan is [Tx.ZScan] (ZSCAN) under its key's shard's lock, shared with other reads when the key has no TTL.
+// ZScan is [Tx.ZScan] (ZSCAN) under the lock of its key's shard.
 func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string, count int64) ([]Z, uint64, error) {
-	var rt Tx
-	tx := db.rlockKey(&rt, key)
-	tx.countShared(statZScan)
+	tx := db.lockKey(key)
+	tx.home.calls[statZScan]++
 	t0 := db.start()
 	r0, r1, err := tx.ZScan(key, cursor, match, count)
 	return r0, r1, tx.finish(statZScan, t0, err)

@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// shardLock is a shard's lock: one writer at a time (every command that writes, and
-// every batch), or any number of readers (the reads of one key, [DB.rlockKey]). It is
+// shardLock is a shard's lock: one writer at a time (every command, and every
+// batch), or any number of readers (batches of reads, rlockMask). It is
 // a reader-writer lock built so that a writer pays what a sync.Mutex costs when the
 // shard is free, one compare-and-swap to lock and one atomic add to unlock, where
 // sync.RWMutex costs a writer two more atomic operations and calls that do not

@@ -9,79 +9,67 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"github.com/zlite/zlite/internal/gendb"
 )
 
-// TestSharedReadsMarked checks that the commands whose generated methods share their
-// shard's lock are the ones the command table marks shared (reads of one key), so
-// that Do and the typed methods lock them alike.
+// TestSharedReadsMarked checks which commands the command table marks shared (a
+// pipeline of them runs under its shard's lock shared with other reads): reads of
+// one key only.
 func TestSharedReadsMarked(t *testing.T) {
-	for name := range gendb.SharedReads {
-		c, ok := commands[name]
-		require.True(t, ok, "gendb.SharedReads names %q, which is not a command", name)
-		require.True(t, c.shared, "%s is in gendb.SharedReads but not marked shared (a write, or not one key)", name)
-	}
 	for name, c := range commands {
 		if c.shared {
 			require.False(t, c.write, "%s is shared and a write", name)
 			require.Equal(t, keySpec{}, c.keys, "%s is shared but names keys other than args[1]", name)
 		}
 	}
+	for _, name := range []string{"zscore", "zrange", "lrange", "ttl", "type"} {
+		require.True(t, commands[name].shared, "%s must be shared", name)
+	}
 	for _, name := range []string{"zadd", "lpush", "del", "exists", "zunion", "blpop", "expire", "keys"} {
-		if c, ok := commands[name]; ok {
-			require.False(t, c.shared, "%s must not be shared", name)
-		}
+		require.False(t, commands[name].shared, "%s must not be shared", name)
 	}
 }
 
-// TestSharedReadsRunTogether checks that a read of a key without a TTL shares the
-// shard with another read holding it (an exclusive lock would wait for the holder,
-// and the test would hang), and that a read of a key with a TTL, or with latency
-// tracking on, takes the shard exclusively.
+// TestSharedReadsRunTogether checks that a batch of reads of shards without a TTL
+// shares them with another (an exclusive lock would wait for the holder, and the
+// test would hang), and that a batch over a key with a TTL takes its shard
+// exclusively and deletes the key once it is due, as Redis's reads do.
 func TestSharedReadsRunTogether(t *testing.T) {
 	ctx := context.Background()
 	now := time.Unix(1_700_000_000, 0)
 	db := New(WithClock(func() time.Time { return now }))
-	_, err := db.ZAdd(ctx, "z", Z{Member: "a", Score: 1})
+	ks := keysInShards(db, 2)
+	z, tk := ks[0], ks[1]
+	_, err := db.ZAdd(ctx, z, Z{Member: "a", Score: 1})
 	require.NoError(t, err)
-	_, err = db.ZAdd(ctx, "t", Z{Member: "a", Score: 1})
+	_, err = db.ZAdd(ctx, tk, Z{Member: "a", Score: 1})
 	require.NoError(t, err)
-	_, err = db.PExpire(ctx, "t", 10*time.Millisecond)
+	_, err = db.PExpire(ctx, tk, 10*time.Millisecond)
 	require.NoError(t, err)
 
-	var held Tx
-	tx := db.rlockKey(&held, "z")
-	require.True(t, tx.shared, "a read of a key without a TTL is shared")
-	require.Equal(t, uint64(1), tx.home.mu.state.Load(), "one reader inside, no writer")
-	s, ok, err := db.ZScore(ctx, "z", "a") // while the read above holds the shard
-	require.NoError(t, err)
-	require.True(t, ok)
-	require.Equal(t, 1.0, s)
-	r, err := db.Do(ctx, "ZRANGE", "z", "0", "-1")
-	require.NoError(t, err)
-	require.Equal(t, []any{"a"}, r)
-	require.NoError(t, tx.finish(statZScore, 0, nil))
+	require.NoError(t, db.ViewKeys([]string{z}, func(tx *Tx) error {
+		require.True(t, tx.shared, "a View of a shard without TTLs is shared")
+		require.Equal(t, uint64(1), tx.home.mu.state.Load(), "one reader inside, no writer")
+		res := make([]Result, 2)
+		DoPipelined(ctx, db, [][]string{{"ZSCORE", z, "a"}, {"ZRANGE", z, "0", "-1"}}, res)
+		require.Equal(t, []Result{{Value: "1"}, {Value: []any{"a"}}}, res)
+		return nil
+	}))
+	require.NoError(t, db.ViewKeys([]string{tk}, func(tx *Tx) error {
+		require.False(t, tx.shared, "a View of a key with a TTL is exclusive (it may delete the key)")
+		return nil
+	}))
 
-	var rt Tx
-	tx = db.rlockKey(&rt, "t")
-	require.False(t, tx.shared, "a read of a key with a TTL is exclusive (it may delete the key)")
-	require.NoError(t, tx.finish(statZScore, 0, nil))
-
-	timed := New(WithLatencyTracking())
-	rt = Tx{}
-	tx = timed.rlockKey(&rt, "z")
-	require.False(t, tx.shared, "with latency tracking, reads are exclusive")
-	require.NoError(t, tx.finish(statZScore, 0, nil))
-
-	// The TTL key, once due, is deleted by the read, as in Redis.
 	now = now.Add(time.Second)
-	sh := &db.shards[db.shardOf("t")]
-	_, ok = sh.keys.find("t")
+	sh := &db.shards[db.shardOf(tk)]
+	_, ok := sh.keys.find(tk)
 	require.True(t, ok, "the due key is still in the table before the read")
-	_, ok, err = db.ZScore(ctx, "t", "a")
-	require.NoError(t, err)
-	require.False(t, ok)
-	_, ok = sh.keys.find("t")
+	require.NoError(t, db.ViewKeys([]string{tk}, func(tx *Tx) error {
+		_, ok, err := tx.ZScore(tk, "a")
+		require.NoError(t, err)
+		require.False(t, ok)
+		return nil
+	}))
+	_, ok = sh.keys.find(tk)
 	require.False(t, ok, "the read deleted the due key")
 }
 
@@ -109,10 +97,10 @@ var sharedReadCalls = [][]string{
 }
 
 // TestSharedReadsConcurrent runs every shared command from several goroutines at once
-// on the same keys, through Do and the typed methods: under -race, any write a
-// shared read makes (to the key table, a set's or list's internals, a counter, the
-// shard's Tx) is reported. Each deterministic reply must equal the reply of the same
-// command run alone.
+// on the same keys, in pipelines of reads and in Views, which share their shards:
+// under -race, any write a shared read makes (to the key table, a set's or list's
+// internals, a counter, the shard's Tx) is reported. Each deterministic reply must
+// equal the reply of the same command run alone.
 func TestSharedReadsConcurrent(t *testing.T) {
 	ctx := context.Background()
 	db := New()
@@ -132,14 +120,11 @@ func TestSharedReadsConcurrent(t *testing.T) {
 		require.NoError(t, err)
 	}
 	seen := map[string]bool{}
-	want := make([]any, len(sharedReadCalls))
+	want := make([]string, len(sharedReadCalls))
 	for i, args := range sharedReadCalls {
 		seen[strings.ToLower(args[0])] = true
 		r, err := db.Do(ctx, args...)
-		if err != nil {
-			r = err.Error()
-		}
-		want[i] = r
+		want[i] = fmt.Sprint(Result{Value: r, Err: err})
 	}
 	for name, c := range commands {
 		if c.shared {
@@ -151,30 +136,36 @@ func TestSharedReadsConcurrent(t *testing.T) {
 	const goroutines, rounds = 4, 20
 	var wg sync.WaitGroup
 	errs := make(chan error, goroutines)
-	for g := range goroutines {
+	check := func(args []string, got, want string) error {
+		if args[0] != "ZRANDMEMBER" && got != want {
+			return fmt.Errorf("%q = %v; alone it was %v", args, got, want)
+		}
+		return nil
+	}
+	for range goroutines {
 		wg.Go(func() {
+			res := make([]Result, 2)
 			for range rounds {
 				for i, args := range sharedReadCalls {
-					r, err := db.Do(ctx, args...)
-					if err != nil {
-						r = err.Error()
+					DoPipelined(ctx, db, [][]string{args, args}, res)
+					for _, r := range res {
+						if err := check(args, fmt.Sprint(r), want[i]); err != nil {
+							errs <- err
+							return
+						}
 					}
-					if args[0] != "ZRANDMEMBER" && fmt.Sprint(r) != fmt.Sprint(want[i]) {
-						errs <- fmt.Errorf("goroutine %d: %q = %v; alone it was %v", g, args, r, want[i])
-						return
+				}
+				err := db.View(func(tx *Tx) error {
+					for i, args := range sharedReadCalls {
+						r, err := tx.Do(args...)
+						if err := check(args, fmt.Sprint(Result{Value: r, Err: err}), want[i]); err != nil {
+							return err
+						}
 					}
-				}
-				// The typed methods, generated with the shared lock.
-				if s, ok, err := db.ZScore(ctx, "big", "m99"); err != nil || !ok || s != 33 {
-					errs <- fmt.Errorf("ZScore(big, m99) = %v, %v, %v; want 33, true", s, ok, err)
-					return
-				}
-				if r, _, err := db.ZRank(ctx, "small", "m9"); err != nil || r != 5 {
-					errs <- fmt.Errorf("ZRank(small, m9) = %v, %v; want 5", r, err)
-					return
-				}
-				if vs, err := db.LRange(ctx, "list", 0, 2); err != nil || len(vs) != 3 {
-					errs <- fmt.Errorf("LRange(list, 0, 2) = %v, %v; want 3 values", vs, err)
+					return nil
+				})
+				if err != nil {
+					errs <- err
 					return
 				}
 			}
@@ -185,7 +176,8 @@ func TestSharedReadsConcurrent(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	// The counters of shared reads are exact (atomic adds).
+	// The counters of shared reads are exact (atomic adds): each ZSCORE ran twice in
+	// its pipeline and once in the View of every round.
 	n := 0
 	for _, args := range sharedReadCalls {
 		if args[0] == "ZSCORE" {
@@ -193,11 +185,11 @@ func TestSharedReadsConcurrent(t *testing.T) {
 		}
 	}
 	got := db.Stats().Command["zscore"].Calls - before
-	require.Equal(t, uint64(goroutines*rounds*(n+1)), got)
+	require.Equal(t, uint64(goroutines*rounds*3*n), got)
 }
 
 // TestSharedViews checks that Views share their shards with each other and with
-// reads of one key when no key has a TTL, and hold them exclusively otherwise; and
+// pipelines of reads when no key has a TTL, and hold them exclusively otherwise; and
 // that concurrent Views, through every read command including those over the whole
 // keyspace, with a writer beside them, see consistent replies (and, under -race, write
 // nothing).
@@ -212,10 +204,10 @@ func TestSharedViews(t *testing.T) {
 	}
 	require.NoError(t, db.View(func(tx *Tx) error {
 		require.True(t, tx.shared, "a View without TTLs is shared")
-		// A read of one key, and another View, get in beside it.
-		s, ok, err := db.ZScore(ctx, "big", "m7")
-		require.NoError(t, err)
-		require.True(t, ok && s == 7)
+		// A pipeline of reads, and another View, get in beside it.
+		res := make([]Result, 2)
+		DoPipelined(ctx, db, [][]string{{"ZSCORE", "big", "m7"}, {"ZCARD", "big"}}, res)
+		require.Equal(t, []Result{{Value: "7"}, {Value: int64(50)}}, res)
 		return db.ViewKeys([]string{"list"}, func(tx *Tx) error {
 			require.True(t, tx.shared)
 			return nil

@@ -216,7 +216,7 @@ func (tx *Tx) count(stat int) {
 }
 
 // countShared counts one run of the command whose counter is stat, for a command
-// that may share its shard's lock with others (DB.rlockKey).
+// that may share its shard's lock with others (rlockMask).
 func (tx *Tx) countShared(stat int) {
 	atomic.AddUint64(&tx.home.calls[stat], 1)
 }

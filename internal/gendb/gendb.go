@@ -170,20 +170,7 @@ func newMethod(fset *token.FileSet, fd *ast.FuncDecl) (method, error) {
 // keyParams are the names of the parameters that hold one key.
 var keyParams = map[string]bool{"key": true, "newKey": true, "src": true, "dst": true, "source": true, "destination": true, "dest": true}
 
-// SharedReads are the commands whose generated methods read one key under its
-// shard's lock shared with other reads (DB.rlockKey): they only read. The root
-// package's command table marks the same commands shared (a root test checks it).
-var SharedReads = map[string]bool{
-	"llen": true, "lindex": true, "lrange": true, "lpos": true,
-	"zcard": true, "zcount": true, "zlexcount": true, "zscore": true, "zmscore": true,
-	"zrank": true, "zrevrank": true, "zrange": true, "zrevrange": true,
-	"zrangebyscore": true, "zrevrangebyscore": true, "zrangebylex": true, "zrevrangebylex": true,
-	"zrandmember": true, "zscan": true, "type": true,
-	"ttl": true, "pttl": true, "expiretime": true, "pexpiretime": true,
-}
-
-// lockExpr is the expression that locks the shards of m's keys and returns the Tx
-// (a shared read declares rt, the reader's Tx, first).
+// lockExpr is the expression that locks the shards of m's keys and returns the Tx.
 func lockExpr(m method) string {
 	var one, many []string
 	for _, p := range m.params {
@@ -201,8 +188,6 @@ func lockExpr(m method) string {
 		}
 	}
 	switch {
-	case len(one) == 1 && len(many) == 0 && SharedReads[m.command]:
-		return "db.rlockKey(&rt, " + one[0] + ")"
 	case len(one) == 1 && len(many) == 0:
 		return "db.lockKey(" + one[0] + ")"
 	case len(one) == 0 && len(many) == 0:
@@ -281,11 +266,7 @@ func render(ms []method) ([]byte, error) {
 		}
 		s := "stat" + stat[m.command]
 		lock := "the lock of its key's shard"
-		count := "tx.home.calls[%s]++"
 		switch l := lockExpr(m); {
-		case strings.HasPrefix(l, "db.rlockKey"):
-			lock = "its key's shard's lock, shared with other reads when the key has no TTL"
-			count = "tx.countShared(%s)"
 		case l == "db.lockAll()":
 			lock = "every shard's lock"
 		case strings.HasPrefix(l, "db.lockMask"):
@@ -297,10 +278,7 @@ func render(ms []method) ([]byte, error) {
 			b.WriteString(", " + strings.Join(decl, ", "))
 		}
 		fmt.Fprintf(&b, ") %s {\n", m.results)
-		if strings.HasPrefix(lockExpr(m), "db.rlockKey") {
-			b.WriteString("\tvar rt Tx\n")
-		}
-		fmt.Fprintf(&b, "\ttx := %s\n\t"+count+"\n", lockExpr(m), s)
+		fmt.Fprintf(&b, "\ttx := %s\n\ttx.home.calls[%s]++\n", lockExpr(m), s)
 		if m.lastErr {
 			// No defer: the log's error (a DB made by Open) reaches the caller
 			// when the command itself succeeded (see DB.finish).
