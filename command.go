@@ -186,7 +186,7 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 		return db.blockReply(ctx, w)
 	}
 	tx := db.lockMask(c.keys.mask(db, args))
-	tx.home.calls[c.stat]++
+	tx.home.count(c.stat)
 	t0 := db.start()
 	r, err := c.run(tx, args)
 	if err = tx.finish(c.stat, t0, err); err != nil {

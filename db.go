@@ -39,7 +39,7 @@ type DB struct {
 func New(opts ...Option) *DB {
 	db := &DB{cfg: newConfig(opts)}
 	n := db.cfg.shards
-	db.shards = make([]shard, n)
+	db.shards = newShards(n)
 	db.shardMask = uint64(n - 1)
 	db.all = ^uint64(0) >> (64 - n)
 	db.stats = newCounters(&db.cfg)
@@ -87,9 +87,9 @@ func (db *DB) UpdateKeys(keys []string, fn func(tx *Tx) error) error {
 
 // batchRun runs fn as Update's batch under the locks tx holds.
 func (tx *Tx) batchRun(fn func(tx *Tx) error) (err error) {
-	tx.batch = true
+	tx.batch, tx.checked = true, true
 	defer func() {
-		tx.batch = false
+		tx.batch, tx.checked = false, false
 		if werr := tx.unlock(); err == nil {
 			err = werr
 		}
@@ -122,6 +122,7 @@ func (db *DB) view(m uint64, fn func(tx *Tx) error) error {
 		m = db.all
 	}
 	if rt := db.rlockMask(m); rt != nil {
+		rt.checked = true
 		defer func() {
 			rt.unlock()
 			readers.Put(rt)
@@ -131,7 +132,11 @@ func (db *DB) view(m uint64, fn func(tx *Tx) error) error {
 	tx := db.lockMask(m)
 	rtx := &tx.home.rtx
 	rtx.begin(tx.held)
-	defer rtx.release()
+	rtx.checked = true
+	defer func() {
+		rtx.checked = false
+		rtx.release()
+	}()
 	return fn(rtx)
 }
 
@@ -194,6 +199,10 @@ type Tx struct {
 	// batch is set inside Update: writes then leave waiters to be served when the
 	// batch completes (see Tx.handsOff).
 	batch bool
+	// checked is set for a caller's batch (Update, View and their Keys forms):
+	// sh then checks every key against the shards held, since the caller may
+	// reach keys it did not declare.
+	checked bool
 	// now is the expiry clock in Unix ms as first read since the locks were taken
 	// (nowOK), so that one command or batch sees one time, as a Redis command or
 	// script does.

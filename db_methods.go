@@ -163,7 +163,7 @@ var statNames = []string{
 // Expire is [Tx.Expire] (EXPIRE) under the lock of its key's shard.
 func (db *DB) Expire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statExpire]++
+	tx.home.count(statExpire)
 	t0 := db.start()
 	r0, err := tx.Expire(key, expiration)
 	return r0, tx.finish(statExpire, t0, err)
@@ -172,7 +172,7 @@ func (db *DB) Expire(ctx context.Context, key string, expiration time.Duration) 
 // ExpireNX is [Tx.ExpireNX] (EXPIRE) under the lock of its key's shard.
 func (db *DB) ExpireNX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statExpire]++
+	tx.home.count(statExpire)
 	t0 := db.start()
 	r0, err := tx.ExpireNX(key, expiration)
 	return r0, tx.finish(statExpire, t0, err)
@@ -181,7 +181,7 @@ func (db *DB) ExpireNX(ctx context.Context, key string, expiration time.Duration
 // ExpireXX is [Tx.ExpireXX] (EXPIRE) under the lock of its key's shard.
 func (db *DB) ExpireXX(ctx context.Context, key string, expiration time.Duration) (bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statExpire]++
+	tx.home.count(statExpire)
 	t0 := db.start()
 	r0, err := tx.ExpireXX(key, expiration)
 	return r0, tx.finish(statExpire, t0, err)
@@ -190,7 +190,7 @@ func (db *DB) ExpireXX(ctx context.Context, key string, expiration time.Duration
 // ExpireGT is [Tx.ExpireGT] (EXPIRE) under the lock of its key's shard.
 func (db *DB) ExpireGT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statExpire]++
+	tx.home.count(statExpire)
 	t0 := db.start()
 	r0, err := tx.ExpireGT(key, expiration)
 	return r0, tx.finish(statExpire, t0, err)
@@ -199,7 +199,7 @@ func (db *DB) ExpireGT(ctx context.Context, key string, expiration time.Duration
 // ExpireLT is [Tx.ExpireLT] (EXPIRE) under the lock of its key's shard.
 func (db *DB) ExpireLT(ctx context.Context, key string, expiration time.Duration) (bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statExpire]++
+	tx.home.count(statExpire)
 	t0 := db.start()
 	r0, err := tx.ExpireLT(key, expiration)
 	return r0, tx.finish(statExpire, t0, err)
@@ -208,7 +208,7 @@ func (db *DB) ExpireLT(ctx context.Context, key string, expiration time.Duration
 // PExpire is [Tx.PExpire] (PEXPIRE) under the lock of its key's shard.
 func (db *DB) PExpire(ctx context.Context, key string, expiration time.Duration) (bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statPExpire]++
+	tx.home.count(statPExpire)
 	t0 := db.start()
 	r0, err := tx.PExpire(key, expiration)
 	return r0, tx.finish(statPExpire, t0, err)
@@ -217,7 +217,7 @@ func (db *DB) PExpire(ctx context.Context, key string, expiration time.Duration)
 // ExpireAt is [Tx.ExpireAt] (EXPIREAT) under the lock of its key's shard.
 func (db *DB) ExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statExpireAt]++
+	tx.home.count(statExpireAt)
 	t0 := db.start()
 	r0, err := tx.ExpireAt(key, tm)
 	return r0, tx.finish(statExpireAt, t0, err)
@@ -226,7 +226,7 @@ func (db *DB) ExpireAt(ctx context.Context, key string, tm time.Time) (bool, err
 // PExpireAt is [Tx.PExpireAt] (PEXPIREAT) under the lock of its key's shard.
 func (db *DB) PExpireAt(ctx context.Context, key string, tm time.Time) (bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statPExpireAt]++
+	tx.home.count(statPExpireAt)
 	t0 := db.start()
 	r0, err := tx.PExpireAt(key, tm)
 	return r0, tx.finish(statPExpireAt, t0, err)
@@ -235,7 +235,7 @@ func (db *DB) PExpireAt(ctx context.Context, key string, tm time.Time) (bool, er
 // TTL is [Tx.TTL] (TTL) under the lock of its key's shard.
 func (db *DB) TTL(ctx context.Context, key string) (time.Duration, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statTTL]++
+	tx.home.count(statTTL)
 	t0 := db.start()
 	r0, err := tx.TTL(key)
 	return r0, tx.finish(statTTL, t0, err)
@@ -244,7 +244,7 @@ func (db *DB) TTL(ctx context.Context, key string) (time.Duration, error) {
 // PTTL is [Tx.PTTL] (PTTL) under the lock of its key's shard.
 func (db *DB) PTTL(ctx context.Context, key string) (time.Duration, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statPTTL]++
+	tx.home.count(statPTTL)
 	t0 := db.start()
 	r0, err := tx.PTTL(key)
 	return r0, tx.finish(statPTTL, t0, err)
@@ -253,7 +253,7 @@ func (db *DB) PTTL(ctx context.Context, key string) (time.Duration, error) {
 // ExpireTime is [Tx.ExpireTime] (EXPIRETIME) under the lock of its key's shard.
 func (db *DB) ExpireTime(ctx context.Context, key string) (time.Duration, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statExpireTime]++
+	tx.home.count(statExpireTime)
 	t0 := db.start()
 	r0, err := tx.ExpireTime(key)
 	return r0, tx.finish(statExpireTime, t0, err)
@@ -262,7 +262,7 @@ func (db *DB) ExpireTime(ctx context.Context, key string) (time.Duration, error)
 // PExpireTime is [Tx.PExpireTime] (PEXPIRETIME) under the lock of its key's shard.
 func (db *DB) PExpireTime(ctx context.Context, key string) (time.Duration, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statPExpireTime]++
+	tx.home.count(statPExpireTime)
 	t0 := db.start()
 	r0, err := tx.PExpireTime(key)
 	return r0, tx.finish(statPExpireTime, t0, err)
@@ -271,7 +271,7 @@ func (db *DB) PExpireTime(ctx context.Context, key string) (time.Duration, error
 // Persist is [Tx.Persist] (PERSIST) under the lock of its key's shard.
 func (db *DB) Persist(ctx context.Context, key string) (bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statPersist]++
+	tx.home.count(statPersist)
 	t0 := db.start()
 	r0, err := tx.Persist(key)
 	return r0, tx.finish(statPersist, t0, err)
@@ -280,7 +280,7 @@ func (db *DB) Persist(ctx context.Context, key string) (bool, error) {
 // Copy is [Tx.Copy] (COPY) under the locks of its keys' shards.
 func (db *DB) Copy(ctx context.Context, source, destination string, destDB int, replace bool) (int64, error) {
 	tx := db.lockMask(db.maskOf(source, destination))
-	tx.home.calls[statCopy]++
+	tx.home.count(statCopy)
 	t0 := db.start()
 	r0, err := tx.Copy(source, destination, destDB, replace)
 	return r0, tx.finish(statCopy, t0, err)
@@ -289,7 +289,7 @@ func (db *DB) Copy(ctx context.Context, source, destination string, destDB int, 
 // RenameNX is [Tx.RenameNX] (RENAMENX) under the locks of its keys' shards.
 func (db *DB) RenameNX(ctx context.Context, key, newKey string) (bool, error) {
 	tx := db.lockMask(db.maskOf(key, newKey))
-	tx.home.calls[statRenameNX]++
+	tx.home.count(statRenameNX)
 	t0 := db.start()
 	r0, err := tx.RenameNX(key, newKey)
 	return r0, tx.finish(statRenameNX, t0, err)
@@ -298,7 +298,7 @@ func (db *DB) RenameNX(ctx context.Context, key, newKey string) (bool, error) {
 // Unlink is [Tx.Unlink] (UNLINK) under the locks of its keys' shards.
 func (db *DB) Unlink(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lockMask(db.maskOf(keys...))
-	tx.home.calls[statUnlink]++
+	tx.home.count(statUnlink)
 	t0 := db.start()
 	r0, err := tx.Unlink(keys...)
 	return r0, tx.finish(statUnlink, t0, err)
@@ -307,7 +307,7 @@ func (db *DB) Unlink(ctx context.Context, keys ...string) (int64, error) {
 // Touch is [Tx.Touch] (TOUCH) under the locks of its keys' shards.
 func (db *DB) Touch(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lockMask(db.maskOf(keys...))
-	tx.home.calls[statTouch]++
+	tx.home.count(statTouch)
 	t0 := db.start()
 	r0, err := tx.Touch(keys...)
 	return r0, tx.finish(statTouch, t0, err)
@@ -316,7 +316,7 @@ func (db *DB) Touch(ctx context.Context, keys ...string) (int64, error) {
 // RandomKey is [Tx.RandomKey] (RANDOMKEY) under every shard's lock.
 func (db *DB) RandomKey(ctx context.Context) (string, bool, error) {
 	tx := db.lockAll()
-	tx.home.calls[statRandomKey]++
+	tx.home.count(statRandomKey)
 	t0 := db.start()
 	r0, r1, err := tx.RandomKey()
 	return r0, r1, tx.finish(statRandomKey, t0, err)
@@ -325,7 +325,7 @@ func (db *DB) RandomKey(ctx context.Context) (string, bool, error) {
 // Del is [Tx.Del] (DEL) under the locks of its keys' shards.
 func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lockMask(db.maskOf(keys...))
-	tx.home.calls[statDel]++
+	tx.home.count(statDel)
 	t0 := db.start()
 	r0, err := tx.Del(keys...)
 	return r0, tx.finish(statDel, t0, err)
@@ -334,7 +334,7 @@ func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
 // Exists is [Tx.Exists] (EXISTS) under the locks of its keys' shards.
 func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lockMask(db.maskOf(keys...))
-	tx.home.calls[statExists]++
+	tx.home.count(statExists)
 	t0 := db.start()
 	r0, err := tx.Exists(keys...)
 	return r0, tx.finish(statExists, t0, err)
@@ -343,7 +343,7 @@ func (db *DB) Exists(ctx context.Context, keys ...string) (int64, error) {
 // Type is [Tx.Type] (TYPE) under the lock of its key's shard.
 func (db *DB) Type(ctx context.Context, key string) (string, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statType]++
+	tx.home.count(statType)
 	t0 := db.start()
 	r0, err := tx.Type(key)
 	return r0, tx.finish(statType, t0, err)
@@ -352,7 +352,7 @@ func (db *DB) Type(ctx context.Context, key string) (string, error) {
 // Keys is [Tx.Keys] (KEYS) under every shard's lock.
 func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
 	tx := db.lockAll()
-	tx.home.calls[statKeys]++
+	tx.home.count(statKeys)
 	t0 := db.start()
 	r0, err := tx.Keys(pattern)
 	return r0, tx.finish(statKeys, t0, err)
@@ -361,7 +361,7 @@ func (db *DB) Keys(ctx context.Context, pattern string) ([]string, error) {
 // Scan is [Tx.Scan] (SCAN) under every shard's lock.
 func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64) ([]string, uint64, error) {
 	tx := db.lockAll()
-	tx.home.calls[statScan]++
+	tx.home.count(statScan)
 	t0 := db.start()
 	r0, r1, err := tx.Scan(cursor, match, count)
 	return r0, r1, tx.finish(statScan, t0, err)
@@ -370,7 +370,7 @@ func (db *DB) Scan(ctx context.Context, cursor uint64, match string, count int64
 // ScanType is [Tx.ScanType] (SCAN) under every shard's lock.
 func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
 	tx := db.lockAll()
-	tx.home.calls[statScan]++
+	tx.home.count(statScan)
 	t0 := db.start()
 	r0, r1, err := tx.ScanType(cursor, match, count, keyType)
 	return r0, r1, tx.finish(statScan, t0, err)
@@ -379,7 +379,7 @@ func (db *DB) ScanType(ctx context.Context, cursor uint64, match string, count i
 // DBSize is [Tx.DBSize] (DBSIZE) under every shard's lock.
 func (db *DB) DBSize(ctx context.Context) (int64, error) {
 	tx := db.lockAll()
-	tx.home.calls[statDBSize]++
+	tx.home.count(statDBSize)
 	t0 := db.start()
 	r0, err := tx.DBSize()
 	return r0, tx.finish(statDBSize, t0, err)
@@ -388,7 +388,7 @@ func (db *DB) DBSize(ctx context.Context) (int64, error) {
 // FlushAll is [Tx.FlushAll] (FLUSHALL) under every shard's lock.
 func (db *DB) FlushAll(ctx context.Context) error {
 	tx := db.lockAll()
-	tx.home.calls[statFlushAll]++
+	tx.home.count(statFlushAll)
 	t0 := db.start()
 	err := tx.FlushAll()
 	return tx.finish(statFlushAll, t0, err)
@@ -397,7 +397,7 @@ func (db *DB) FlushAll(ctx context.Context) error {
 // Rename is [Tx.Rename] (RENAME) under the locks of its keys' shards.
 func (db *DB) Rename(ctx context.Context, key, newKey string) error {
 	tx := db.lockMask(db.maskOf(key, newKey))
-	tx.home.calls[statRename]++
+	tx.home.count(statRename)
 	t0 := db.start()
 	err := tx.Rename(key, newKey)
 	return tx.finish(statRename, t0, err)
@@ -406,7 +406,7 @@ func (db *DB) Rename(ctx context.Context, key, newKey string) error {
 // LPush is [Tx.LPush] (LPUSH) under the lock of its key's shard.
 func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statLPush]++
+	tx.home.count(statLPush)
 	t0 := db.start()
 	r0, err := tx.LPush(key, values...)
 	return r0, tx.finish(statLPush, t0, err)
@@ -415,7 +415,7 @@ func (db *DB) LPush(ctx context.Context, key string, values ...string) (int64, e
 // RPush is [Tx.RPush] (RPUSH) under the lock of its key's shard.
 func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statRPush]++
+	tx.home.count(statRPush)
 	t0 := db.start()
 	r0, err := tx.RPush(key, values...)
 	return r0, tx.finish(statRPush, t0, err)
@@ -424,7 +424,7 @@ func (db *DB) RPush(ctx context.Context, key string, values ...string) (int64, e
 // LPushX is [Tx.LPushX] (LPUSHX) under the lock of its key's shard.
 func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statLPushX]++
+	tx.home.count(statLPushX)
 	t0 := db.start()
 	r0, err := tx.LPushX(key, values...)
 	return r0, tx.finish(statLPushX, t0, err)
@@ -433,7 +433,7 @@ func (db *DB) LPushX(ctx context.Context, key string, values ...string) (int64, 
 // RPushX is [Tx.RPushX] (RPUSHX) under the lock of its key's shard.
 func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statRPushX]++
+	tx.home.count(statRPushX)
 	t0 := db.start()
 	r0, err := tx.RPushX(key, values...)
 	return r0, tx.finish(statRPushX, t0, err)
@@ -442,7 +442,7 @@ func (db *DB) RPushX(ctx context.Context, key string, values ...string) (int64, 
 // LPop is [Tx.LPop] (LPOP) under the lock of its key's shard.
 func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statLPop]++
+	tx.home.count(statLPop)
 	t0 := db.start()
 	r0, r1, err := tx.LPop(key)
 	return r0, r1, tx.finish(statLPop, t0, err)
@@ -451,7 +451,7 @@ func (db *DB) LPop(ctx context.Context, key string) (string, bool, error) {
 // RPop is [Tx.RPop] (RPOP) under the lock of its key's shard.
 func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statRPop]++
+	tx.home.count(statRPop)
 	t0 := db.start()
 	r0, r1, err := tx.RPop(key)
 	return r0, r1, tx.finish(statRPop, t0, err)
@@ -460,7 +460,7 @@ func (db *DB) RPop(ctx context.Context, key string) (string, bool, error) {
 // LPopCount is [Tx.LPopCount] (LPOP) under the lock of its key's shard.
 func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statLPop]++
+	tx.home.count(statLPop)
 	t0 := db.start()
 	r0, err := tx.LPopCount(key, count)
 	return r0, tx.finish(statLPop, t0, err)
@@ -469,7 +469,7 @@ func (db *DB) LPopCount(ctx context.Context, key string, count int) ([]string, e
 // RPopCount is [Tx.RPopCount] (RPOP) under the lock of its key's shard.
 func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statRPop]++
+	tx.home.count(statRPop)
 	t0 := db.start()
 	r0, err := tx.RPopCount(key, count)
 	return r0, tx.finish(statRPop, t0, err)
@@ -478,7 +478,7 @@ func (db *DB) RPopCount(ctx context.Context, key string, count int) ([]string, e
 // LLen is [Tx.LLen] (LLEN) under the lock of its key's shard.
 func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statLLen]++
+	tx.home.count(statLLen)
 	t0 := db.start()
 	r0, err := tx.LLen(key)
 	return r0, tx.finish(statLLen, t0, err)
@@ -487,7 +487,7 @@ func (db *DB) LLen(ctx context.Context, key string) (int64, error) {
 // LIndex is [Tx.LIndex] (LINDEX) under the lock of its key's shard.
 func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statLIndex]++
+	tx.home.count(statLIndex)
 	t0 := db.start()
 	r0, r1, err := tx.LIndex(key, index)
 	return r0, r1, tx.finish(statLIndex, t0, err)
@@ -496,7 +496,7 @@ func (db *DB) LIndex(ctx context.Context, key string, index int64) (string, bool
 // LSet is [Tx.LSet] (LSET) under the lock of its key's shard.
 func (db *DB) LSet(ctx context.Context, key string, index int64, value string) error {
 	tx := db.lockKey(key)
-	tx.home.calls[statLSet]++
+	tx.home.count(statLSet)
 	t0 := db.start()
 	err := tx.LSet(key, index, value)
 	return tx.finish(statLSet, t0, err)
@@ -505,7 +505,7 @@ func (db *DB) LSet(ctx context.Context, key string, index int64, value string) e
 // LRange is [Tx.LRange] (LRANGE) under the lock of its key's shard.
 func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statLRange]++
+	tx.home.count(statLRange)
 	t0 := db.start()
 	r0, err := tx.LRange(key, start, stop)
 	return r0, tx.finish(statLRange, t0, err)
@@ -514,7 +514,7 @@ func (db *DB) LRange(ctx context.Context, key string, start, stop int64) ([]stri
 // LInsert is [Tx.LInsert] (LINSERT) under the lock of its key's shard.
 func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statLInsert]++
+	tx.home.count(statLInsert)
 	t0 := db.start()
 	r0, err := tx.LInsert(key, op, pivot, value)
 	return r0, tx.finish(statLInsert, t0, err)
@@ -523,7 +523,7 @@ func (db *DB) LInsert(ctx context.Context, key, op, pivot, value string) (int64,
 // LInsertBefore is [Tx.LInsertBefore] (LINSERT) under the lock of its key's shard.
 func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statLInsert]++
+	tx.home.count(statLInsert)
 	t0 := db.start()
 	r0, err := tx.LInsertBefore(key, pivot, value)
 	return r0, tx.finish(statLInsert, t0, err)
@@ -532,7 +532,7 @@ func (db *DB) LInsertBefore(ctx context.Context, key, pivot, value string) (int6
 // LInsertAfter is [Tx.LInsertAfter] (LINSERT) under the lock of its key's shard.
 func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statLInsert]++
+	tx.home.count(statLInsert)
 	t0 := db.start()
 	r0, err := tx.LInsertAfter(key, pivot, value)
 	return r0, tx.finish(statLInsert, t0, err)
@@ -541,7 +541,7 @@ func (db *DB) LInsertAfter(ctx context.Context, key, pivot, value string) (int64
 // LRem is [Tx.LRem] (LREM) under the lock of its key's shard.
 func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statLRem]++
+	tx.home.count(statLRem)
 	t0 := db.start()
 	r0, err := tx.LRem(key, count, value)
 	return r0, tx.finish(statLRem, t0, err)
@@ -550,7 +550,7 @@ func (db *DB) LRem(ctx context.Context, key string, count int64, value string) (
 // LTrim is [Tx.LTrim] (LTRIM) under the lock of its key's shard.
 func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
 	tx := db.lockKey(key)
-	tx.home.calls[statLTrim]++
+	tx.home.count(statLTrim)
 	t0 := db.start()
 	err := tx.LTrim(key, start, stop)
 	return tx.finish(statLTrim, t0, err)
@@ -559,7 +559,7 @@ func (db *DB) LTrim(ctx context.Context, key string, start, stop int64) error {
 // LPos is [Tx.LPos] (LPOS) under the lock of its key's shard.
 func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statLPos]++
+	tx.home.count(statLPos)
 	t0 := db.start()
 	r0, r1, err := tx.LPos(key, value, a)
 	return r0, r1, tx.finish(statLPos, t0, err)
@@ -568,7 +568,7 @@ func (db *DB) LPos(ctx context.Context, key, value string, a LPosArgs) (int64, b
 // LPosCount is [Tx.LPosCount] (LPOS) under the lock of its key's shard.
 func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a LPosArgs) ([]int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statLPos]++
+	tx.home.count(statLPos)
 	t0 := db.start()
 	r0, err := tx.LPosCount(key, value, count, a)
 	return r0, tx.finish(statLPos, t0, err)
@@ -577,7 +577,7 @@ func (db *DB) LPosCount(ctx context.Context, key, value string, count int64, a L
 // LMove is [Tx.LMove] (LMOVE) under the locks of its keys' shards.
 func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (string, bool, error) {
 	tx := db.lockMask(db.maskOf(src, dst))
-	tx.home.calls[statLMove]++
+	tx.home.count(statLMove)
 	t0 := db.start()
 	r0, r1, err := tx.LMove(src, dst, srcPos, dstPos)
 	return r0, r1, tx.finish(statLMove, t0, err)
@@ -586,7 +586,7 @@ func (db *DB) LMove(ctx context.Context, src, dst, srcPos, dstPos string) (strin
 // RPopLPush is [Tx.RPopLPush] (RPOPLPUSH) under the locks of its keys' shards.
 func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, error) {
 	tx := db.lockMask(db.maskOf(src, dst))
-	tx.home.calls[statRPopLPush]++
+	tx.home.count(statRPopLPush)
 	t0 := db.start()
 	r0, r1, err := tx.RPopLPush(src, dst)
 	return r0, r1, tx.finish(statRPopLPush, t0, err)
@@ -595,7 +595,7 @@ func (db *DB) RPopLPush(ctx context.Context, src, dst string) (string, bool, err
 // LMPop is [Tx.LMPop] (LMPOP) under the locks of its keys' shards.
 func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...string) (key string, values []string, err error) {
 	tx := db.lockMask(db.maskOf(keys...))
-	tx.home.calls[statLMPop]++
+	tx.home.count(statLMPop)
 	t0 := db.start()
 	r0, r1, err := tx.LMPop(direction, count, keys...)
 	return r0, r1, tx.finish(statLMPop, t0, err)
@@ -604,7 +604,7 @@ func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...
 // ObjectEncoding is [Tx.ObjectEncoding] (OBJECT) under the lock of its key's shard.
 func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bool) {
 	tx := db.lockKey(key)
-	tx.home.calls[statObjectEncoding]++
+	tx.home.count(statObjectEncoding)
 	defer tx.end(statObjectEncoding, db.start())
 	return tx.ObjectEncoding(key)
 }
@@ -612,7 +612,7 @@ func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bo
 // ZUnion is [Tx.ZUnion] (ZUNION) under the locks of its keys' shards.
 func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
 	tx := db.lockMask(db.maskOf(store.Keys...))
-	tx.home.calls[statZUnion]++
+	tx.home.count(statZUnion)
 	t0 := db.start()
 	r0, err := tx.ZUnion(store)
 	return r0, tx.finish(statZUnion, t0, err)
@@ -621,7 +621,7 @@ func (db *DB) ZUnion(ctx context.Context, store ZStore) ([]string, error) {
 // ZUnionWithScores is [Tx.ZUnionWithScores] (ZUNION) under the locks of its keys' shards.
 func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
 	tx := db.lockMask(db.maskOf(store.Keys...))
-	tx.home.calls[statZUnion]++
+	tx.home.count(statZUnion)
 	t0 := db.start()
 	r0, err := tx.ZUnionWithScores(store)
 	return r0, tx.finish(statZUnion, t0, err)
@@ -630,7 +630,7 @@ func (db *DB) ZUnionWithScores(ctx context.Context, store ZStore) ([]Z, error) {
 // ZUnionStore is [Tx.ZUnionStore] (ZUNIONSTORE) under the locks of its keys' shards.
 func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int64, error) {
 	tx := db.lockMask(db.maskOf(dest) | db.maskOf(storeKeys(store)...))
-	tx.home.calls[statZUnionStore]++
+	tx.home.count(statZUnionStore)
 	t0 := db.start()
 	r0, err := tx.ZUnionStore(dest, store)
 	return r0, tx.finish(statZUnionStore, t0, err)
@@ -639,7 +639,7 @@ func (db *DB) ZUnionStore(ctx context.Context, dest string, store *ZStore) (int6
 // ZInter is [Tx.ZInter] (ZINTER) under the locks of its keys' shards.
 func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
 	tx := db.lockMask(db.maskOf(storeKeys(store)...))
-	tx.home.calls[statZInter]++
+	tx.home.count(statZInter)
 	t0 := db.start()
 	r0, err := tx.ZInter(store)
 	return r0, tx.finish(statZInter, t0, err)
@@ -648,7 +648,7 @@ func (db *DB) ZInter(ctx context.Context, store *ZStore) ([]string, error) {
 // ZInterWithScores is [Tx.ZInterWithScores] (ZINTER) under the locks of its keys' shards.
 func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) {
 	tx := db.lockMask(db.maskOf(storeKeys(store)...))
-	tx.home.calls[statZInter]++
+	tx.home.count(statZInter)
 	t0 := db.start()
 	r0, err := tx.ZInterWithScores(store)
 	return r0, tx.finish(statZInter, t0, err)
@@ -657,7 +657,7 @@ func (db *DB) ZInterWithScores(ctx context.Context, store *ZStore) ([]Z, error) 
 // ZInterStore is [Tx.ZInterStore] (ZINTERSTORE) under the locks of its keys' shards.
 func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore) (int64, error) {
 	tx := db.lockMask(db.maskOf(destination) | db.maskOf(storeKeys(store)...))
-	tx.home.calls[statZInterStore]++
+	tx.home.count(statZInterStore)
 	t0 := db.start()
 	r0, err := tx.ZInterStore(destination, store)
 	return r0, tx.finish(statZInterStore, t0, err)
@@ -666,7 +666,7 @@ func (db *DB) ZInterStore(ctx context.Context, destination string, store *ZStore
 // ZInterCard is [Tx.ZInterCard] (ZINTERCARD) under the locks of its keys' shards.
 func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int64, error) {
 	tx := db.lockMask(db.maskOf(keys...))
-	tx.home.calls[statZInterCard]++
+	tx.home.count(statZInterCard)
 	t0 := db.start()
 	r0, err := tx.ZInterCard(limit, keys...)
 	return r0, tx.finish(statZInterCard, t0, err)
@@ -675,7 +675,7 @@ func (db *DB) ZInterCard(ctx context.Context, limit int64, keys ...string) (int6
 // ZDiff is [Tx.ZDiff] (ZDIFF) under the locks of its keys' shards.
 func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
 	tx := db.lockMask(db.maskOf(keys...))
-	tx.home.calls[statZDiff]++
+	tx.home.count(statZDiff)
 	t0 := db.start()
 	r0, err := tx.ZDiff(keys...)
 	return r0, tx.finish(statZDiff, t0, err)
@@ -684,7 +684,7 @@ func (db *DB) ZDiff(ctx context.Context, keys ...string) ([]string, error) {
 // ZDiffWithScores is [Tx.ZDiffWithScores] (ZDIFF) under the locks of its keys' shards.
 func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) {
 	tx := db.lockMask(db.maskOf(keys...))
-	tx.home.calls[statZDiff]++
+	tx.home.count(statZDiff)
 	t0 := db.start()
 	r0, err := tx.ZDiffWithScores(keys...)
 	return r0, tx.finish(statZDiff, t0, err)
@@ -693,7 +693,7 @@ func (db *DB) ZDiffWithScores(ctx context.Context, keys ...string) ([]Z, error) 
 // ZDiffStore is [Tx.ZDiffStore] (ZDIFFSTORE) under the locks of its keys' shards.
 func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string) (int64, error) {
 	tx := db.lockMask(db.maskOf(destination) | db.maskOf(keys...))
-	tx.home.calls[statZDiffStore]++
+	tx.home.count(statZDiffStore)
 	t0 := db.start()
 	r0, err := tx.ZDiffStore(destination, keys...)
 	return r0, tx.finish(statZDiffStore, t0, err)
@@ -702,7 +702,7 @@ func (db *DB) ZDiffStore(ctx context.Context, destination string, keys ...string
 // ZPopMin is [Tx.ZPopMin] (ZPOPMIN) under the lock of its key's shard.
 func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZPopMin]++
+	tx.home.count(statZPopMin)
 	t0 := db.start()
 	r0, err := tx.ZPopMin(key, count...)
 	return r0, tx.finish(statZPopMin, t0, err)
@@ -711,7 +711,7 @@ func (db *DB) ZPopMin(ctx context.Context, key string, count ...int64) ([]Z, err
 // ZPopMax is [Tx.ZPopMax] (ZPOPMAX) under the lock of its key's shard.
 func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZPopMax]++
+	tx.home.count(statZPopMax)
 	t0 := db.start()
 	r0, err := tx.ZPopMax(key, count...)
 	return r0, tx.finish(statZPopMax, t0, err)
@@ -720,7 +720,7 @@ func (db *DB) ZPopMax(ctx context.Context, key string, count ...int64) ([]Z, err
 // ZMPop is [Tx.ZMPop] (ZMPOP) under the locks of its keys' shards.
 func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...string) (key string, zs []Z, err error) {
 	tx := db.lockMask(db.maskOf(keys...))
-	tx.home.calls[statZMPop]++
+	tx.home.count(statZMPop)
 	t0 := db.start()
 	r0, r1, err := tx.ZMPop(order, count, keys...)
 	return r0, r1, tx.finish(statZMPop, t0, err)
@@ -729,7 +729,7 @@ func (db *DB) ZMPop(ctx context.Context, order string, count int64, keys ...stri
 // ZRemRangeByRank is [Tx.ZRemRangeByRank] (ZREMRANGEBYRANK) under the lock of its key's shard.
 func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRemRangeByRank]++
+	tx.home.count(statZRemRangeByRank)
 	t0 := db.start()
 	r0, err := tx.ZRemRangeByRank(key, start, stop)
 	return r0, tx.finish(statZRemRangeByRank, t0, err)
@@ -738,7 +738,7 @@ func (db *DB) ZRemRangeByRank(ctx context.Context, key string, start, stop int64
 // ZRemRangeByScore is [Tx.ZRemRangeByScore] (ZREMRANGEBYSCORE) under the lock of its key's shard.
 func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRemRangeByScore]++
+	tx.home.count(statZRemRangeByScore)
 	t0 := db.start()
 	r0, err := tx.ZRemRangeByScore(key, min, max)
 	return r0, tx.finish(statZRemRangeByScore, t0, err)
@@ -747,7 +747,7 @@ func (db *DB) ZRemRangeByScore(ctx context.Context, key, min, max string) (int64
 // ZRemRangeByLex is [Tx.ZRemRangeByLex] (ZREMRANGEBYLEX) under the lock of its key's shard.
 func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRemRangeByLex]++
+	tx.home.count(statZRemRangeByLex)
 	t0 := db.start()
 	r0, err := tx.ZRemRangeByLex(key, min, max)
 	return r0, tx.finish(statZRemRangeByLex, t0, err)
@@ -756,7 +756,7 @@ func (db *DB) ZRemRangeByLex(ctx context.Context, key, min, max string) (int64, 
 // ZRange is [Tx.ZRange] (ZRANGE) under the lock of its key's shard.
 func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRange]++
+	tx.home.count(statZRange)
 	t0 := db.start()
 	r0, err := tx.ZRange(key, start, stop)
 	return r0, tx.finish(statZRange, t0, err)
@@ -765,7 +765,7 @@ func (db *DB) ZRange(ctx context.Context, key string, start, stop int64) ([]stri
 // ZRangeWithScores is [Tx.ZRangeWithScores] (ZRANGE) under the lock of its key's shard.
 func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRange]++
+	tx.home.count(statZRange)
 	t0 := db.start()
 	r0, err := tx.ZRangeWithScores(key, start, stop)
 	return r0, tx.finish(statZRange, t0, err)
@@ -774,7 +774,7 @@ func (db *DB) ZRangeWithScores(ctx context.Context, key string, start, stop int6
 // ZRevRange is [Tx.ZRevRange] (ZREVRANGE) under the lock of its key's shard.
 func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]string, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRevRange]++
+	tx.home.count(statZRevRange)
 	t0 := db.start()
 	r0, err := tx.ZRevRange(key, start, stop)
 	return r0, tx.finish(statZRevRange, t0, err)
@@ -783,7 +783,7 @@ func (db *DB) ZRevRange(ctx context.Context, key string, start, stop int64) ([]s
 // ZRevRangeWithScores is [Tx.ZRevRangeWithScores] (ZREVRANGE) under the lock of its key's shard.
 func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop int64) ([]Z, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRevRange]++
+	tx.home.count(statZRevRange)
 	t0 := db.start()
 	r0, err := tx.ZRevRangeWithScores(key, start, stop)
 	return r0, tx.finish(statZRevRange, t0, err)
@@ -792,7 +792,7 @@ func (db *DB) ZRevRangeWithScores(ctx context.Context, key string, start, stop i
 // ZRangeArgs is [Tx.ZRangeArgs] (ZRANGE) under the lock of its key's shard.
 func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
 	tx := db.lockKey(z.Key)
-	tx.home.calls[statZRange]++
+	tx.home.count(statZRange)
 	t0 := db.start()
 	r0, err := tx.ZRangeArgs(z)
 	return r0, tx.finish(statZRange, t0, err)
@@ -801,7 +801,7 @@ func (db *DB) ZRangeArgs(ctx context.Context, z ZRangeArgs) ([]string, error) {
 // ZRangeArgsWithScores is [Tx.ZRangeArgsWithScores] (ZRANGE) under the lock of its key's shard.
 func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, error) {
 	tx := db.lockKey(z.Key)
-	tx.home.calls[statZRange]++
+	tx.home.count(statZRange)
 	t0 := db.start()
 	r0, err := tx.ZRangeArgsWithScores(z)
 	return r0, tx.finish(statZRange, t0, err)
@@ -810,7 +810,7 @@ func (db *DB) ZRangeArgsWithScores(ctx context.Context, z ZRangeArgs) ([]Z, erro
 // ZRangeStore is [Tx.ZRangeStore] (ZRANGESTORE) under the locks of its keys' shards.
 func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64, error) {
 	tx := db.lockMask(db.maskOf(dst, z.Key))
-	tx.home.calls[statZRangeStore]++
+	tx.home.count(statZRangeStore)
 	t0 := db.start()
 	r0, err := tx.ZRangeStore(dst, z)
 	return r0, tx.finish(statZRangeStore, t0, err)
@@ -819,7 +819,7 @@ func (db *DB) ZRangeStore(ctx context.Context, dst string, z ZRangeArgs) (int64,
 // ZRangeByScore is [Tx.ZRangeByScore] (ZRANGEBYSCORE) under the lock of its key's shard.
 func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRangeByScore]++
+	tx.home.count(statZRangeByScore)
 	t0 := db.start()
 	r0, err := tx.ZRangeByScore(key, opt)
 	return r0, tx.finish(statZRangeByScore, t0, err)
@@ -828,7 +828,7 @@ func (db *DB) ZRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]s
 // ZRangeByScoreWithScores is [Tx.ZRangeByScoreWithScores] (ZRANGEBYSCORE) under the lock of its key's shard.
 func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRangeByScore]++
+	tx.home.count(statZRangeByScore)
 	t0 := db.start()
 	r0, err := tx.ZRangeByScoreWithScores(key, opt)
 	return r0, tx.finish(statZRangeByScore, t0, err)
@@ -837,7 +837,7 @@ func (db *DB) ZRangeByScoreWithScores(ctx context.Context, key string, opt *ZRan
 // ZRevRangeByScore is [Tx.ZRevRangeByScore] (ZREVRANGEBYSCORE) under the lock of its key's shard.
 func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRevRangeByScore]++
+	tx.home.count(statZRevRangeByScore)
 	t0 := db.start()
 	r0, err := tx.ZRevRangeByScore(key, opt)
 	return r0, tx.finish(statZRevRangeByScore, t0, err)
@@ -846,7 +846,7 @@ func (db *DB) ZRevRangeByScore(ctx context.Context, key string, opt *ZRangeBy) (
 // ZRevRangeByScoreWithScores is [Tx.ZRevRangeByScoreWithScores] (ZREVRANGEBYSCORE) under the lock of its key's shard.
 func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *ZRangeBy) ([]Z, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRevRangeByScore]++
+	tx.home.count(statZRevRangeByScore)
 	t0 := db.start()
 	r0, err := tx.ZRevRangeByScoreWithScores(key, opt)
 	return r0, tx.finish(statZRevRangeByScore, t0, err)
@@ -855,7 +855,7 @@ func (db *DB) ZRevRangeByScoreWithScores(ctx context.Context, key string, opt *Z
 // ZRangeByLex is [Tx.ZRangeByLex] (ZRANGEBYLEX) under the lock of its key's shard.
 func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRangeByLex]++
+	tx.home.count(statZRangeByLex)
 	t0 := db.start()
 	r0, err := tx.ZRangeByLex(key, opt)
 	return r0, tx.finish(statZRangeByLex, t0, err)
@@ -864,7 +864,7 @@ func (db *DB) ZRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]str
 // ZRevRangeByLex is [Tx.ZRevRangeByLex] (ZREVRANGEBYLEX) under the lock of its key's shard.
 func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]string, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRevRangeByLex]++
+	tx.home.count(statZRevRangeByLex)
 	t0 := db.start()
 	r0, err := tx.ZRevRangeByLex(key, opt)
 	return r0, tx.finish(statZRevRangeByLex, t0, err)
@@ -873,7 +873,7 @@ func (db *DB) ZRevRangeByLex(ctx context.Context, key string, opt *ZRangeBy) ([]
 // ZCard is [Tx.ZCard] (ZCARD) under the lock of its key's shard.
 func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZCard]++
+	tx.home.count(statZCard)
 	t0 := db.start()
 	r0, err := tx.ZCard(key)
 	return r0, tx.finish(statZCard, t0, err)
@@ -882,7 +882,7 @@ func (db *DB) ZCard(ctx context.Context, key string) (int64, error) {
 // ZCount is [Tx.ZCount] (ZCOUNT) under the lock of its key's shard.
 func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZCount]++
+	tx.home.count(statZCount)
 	t0 := db.start()
 	r0, err := tx.ZCount(key, min, max)
 	return r0, tx.finish(statZCount, t0, err)
@@ -891,7 +891,7 @@ func (db *DB) ZCount(ctx context.Context, key, min, max string) (int64, error) {
 // ZLexCount is [Tx.ZLexCount] (ZLEXCOUNT) under the lock of its key's shard.
 func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZLexCount]++
+	tx.home.count(statZLexCount)
 	t0 := db.start()
 	r0, err := tx.ZLexCount(key, min, max)
 	return r0, tx.finish(statZLexCount, t0, err)
@@ -900,7 +900,7 @@ func (db *DB) ZLexCount(ctx context.Context, key, min, max string) (int64, error
 // ZScore is [Tx.ZScore] (ZSCORE) under the lock of its key's shard.
 func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZScore]++
+	tx.home.count(statZScore)
 	t0 := db.start()
 	r0, r1, err := tx.ZScore(key, member)
 	return r0, r1, tx.finish(statZScore, t0, err)
@@ -909,7 +909,7 @@ func (db *DB) ZScore(ctx context.Context, key, member string) (float64, bool, er
 // ZMScore is [Tx.ZMScore] (ZMSCORE) under the lock of its key's shard.
 func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (scores []float64, ok []bool, err error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZMScore]++
+	tx.home.count(statZMScore)
 	t0 := db.start()
 	r0, r1, err := tx.ZMScore(key, members...)
 	return r0, r1, tx.finish(statZMScore, t0, err)
@@ -918,7 +918,7 @@ func (db *DB) ZMScore(ctx context.Context, key string, members ...string) (score
 // ZRank is [Tx.ZRank] (ZRANK) under the lock of its key's shard.
 func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRank]++
+	tx.home.count(statZRank)
 	t0 := db.start()
 	r0, r1, err := tx.ZRank(key, member)
 	return r0, r1, tx.finish(statZRank, t0, err)
@@ -927,7 +927,7 @@ func (db *DB) ZRank(ctx context.Context, key, member string) (int64, bool, error
 // ZRankWithScore is [Tx.ZRankWithScore] (ZRANK) under the lock of its key's shard.
 func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRank]++
+	tx.home.count(statZRank)
 	t0 := db.start()
 	r0, r1, r2, err := tx.ZRankWithScore(key, member)
 	return r0, r1, r2, tx.finish(statZRank, t0, err)
@@ -936,7 +936,7 @@ func (db *DB) ZRankWithScore(ctx context.Context, key, member string) (rank int6
 // ZRevRank is [Tx.ZRevRank] (ZREVRANK) under the lock of its key's shard.
 func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRevRank]++
+	tx.home.count(statZRevRank)
 	t0 := db.start()
 	r0, r1, err := tx.ZRevRank(key, member)
 	return r0, r1, tx.finish(statZRevRank, t0, err)
@@ -945,7 +945,7 @@ func (db *DB) ZRevRank(ctx context.Context, key, member string) (int64, bool, er
 // ZRevRankWithScore is [Tx.ZRevRankWithScore] (ZREVRANK) under the lock of its key's shard.
 func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank int64, score float64, ok bool, err error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRevRank]++
+	tx.home.count(statZRevRank)
 	t0 := db.start()
 	r0, r1, r2, err := tx.ZRevRankWithScore(key, member)
 	return r0, r1, r2, tx.finish(statZRevRank, t0, err)
@@ -954,7 +954,7 @@ func (db *DB) ZRevRankWithScore(ctx context.Context, key, member string) (rank i
 // ZRandMember is [Tx.ZRandMember] (ZRANDMEMBER) under the lock of its key's shard.
 func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRandMember]++
+	tx.home.count(statZRandMember)
 	t0 := db.start()
 	r0, err := tx.ZRandMember(key, count)
 	return r0, tx.finish(statZRandMember, t0, err)
@@ -963,7 +963,7 @@ func (db *DB) ZRandMember(ctx context.Context, key string, count int) ([]string,
 // ZRandMemberWithScores is [Tx.ZRandMemberWithScores] (ZRANDMEMBER) under the lock of its key's shard.
 func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) ([]Z, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRandMember]++
+	tx.home.count(statZRandMember)
 	t0 := db.start()
 	r0, err := tx.ZRandMemberWithScores(key, count)
 	return r0, tx.finish(statZRandMember, t0, err)
@@ -972,7 +972,7 @@ func (db *DB) ZRandMemberWithScores(ctx context.Context, key string, count int) 
 // ZScan is [Tx.ZScan] (ZSCAN) under the lock of its key's shard.
 func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string, count int64) ([]Z, uint64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZScan]++
+	tx.home.count(statZScan)
 	t0 := db.start()
 	r0, r1, err := tx.ZScan(key, cursor, match, count)
 	return r0, r1, tx.finish(statZScan, t0, err)
@@ -981,7 +981,7 @@ func (db *DB) ZScan(ctx context.Context, key string, cursor uint64, match string
 // ZAdd is [Tx.ZAdd] (ZADD) under the lock of its key's shard.
 func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZAdd]++
+	tx.home.count(statZAdd)
 	t0 := db.start()
 	r0, err := tx.ZAdd(key, members...)
 	return r0, tx.finish(statZAdd, t0, err)
@@ -990,7 +990,7 @@ func (db *DB) ZAdd(ctx context.Context, key string, members ...Z) (int64, error)
 // ZAddNX is [Tx.ZAddNX] (ZADD) under the lock of its key's shard.
 func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZAdd]++
+	tx.home.count(statZAdd)
 	t0 := db.start()
 	r0, err := tx.ZAddNX(key, members...)
 	return r0, tx.finish(statZAdd, t0, err)
@@ -999,7 +999,7 @@ func (db *DB) ZAddNX(ctx context.Context, key string, members ...Z) (int64, erro
 // ZAddXX is [Tx.ZAddXX] (ZADD) under the lock of its key's shard.
 func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZAdd]++
+	tx.home.count(statZAdd)
 	t0 := db.start()
 	r0, err := tx.ZAddXX(key, members...)
 	return r0, tx.finish(statZAdd, t0, err)
@@ -1008,7 +1008,7 @@ func (db *DB) ZAddXX(ctx context.Context, key string, members ...Z) (int64, erro
 // ZAddGT is [Tx.ZAddGT] (ZADD) under the lock of its key's shard.
 func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZAdd]++
+	tx.home.count(statZAdd)
 	t0 := db.start()
 	r0, err := tx.ZAddGT(key, members...)
 	return r0, tx.finish(statZAdd, t0, err)
@@ -1017,7 +1017,7 @@ func (db *DB) ZAddGT(ctx context.Context, key string, members ...Z) (int64, erro
 // ZAddLT is [Tx.ZAddLT] (ZADD) under the lock of its key's shard.
 func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZAdd]++
+	tx.home.count(statZAdd)
 	t0 := db.start()
 	r0, err := tx.ZAddLT(key, members...)
 	return r0, tx.finish(statZAdd, t0, err)
@@ -1026,7 +1026,7 @@ func (db *DB) ZAddLT(ctx context.Context, key string, members ...Z) (int64, erro
 // ZAddArgs is [Tx.ZAddArgs] (ZADD) under the lock of its key's shard.
 func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZAdd]++
+	tx.home.count(statZAdd)
 	t0 := db.start()
 	r0, err := tx.ZAddArgs(key, args)
 	return r0, tx.finish(statZAdd, t0, err)
@@ -1035,7 +1035,7 @@ func (db *DB) ZAddArgs(ctx context.Context, key string, args ZAddArgs) (int64, e
 // ZAddArgsIncr is [Tx.ZAddArgsIncr] (ZADD) under the lock of its key's shard.
 func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (score float64, ok bool, err error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZAdd]++
+	tx.home.count(statZAdd)
 	t0 := db.start()
 	r0, r1, err := tx.ZAddArgsIncr(key, args)
 	return r0, r1, tx.finish(statZAdd, t0, err)
@@ -1044,7 +1044,7 @@ func (db *DB) ZAddArgsIncr(ctx context.Context, key string, args ZAddArgs) (scor
 // ZIncrBy is [Tx.ZIncrBy] (ZINCRBY) under the lock of its key's shard.
 func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member string) (float64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZIncrBy]++
+	tx.home.count(statZIncrBy)
 	t0 := db.start()
 	r0, err := tx.ZIncrBy(key, increment, member)
 	return r0, tx.finish(statZIncrBy, t0, err)
@@ -1053,7 +1053,7 @@ func (db *DB) ZIncrBy(ctx context.Context, key string, increment float64, member
 // ZRem is [Tx.ZRem] (ZREM) under the lock of its key's shard.
 func (db *DB) ZRem(ctx context.Context, key string, members ...string) (int64, error) {
 	tx := db.lockKey(key)
-	tx.home.calls[statZRem]++
+	tx.home.count(statZRem)
 	t0 := db.start()
 	r0, err := tx.ZRem(key, members...)
 	return r0, tx.finish(statZRem, t0, err)

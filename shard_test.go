@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 	"testing/synctest"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 )
@@ -265,4 +266,18 @@ func TestDoKeySpecs(t *testing.T) {
 	// fails as in Redis.
 	_, err = db.Do(ctx, "ZUNION", "5", a, b)
 	require.True(t, err != nil && !errors.Is(err, ErrUndeclaredKey), "ZUNION 5 with 2 keys: %v", err)
+}
+
+// TestShardLayout checks what [shard]'s doc says of its cache lines: whole lines, the
+// lock word, cur and the pending counts on the first, and the shards of a DB starting
+// on a line.
+func TestShardLayout(t *testing.T) {
+	var sh shard
+	require.Zero(t, unsafe.Sizeof(sh)%cacheLine, "adjust shardPad: shardData is %d bytes", unsafe.Sizeof(sh.shardData))
+	require.Less(t, unsafe.Offsetof(sh.pending)+unsafe.Sizeof(sh.pending)-1, uintptr(cacheLine))
+	require.Less(t, unsafe.Offsetof(sh.cur), uintptr(cacheLine))
+	for _, n := range []int{1, 2, DefaultShards} {
+		db := New(WithShards(n))
+		require.Zero(t, uintptr(unsafe.Pointer(&db.shards[0]))%cacheLine, "%d shards", n)
+	}
 }

@@ -148,6 +148,7 @@ func newCounters(c *config) counters {
 // reset zeroes the counters of sh.
 func (c *counters) reset(sh *shard) {
 	sh.calls = make([]uint64, len(statNames))
+	sh.pending = pendingCalls{}
 	sh.latency = nil
 	if c.timed {
 		sh.latency = make([]Histogram, len(statNames))
@@ -169,7 +170,7 @@ func statIndex(name string) int {
 // Each counted command (the generated DB methods, Do) runs as
 //
 //	tx := db.lockKey(key)
-//	tx.home.calls[stat]++
+//	tx.home.count(stat)
 //	t0 := db.start()
 //	...
 //	return tx.finish(stat, t0, err)
@@ -212,7 +213,56 @@ func (tx *Tx) count(stat int) {
 		tx.countShared(stat)
 		return
 	}
-	tx.home.calls[stat]++
+	tx.home.count(stat)
+}
+
+// pendingCalls holds the counts of the two commands a shard counted last, not yet
+// added to its calls: each slot is a counter index above pendingShift and a count
+// below. It lives on the lock's cache line, which the command has just brought to
+// its core, so that a run of the same commands (or of two, as a queue's pushes and
+// pops) counts without writing another line (see [shard]); a third command moves
+// the older slot into calls.
+type pendingCalls [2]uint64
+
+const (
+	pendingShift = 48
+	pendingMax   = 1<<pendingShift - 1
+)
+
+// count counts one run of the command whose counter is stat in sh, held
+// exclusively. O(1).
+func (sh *shard) count(stat int) {
+	// A slot minus stat's tag is the slot's count when it counts stat, else at
+	// least 1<<pendingShift (or it wraps around): one comparison finds a slot that
+	// counts stat and is not full.
+	if sh.pending[0]-uint64(stat)<<pendingShift < pendingMax {
+		sh.pending[0]++
+	} else {
+		sh.countSecond(stat)
+	}
+}
+
+// countSecond is count when the first slot does not count stat's command: the
+// second slot counts it, or the older slot moves into calls for a new count. Not
+// inlined, so that count is.
+//
+//go:noinline
+func (sh *shard) countSecond(stat int) {
+	tag, p := uint64(stat)<<pendingShift, &sh.pending
+	if p[1]-tag < pendingMax {
+		p[1]++
+		return
+	}
+	sh.calls[p[1]>>pendingShift] += p[1] & pendingMax
+	p[1], p[0] = p[0], tag|1
+}
+
+// flushCalls moves the pending counts into calls, for a reader of calls.
+func (sh *shard) flushCalls() {
+	for i, c := range sh.pending {
+		sh.calls[c>>pendingShift] += c & pendingMax
+		sh.pending[i] = 0
+	}
 }
 
 // countShared counts one run of the command whose counter is stat, for a command
@@ -264,6 +314,7 @@ func (db *DB) Stats() Stats {
 		st.ExpiredKeys += sh.exp.expired
 		st.Blocked += int64(sh.waits.Blocked())
 		sh.typeStats(st.Types)
+		sh.flushCalls()
 		for c, n := range sh.calls {
 			calls[c] += n
 		}

@@ -207,3 +207,42 @@ func TestStatsConcurrent(t *testing.T) {
 	require.Equal(t, uint64(workers*ops), st.Commands)
 	require.Equal(t, uint64(workers*ops/2), st.Command["lpush"].Latency.Count())
 }
+
+// TestPendingCalls checks the counts a shard keeps on its lock's line (pendingCalls):
+// runs of one, two and three interleaved commands, and a slot that fills up, all add
+// up exactly in calls once flushed.
+func TestPendingCalls(t *testing.T) {
+	tests := []struct {
+		name  string
+		stats []int // run in turn, rounds times
+	}{
+		{"one", []int{3}},
+		{"two", []int{3, 5}},
+		{"three", []int{3, 5, 0}},
+		{"counter zero", []int{0, 0, 7}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sh := &New(WithShards(1)).shards[0]
+			want := make([]uint64, len(sh.calls))
+			for range 1000 {
+				for _, s := range tc.stats {
+					sh.count(s)
+					want[s]++
+				}
+			}
+			sh.flushCalls()
+			require.Equal(t, want, sh.calls)
+			require.Equal(t, pendingCalls{}, sh.pending)
+		})
+	}
+	t.Run("full slot", func(t *testing.T) {
+		sh := &New(WithShards(1)).shards[0]
+		sh.pending[0] = 4<<pendingShift | (pendingMax - 1)
+		for range 3 {
+			sh.count(4)
+		}
+		sh.flushCalls()
+		require.Equal(t, uint64(pendingMax+2), sh.calls[4])
+	})
+}

@@ -278,7 +278,7 @@ func render(ms []method) ([]byte, error) {
 			b.WriteString(", " + strings.Join(decl, ", "))
 		}
 		fmt.Fprintf(&b, ") %s {\n", m.results)
-		fmt.Fprintf(&b, "\ttx := %s\n\ttx.home.calls[%s]++\n", lockExpr(m), s)
+		fmt.Fprintf(&b, "\ttx := %s\n\ttx.home.count(%s)\n", lockExpr(m), s)
 		if m.lastErr {
 			// No defer: the log's error (a DB made by Open) reaches the caller
 			// when the command itself succeeded (see DB.finish).

@@ -47,7 +47,7 @@ func (tx *Tx) unexported() {}
 	require.Contains(t, out, "func (db *DB) GetMany(ctx context.Context, keys ...string) (vals []string, err error) {")
 	require.Contains(t, out, "r0, err := tx.GetMany(keys...)")
 	require.Contains(t, out, "return r0, tx.finish(statGet, t0, err)", "a method returning an error returns the log's error too")
-	require.Contains(t, out, "tx.home.calls[statGet]++", "GetMany counts as GET, named after the shorter Get")
+	require.Contains(t, out, "tx.home.count(statGet)", "GetMany counts as GET, named after the shorter Get")
 	require.Contains(t, out, "tx := db.lockKey(key)", "Get locks its key's shard")
 	require.Contains(t, out, "tx := db.lockMask(db.maskOf(keys...))", "GetMany locks its keys' shards")
 	require.NotContains(t, out, "Wait")
