@@ -55,7 +55,7 @@ func (sh *shard) nowMs() int64 { return sh.cur.nowMs() }
 // time has come: every access to a key goes through it. It reads the clock only for
 // a key with a TTL. The complexity is O(1) on average.
 func (sh *shard) lookup(key string) (int, bool) {
-	i, ok := sh.keys.find(key)
+	i, ok := sh.keys.findHash(key, sh.hashOf(key))
 	if ok && sh.keys.ents[i].ttl && sh.exp.at[sh.keys.ents[i].seq] <= sh.nowMs() {
 		sh.expireEntry(i, key)
 		return 0, false
@@ -216,7 +216,7 @@ func (sh *shard) expireAt(key string) (unixMs int64, ok bool) {
 // as Redis does while loading: a key loaded with a past time expires on its first
 // access or the next reclaim. It reports whether key exists. The caller holds the shard.
 func (sh *shard) setExpireAt(key string, unixMs int64) bool {
-	i, ok := sh.keys.find(key)
+	i, ok := sh.keys.findHash(key, sh.hashOf(key))
 	if ok {
 		sh.setExpiry(i, unixMs)
 	}

@@ -96,8 +96,11 @@ func (t *keyTable) value(i int) any {
 	return nil
 }
 
+// keySeed hashes keys: the high 32 bits of a key's hash choose its slot in its
+// shard's key table (keyHash), the low bits of its hash tag's its shard (shardHash).
 var keySeed = maphash.MakeSeed()
 
+// keyHash returns key's hash in its shard's key table. O(len(key)).
 func keyHash(key string) uint64 { return maphash.String(keySeed, key) >> 32 }
 
 // key returns entry i's name without copying; it is valid until the table changes.
@@ -122,11 +125,13 @@ func (t *keyTable) keyCopy(i int) string {
 }
 
 // find returns the entry number of key. The complexity is O(1) on average.
-func (t *keyTable) find(key string) (int, bool) {
+func (t *keyTable) find(key string) (int, bool) { return t.findHash(key, keyHash(key)) }
+
+// findHash is find given keyHash(key).
+func (t *keyTable) findHash(key string, hash uint64) (int, bool) {
 	if t.n == 0 {
 		return 0, false
 	}
-	hash := keyHash(key)
 	mask := uint64(len(t.index) - 1)
 	for i, d := hash&mask, uint64(0); ; i, d = (i+1)&mask, d+1 {
 		v := t.index[i]

@@ -3,6 +3,7 @@ package zlite
 import (
 	"fmt"
 	"hash/maphash"
+	"math"
 	"math/bits"
 	"strings"
 	"unsafe"
@@ -79,6 +80,14 @@ type shardData struct {
 	// pending counts the latest commands of the shard, on the lock's cache line
 	// (see [shard] and stats.go).
 	pending pendingCalls
+	// hashKey and hashLen are the bytes of the key that lockKey locked the shard
+	// for, whole (no hash tag), and hashVal its key-table hash: the command's
+	// lookups of the key reuse the hash that chose the shard. Cleared when the
+	// shard is released, since a string's bytes may be reused after the command
+	// (the server's read buffer).
+	hashKey *byte
+	hashLen uint32
+	hashVal uint32
 
 	db *DB
 
@@ -123,15 +132,18 @@ func hashTag(key string) string {
 	return key[i+1 : i+1+j]
 }
 
-// shardSeed hashes hash tags to shards (keyTable's own hash chooses slots).
-var shardSeed = maphash.MakeSeed()
-
 // shardOf returns the index of key's shard. O(len(key)).
 func (db *DB) shardOf(key string) int {
-	if db.shardMask == 0 {
-		return 0
-	}
-	return int(maphash.String(shardSeed, hashTag(key)) & db.shardMask)
+	i, _ := db.shardHash(key)
+	return i
+}
+
+// shardHash returns key's shard and the maphash of key's hash tag: its low bits
+// choose the shard and its high 32 the key's slot in the shard's key table
+// (keyHash), so that a key without a tag is hashed once for both.
+func (db *DB) shardHash(key string) (int, uint64) {
+	h := maphash.String(keySeed, hashTag(key))
+	return int(h & db.shardMask), h
 }
 
 // maskOf returns the set of the shards of keys, one bit per shard.
@@ -145,7 +157,20 @@ func (db *DB) maskOf(keys ...string) uint64 {
 
 // lockKey locks key's shard for a command and returns the shard's writable Tx.
 func (db *DB) lockKey(key string) *Tx {
-	return db.lockMask(1 << db.shardOf(key))
+	i, h := db.shardHash(key)
+	tx := db.lockMask(1 << i)
+	if sh := &db.shards[i]; len(key) <= math.MaxUint32 && strings.IndexByte(key, '{') < 0 {
+		sh.hashKey, sh.hashLen, sh.hashVal = unsafe.StringData(key), uint32(len(key)), uint32(h>>32)
+	}
+	return tx
+}
+
+// hashOf returns keyHash(key), from the hash lockKey took of it when it can.
+func (sh *shard) hashOf(key string) uint64 {
+	if sh.hashKey != nil && unsafe.StringData(key) == sh.hashKey && len(key) == int(sh.hashLen) {
+		return uint64(sh.hashVal)
+	}
+	return keyHash(key)
 }
 
 // rlockMask read-locks the shards of m for a batch of reads (a View, a pipeline of
@@ -232,7 +257,11 @@ func (db *DB) acquire(m uint64) {
 // release unlocks the shards of m.
 func (db *DB) release(m uint64) {
 	for b := m; b != 0; b &= b - 1 {
-		db.shards[bits.TrailingZeros64(b)].mu.Unlock()
+		sh := &db.shards[bits.TrailingZeros64(b)]
+		if sh.hashKey != nil {
+			sh.hashKey = nil
+		}
+		sh.mu.Unlock()
 	}
 }
 

@@ -36,11 +36,20 @@ import (
 // consistent, so no wake-up is missed. At most one goroutine waits on each channel (the
 // queue's head; the writer holding the bit), and a token left over from a wait that
 // ended without it is only a spurious wake-up: a sleeper checks its condition again.
+//
+// The words every Lock and Unlock touch are 16 bytes; the queue and the channels,
+// which only contended locks use, are apart (lockWaits), so that the shard's first
+// cache line has room for what its commands write (see [shard]).
 type shardLock struct {
 	state          atomic.Uint64
 	sleepW, sleepR atomic.Int32
-	wakeW, wakeR   chan struct{} // buffered for one token
-	queue          sync.Mutex
+	*lockWaits
+}
+
+// lockWaits is the part of a shardLock that waiting writers and readers use.
+type lockWaits struct {
+	wakeW, wakeR chan struct{} // buffered for one token
+	queue        sync.Mutex
 }
 
 const (
@@ -70,7 +79,7 @@ const (
 )
 
 func (l *shardLock) init() {
-	l.wakeW, l.wakeR = make(chan struct{}, 1), make(chan struct{}, 1)
+	l.lockWaits = &lockWaits{wakeW: make(chan struct{}, 1), wakeR: make(chan struct{}, 1)}
 }
 
 // Lock locks l for a writer. O(1) when l is free; otherwise it waits for the writers
