@@ -37,9 +37,19 @@
 // one word whose writer costs what a sync.Mutex costs (a compare-and-swap and an
 // add); under contention it lets the writer that arrives at a free shard take it
 // (as sync.Mutex does) until the longest waiter has waited 1 ms, and waiters spin
-// briefly with the processor yielded before they sleep, which kept 8 goroutines on
-// one key at 0.79-0.93 times one goroutine's rate where sync.Mutex fell to 0.15-0.27
-// for ZSCORE.
+// a few microseconds, yielding the processor now and then, before they sleep, which
+// kept 8 goroutines on one key at 0.79-0.93 times one goroutine's rate where
+// sync.Mutex fell to 0.15-0.27 for ZSCORE.
+//
+// What scales commands on random keys is how few cache lines they write that
+// another core wrote last: each such line is a transfer between the cores' caches,
+// and a command on a random key finds its shard last used by another core about half
+// the time. A shard is laid out in whole cache lines, and a single-key command writes
+// one of them besides its key's own data: the lock word, the command counts (the two
+// commands the shard ran last, folded into the full counters when a third comes or
+// [DB.Stats] reads them) and the hash of the key (its low bits choose the shard,
+// its high bits the key-table slot, so it is computed once) share the first line,
+// and the shard's transaction fields are written only when they change.
 //
 // Blocked callers hold no lock while they wait. A caller blocked on keys of one
 // shard (and a BLMOVE whose destination is in it too) waits in that shard's
@@ -99,9 +109,9 @@
 //
 // # Costs
 //
-// A typed method costs the engine operation plus the hash of its key's tag (to find
-// its shard), one uncontended mutex round trip, one key-table lookup (see Key table)
-// and one command-counter increment (for
+// A typed method costs the engine operation plus one hash of its key (which finds
+// both its shard and its key-table slot), one uncontended lock round trip, one
+// key-table lookup (see Key table) and one command-counter increment (for
 // [DB.Stats]); [DB.Do] adds a table lookup, argument parsing and the boxing of the
 // reply. A key that is created and drained over and over (a queue) reuses its value,
 // its wait queue and its waiters. A push (LPUSH, RPUSH) onto a missing key that has
