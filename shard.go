@@ -134,16 +134,18 @@ func hashTag(key string) string {
 
 // shardOf returns the index of key's shard. O(len(key)).
 func (db *DB) shardOf(key string) int {
-	i, _ := db.shardHash(key)
+	i, _, _ := db.shardHash(key)
 	return i
 }
 
 // shardHash returns key's shard and the maphash of key's hash tag: its low bits
 // choose the shard and its high 32 the key's slot in the shard's key table
-// (keyHash), so that a key without a tag is hashed once for both.
-func (db *DB) shardHash(key string) (int, uint64) {
-	h := maphash.String(keySeed, hashTag(key))
-	return int(h & db.shardMask), h
+// (keyHash), so that a key whose tag is the whole key (whole) is hashed once for
+// both.
+func (db *DB) shardHash(key string) (i int, h uint64, whole bool) {
+	tag := hashTag(key)
+	h = maphash.String(keySeed, tag)
+	return int(h & db.shardMask), h, len(tag) == len(key)
 }
 
 // maskOf returns the set of the shards of keys, one bit per shard.
@@ -157,9 +159,9 @@ func (db *DB) maskOf(keys ...string) uint64 {
 
 // lockKey locks key's shard for a command and returns the shard's writable Tx.
 func (db *DB) lockKey(key string) *Tx {
-	i, h := db.shardHash(key)
+	i, h, whole := db.shardHash(key)
 	tx := db.lockMask(1 << i)
-	if sh := &db.shards[i]; len(key) <= math.MaxUint32 && strings.IndexByte(key, '{') < 0 {
+	if sh := &db.shards[i]; whole && len(key) <= math.MaxUint32 {
 		sh.hashKey, sh.hashLen, sh.hashVal = unsafe.StringData(key), uint32(len(key)), uint32(h>>32)
 	}
 	return tx
