@@ -84,8 +84,10 @@ type shardData struct {
 	// for, whole (no hash tag), and hashVal its key-table hash: the command's
 	// lookups of the key reuse the hash that chose the shard. Cleared when the
 	// shard is released, since a string's bytes may be reused after the command
-	// (the server's read buffer).
-	hashKey *byte
+	// (the server's read buffer). An address, not a pointer: the command's caller
+	// keeps the key alive while it runs, and storing a pointer would cost a write
+	// barrier per command while the collector runs.
+	hashKey uintptr
 	hashLen uint32
 	hashVal uint32
 
@@ -162,14 +164,14 @@ func (db *DB) lockKey(key string) *Tx {
 	i, h, whole := db.shardHash(key)
 	tx := db.lockMask(1 << i)
 	if sh := &db.shards[i]; whole && len(key) <= math.MaxUint32 {
-		sh.hashKey, sh.hashLen, sh.hashVal = unsafe.StringData(key), uint32(len(key)), uint32(h>>32)
+		sh.hashKey, sh.hashLen, sh.hashVal = uintptr(unsafe.Pointer(unsafe.StringData(key))), uint32(len(key)), uint32(h>>32)
 	}
 	return tx
 }
 
 // hashOf returns keyHash(key), from the hash lockKey took of it when it can.
 func (sh *shard) hashOf(key string) uint64 {
-	if sh.hashKey != nil && unsafe.StringData(key) == sh.hashKey && len(key) == int(sh.hashLen) {
+	if sh.hashKey != 0 && uintptr(unsafe.Pointer(unsafe.StringData(key))) == sh.hashKey && len(key) == int(sh.hashLen) {
 		return uint64(sh.hashVal)
 	}
 	return keyHash(key)
@@ -260,8 +262,8 @@ func (db *DB) acquire(m uint64) {
 func (db *DB) release(m uint64) {
 	for b := m; b != 0; b &= b - 1 {
 		sh := &db.shards[bits.TrailingZeros64(b)]
-		if sh.hashKey != nil {
-			sh.hashKey = nil
+		if sh.hashKey != 0 {
+			sh.hashKey = 0
 		}
 		sh.mu.Unlock()
 	}
