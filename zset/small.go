@@ -152,6 +152,12 @@ func (p packed) member(off int) (string, int) {
 	return unsafe.String(&p[start], end-start), end
 }
 
+// memberBelow reports whether the member whose length is at off is below m.
+func (p packed) memberBelow(off int, m string) bool {
+	start, end := p.memberEnd(off)
+	return string(p[start:end]) < m
+}
+
 // entry decodes the entry at off and returns the offset of the next one.
 func (p packed) entry(off int) (sc float64, m string, next int) {
 	sc, off = p.score(off)

@@ -162,23 +162,46 @@ func (v smallView) block(below func(off int) bool) (rank, off int) {
 // countScore returns the rank and offset of the first entry whose score is above f (at
 // least f unless orEqual).
 func (v smallView) countScore(f float64, orEqual bool) (int, int) {
-	r, off := v.block(func(o int) bool {
-		sc, _ := v.p.score(o)
-		return sc < f || orEqual && sc == f
-	})
+	r, off := 0, 0
+	if v.fps != nil {
+		// block written out, without the call of a predicate per mark.
+		lo, hi := 0, len(v.marks)/markSize
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			_, o := v.mark(mid)
+			if sc, _ := v.p.score(o); sc < f || orEqual && sc == f {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		if lo > 0 {
+			r, off = v.mark(lo - 1)
+		}
+	}
 	return v.p.countScore(r, off, f, orEqual)
 }
 
 // lower returns the rank and offset of the first entry whose key is >= (score, m).
 func (v smallView) lower(score float64, m string) (int, int) {
-	r, off := v.block(func(o int) bool {
-		sc, next := v.p.score(o)
-		if sc != score {
-			return sc < score
+	r, off := 0, 0
+	if v.fps != nil {
+		// block written out, without the call of a predicate per mark.
+		lo, hi := 0, len(v.marks)/markSize
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			_, o := v.mark(mid)
+			sc, next := v.p.score(o)
+			if sc < score || sc == score && v.p.memberBelow(next, m) {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
 		}
-		om, _ := v.p.member(next)
-		return om < m
-	})
+		if lo > 0 {
+			r, off = v.mark(lo - 1)
+		}
+	}
 	return v.p.lower(r, off, score, m)
 }
 
@@ -198,13 +221,15 @@ func (s *Set) buildIndex() {
 	if v.fps == nil {
 		return
 	}
-	i := 0
-	for o := 0; o < len(v.p); i++ {
-		_, m, next := v.p.entry(o)
+	// One walk for both: the fingerprints, and the marks at ranks 0, 8, 16, ...
+	for i, o := 0, 0; o < len(v.p); i++ {
+		if i%markStep == 0 {
+			writeMark(v.marks, i/markStep, i, o)
+		}
+		m, next := v.p.member(v.p.scoreEnd(o))
 		v.fps[i] = fingerprint(m)
 		o = next
 	}
-	placeMarks(v.p, v.marks)
 }
 
 // moveMarks updates the marks after entries moved: those at ranks [from, to) move by
@@ -258,18 +283,5 @@ func (v smallView) moveMarks(from, to, dr, do, c, co, old int) {
 		}
 		writeMark(marks, j, rk, o)
 		prevR, prevO = rk, o
-	}
-}
-
-// placeMarks sets the marks at ranks 0, 8, 16, ... of the entries p.
-func placeMarks(p packed, marks []byte) {
-	off := 0
-	for j := range len(marks) / markSize {
-		writeMark(marks, j, j*markStep, off)
-		for range markStep {
-			if off < len(p) {
-				off = p.skip(off)
-			}
-		}
 	}
 }
