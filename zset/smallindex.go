@@ -16,7 +16,7 @@ import (
 //
 // Finding a member compares its fingerprint with eight at a time and decodes only the
 // entries whose fingerprint matches (1 in 256 others); the entry of rank r is reached
-// from mark (r+2)/8, or the one before it when that mark is past r, in at most 10
+// from mark r/8, or the one before it when that mark is past r, in at most 10
 // skips; a search by score or by member binary-searches the marks and then scans at
 // most 11 entries. That costs 1.5 bytes per entry, which at 100 entries of 16 bytes
 // stays inside the allocator's size class the entries alone need (1792 bytes). A write
@@ -86,10 +86,10 @@ func (v smallView) offsetOf(r int) int {
 	case r >= len(v.fps):
 		return len(v.p)
 	}
-	// Mark j = (r+2)/8 is at a rank in [r-9, r+3] (at most 9 before r when j is the
-	// last mark); when that is past r, mark j-1 (j > 0, as mark 0 is at rank 0) is at
-	// most 10 entries before r.
-	j := min((r+markDrift)/markStep, len(v.marks)/markSize-1)
+	// Mark j = r/8 is at a rank in [r-9, r+1]; when that is past r, mark j-1 (j > 0, as
+	// mark 0 is at rank 0) is at most 10 entries before r. Marks that no write has moved
+	// are at rank 8j, so that a set built in order needs no second mark.
+	j := r / markStep
 	rank, off := v.mark(j)
 	if rank > r {
 		rank, off = v.mark(j - 1)
