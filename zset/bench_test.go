@@ -568,7 +568,7 @@ func BenchmarkSmall(b *testing.B) {
 		}},
 	}
 	for _, op := range ops {
-		for _, n := range []int{1, 10, 100, 128} {
+		for _, n := range []int{1, 10, 16, 64, 100, 128} {
 			for _, enc := range encodings {
 				b.Run(fmt.Sprintf("op=%s/n=%d/impl=%s", op.name, n, enc.name), func(b *testing.B) {
 					s := zset.NewWithLimits(enc.lim)

@@ -57,14 +57,16 @@
 // ±2^62 (zigzag, little endian, after a tag byte), 5 bytes for a value a float32 holds
 // exactly (1.5, ±inf) and 9 bytes otherwise. A 14-byte member with a small integral score is 16 bytes.
 // Up to 16 entries that is all, and every operation is a linear scan from the start.
-// Above 16, an index follows the entries in the same buffer (1.75 bytes per entry): a
-// one-byte fingerprint of each member, compared eight at a time to find a member, and a
-// mark (rank, offset) about every 8 entries, binary-searched to reach a rank or a score;
-// a write moves the bytes after its position, the index's with them, in place (two
-// copies), adjusts the marks after it by arithmetic and places them again every 8
-// entries added or removed. As in Redis's listpack, the
-// entries are bounded at 1 GiB: an entry that would take them past it makes the set a
-// tree, whatever the limits. The Set itself is 24 bytes: one pointer, to the buffer or
+// Above 16, an index follows the entries in the same buffer (1.5 bytes per entry): a
+// one-byte fingerprint of each member, compared eight at a time to find a member, and
+// a 4-byte mark (offset and drift) for every 8 ranks, mark j on an entry within two
+// ranks of 8j, read directly to reach a rank and binary-searched for a score; a write
+// moves the bytes after its position, the index's with them, in place (two copies),
+// adjusts the marks after it by arithmetic and walks at most 10 entries to place again
+// a mark it moved out of its window (none when writes come and go at one place, as an
+// add and a remove or a pop and a push do). As in Redis's listpack, the entries are
+// bounded at 1 GiB: an entry that would take them past it makes the set a tree,
+// whatever the limits. The Set itself is 24 bytes: one pointer, to the buffer or
 // to the tree, the buffer's length, its capacity as a one-byte class (an index into the
 // allocator's size classes; one value past them marks a tree), a write counter, the
 // entry count (uint16, as Limits.Entries) and the limits. So a one-member set takes 40
@@ -128,23 +130,24 @@
 //
 // In a small set every operation but Len is O(n) (n at most Limits.Entries), as in
 // Redis's listpack, over contiguous bytes, with the index above cutting lookups to
-// O(n/8) fingerprint words plus at most 16 entries decoded; a conversion to the tree is
+// O(n/8) fingerprint words plus at most 10 entries decoded; a conversion to the tree is
 // O(n log n), once. What that costs depends on the cache. On a random set among many (a
 // keyspace of small keys: BenchmarkManySetsOps, 100k sets of 1 or 10 members, 10k of
 // 100), the small encoding touches one or two cache lines where the tree touches the
-// engine, the index, the slab and the arena, and was faster for every operation at 1 and
-// 10 members (0.1–0.6× the tree's time); at 100 members Score, Rank and range 0 -1 took
-// 0.4–0.7×, while updates and pop+add took 0.3–1.4× (two runs). On one set hot in the
-// cache (BenchmarkSmall) the tree's hash lookups win from about 10 members: at 1 member
-// the small set is as fast or faster (0.4–1.1×); at 10 members it takes 0.7–1.4× the
-// tree's time (Score 1.4×, updates and Incr 1.2×, Rank 1.05×, add+remove and pop+add
-// 0.7–0.8×); at 100–128 members 1.7–2.9× for Score, Rank, updates, Incr and pop+add,
-// 1.0–1.5× for add+remove, while range 0 -1, LIMIT ranges and iteration stay within
-// 0.5–1.5×. Sets that need the tree's speed at that size can get it with smaller Limits.
-// Measured on the shared 2-core machine under heavy load, as the minimum of 10
-// interleaved runs of 50ms (single runs varied 2–3×):
+// engine, the index, the slab and the arena, and takes 0.07–0.5× the tree's time for
+// every operation at 1 and 10 members and 0.3–0.6× at 100. On one set hot in the cache
+// (BenchmarkSmall) the tree's hash lookups win from about 10 members: at 1 member the
+// small set is as fast or faster (0.5–1.15×, pop+add the slowest); at 10 members it
+// takes 0.7–1.3× the tree's time (Score 1.26×, updates and Incr 1.1×, Rank 1.05×,
+// add+remove and pop+add 0.7–0.8×); at 64–128 members 2.3–2.7× for Score, 1.5–1.9×
+// for Rank, updates and pop+add, 1.6–2.1× for Incr, 0.9–1.6× for add+remove (2.5× at
+// exactly 16, where every add builds the index and every remove drops it), while
+// range 0 -1, LIMIT ranges and iteration stay within 0.85–1.35×. Sets that need the tree's speed at that
+// size can get it with smaller Limits.
+// Measured on the shared 2-core machine under load, as the minimum of 5 interleaved
+// runs of 50ms (100ms for BenchmarkManySetsOps; single runs varied 2–3×):
 //
-//	go test ./zset -run '^$' -bench 'BenchmarkSmall|BenchmarkManySets' -benchtime 50ms -count 10
+//	go test ./zset -run '^$' -bench 'BenchmarkSmall|BenchmarkManySetsOps' -benchtime 50ms -count 5
 
 // # Differences from Redis
 //

@@ -152,6 +152,12 @@ func (p packed) member(off int) (string, int) {
 	return unsafe.String(&p[start], end-start), end
 }
 
+// memberBelow reports whether the member whose length is at off is below m.
+func (p packed) memberBelow(off int, m string) bool {
+	start, end := p.memberEnd(off)
+	return string(p[start:end]) < m
+}
+
 // entry decodes the entry at off and returns the offset of the next one.
 func (p packed) entry(off int) (sc float64, m string, next int) {
 	sc, off = p.score(off)
@@ -385,17 +391,16 @@ func (s *Set) smSplice(rank, lo, hi, del int, h []byte, m string) {
 	}
 	// The bytes that move: a, the entries after the change and, when the set keeps an
 	// index, the fingerprints before it (contiguous, they move by d1); z, the
-	// fingerprints after it and, when the marks keep their number, the marks (they
-	// move by d2). Whichever moves toward the end goes first, so neither overwrites
-	// the other's bytes before they are copied.
+	// fingerprints after it and the marks that both counts have (they move by d2).
+	// Whichever moves toward the end goes first, so neither overwrites the other's bytes
+	// before they are copied.
 	keep := n > idxMin && n2 > idxMin
-	sameMarks := keep && trailerLen(n)-n == trailerLen(n2)-n2
+	nm := (trailerLen(n) - n) / markSize
+	nm2 := (trailerLen(n2) - n2) / markSize
 	aEnd, zLo, zHi := e, e+rank+del, e+n
 	if keep {
 		aEnd = e + rank
-	}
-	if sameMarks {
-		zHi = len(sm)
+		zHi = e + n + markSize*min(nm, nm2)
 	}
 	d2 := d1 + ins - del
 	moveZ := func() {
@@ -429,17 +434,13 @@ func (s *Set) smSplice(rank, lo, hi, del int, h []byte, m string) {
 		if ins == 1 {
 			v.fps[rank] = fingerprint(m)
 		}
-		if !sameMarks {
-			placeMarks(v.p, v.marks)
-			return
-		}
 		// A mark past the change moves with its entry; one on a removed entry goes to
-		// the entry now there; one at rank itself stays on an insertion (so that mark
-		// 0 stays at rank 0).
+		// the entry now there; one at rank itself stays on an insertion (on the new
+		// entry, so that mark 0 stays at rank 0). A mark the set gained is placed.
 		if del > 0 {
-			v.moveMarks(rank+del, n, -del, d1, rank, lo)
+			v.moveMarks(rank+del, n, -del, d1, rank, lo, min(nm, nm2))
 		} else {
-			v.moveMarks(rank+1, n, 1, d1, rank+1, 0)
+			v.moveMarks(rank+1, n, 1, d1, rank+1, 0, min(nm, nm2))
 		}
 	}
 }
@@ -602,5 +603,5 @@ func (v smallView) moveIndex(from, to, shift int) {
 		copy(v.fps[from:to], v.fps[from+1:to+1])
 	}
 	v.fps[to] = fp
-	v.moveMarks(lo, hi+1, d, shift, lo, 0)
+	v.moveMarks(lo, hi+1, d, shift, lo, 0, len(v.marks)/markSize)
 }

@@ -430,3 +430,64 @@ func TestRescore(t *testing.T) {
 		})
 	}
 }
+
+// TestMarkWindows drives the marks of an indexed small set out of their windows in each
+// direction: runs of inserts and removals at one place (the head, a mark's rank, the
+// middle, the tail), removals of ranges, and rescores across marks, on sets past the
+// default limits so that there are many marks, checking the invariants and every rank
+// after each step.
+func TestMarkWindows(t *testing.T) {
+	lim := Limits{Entries: 1000, Value: 64}
+	tests := []struct {
+		name string
+		step func(s *Set, i int)
+	}{
+		{"push at head", func(s *Set, i int) { s.Add(AddOptions{}, Entry{fmt.Sprintf("h%04d", i), float64(-1 - i)}) }},
+		{"pop at head", func(s *Set, i int) { s.PopMin() }},
+		{"push at rank 8", func(s *Set, i int) { s.Add(AddOptions{}, Entry{fmt.Sprintf("m007x%04d", 9999-i), 7}) }},
+		{"remove at rank 8", func(s *Set, i int) {
+			if e, ok := s.At(8); ok {
+				s.Remove(e.Member)
+			}
+		}},
+		{"add-remove in the middle", func(s *Set, i int) {
+			m := fmt.Sprintf("x%04d", i)
+			s.Add(AddOptions{}, Entry{m, float64(s.Len() / 2)})
+			if i%3 != 0 {
+				s.Remove(m)
+			}
+		}},
+		{"pop at tail", func(s *Set, i int) { s.PopMax() }},
+		{"remove ranges", func(s *Set, i int) { s.RemRangeByRank(i%7, i%7+i%19) }},
+		{"rescore up", func(s *Set, i int) {
+			if e, ok := s.At(i % max(s.Len(), 1)); ok {
+				s.Add(AddOptions{}, Entry{e.Member, e.Score + float64(i%40)})
+			}
+		}},
+		{"rescore down", func(s *Set, i int) {
+			if e, ok := s.At(i % max(s.Len(), 1)); ok {
+				s.Add(AddOptions{}, Entry{e.Member, e.Score - float64(i%40)})
+			}
+		}},
+	}
+	for _, tc := range tests {
+		for _, n := range []int{17, 24, 25, 100, 300} {
+			t.Run(fmt.Sprintf("%s/n=%d", tc.name, n), func(t *testing.T) {
+				s := filled(t, lim, n)
+				for i := range 2 * n {
+					tc.step(s, i)
+					if err := s.check(); err != nil {
+						t.Fatalf("step %d: %v", i, err)
+					}
+					r := 0
+					for m := range s.All() {
+						if got, ok := s.Rank(m); !ok || got != r {
+							t.Fatalf("step %d: s.Rank(%q) = %d, %v; want %d, true", i, m, got, ok, r)
+						}
+						r++
+					}
+				}
+			})
+		}
+	}
+}

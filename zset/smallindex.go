@@ -10,24 +10,31 @@ import (
 // same byte slice, so that member lookups and score searches do not scan every entry:
 //
 //	fps    n bytes: a one-byte fingerprint (hash) of each member, in rank order
-//	marks  ceil(n/8) × 6 bytes: the rank (uint16) and offset (uint32) of some entries,
-//	       little endian, in rank order: the first at rank 0, no two more than 16 apart,
-//	       none past the last entry
+//	marks  ceil(n/8) × 4 bytes: mark j locates the entry of a rank in its window
+//	       [8j-2, 8j+1] (mark 0: rank 0), below n: a little-endian uint32 holding the
+//	       entry's offset in its low 30 bits and the rank minus 8j, plus 2, in its top 2
 //
 // Finding a member compares its fingerprint with eight at a time and decodes only the
-// entries whose fingerprint matches (1 in 256 others), each reached from the mark before
-// it in at most 16 skips; a search by score or by member binary-searches the marks and
-// then scans at most 16 entries. That costs 1.75 bytes per entry, which at 100 entries
-// of 16 bytes stays inside the allocator's size class the entries alone need (1792
-// bytes). A write moves the marks after it by arithmetic (an entry inserted or removed
-// before a mark changes its rank by one and its offset by the entry's bytes); only when
-// the number of marks changes (every 8 entries) or a gap grows past 16 are they placed
-// again at ranks 0, 8, 16, ... by one walk over the entries.
+// entries whose fingerprint matches (1 in 256 others); the entry of rank r is reached
+// from mark r/8, or the one before it when that mark is past r, in at most 10
+// skips; a search by score or by member binary-searches the marks and then scans at
+// most 11 entries. That costs 1.5 bytes per entry, which at 100 entries of 16 bytes
+// stays inside the allocator's size class the entries alone need (1792 bytes). A write
+// moves the marks after it by arithmetic (an entry inserted or removed before a mark
+// changes its rank by one and its offset by the entry's bytes), on the packed words; a
+// mark that this takes out of its window is placed again at rank 8j by a walk of at
+// most 10 entries, from its own entry or from mark j-1. The window lets a mark drift
+// by up to two ranks either way, so that writes that come and go at the same place (a
+// pop and a push, an add and a remove) walk no entries.
 
 const (
-	idxMin   = 16 // sets of up to idxMin entries have no index
-	markStep = 8  // entries per mark when placed; gaps may grow to 2*markStep
-	markSize = 6  // uint16 rank, uint32 offset
+	idxMin    = 16 // sets of up to idxMin entries have no index
+	markStep  = 8  // mark j is at rank markStep*j + d, -markDrift <= d < markDrift
+	markDrift = 2
+	markSize  = 4 // uint32: offset (markOffBits) and d+markDrift (the bits above)
+
+	markOffBits = 30 // offsets are below maxSmallBytes = 1<<30
+	markOffMask = 1<<markOffBits - 1
 )
 
 // trailerLen returns the bytes of the index of a small set of n entries.
@@ -62,12 +69,13 @@ func (s *Set) small() smallView {
 func (v smallView) mark(j int) (rank, off int) { return readMark(v.marks, j) }
 
 func readMark(marks []byte, j int) (rank, off int) {
-	return int(binary.LittleEndian.Uint16(marks[markSize*j:])), int(binary.LittleEndian.Uint32(marks[markSize*j+2:]))
+	m := binary.LittleEndian.Uint32(marks[markSize*j:])
+	return markStep*j + int(m>>markOffBits) - markDrift, int(m & markOffMask)
 }
 
+// writeMark sets mark j, whose rank must be within its window.
 func writeMark(marks []byte, j, rank, off int) {
-	binary.LittleEndian.PutUint16(marks[markSize*j:], uint16(rank))
-	binary.LittleEndian.PutUint32(marks[markSize*j+2:], uint32(off))
+	binary.LittleEndian.PutUint32(marks[markSize*j:], uint32(rank-markStep*j+markDrift)<<markOffBits|uint32(off))
 }
 
 // offsetOf returns the offset of the entry at rank r (len(p) for r == the length).
@@ -78,22 +86,13 @@ func (v smallView) offsetOf(r int) int {
 	case r >= len(v.fps):
 		return len(v.p)
 	}
-	// The last mark at or before r: marks start at ranks 0, 8, 16, ... and drift by a
-	// rank per write until placed again, so mark r/8 is at most a few marks off. Mark 0
-	// is at rank 0.
-	nm := len(v.marks) / markSize
-	j := min(r/markStep, nm-1)
+	// Mark j = r/8 is at a rank in [r-9, r+1]; when that is past r, mark j-1 (j > 0, as
+	// mark 0 is at rank 0) is at most 10 entries before r. Marks that no write has moved
+	// are at rank 8j, so that a set built in order needs no second mark.
+	j := r / markStep
 	rank, off := v.mark(j)
-	for rank > r {
-		j--
-		rank, off = v.mark(j)
-	}
-	for j+1 < nm {
-		rk, o := v.mark(j + 1)
-		if rk > r {
-			break
-		}
-		j, rank, off = j+1, rk, o
+	if rank > r {
+		rank, off = v.mark(j - 1)
 	}
 	return v.p.skipN(off, r-rank)
 }
@@ -163,23 +162,46 @@ func (v smallView) block(below func(off int) bool) (rank, off int) {
 // countScore returns the rank and offset of the first entry whose score is above f (at
 // least f unless orEqual).
 func (v smallView) countScore(f float64, orEqual bool) (int, int) {
-	r, off := v.block(func(o int) bool {
-		sc, _ := v.p.score(o)
-		return sc < f || orEqual && sc == f
-	})
+	r, off := 0, 0
+	if v.fps != nil {
+		// block written out, without the call of a predicate per mark.
+		lo, hi := 0, len(v.marks)/markSize
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			_, o := v.mark(mid)
+			if sc, _ := v.p.score(o); sc < f || orEqual && sc == f {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		if lo > 0 {
+			r, off = v.mark(lo - 1)
+		}
+	}
 	return v.p.countScore(r, off, f, orEqual)
 }
 
 // lower returns the rank and offset of the first entry whose key is >= (score, m).
 func (v smallView) lower(score float64, m string) (int, int) {
-	r, off := v.block(func(o int) bool {
-		sc, next := v.p.score(o)
-		if sc != score {
-			return sc < score
+	r, off := 0, 0
+	if v.fps != nil {
+		// block written out, without the call of a predicate per mark.
+		lo, hi := 0, len(v.marks)/markSize
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			_, o := v.mark(mid)
+			sc, next := v.p.score(o)
+			if sc < score || sc == score && v.p.memberBelow(next, m) {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
 		}
-		om, _ := v.p.member(next)
-		return om < m
-	})
+		if lo > 0 {
+			r, off = v.mark(lo - 1)
+		}
+	}
 	return v.p.lower(r, off, score, m)
 }
 
@@ -199,71 +221,67 @@ func (s *Set) buildIndex() {
 	if v.fps == nil {
 		return
 	}
-	i := 0
-	for o := 0; o < len(v.p); i++ {
-		_, m, next := v.p.entry(o)
+	// One walk for both: the fingerprints, and the marks at ranks 0, 8, 16, ...
+	for i, o := 0, 0; o < len(v.p); i++ {
+		if i%markStep == 0 {
+			writeMark(v.marks, i/markStep, i, o)
+		}
+		m, next := v.p.member(v.p.scoreEnd(o))
 		v.fps[i] = fingerprint(m)
 		o = next
 	}
-	placeMarks(v.p, v.marks)
 }
 
 // moveMarks updates the marks after entries moved: those at ranks [from, to) move by
-// dr ranks and do bytes with their entries, and those at ranks [c, from), whose
-// entries were removed, go to the entry now at rank c, offset co (c == from for
-// none). It places the marks again when that leaves a gap past 2*markStep or a mark
-// past the last entry. Only the marks from the last one below min(c, from) on are
-// read.
-func (v smallView) moveMarks(from, to, dr, do, c, co int) {
-	n, prev := len(v.fps), 0
-	j := v.markBefore(min(c, from))
+// dr ranks (-1 or 1 unless c < from) and do bytes with their entries, and those at
+// ranks [c, from), whose entries were removed, go to the entry now at rank c, offset co
+// (c == from for none). Marks from index old on are new (the set gained a mark) and
+// hold no value yet. A mark that this takes out of its window, or to or past the last
+// entry, is placed again at rank 8j, from its own entry when that is not before mark
+// j-1 and otherwise from mark j-1. Only the marks from (min(c, from)-2)/8 on are read,
+// and when to is below the length, only up to the first mark at or past to.
+func (v smallView) moveMarks(from, to, dr, do, c, co, old int) {
+	n, nm, marks := len(v.fps), len(v.marks)/markSize, v.marks
+	j := max(min(c, from)-markDrift, 0) / markStep // the marks before j are at ranks below min(c, from)
+	delta := uint32(int32(dr))<<markOffBits + uint32(int32(do))
+	var prevR, prevO int // mark j-1
 	if j > 0 {
-		prev, _ = v.mark(j - 1)
+		prevR, prevO = v.mark(j - 1)
 	}
-	for ; j < len(v.marks)/markSize; j++ {
-		rk, o := readMark(v.marks, j)
-		switch {
-		case rk >= from && rk < to:
-			rk, o = rk+dr, o+do
-			writeMark(v.marks, j, rk, o)
-		case rk >= c && rk < from:
-			rk, o = c, co
-			writeMark(v.marks, j, rk, o)
-		}
-		if rk >= n || rk-prev > 2*markStep {
-			placeMarks(v.p, v.marks)
-			return
-		}
-		prev = rk
-	}
-	if n-prev > 2*markStep {
-		placeMarks(v.p, v.marks)
-	}
-}
-
-// markBefore returns the last mark at a rank below r, or mark 0: the marks before it
-// are all at lower ranks.
-func (v smallView) markBefore(r int) int {
-	// Marks start at ranks 0, 8, 16, ... and drift by a rank per write until placed
-	// again, so mark r/8 is at most a few marks off.
-	j := min(r/markStep, len(v.marks)/markSize-1)
-	for ; j > 0; j-- {
-		if rk, _ := v.mark(j); rk < r {
-			break
-		}
-	}
-	return j
-}
-
-// placeMarks sets the marks at ranks 0, 8, 16, ... of the entries p.
-func placeMarks(p packed, marks []byte) {
-	off := 0
-	for j := range len(marks) / markSize {
-		writeMark(marks, j, j*markStep, off)
-		for range markStep {
-			if off < len(p) {
-				off = p.skip(off)
+	for ; j < nm; j++ {
+		lo := markStep * j
+		rk, o := n, 0 // a new mark: placed from mark j-1
+		if j < old {
+			m := binary.LittleEndian.Uint32(marks[markSize*j:])
+			rk, o = lo+int(m>>markOffBits)-markDrift, int(m&markOffMask)
+			switch {
+			case rk >= to:
+				return // this mark and the ones after it did not move
+			case rk >= from:
+				rk, o = rk+dr, o+do
+				if d := rk - lo; d >= -markDrift && d < markDrift && rk < n && j > 0 {
+					// The common case: the mark stays within its window.
+					binary.LittleEndian.PutUint32(marks[markSize*j:], m+delta)
+					prevR, prevO = rk, o
+					continue
+				}
+			case rk >= c:
+				rk, o = c, co
+			default:
+				prevR, prevO = rk, o
+				continue
 			}
 		}
+		if j == 0 {
+			rk, o = 0, 0
+		}
+		if d := rk - lo; d < -markDrift || d >= markDrift || rk >= n {
+			if rk < prevR || rk > lo || rk >= n {
+				rk, o = prevR, prevO
+			}
+			o, rk = v.p.skipN(o, lo-rk), lo
+		}
+		writeMark(marks, j, rk, o)
+		prevR, prevO = rk, o
 	}
 }
