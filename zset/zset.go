@@ -687,6 +687,11 @@ func (s *Set) PopMinN(count int) []Entry {
 		return nil
 	}
 	k := min(count, s.Len())
+	if k == 1 {
+		// One entry: pop's single O(log n) delete costs half of collect and
+		// deleteRange's and skips collect's slice growth.
+		return []Entry{s.pop(0)}
+	}
 	out := s.collect(0, k, false)
 	s.deleteRange(0, k)
 	return out
@@ -701,6 +706,9 @@ func (s *Set) PopMaxN(count int) []Entry {
 	}
 	n := s.Len()
 	k := min(count, n)
+	if k == 1 {
+		return []Entry{s.pop(n - 1)} // as in PopMinN
+	}
 	out := s.collect(n-k, n, true)
 	s.deleteRange(n-k, n)
 	return out
