@@ -37,8 +37,7 @@
 // one word whose writer costs what a sync.Mutex costs (a compare-and-swap and an
 // add); under contention it lets the writer that arrives at a free shard take it
 // (as sync.Mutex does) until the longest waiter has waited 1 ms, and waiters spin
-// a few microseconds, yielding the processor now and then, before they sleep, which
-// kept 8 goroutines on one key at 0.79-0.93 times one goroutine's rate where
+// briefly with the processor yielded before they sleep, which kept 8 goroutines on one key at 0.79-0.93 times one goroutine's rate where
 // sync.Mutex fell to 0.15-0.27 for ZSCORE.
 //
 // What scales commands on random keys is how few cache lines they write that
