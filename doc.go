@@ -62,12 +62,12 @@
 //
 // Measured on a 2-core VM (go test -run '^$' -bench BenchmarkParallel -cpu 1,2 .;
 // the README has the table and what it predicts on more cores): on random keys among
-// 1,000, two goroutines on two cores ran ZSCORE at 1.47 times, ZRANK 1.35, ZADD 0.80
-// and LPUSH+RPOP 0.88-1.53 times the rate of one, on both cores, where one lock for
-// the whole keyspace ran them at 0.57-0.92 times on 1.1-1.2 cores; 16 independent
-// DBs, the ceiling, ran them at 0.86-1.83 times on that VM. With 64 shards two random
-// keys share a shard 1/64 of the time. Commands on one key share its shard's lock and
-// do not run in parallel. A [Tx] is valid only inside the function it is passed to.
+// 1,000, two goroutines on two cores ran ZSCORE at 1.53-1.56 times, ZRANK 1.54-1.79,
+// ZADD 0.75-0.91 and LPUSH+RPOP 0.83-0.90 times the rate of one (medians of paired
+// rounds; the best rounds 1.6-2.3), where one lock for the whole keyspace ran them at
+// 0.57-0.92 times; 16 independent DBs, the ceiling, ran them at 1.16-1.26 times in the
+// same runs on that VM. With 64 shards two random keys share a shard 1/64 of the
+// time. Commands on one key share its shard's lock and do not run in parallel. A [Tx] is valid only inside the function it is passed to.
 //
 // # Blocking pops
 //
@@ -123,9 +123,9 @@
 //
 // Measured on a shared 2-core AMD EPYC (go test -run '^$' -bench . ; noisy): ZSCORE
 // typed ~50 ns vs ~25 ns on zset.Set directly, Do ~200-290 ns; an LPUSH→BRPOP
-// ping-pong round trip (its two keys in two shards) ~0.96 µs against ~0.30 µs for a
-// bare channel ping-pong and ~195 µs on redis-server through go-redis; ZADD→BZPOPMIN
-// ~1.0 µs (BenchmarkHandoff, 2026-12-02, load ~1.5).
+// ping-pong round trip (its two keys in two shards) ~1.0-1.1 µs against ~0.31-0.35
+// µs for a bare channel ping-pong and ~195 µs on redis-server through go-redis;
+// ZADD→BZPOPMIN ~1.1 µs (BenchmarkHandoff, 2026-12-02, 15:45 UTC).
 //
 // # Key table
 //
