@@ -62,11 +62,11 @@
 //
 // Measured on a 2-core VM (go test -run '^$' -bench BenchmarkParallel -cpu 1,2 .;
 // the README has the table and what it predicts on more cores): on random keys among
-// 1,000, two goroutines on two cores ran ZSCORE at 1.53-1.56 times, ZRANK 1.54-1.79,
-// ZADD 0.75-0.91 and LPUSH+RPOP 0.83-0.90 times the rate of one (medians of paired
-// rounds; the best rounds 1.6-2.3), where one lock for the whole keyspace ran them at
-// 0.57-0.92 times; 16 independent DBs, the ceiling, ran them at 1.16-1.26 times in the
-// same runs on that VM. With 64 shards two random keys share a shard 1/64 of the
+// 1,000, two goroutines on two cores ran ZSCORE at 1.14-1.56 times, ZRANK 1.32-1.79,
+// ZADD 0.72-0.86 and LPUSH+RPOP 0.85-0.95 times the rate of one (medians of paired
+// rounds in three runs; the best rounds 1.6-2.3), where one lock for the whole
+// keyspace ran them at 0.57-0.92 times; 16 independent DBs, the ceiling, ran them at
+// 1.16-1.26 times in one of those runs on that VM. With 64 shards two random keys share a shard 1/64 of the
 // time. Commands on one key share its shard's lock and do not run in parallel. A [Tx] is valid only inside the function it is passed to.
 //
 // # Blocking pops
