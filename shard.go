@@ -41,13 +41,14 @@ const DefaultShards = 64
 // commands hold it exclusively; batches of reads may share it (see rlockMask).
 //
 // Its size is a multiple of a cache line, and its first line holds all that a
-// single-key command writes in it besides the key's own data: the lock word, cur
-// and the command counts (pending). Commands on random keys from several cores find
-// each shard's lines last written by another core about half the time, and each
-// such line costs a transfer between the cores' caches; with the counters and the
-// transaction's fields on lines of their own, ZSCORE from 2 goroutines on 2 cores
-// ran at 0.87–1.0 times one goroutine's throughput, with the first line alone
-// 1.15–1.5 (BenchmarkParallel, same runs).
+// single-key command writes in it besides the key's own data: the lock word, cur,
+// the command counts (pending) and the key's hash (hashKey). Commands on random keys
+// from several cores find each shard's lines last written by another core about
+// half the time, and each such line costs a transfer between the cores' caches:
+// with the counters and the transaction's fields on lines of their own, ZSCORE from
+// 2 goroutines on 2 cores ran at 0.92–1.18 times one goroutine's throughput, with
+// the first line alone 1.14–1.35, and 1.30 times the throughput of the old layout
+// on 2 cores (BenchmarkParallel, same rounds).
 type shard struct {
 	shardData
 	_ [shardPad]byte
