@@ -39,9 +39,11 @@ type popReq struct {
 	reply func(r popReq) any
 
 	// mask is the shards of the keys; from is the Registry whose pool the waiter
-	// came from (see DB.waitIn).
+	// came from (see DB.waitIn). hash is the shardHash of a single key whose hash
+	// tag is the whole key, else 0.
 	mask uint64
 	from *blocking.Registry[popReq]
+	hash uint64
 
 	ok   bool   // served with an element (or elements)
 	key  string // the key served from
@@ -65,7 +67,15 @@ func (db *DB) newWaiter(kind popKind, keys []string) *waiter {
 // the Registry it will most likely wait in: its keys' shard's when they share one,
 // else the global one. O(len(keys)).
 func (db *DB) waiterFor(r popReq, keys []string) *waiter {
-	r.mask = db.maskOf(keys...)
+	if len(keys) == 1 {
+		i, h, whole := db.shardHash(keys[0])
+		r.mask = 1 << i
+		if whole {
+			r.hash = h
+		}
+	} else {
+		r.mask = db.maskOf(keys...)
+	}
 	r.from = &db.gwaits
 	if r.mask&(r.mask-1) == 0 && r.mask != 0 {
 		r.from = &db.shards[bits.TrailingZeros64(r.mask)].waits
@@ -366,11 +376,22 @@ func (db *DB) wait(ctx context.Context, w *waiter) error {
 		m |= 1 << db.shardOf(w.Req.dst)
 	}
 	tx := db.lockMask(m)
+	var memo *shard // the shard remembering the key's hash, forgotten before Wait
 	if ks := w.Keys(); len(ks) == 1 {
-		tx.prime(ks[0], bits.TrailingZeros64(w.Req.mask))
+		i := bits.TrailingZeros64(w.Req.mask)
+		tx.prime(ks[0], i)
+		if w.Req.hash != 0 {
+			memo = &db.shards[i]
+			memo.remember(ks[0], w.Req.hash)
+		}
 	}
 	if tx.tryKeys(&w.Req, w.Keys()) {
 		return tx.unlock()
+	}
+	if memo != nil {
+		// Wait unlocks the shard itself, not through release, and the
+		// caller's key may be gone by the next command.
+		memo.hashKey = 0
 	}
 	if tx.held != db.all && bits.OnesCount64(m) > 1 {
 		if err := tx.unlock(); err != nil {

@@ -65,7 +65,7 @@ func newShards(n int) []shard {
 
 // shardPad pads shardData to whole cache lines (TestShardLayout checks it: Go
 // cannot size a type by one that refers back to it).
-const shardPad = 40
+const shardPad = 16
 
 // cacheLine is the size of a cache line on the processors we measure (x86-64,
 // arm64's 64-byte lines; Apple's 128-byte ones share a line between two shards'
@@ -164,10 +164,19 @@ func (db *DB) maskOf(keys ...string) uint64 {
 func (db *DB) lockKey(key string) *Tx {
 	i, h, whole := db.shardHash(key)
 	tx := db.lockMask(1 << i)
-	if sh := &db.shards[i]; whole && len(key) <= math.MaxUint32 {
-		sh.hashKey, sh.hashLen, sh.hashVal = uintptr(unsafe.Pointer(unsafe.StringData(key))), uint32(len(key)), uint32(h>>32)
+	if whole {
+		db.shards[i].remember(key, h)
 	}
 	return tx
+}
+
+// remember leaves key's hash h (from shardHash, whose tag is the whole key) on the
+// shard's first line for its lookups in this command (hashOf); the holder of the
+// shard calls it, and release forgets it.
+func (sh *shard) remember(key string, h uint64) {
+	if len(key) <= math.MaxUint32 {
+		sh.hashKey, sh.hashLen, sh.hashVal = uintptr(unsafe.Pointer(unsafe.StringData(key))), uint32(len(key)), uint32(h>>32)
+	}
 }
 
 // hashOf returns keyHash(key), from the hash lockKey took of it when it can.

@@ -36,6 +36,12 @@ type Registry[R any] struct {
 	// reset under the walk.
 	walking *queue[R]
 
+	// lastKey and lastQ remember the queue of the key looked up last (see
+	// queueOf): a blocking pop and the push that serves it name the same key,
+	// and the memo spares the second a map lookup and the hash of the key.
+	lastKey string
+	lastQ   *queue[R]
+
 	pool sync.Pool // of *Waiter[R]; per Registry, so a waiter never changes hands
 }
 
@@ -147,11 +153,12 @@ func (r *Registry[R]) enqueue(w *Waiter[R]) {
 	w.gen++
 	w.done = false
 	for _, k := range w.keys {
-		q := r.queues[k]
+		q := r.queueOf(k)
 		if q == nil {
 			r.sweep()
 			q = r.newQueue()
 			r.queues[k] = q
+			r.lastKey, r.lastQ = k, q
 		}
 		if len(q.ws) == q.dead {
 			r.nlive++
@@ -159,6 +166,20 @@ func (r *Registry[R]) enqueue(w *Waiter[R]) {
 		q.ws = append(q.ws, entry[R]{w, w.gen})
 	}
 	r.nblocked++
+}
+
+// queueOf returns key's queue, nil if it has none, and remembers it. It costs a
+// string comparison when key is the key looked up last (the same string data
+// compares without reading the bytes), else one map lookup.
+func (r *Registry[R]) queueOf(key string) *queue[R] {
+	if r.lastQ != nil && key == r.lastKey {
+		return r.lastQ
+	}
+	q := r.queues[key]
+	if q != nil {
+		r.lastKey, r.lastQ = key, q
+	}
+	return q
 }
 
 // newQueue returns an empty queue, reusing a freed one if there is one.
@@ -188,6 +209,7 @@ func (r *Registry[R]) sweep() {
 		return
 	}
 	r.swept += len(r.queues)
+	r.lastKey, r.lastQ = "", nil // the queue it names may be freed and reused
 	for k, q := range r.queues {
 		if len(q.ws) == q.dead {
 			delete(r.queues, k)
@@ -222,7 +244,7 @@ func (r *Registry[R]) unlinkServed(w *Waiter[R], key string, kq *queue[R]) {
 	for _, k := range w.keys {
 		q := kq
 		if kq == nil || k != key {
-			q = r.queues[k]
+			q = r.queueOf(k)
 		}
 		if q == nil {
 			continue
@@ -278,7 +300,7 @@ func (r *Registry[R]) waiting(key string) *queue[R] {
 	if r.nblocked == 0 {
 		return nil
 	}
-	if q := r.queues[key]; q != nil && len(q.ws) > q.dead {
+	if q := r.queueOf(key); q != nil && len(q.ws) > q.dead {
 		return q
 	}
 	return nil

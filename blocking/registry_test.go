@@ -250,6 +250,39 @@ func TestDeadEntriesBounded(t *testing.T) {
 	require.LessOrEqual(t, st.Entries, 20, "queues hold %d entries for 1 blocked waiter", st.Entries)
 }
 
+// TestLastQueueSwept: the queue the registry remembers (queueOf) may be swept and
+// reused for another key; the key it was remembered for must not find it.
+func TestLastQueueSwept(t *testing.T) {
+	var reg Registry[req]
+	a := reg.NewWaiter([]string{"a"})
+	reg.enqueue(a)
+	reg.unlink(a) // a's queue is now empty, kept in the map and remembered
+	a.Release()
+	require.False(t, reg.Waiting("a"))
+	var live []*Waiter[req]
+	for i := 0; len(reg.free) == 0; i++ { // new keys until a sweep frees a's queue
+		require.Less(t, i, 10*sweepMin, "no sweep freed a's queue")
+		w := reg.NewWaiter([]string{"k" + strconv.Itoa(i)})
+		reg.enqueue(w)
+		reg.unlink(w)
+		w.Release()
+	}
+	b := reg.NewWaiter([]string{"b"}) // takes a freed queue, perhaps a's
+	reg.enqueue(b)
+	live = append(live, b)
+	require.False(t, reg.Waiting("a"), "a finds b's queue through the memo")
+	require.True(t, reg.Waiting("b"))
+	served := ""
+	reg.Serve("a", func(key string, w *Waiter[req]) (bool, bool) { served = key; return true, true })
+	require.Empty(t, served, "a serve of a reached b's waiter")
+	require.NoError(t, reg.Check())
+	for _, w := range live {
+		reg.unlink(w)
+		w.Release()
+	}
+	require.NoError(t, reg.Check())
+}
+
 // TestSweepBudget: whatever the mix of waiters and keys, sweeps examine at most two
 // queues per key ever enqueued (issue 11: one waiter on 20k keys swept the whole map
 // once per key).
