@@ -67,6 +67,11 @@
 //     drops pay for. Dead entries never make up more than half of a queue (beyond
 //     8) between calls.
 //   - MarkReady: O(1), one map lookup when nobody waits on the key.
+//   - The map lookups above are spared for the key looked up last: a Registry
+//     remembers its queue, so the push that serves a pop, or the pop that
+//     blocks again on the key it was just served from, compares the key's
+//     string (without reading its bytes when it is the same string) instead of
+//     hashing it.
 //   - Serve and ServeReady: O(waiters offered the key + dead entries among them +
 //     the keys of the waiters served), plus one channel send per waiter served.
 //   - Waiting with a timeout costs one time.Timer; without, a plain receive.
