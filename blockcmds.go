@@ -18,10 +18,15 @@ func checkTimeout(timeout time.Duration) error {
 	return nil
 }
 
-func (db *DB) listPopWaiter(keys []string, left bool, timeout time.Duration) *waiter {
-	w := db.newWaiter(popList, keys)
-	w.Req.left, w.Req.timeout, w.Req.reply = left, timeout, keyValueReply
-	return w
+// listPop builds BLPOP's (left) or BRPOP's pop.
+func (db *DB) listPop(keys []string, left bool, timeout time.Duration) blockPop {
+	return db.newPop(popReq{kind: popList, left: left, timeout: timeout, reply: keyValueReply}, keys)
+}
+
+// waitTyped runs r on keys for a typed method (see DB.wait).
+func (db *DB) waitTyped(ctx context.Context, r *popReq, keys []string) error {
+	db.route(r, keys)
+	return db.wait(ctx, r, keys, nil)
 }
 
 func keyValueReply(r popReq) any { return []any{r.key, r.val} }
@@ -34,12 +39,11 @@ func (db *DB) bpop(ctx context.Context, name string, timeout time.Duration, left
 	if err := checkTimeout(timeout); err != nil {
 		return "", "", false, err
 	}
-	w := db.listPopWaiter(keys, left, timeout)
-	defer w.Release()
-	if err := db.wait(ctx, w); err != nil {
+	r := popReq{kind: popList, left: left, timeout: timeout}
+	if err := db.waitTyped(ctx, &r, keys); err != nil {
 		return "", "", false, err
 	}
-	return w.Req.key, w.Req.val, w.Req.ok, w.Req.err
+	return r.key, r.val, r.ok, r.err
 }
 
 // BLPop is BLPOP: it pops the head of the first non-empty list among keys, tried left
@@ -83,12 +87,11 @@ func (db *DB) bmove(ctx context.Context, src, dst string, srcLeft, dstLeft bool,
 	if err := checkTimeout(timeout); err != nil {
 		return "", false, err
 	}
-	w := db.moveWaiter(src, dst, srcLeft, dstLeft, timeout)
-	defer w.Release()
-	if err := db.wait(ctx, w); err != nil {
+	r := popReq{kind: popMove, left: srcLeft, dst: dst, dstLeft: dstLeft, timeout: timeout}
+	if err := db.waitTyped(ctx, &r, []string{src}); err != nil {
 		return "", false, err
 	}
-	return w.Req.val, w.Req.ok, w.Req.err
+	return r.val, r.ok, r.err
 }
 
 // BLMPop is BLMPOP: [DB.LMPop] that waits (as [DB.BLPop]) while every key is missing;
@@ -106,12 +109,10 @@ func (db *DB) bmpop(ctx context.Context, kind popKind, timeout time.Duration, wh
 	if err != nil {
 		return popReq{}, err
 	}
-	w := db.waiterFor(r, keys)
-	defer w.Release()
-	if err := db.wait(ctx, w); err != nil {
+	if err := db.waitTyped(ctx, &r, keys); err != nil {
 		return popReq{}, err
 	}
-	return w.Req, w.Req.err
+	return r, r.err
 }
 
 // bzpop runs BZPOPMIN or BZPOPMAX.
@@ -122,13 +123,11 @@ func (db *DB) bzpop(ctx context.Context, name string, timeout time.Duration, min
 	if err := checkTimeout(timeout); err != nil {
 		return "", Z{}, false, err
 	}
-	w := db.newWaiter(popZSet, keys)
-	w.Req.left, w.Req.timeout = min, timeout
-	defer w.Release()
-	if err := db.wait(ctx, w); err != nil {
+	r := popReq{kind: popZSet, left: min, timeout: timeout}
+	if err := db.waitTyped(ctx, &r, keys); err != nil {
 		return "", Z{}, false, err
 	}
-	return w.Req.key, w.Req.z, w.Req.ok, w.Req.err
+	return r.key, r.z, r.ok, r.err
 }
 
 // BZPopMin is BZPOPMIN: it pops the member with the lowest score from the first
@@ -262,27 +261,23 @@ func init() {
 	register(
 		&command{name: "blpop", arity: -3, reply: replyArray, block: parseBPop(true)},
 		&command{name: "brpop", arity: -3, reply: replyArray, block: parseBPop(false)},
-		&command{name: "blmove", arity: 6, reply: replyMove, block: func(db *DB, a []string) (*waiter, error) {
+		&command{name: "blmove", arity: 6, reply: replyMove, block: func(db *DB, a []string) (blockPop, error) {
 			sl, dl, err := parseMove(a[3], a[4])
 			if err != nil {
-				return nil, err
+				return blockPop{}, err
 			}
 			t, err := parseTimeout(a[5])
 			if err != nil {
-				return nil, err
+				return blockPop{}, err
 			}
-			w := db.moveWaiter(a[1], a[2], sl, dl, t)
-			w.Req.reply = valueReply
-			return w, nil
+			return db.movePop(a[1:2], a[2], sl, dl, t), nil
 		}},
-		&command{name: "brpoplpush", arity: 4, reply: replyMove, block: func(db *DB, a []string) (*waiter, error) {
+		&command{name: "brpoplpush", arity: 4, reply: replyMove, block: func(db *DB, a []string) (blockPop, error) {
 			t, err := parseTimeout(a[3])
 			if err != nil {
-				return nil, err
+				return blockPop{}, err
 			}
-			w := db.moveWaiter(a[1], a[2], false, true, t)
-			w.Req.reply = valueReply
-			return w, nil
+			return db.movePop(a[1:2], a[2], false, true, t), nil
 		}},
 		&command{name: "blmpop", arity: -5, reply: replyArray, block: parseBMPop(popList)},
 		&command{name: "bzpopmin", arity: -3, reply: replyKeyScore, block: parseBZPop(true)},
@@ -293,11 +288,11 @@ func init() {
 
 func valueReply(r popReq) any { return r.val }
 
-// moveWaiter builds the waiter of BLMOVE src dst.
-func (db *DB) moveWaiter(src, dst string, srcLeft, dstLeft bool, timeout time.Duration) *waiter {
-	w := db.newWaiter(popMove, []string{src})
-	w.Req.left, w.Req.dst, w.Req.dstLeft, w.Req.timeout = srcLeft, dst, dstLeft, timeout
-	return w
+// movePop builds the pop of BLMOVE src dst for Do (BRPOPLPUSH's too); src is the
+// slice of args holding the one key.
+func (db *DB) movePop(src []string, dst string, srcLeft, dstLeft bool, timeout time.Duration) blockPop {
+	r := popReq{kind: popMove, left: srcLeft, dst: dst, dstLeft: dstLeft, timeout: timeout, reply: valueReply}
+	return db.newPop(r, src)
 }
 
 // blockingMPop builds the request of the typed BLMPop and BZMPop, in DB and Tx.
@@ -311,40 +306,38 @@ func blockingMPop(kind popKind, timeout time.Duration, where string, count int64
 }
 
 // parseBMPop parses BLMPOP/BZMPOP timeout numkeys key [key ...] where [COUNT n].
-func parseBMPop(kind popKind) func(db *DB, a []string) (*waiter, error) {
-	return func(db *DB, a []string) (*waiter, error) {
+func parseBMPop(kind popKind) func(db *DB, a []string) (blockPop, error) {
+	return func(db *DB, a []string) (blockPop, error) {
 		keys, r, err := mpopArgs(kind, a, 2)
 		if err != nil {
-			return nil, err
+			return blockPop{}, err
 		}
 		if r.timeout, err = parseTimeout(a[1]); err != nil {
-			return nil, err
+			return blockPop{}, err
 		}
-		return db.waiterFor(r, keys), nil
+		return db.newPop(r, keys), nil
 	}
 }
 
 // parseBPop parses BLPOP/BRPOP key [key ...] timeout.
-func parseBPop(left bool) func(db *DB, a []string) (*waiter, error) {
-	return func(db *DB, a []string) (*waiter, error) {
+func parseBPop(left bool) func(db *DB, a []string) (blockPop, error) {
+	return func(db *DB, a []string) (blockPop, error) {
 		t, err := parseTimeout(a[len(a)-1])
 		if err != nil {
-			return nil, err
+			return blockPop{}, err
 		}
-		return db.listPopWaiter(a[1:len(a)-1], left, t), nil
+		return db.listPop(a[1:len(a)-1], left, t), nil
 	}
 }
 
 // parseBZPop parses BZPOPMIN/BZPOPMAX key [key ...] timeout.
-func parseBZPop(min bool) func(db *DB, a []string) (*waiter, error) {
-	return func(db *DB, a []string) (*waiter, error) {
+func parseBZPop(min bool) func(db *DB, a []string) (blockPop, error) {
+	return func(db *DB, a []string) (blockPop, error) {
 		t, err := parseTimeout(a[len(a)-1])
 		if err != nil {
-			return nil, err
+			return blockPop{}, err
 		}
-		w := db.newWaiter(popZSet, a[1:len(a)-1])
-		w.Req.left, w.Req.timeout, w.Req.reply = min, t, bzpopReply
-		return w, nil
+		return db.newPop(popReq{kind: popZSet, left: min, timeout: t, reply: bzpopReply}, a[1:len(a)-1]), nil
 	}
 }
 

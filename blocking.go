@@ -24,9 +24,9 @@ const (
 	popZSet                // BZPOPMIN, ZMPOP, BZMPOP...: pop from a sorted set
 )
 
-// popReq is one pop, blocking or not: its request and, once done, its result. A
-// blocking pop's popReq is its waiter's Req, read and written under the shard locks while the
-// caller is blocked, under the locks of the shards of its keys.
+// popReq is one pop, blocking or not: its request and, once done, its result. While
+// a blocking pop is blocked, its popReq is its waiter's Req, read and written only
+// under the locks of the shards of its keys.
 type popReq struct {
 	kind    popKind
 	left    bool   // pop from the head of a list, or the minimum of a set
@@ -38,11 +38,9 @@ type popReq struct {
 	// reply shapes the result as Do replies it.
 	reply func(r popReq) any
 
-	// mask is the shards of the keys; from is the Registry whose pool the waiter
-	// came from (see DB.waitIn). hash is the shardHash of a single key whose hash
-	// tag is the whole key, else 0.
+	// mask is the shards of the keys; hash is the shardHash of a single key
+	// whose hash tag is the whole key, else 0.
 	mask uint64
-	from *blocking.Registry[popReq]
 	hash uint64
 
 	ok   bool   // served with an element (or elements)
@@ -57,16 +55,23 @@ type popReq struct {
 // waiter is a blocking pop registered with the keyspace's blocking.Registry.
 type waiter = blocking.Waiter[popReq]
 
-// newWaiter returns a waiter of db's for keys (which it copies without repeats) with
-// a request of the given kind; the caller fills in the rest.
-func (db *DB) newWaiter(kind popKind, keys []string) *waiter {
-	return db.waiterFor(popReq{kind: kind}, keys)
+// blockPop is a blocking command parsed for Do: its request, its keys as given
+// (repeats included) and the caller's notices (see DoNotify).
+type blockPop struct {
+	req    popReq
+	keys   []string
+	notify func(blocked bool)
 }
 
-// waiterFor returns a waiter of db's for keys with the request r, from the pool of
-// the Registry it will most likely wait in: its keys' shard's when they share one,
-// else the global one. O(len(keys)).
-func (db *DB) waiterFor(r popReq, keys []string) *waiter {
+// newPop returns the blocking pop of r on keys, routed (see route).
+func (db *DB) newPop(r popReq, keys []string) blockPop {
+	db.route(&r, keys)
+	return blockPop{req: r, keys: keys}
+}
+
+// route works out the shards of a pop's keys, and the hash of a single key, for
+// wait. O(len(keys)).
+func (db *DB) route(r *popReq, keys []string) {
 	if len(keys) == 1 {
 		i, h, whole := db.shardHash(keys[0])
 		r.mask = 1 << i
@@ -76,13 +81,6 @@ func (db *DB) waiterFor(r popReq, keys []string) *waiter {
 	} else {
 		r.mask = db.maskOf(keys...)
 	}
-	r.from = &db.gwaits
-	if r.mask&(r.mask-1) == 0 && r.mask != 0 {
-		r.from = &db.shards[bits.TrailingZeros64(r.mask)].waits
-	}
-	w := r.from.NewWaiter(keys)
-	w.Req = r
-	return w
 }
 
 // mpopReq is the request of LMPOP, ZMPOP, BLMPOP and BZMPOP: up to count elements of
@@ -363,29 +361,36 @@ func (tx *Tx) handZSet(key string, z Z) (handed bool) {
 	return handed
 }
 
-// wait runs the blocking pop w: served at once if a key holds a value; otherwise it
-// blocks (see blocking.Registry.Wait) until an element is handed to it, its timeout
-// expires (w.Req.ok false, nil error) or ctx is done (ctx.Err()).
+// wait runs the blocking pop r, routed, on keys (as given, repeats included): served
+// at once if a key holds a value; otherwise it blocks (see blocking.Registry.Wait)
+// until an element is handed to it, its timeout expires (r.ok false, nil error) or
+// ctx is done (ctx.Err()); notify, if set, is the waiter's Notify (DoNotify).
+//
+// A pop served at once takes no waiter; one that blocks takes it from the pool of
+// the Registry it blocks in (waitIn). The keys and r are separate parameters, not
+// one struct, so that the keys of a typed call (BRPop's variadic slice) stay on the
+// caller's stack: escape analysis would send every pointer of a struct to the heap
+// with r's.
 //
 // A pop whose keys (and BLMOVE destination) live in one shard waits in that
 // shard's queues, unless callers already wait in the global queues; otherwise it
 // tries again with every shard locked and waits in the global queues (shard.go).
-func (db *DB) wait(ctx context.Context, w *waiter) error {
-	m := w.Req.mask
-	if w.Req.kind == popMove {
-		m |= 1 << db.shardOf(w.Req.dst)
+func (db *DB) wait(ctx context.Context, r *popReq, keys []string, notify func(blocked bool)) error {
+	m := r.mask
+	if r.kind == popMove {
+		m |= 1 << db.shardOf(r.dst)
 	}
 	tx := db.lockMask(m)
 	var memo *shard // the shard remembering the key's hash, forgotten before Wait
-	if ks := w.Keys(); len(ks) == 1 {
-		i := bits.TrailingZeros64(w.Req.mask)
-		tx.prime(ks[0], i)
-		if w.Req.hash != 0 {
+	if len(keys) == 1 {
+		i := bits.TrailingZeros64(r.mask)
+		tx.prime(keys[0], i)
+		if r.hash != 0 {
 			memo = &db.shards[i]
-			memo.remember(ks[0], w.Req.hash)
+			memo.remember(keys[0], r.hash)
 		}
 	}
-	if tx.tryKeys(&w.Req, w.Keys()) {
+	if tx.tryKeys(r, keys) {
 		return tx.unlock()
 	}
 	if memo != nil {
@@ -397,7 +402,7 @@ func (db *DB) wait(ctx context.Context, w *waiter) error {
 		if err := tx.unlock(); err != nil {
 			return err
 		}
-		if tx = db.lockAll(); tx.tryKeys(&w.Req, w.Keys()) {
+		if tx = db.lockAll(); tx.tryKeys(r, keys) {
 			return tx.unlock()
 		}
 	}
@@ -411,43 +416,35 @@ func (db *DB) wait(ctx context.Context, w *waiter) error {
 		// since: Wait releases the one it is given.
 		db.release(tx.held &^ m)
 		sh := &db.shards[bits.TrailingZeros64(m)]
-		err = db.waitIn(ctx, &sh.waits, &sh.mu, w)
+		err = db.waitIn(ctx, &sh.waits, &sh.mu, r, keys, notify)
 	} else {
-		err = db.waitIn(ctx, &db.gwaits, (*allShards)(db), w)
+		err = db.waitIn(ctx, &db.gwaits, (*allShards)(db), r, keys, notify)
 	}
-	if err == nil && w.Req.ok {
+	if err == nil && r.ok {
 		err = db.servedDurable(m)
 	}
 	return err
 }
 
-// waitIn blocks w in reg (see blocking.Registry.Wait), mu held. A waiter must come
-// from the pool of the Registry it waits in (a Registry keeps dead entries of its
-// waiters, which it reads under its own lock): one from another pool (a BLMOVE whose
-// destination is in another shard, or a caller that waits in the global queues
-// while they hold others) waits as a copy from reg's pool.
-func (db *DB) waitIn(ctx context.Context, reg *blocking.Registry[popReq], mu sync.Locker, w *waiter) error {
-	if w.Req.from == reg {
-		_, err := reg.Wait(ctx, mu, w, w.Req.timeout)
-		return err
-	}
-	c := reg.NewWaiter(w.Keys())
-	c.Req, c.Notify = w.Req, w.Notify
-	c.Req.from = reg
-	_, err := reg.Wait(ctx, mu, c, w.Req.timeout)
-	from := w.Req.from
-	w.Req, w.Req.from = c.Req, from
-	c.Release()
+// waitIn blocks r on keys in reg (see blocking.Registry.Wait), mu held, as a waiter
+// from reg's pool (a Registry keeps dead entries of its waiters, which it reads
+// under its own lock, so a waiter must wait in the Registry it came from), and
+// leaves the outcome in r.
+func (db *DB) waitIn(ctx context.Context, reg *blocking.Registry[popReq], mu sync.Locker, r *popReq, keys []string, notify func(blocked bool)) error {
+	w := reg.NewWaiter(keys)
+	w.Req, w.Notify = *r, notify
+	_, err := reg.Wait(ctx, mu, w, r.timeout)
+	*r = w.Req
+	w.Release()
 	return err
 }
 
-// blockReply runs w for Do, shapes the reply (null on timeout) and releases w.
-func (db *DB) blockReply(ctx context.Context, w *waiter) (any, error) {
-	defer w.Release()
-	if err := db.wait(ctx, w); err != nil {
+// blockReply runs p for Do and shapes the reply (null on timeout).
+func (db *DB) blockReply(ctx context.Context, p *blockPop) (any, error) {
+	if err := db.wait(ctx, &p.req, p.keys, p.notify); err != nil {
 		return nil, err
 	}
-	return popReply(&w.Req)
+	return popReply(&p.req)
 }
 
 // popReply is the Do reply of a finished pop: its error, null when nothing was
@@ -461,17 +458,16 @@ func popReply(r *popReq) (any, error) {
 
 // runBlockingOnce derives a blocking command's Tx form: parse, try once, and reply
 // null (as inside MULTI) when nothing is ready.
-func runBlockingOnce(parse func(db *DB, args []string) (*waiter, error)) func(tx *Tx, args []string) (any, error) {
+func runBlockingOnce(parse func(db *DB, args []string) (blockPop, error)) func(tx *Tx, args []string) (any, error) {
 	return func(tx *Tx, args []string) (any, error) {
-		w, err := parse(tx.db, args)
+		p, err := parse(tx.db, args)
 		if err != nil {
 			return nil, err
 		}
-		defer w.Release()
-		if err := tx.once(&w.Req, w.Keys()); err != nil {
+		if err := tx.once(&p.req, p.keys); err != nil {
 			return nil, err
 		}
-		return popReply(&w.Req)
+		return popReply(&p.req)
 	}
 }
 

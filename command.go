@@ -31,7 +31,7 @@ type command struct {
 	run func(tx *Tx, args []string) (any, error)
 	// block, for blocking commands only, parses args into a waiter (run is then
 	// derived from it: try once, never block).
-	block func(db *DB, args []string) (*waiter, error)
+	block func(db *DB, args []string) (blockPop, error)
 	// keys says where the command's keys are (set by register from keySpecs).
 	keys keySpec
 	// shared is set (by register) for the reads of one key, which a pipeline of them
@@ -179,11 +179,11 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 	}
 	if c.block != nil {
 		db.countBlocking(c.stat)
-		w, err := c.block(db, args)
+		p, err := c.block(db, args)
 		if err != nil {
 			return nil, err
 		}
-		return db.blockReply(ctx, w)
+		return db.blockReply(ctx, &p)
 	}
 	tx := db.lockMask(c.keys.mask(db, args))
 	tx.home.count(c.stat)

@@ -17,10 +17,10 @@ func DoNotify(ctx context.Context, db *DB, notify func(blocked bool), args ...st
 	}
 	// Do's blocking branch, with the notices set on the waiter.
 	db.countBlocking(c.stat)
-	w, err := c.block(db, args)
+	p, err := c.block(db, args)
 	if err != nil {
 		return nil, err
 	}
-	w.Notify = notify
-	return db.blockReply(ctx, w)
+	p.notify = notify
+	return db.blockReply(ctx, &p)
 }
