@@ -27,7 +27,10 @@ func (s *Set) checkSmall() error {
 	v, lim, sm := s.small(), s.Limits(), s.smBytes()
 	p := v.p
 	var offs []int // of each rank, when indexed
-	if len(sm) != len(p)+trailerLen(int(s.n)) {
+	if s.n > idxMin && !s.indexed() || s.n <= idxDrop && s.indexed() {
+		return fmt.Errorf("small set of %d entries: indexed %v", s.n, s.indexed())
+	}
+	if len(sm) != len(p)+trailerLen(int(s.n), s.indexed()) {
 		return fmt.Errorf("small set: %d bytes for %d of entries and the index of %d", len(sm), len(p), s.n)
 	}
 	if (s.p == nil) != (s.capc == 0) || s.capc >= uint8(nCapClasses) {

@@ -340,7 +340,7 @@ func (p packed) members(off, k int, out []string) []string {
 // set's small encoding: within its limits and maxSmallBytes.
 func (s *Set) smallFits(n int) bool {
 	lim := s.Limits()
-	return int(s.n) < lim.Entries && n <= lim.Value && int(s.smLen)+maxEntryExtra+n <= maxSmallBytes
+	return int(s.n) < lim.Entries && n <= lim.Value && int(s.smLen&^smIndexed)+maxEntryExtra+n <= maxSmallBytes
 }
 
 // smInsert stores (m, score), which must be absent, at its place.
@@ -374,11 +374,15 @@ func (s *Set) smSplice(rank, lo, hi, del int, h []byte, m string) {
 	}
 	n, n2 := int(s.n), int(s.n)-del+ins
 	sm := s.smBytes()
-	e := len(sm) - trailerLen(n)
+	had := s.indexed()
+	// A set gains an index past idxMin entries and drops it at idxDrop or fewer, so that
+	// a set that comes and goes across one size does not build an index each time.
+	has := n2 > idxMin || had && n2 > idxDrop
+	e := len(sm) - trailerLen(n, had)
 	k := len(h) + len(m)
 	d1 := k - (hi - lo) // the shift of the entries after the change
 	e2 := e + d1
-	need := e2 + trailerLen(n2)
+	need := e2 + trailerLen(n2, has)
 	var b []byte
 	moved := need > cap(sm) || cap(sm) > smallSlack && need < cap(sm)/2
 	if moved {
@@ -394,9 +398,9 @@ func (s *Set) smSplice(rank, lo, hi, del int, h []byte, m string) {
 	// fingerprints after it and the marks that both counts have (they move by d2).
 	// Whichever moves toward the end goes first, so neither overwrites the other's bytes
 	// before they are copied.
-	keep := n > idxMin && n2 > idxMin
-	nm := (trailerLen(n) - n) / markSize
-	nm2 := (trailerLen(n2) - n2) / markSize
+	keep := had && has
+	nm := (trailerLen(n, had) - n) / markSize
+	nm2 := (trailerLen(n2, has) - n2) / markSize
 	aEnd, zLo, zHi := e, e+rank+del, e+n
 	if keep {
 		aEnd = e + rank
@@ -425,9 +429,10 @@ func (s *Set) smSplice(rank, lo, hi, del int, h []byte, m string) {
 		s.setSmLen(need)
 	}
 	s.n = uint16(n2)
+	s.setIndexed(has)
 	switch {
-	case n2 <= idxMin:
-	case n <= idxMin:
+	case !has:
+	case !had:
 		s.buildIndex()
 	default:
 		v := s.small()
@@ -542,11 +547,13 @@ func (s *Set) smAppend(m string, score float64) {
 // that the appends left beyond the size class.
 func (s *Set) smFit() {
 	sm := s.smBytes()
-	sm = append(sm, make([]byte, trailerLen(int(s.n)))...)
+	idx := s.n > idxMin
+	sm = append(sm, make([]byte, trailerLen(int(s.n), idx))...)
 	if cap(sm) > len(sm)+len(sm)/8+16 {
 		sm = append(smAlloc(len(sm)), sm...)
 	}
 	s.setSm(sm)
+	s.setIndexed(idx)
 	s.buildIndex()
 }
 

@@ -491,3 +491,67 @@ func TestMarkWindows(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexHysteresis walks a set up past idxMin, down to idxDrop and up again, and
+// checks at each size whether it is indexed (gained past idxMin, kept down to
+// idxDrop+1), its invariants, every score and rank, and a clone of it.
+func TestIndexHysteresis(t *testing.T) {
+	s := New()
+	var want []string // the members in order
+	step := func(i int, wantIdx bool) {
+		t.Helper()
+		if got := s.indexed(); got != wantIdx {
+			t.Fatalf("step %d, %d entries: indexed() = %v; want %v", i, s.Len(), got, wantIdx)
+		}
+		for _, c := range []*Set{s, s.Clone()} {
+			if err := c.check(); err != nil {
+				t.Fatalf("step %d, %d entries: %v", i, s.Len(), err)
+			}
+			if c.indexed() != s.indexed() {
+				t.Fatalf("step %d: clone indexed() = %v; want %v", i, c.indexed(), s.indexed())
+			}
+			for r, m := range want {
+				if got, ok := c.Rank(m); !ok || got != r {
+					t.Fatalf("step %d: s.Rank(%q) = %d, %v; want %d, true", i, m, got, ok, r)
+				}
+				if got, ok := c.Score(m); !ok || got != float64(r) {
+					t.Fatalf("step %d: s.Score(%q) = %v, %v; want %d, true", i, m, got, ok, r)
+				}
+			}
+			if _, ok := c.Score("absent"); ok {
+				t.Fatalf("step %d: s.Score(absent) found", i)
+			}
+		}
+	}
+	add := func(i int) {
+		m := fmt.Sprintf("m%03d", len(want))
+		s.Add(AddOptions{}, Entry{m, float64(len(want))})
+		want = append(want, m)
+	}
+	pop := func() {
+		s.PopMax()
+		want = want[:len(want)-1]
+	}
+	i := 0
+	for ; s.Len() < idxMin+1; i++ {
+		add(i)
+		step(i, s.Len() > idxMin)
+	}
+	for ; s.Len() > idxDrop; i++ {
+		pop()
+		step(i, s.Len() > idxDrop)
+	}
+	for ; s.Len() <= idxMin+1; i++ {
+		add(i)
+		step(i, s.Len() > idxMin)
+	}
+	// Back and forth across idxMin and within the kept range: the index stays.
+	for ; i < 100; i++ {
+		if i%2 == 0 {
+			pop()
+		} else {
+			add(i)
+		}
+		step(i, true)
+	}
+}

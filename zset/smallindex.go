@@ -29,7 +29,8 @@ import (
 // pop and a push, an add and a remove) walk no entries.
 
 const (
-	idxMin    = 16 // sets of up to idxMin entries have no index
+	idxMin    = 16 // a set that grows past idxMin entries gains an index
+	idxDrop   = 8  // an indexed set keeps it while it has more than idxDrop entries
 	markStep  = 8  // mark j is at rank markStep*j + d, -markDrift <= d < markDrift
 	markDrift = 2
 	markSize  = 4 // uint32: offset (markOffBits) and d+markDrift (the bits above)
@@ -38,9 +39,10 @@ const (
 	markOffMask = 1<<markOffBits - 1
 )
 
-// trailerLen returns the bytes of the index of a small set of n entries.
-func trailerLen(n int) int {
-	if n <= idxMin {
+// trailerLen returns the bytes of the index of a small set of n entries, none unless
+// indexed.
+func trailerLen(n int, indexed bool) int {
+	if !indexed {
 		return 0
 	}
 	return n + (n+markStep-1)/markStep*markSize
@@ -114,12 +116,12 @@ type smallView struct {
 
 // small returns the view of the small encoding.
 func (s *Set) small() smallView {
-	n := int(s.n)
 	sm := s.smBytes()
-	if n <= idxMin {
+	if !s.indexed() {
 		return smallView{p: sm}
 	}
-	e := len(sm) - trailerLen(n)
+	n := int(s.n)
+	e := len(sm) - n - (n+markStep-1)/markStep*markSize // trailerLen(n, true), within the inlining budget
 	// p keeps the buffer's capacity, so that findIndexed can reach the index from p
 	// alone; nothing appends to a view.
 	return smallView{p: sm[:e], fps: sm[e : e+n], marks: sm[e+n:]}
@@ -301,7 +303,7 @@ func (v smallView) below(below func(sc float64, m string) bool) (int, int) {
 }
 
 // buildIndex computes the index of a small set, whose bytes have room for it after
-// the entries, from the entries alone; a set of up to idxMin entries has none.
+// the entries, from the entries alone; it does nothing to a set without an index.
 func (s *Set) buildIndex() {
 	v := s.small()
 	if v.fps == nil {
