@@ -437,7 +437,7 @@ func (s *Set) smSplice(rank, lo, hi, del int, h []byte, m string) {
 	default:
 		v := s.small()
 		if ins == 1 {
-			v.fps[rank] = fingerprint(m)
+			v.fps()[rank] = fingerprint(m)
 		}
 		// A mark past the change moves with its entry; one on a removed entry goes to
 		// the entry now there; one at rank itself stays on an insertion (on the new
@@ -598,17 +598,17 @@ func (v smallView) putEntry(off int, h []byte, m string) {
 // moveIndex updates the index after the entry of rank from moved to rank to, the entries
 // it passed moving by shift bytes (negative: toward the start) and one rank.
 func (v smallView) moveIndex(from, to, shift int) {
-	if v.fps == nil {
+	if v.n == 0 {
 		return
 	}
-	fp := v.fps[from]
+	fp := v.fps()[from]
 	lo, hi, d := from+1, to, -1 // ranks of the marks that move, and by how much
 	if to < from {
-		copy(v.fps[to+1:from+1], v.fps[to:from])
+		copy(v.fps()[to+1:from+1], v.fps()[to:from])
 		lo, hi, d = to+1, from, 1
 	} else {
-		copy(v.fps[from:to], v.fps[from+1:to+1])
+		copy(v.fps()[from:to], v.fps()[from+1:to+1])
 	}
-	v.fps[to] = fp
-	v.moveMarks(lo, hi+1, d, shift, lo, 0, len(v.marks)/markSize)
+	v.fps()[to] = fp
+	v.moveMarks(lo, hi+1, d, shift, lo, 0, len(v.marks())/markSize)
 }

@@ -107,11 +107,13 @@ func le32(m string, i int) uint32 {
 	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(m), len(m))[i:])
 }
 
-// smallView is a small set's entries and, above idxMin entries, its index.
+// smallView is a small set's entries and, when it is indexed, the number of entries
+// the index covers (0: no index). p keeps the capacity of the set's buffer, within which
+// the index follows the entries (fps and marks return its parts), so that a view is
+// four words, passed in registers; nothing appends to a view.
 type smallView struct {
-	p     packed
-	fps   []byte
-	marks []byte
+	p packed
+	n int
 }
 
 // small returns the view of the small encoding.
@@ -121,14 +123,17 @@ func (s *Set) small() smallView {
 		return smallView{p: sm}
 	}
 	n := int(s.n)
-	e := len(sm) - n - (n+markStep-1)/markStep*markSize // trailerLen(n, true), within the inlining budget
-	// p keeps the buffer's capacity, so that findIndexed can reach the index from p
-	// alone; nothing appends to a view.
-	return smallView{p: sm[:e], fps: sm[e : e+n], marks: sm[e+n:]}
+	return smallView{p: sm[:len(sm)-n-(n+markStep-1)/markStep*markSize], n: n} // trailerLen(n, true), within the inlining budget
 }
 
+// fps returns the fingerprints of an indexed view.
+func (v smallView) fps() []byte { return v.p[len(v.p) : len(v.p)+v.n] }
+
+// marks returns the marks of the view's index, nil for none.
+func (v smallView) marks() []byte { return indexMarks(v.p, v.n) }
+
 // mark returns the rank and offset of mark j.
-func (v smallView) mark(j int) (rank, off int) { return readMark(v.marks, j) }
+func (v smallView) mark(j int) (rank, off int) { return readMark(v.marks(), j) }
 
 func readMark(marks []byte, j int) (rank, off int) {
 	m := binary.LittleEndian.Uint32(marks[markSize*j:])
@@ -143,9 +148,9 @@ func writeMark(marks []byte, j, rank, off int) {
 // offsetOf returns the offset of the entry at rank r (len(p) for r == the length).
 func (v smallView) offsetOf(r int) int {
 	switch {
-	case v.fps == nil:
+	case v.n == 0:
 		return v.p.offsetOf(r)
-	case r >= len(v.fps):
+	case r >= v.n:
 		return len(v.p)
 	}
 	// Mark j = r/8 is at a rank in [r-9, r+1]; when that is past r, mark j-1 (j > 0, as
@@ -161,18 +166,18 @@ func (v smallView) offsetOf(r int) int {
 
 // find returns the offset, rank and score of member m.
 func (v smallView) find(m string) (off, rank int, sc float64, ok bool) {
-	if v.fps == nil {
-		return v.p.find(m)
-	}
-	return findIndexed(v.p, len(v.fps), m)
+	return findIn(v.p, v.n, m)
 }
 
-// findIndexed is find in an indexed set of n entries whose entries are p and whose
-// index follows them within p's capacity. It takes the entries as one slice and the
+// findIn is find for the entries p followed, within p's capacity, by an index of n
+// entries (0: none, a linear scan). It takes the entries as one slice and the
 // index as a length rather than a smallView, whose nine words a call would pass on the
 // stack (the copies were a third of a lookup's time), and does the whole lookup in one
 // frame: the fingerprint scan, the mark, the walk and the comparison.
-func findIndexed(p packed, n int, m string) (int, int, float64, bool) {
+func findIn(p packed, n int, m string) (int, int, float64, bool) {
+	if n == 0 {
+		return p.find(m)
+	}
 	e := len(p)
 	fps := p[e : e+n]
 	marks := p[e+n : e+n+(n+markStep-1)/markStep*markSize]
@@ -229,10 +234,10 @@ func findIndexed(p packed, n int, m string) (int, int, float64, bool) {
 // for which a predicate that holds for a prefix of the order is false: the last mark
 // whose entry satisfies first (below), or the start.
 func (v smallView) block(below func(off int) bool) (rank, off int) {
-	if v.fps == nil {
+	if v.n == 0 {
 		return 0, 0
 	}
-	lo, hi := 0, len(v.marks)/markSize // the marks whose entry is below: [0, lo)
+	lo, hi := 0, len(v.marks())/markSize // the marks whose entry is below: [0, lo)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
 		if _, off := v.mark(mid); below(off) {
@@ -250,47 +255,69 @@ func (v smallView) block(below func(off int) bool) (rank, off int) {
 // countScore returns the rank and offset of the first entry whose score is above f (at
 // least f unless orEqual).
 func (v smallView) countScore(f float64, orEqual bool) (int, int) {
+	return countScoreIn(v.p, v.n, f, orEqual)
+}
+
+// indexMarks returns the marks of the index of n entries (none for 0: no index) that
+// follows the entries p within p's capacity (see Set.small).
+func indexMarks(p packed, n int) []byte {
+	if n == 0 {
+		return nil
+	}
+	e := len(p) + n
+	return p[e : e+(n+markStep-1)/markStep*markSize]
+}
+
+// countScoreIn is countScore for the entries p followed by an index of n entries (0:
+// none). It and lowerIn take the view's parts as arguments, as findIn does, so that
+// a call passes four words rather than nine.
+func countScoreIn(p packed, n int, f float64, orEqual bool) (int, int) {
 	r, off := 0, 0
-	if v.fps != nil {
+	if marks := indexMarks(p, n); marks != nil {
 		// block written out, without the call of a predicate per mark.
-		lo, hi := 0, len(v.marks)/markSize
+		lo, hi := 0, len(marks)/markSize
 		for lo < hi {
 			mid := int(uint(lo+hi) >> 1)
-			_, o := v.mark(mid)
-			if sc, _ := v.p.score(o); sc < f || orEqual && sc == f {
+			_, o := readMark(marks, mid)
+			if sc, _ := p.score(o); sc < f || orEqual && sc == f {
 				lo = mid + 1
 			} else {
 				hi = mid
 			}
 		}
 		if lo > 0 {
-			r, off = v.mark(lo - 1)
+			r, off = readMark(marks, lo-1)
 		}
 	}
-	return v.p.countScore(r, off, f, orEqual)
+	return p.countScore(r, off, f, orEqual)
 }
 
 // lower returns the rank and offset of the first entry whose key is >= (score, m).
 func (v smallView) lower(score float64, m string) (int, int) {
+	return lowerIn(v.p, v.n, score, m)
+}
+
+// lowerIn is lower for the entries p followed by an index of n entries (0: none).
+func lowerIn(p packed, n int, score float64, m string) (int, int) {
 	r, off := 0, 0
-	if v.fps != nil {
+	if marks := indexMarks(p, n); marks != nil {
 		// block written out, without the call of a predicate per mark.
-		lo, hi := 0, len(v.marks)/markSize
+		lo, hi := 0, len(marks)/markSize
 		for lo < hi {
 			mid := int(uint(lo+hi) >> 1)
-			_, o := v.mark(mid)
-			sc, next := v.p.score(o)
-			if sc < score || sc == score && v.p.memberBelow(next, m) {
+			_, o := readMark(marks, mid)
+			sc, next := p.score(o)
+			if sc < score || sc == score && p.memberBelow(next, m) {
 				lo = mid + 1
 			} else {
 				hi = mid
 			}
 		}
 		if lo > 0 {
-			r, off = v.mark(lo - 1)
+			r, off = readMark(marks, lo-1)
 		}
 	}
-	return v.p.lower(r, off, score, m)
+	return p.lower(r, off, score, m)
 }
 
 // below returns the rank and offset of the first entry for which below is false.
@@ -306,16 +333,16 @@ func (v smallView) below(below func(sc float64, m string) bool) (int, int) {
 // the entries, from the entries alone; it does nothing to a set without an index.
 func (s *Set) buildIndex() {
 	v := s.small()
-	if v.fps == nil {
+	if v.n == 0 {
 		return
 	}
 	// One walk for both: the fingerprints, and the marks at ranks 0, 8, 16, ...
 	for i, o := 0, 0; o < len(v.p); i++ {
 		if i%markStep == 0 {
-			writeMark(v.marks, i/markStep, i, o)
+			writeMark(v.marks(), i/markStep, i, o)
 		}
 		m, next := v.p.member(v.p.scoreEnd(o))
-		v.fps[i] = fingerprint(m)
+		v.fps()[i] = fingerprint(m)
 		o = next
 	}
 }
@@ -329,7 +356,7 @@ func (s *Set) buildIndex() {
 // j-1 and otherwise from mark j-1. Only the marks from (min(c, from)-2)/8 on are read,
 // and when to is below the length, only up to the first mark at or past to.
 func (v smallView) moveMarks(from, to, dr, do, c, co, old int) {
-	n, nm, marks := len(v.fps), len(v.marks)/markSize, v.marks
+	n, nm, marks := v.n, len(v.marks())/markSize, v.marks()
 	j := max(min(c, from)-markDrift, 0) / markStep // the marks before j are at ranks below min(c, from)
 	delta := uint32(int32(dr))<<markOffBits + uint32(int32(do))
 	var prevR, prevO int // mark j-1
