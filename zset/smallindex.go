@@ -359,10 +359,18 @@ func (v smallView) moveMarks(from, to, dr, do, c, co, old int) {
 	n, nm, marks := v.n, len(v.marks())/markSize, v.marks()
 	j := max(min(c, from)-markDrift, 0) / markStep // the marks before j are at ranks below min(c, from)
 	delta := uint32(int32(dr))<<markOffBits + uint32(int32(do))
-	var prevR, prevO int // mark j-1
-	if j > 0 {
-		prevR, prevO = v.mark(j - 1)
+	j = max(j, 1) // mark 0 is at rank 0, offset 0, whatever the write
+	// The common case first, in a loop of few registers: marks that move with their
+	// entries and stay within their windows (and below n) take delta.
+	for ; j < old; j++ {
+		m := binary.LittleEndian.Uint32(marks[markSize*j:])
+		rk, f := markStep*j+int(m>>markOffBits)-markDrift, int(m>>markOffBits)+dr
+		if rk < from || rk >= to || uint(f) >= 2*markDrift || rk+dr >= n {
+			break
+		}
+		binary.LittleEndian.PutUint32(marks[markSize*j:], m+delta)
 	}
+	prevR, prevO := v.mark(j - 1)
 	for ; j < nm; j++ {
 		lo := markStep * j
 		rk, o := n, 0 // a new mark: placed from mark j-1
@@ -386,9 +394,6 @@ func (v smallView) moveMarks(from, to, dr, do, c, co, old int) {
 				prevR, prevO = rk, o
 				continue
 			}
-		}
-		if j == 0 {
-			rk, o = 0, 0
 		}
 		if d := rk - lo; d < -markDrift || d >= markDrift || rk >= n {
 			if rk < prevR || rk > lo || rk >= n {
