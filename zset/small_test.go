@@ -555,3 +555,39 @@ func TestIndexHysteresis(t *testing.T) {
 		step(i, true)
 	}
 }
+
+// TestFingerprintLengths looks up members of every length from 0 to 70 bytes (each of
+// the fingerprint's paths: under 4, 4-7, 8-16 and longer, one and more 16-byte blocks)
+// in an indexed set, and absent members of the same lengths that differ from a present
+// one in one byte.
+func TestFingerprintLengths(t *testing.T) {
+	s := NewWithLimits(Limits{Entries: 200, Value: 70})
+	member := func(k int, c byte) string {
+		b := []byte(strings.Repeat("ab", k)[:k])
+		if k > 0 {
+			b[k/2] = c
+		}
+		return string(b)
+	}
+	for k := 0; k <= 70; k++ {
+		s.Add(AddOptions{}, Entry{member(k, 'x'), float64(k)})
+	}
+	mustCheck(t, s)
+	if !s.indexed() {
+		t.Fatalf("a set of %d entries is not indexed", s.Len())
+	}
+	for k := 0; k <= 70; k++ {
+		m := member(k, 'x')
+		if got, ok := s.Score(m); !ok || got != float64(k) {
+			t.Errorf("s.Score(%q) = %v, %v; want %d, true", m, got, ok, k)
+		}
+		if r, ok := s.Rank(m); !ok || r != k {
+			t.Errorf("s.Rank(%q) = %d, %v; want %d, true", m, r, ok, k)
+		}
+		if a := member(k, 'y'); k > 0 {
+			if got, ok := s.Score(a); ok {
+				t.Errorf("s.Score(%q) = %v, true; want absent", a, got)
+			}
+		}
+	}
+}
