@@ -61,7 +61,7 @@
 // bytes per entry), which it keeps until it shrinks to 8 (a bit of Set's length field
 // says whether it has one), so that a set that comes and goes across one size does not
 // build and drop it on each write: a one-byte fingerprint of each member (our own
-// multiply hash, seeded per process, inlined: two loads and a multiplication for a
+// multiply hash, seeded per process: two loads and a multiplication for a
 // member of up to 16 bytes), compared eight at a time to find a member, and
 // a 4-byte mark (offset and drift) for every 8 ranks, mark j on an entry within two
 // ranks of 8j, read directly to reach a rank and binary-searched for a score; a write
