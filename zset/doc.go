@@ -56,9 +56,13 @@
 // score takes 1 byte for an integer in -112..111, 2 to 9 bytes for other integers up to
 // ±2^62 (zigzag, little endian, after a tag byte), 5 bytes for a value a float32 holds
 // exactly (1.5, ±inf) and 9 bytes otherwise. A 14-byte member with a small integral score is 16 bytes.
-// Up to 16 entries that is all, and every operation is a linear scan from the start.
-// Above 16, an index follows the entries in the same buffer (1.5 bytes per entry): a
-// one-byte fingerprint of each member, compared eight at a time to find a member, and
+// Up to 16 entries that is all (8 in a set that had more), and every operation is a
+// linear scan from the start. A set that grows past 16 gains an index after the entries in the same buffer (1.5
+// bytes per entry), which it keeps until it shrinks to 8 (a bit of Set's length field
+// says whether it has one), so that a set that comes and goes across one size does not
+// build and drop it on each write: a one-byte fingerprint of each member (our own
+// multiply hash, seeded per process: two loads and a multiplication for a
+// member of up to 16 bytes), compared eight at a time to find a member, and
 // a 4-byte mark (offset and drift) for every 8 ranks, mark j on an entry within two
 // ranks of 8j, read directly to reach a rank and binary-searched for a score; a write
 // moves the bytes after its position, the index's with them, in place (two copies),
@@ -136,18 +140,24 @@
 // 100), the small encoding touches one or two cache lines where the tree touches the
 // engine, the index, the slab and the arena, and takes 0.07–0.5× the tree's time for
 // every operation at 1 and 10 members and 0.3–0.6× at 100. On one set hot in the cache
-// (BenchmarkSmall) the tree's hash lookups win from about 10 members: at 1 member the
-// small set is as fast or faster (0.5–1.15×, pop+add the slowest); at 10 members it
-// takes 0.7–1.3× the tree's time (Score 1.26×, updates and Incr 1.1×, Rank 1.05×,
-// add+remove and pop+add 0.7–0.8×); at 64–128 members 2.3–2.7× for Score, 1.5–1.9×
-// for Rank, updates and pop+add, 1.6–2.1× for Incr, 0.9–1.6× for add+remove (2.5× at
-// exactly 16, where every add builds the index and every remove drops it), while
-// range 0 -1, LIMIT ranges and iteration stay within 0.85–1.35×. Sets that need the tree's speed at that
-// size can get it with smaller Limits.
-// Measured on the shared 2-core machine under load, as the minimum of 5 interleaved
-// runs of 50ms (100ms for BenchmarkManySetsOps; single runs varied 2–3×):
+// (BenchmarkSmall) the tree's hash lookups win from about 10 members for lookups: at 1
+// member the small set is faster (0.45–0.95×) but for pop+add (1.5×); at
+// 10 members it takes 0.75–1.16× the tree's time (Score 1.16×, Rank 0.96×, updates
+// 1.0×, Incr 0.9×, add+remove and pop+add 0.75–0.8×); at 16, 0.9–1.5× (Score 1.5×,
+// add+remove 1.25×); at 64–128 members 1.45–1.9× for Score, 1.05–1.15× for Rank, 1.2–1.55×
+// for updates, 1.0–1.25× for Incr, 1.0–1.3× for add+remove and 1.45–1.75× for
+// pop+add, while range 0 -1, LIMIT ranges and iteration stay within about 0.8–1.35×
+// (allocation-bound, and the noisiest figures). What a lookup at 64–128 members costs,
+// about 29–36ns against the tree's 19: the hash, the fingerprint scan (n/16 words
+// on average, and a false match every 256 entries), the mark and a walk of r%8 entries
+// (3.5 on average, one load each) and the member comparison. Sets that need the tree's
+// speed at that size can get it with smaller Limits.
+// Measured on the shared 2-core machine under load (load average 5–13), as the minimum
+// of 20 interleaved runs of 10ms of two test binaries (100ms for BenchmarkManySetsOps;
+// single runs varied 2–3×):
 //
-//	go test ./zset -run '^$' -bench 'BenchmarkSmall|BenchmarkManySetsOps' -benchtime 50ms -count 5
+//	go test -c -o zset.test ./zset
+//	./zset.test -test.run '^$' -test.bench 'BenchmarkSmall/op=(score|rank|update|incr|popmin-add|add-remove|range-all)/' -test.benchtime 10ms
 
 // # Differences from Redis
 //

@@ -27,7 +27,10 @@ func (s *Set) checkSmall() error {
 	v, lim, sm := s.small(), s.Limits(), s.smBytes()
 	p := v.p
 	var offs []int // of each rank, when indexed
-	if len(sm) != len(p)+trailerLen(int(s.n)) {
+	if s.n > idxMin && !s.indexed() || s.n <= idxDrop && s.indexed() {
+		return fmt.Errorf("small set of %d entries: indexed %v", s.n, s.indexed())
+	}
+	if len(sm) != len(p)+trailerLen(int(s.n), s.indexed()) {
 		return fmt.Errorf("small set: %d bytes for %d of entries and the index of %d", len(sm), len(p), s.n)
 	}
 	if (s.p == nil) != (s.capc == 0) || s.capc >= uint8(nCapClasses) {
@@ -37,9 +40,9 @@ func (s *Set) checkSmall() error {
 	var prev Entry
 	for off := 0; off < len(p); n++ {
 		sc, m, next := p.entry(off)
-		if v.fps != nil && n < len(v.fps) {
-			if v.fps[n] != fingerprint(m) {
-				return fmt.Errorf("entry %d: fingerprint %x; want %x", n, v.fps[n], fingerprint(m))
+		if v.n != 0 && n < v.n {
+			if v.fps()[n] != fingerprint(m) {
+				return fmt.Errorf("entry %d: fingerprint %x; want %x", n, v.fps()[n], fingerprint(m))
 			}
 			offs = append(offs, off)
 		}
@@ -65,8 +68,8 @@ func (s *Set) checkSmall() error {
 	if n != int(s.n) {
 		return fmt.Errorf("small set holds %d entries, n = %d", n, s.n)
 	}
-	if v.fps != nil {
-		for j := range len(v.marks) / markSize {
+	if v.n != 0 {
+		for j := range len(v.marks()) / markSize {
 			rk, off := v.mark(j)
 			switch {
 			case j == 0 && rk != 0, rk < markStep*j-markDrift, rk >= markStep*j+markDrift, rk >= n:

@@ -340,7 +340,7 @@ func (p packed) members(off, k int, out []string) []string {
 // set's small encoding: within its limits and maxSmallBytes.
 func (s *Set) smallFits(n int) bool {
 	lim := s.Limits()
-	return int(s.n) < lim.Entries && n <= lim.Value && int(s.smLen)+maxEntryExtra+n <= maxSmallBytes
+	return int(s.n) < lim.Entries && n <= lim.Value && int(s.smLen&^smIndexed)+maxEntryExtra+n <= maxSmallBytes
 }
 
 // smInsert stores (m, score), which must be absent, at its place.
@@ -374,11 +374,15 @@ func (s *Set) smSplice(rank, lo, hi, del int, h []byte, m string) {
 	}
 	n, n2 := int(s.n), int(s.n)-del+ins
 	sm := s.smBytes()
-	e := len(sm) - trailerLen(n)
+	had := s.indexed()
+	// A set gains an index past idxMin entries and drops it at idxDrop or fewer, so that
+	// a set that comes and goes across one size does not build an index each time.
+	has := n2 > idxMin || had && n2 > idxDrop
+	e := len(sm) - trailerLen(n, had)
 	k := len(h) + len(m)
 	d1 := k - (hi - lo) // the shift of the entries after the change
 	e2 := e + d1
-	need := e2 + trailerLen(n2)
+	need := e2 + trailerLen(n2, has)
 	var b []byte
 	moved := need > cap(sm) || cap(sm) > smallSlack && need < cap(sm)/2
 	if moved {
@@ -394,9 +398,9 @@ func (s *Set) smSplice(rank, lo, hi, del int, h []byte, m string) {
 	// fingerprints after it and the marks that both counts have (they move by d2).
 	// Whichever moves toward the end goes first, so neither overwrites the other's bytes
 	// before they are copied.
-	keep := n > idxMin && n2 > idxMin
-	nm := (trailerLen(n) - n) / markSize
-	nm2 := (trailerLen(n2) - n2) / markSize
+	keep := had && has
+	nm := (trailerLen(n, had) - n) / markSize
+	nm2 := (trailerLen(n2, has) - n2) / markSize
 	aEnd, zLo, zHi := e, e+rank+del, e+n
 	if keep {
 		aEnd = e + rank
@@ -425,14 +429,15 @@ func (s *Set) smSplice(rank, lo, hi, del int, h []byte, m string) {
 		s.setSmLen(need)
 	}
 	s.n = uint16(n2)
+	s.setIndexed(has)
 	switch {
-	case n2 <= idxMin:
-	case n <= idxMin:
+	case !has:
+	case !had:
 		s.buildIndex()
 	default:
 		v := s.small()
 		if ins == 1 {
-			v.fps[rank] = fingerprint(m)
+			v.fps()[rank] = fingerprint(m)
 		}
 		// A mark past the change moves with its entry; one on a removed entry goes to
 		// the entry now there; one at rank itself stays on an insertion (on the new
@@ -542,11 +547,13 @@ func (s *Set) smAppend(m string, score float64) {
 // that the appends left beyond the size class.
 func (s *Set) smFit() {
 	sm := s.smBytes()
-	sm = append(sm, make([]byte, trailerLen(int(s.n)))...)
+	idx := s.n > idxMin
+	sm = append(sm, make([]byte, trailerLen(int(s.n), idx))...)
 	if cap(sm) > len(sm)+len(sm)/8+16 {
 		sm = append(smAlloc(len(sm)), sm...)
 	}
 	s.setSm(sm)
+	s.setIndexed(idx)
 	s.buildIndex()
 }
 
@@ -591,17 +598,17 @@ func (v smallView) putEntry(off int, h []byte, m string) {
 // moveIndex updates the index after the entry of rank from moved to rank to, the entries
 // it passed moving by shift bytes (negative: toward the start) and one rank.
 func (v smallView) moveIndex(from, to, shift int) {
-	if v.fps == nil {
+	if v.n == 0 {
 		return
 	}
-	fp := v.fps[from]
+	fp := v.fps()[from]
 	lo, hi, d := from+1, to, -1 // ranks of the marks that move, and by how much
 	if to < from {
-		copy(v.fps[to+1:from+1], v.fps[to:from])
+		copy(v.fps()[to+1:from+1], v.fps()[to:from])
 		lo, hi, d = to+1, from, 1
 	} else {
-		copy(v.fps[from:to], v.fps[from+1:to+1])
+		copy(v.fps()[from:to], v.fps()[from+1:to+1])
 	}
-	v.fps[to] = fp
-	v.moveMarks(lo, hi+1, d, shift, lo, 0, len(v.marks)/markSize)
+	v.fps()[to] = fp
+	v.moveMarks(lo, hi+1, d, shift, lo, 0, len(v.marks())/markSize)
 }

@@ -491,3 +491,103 @@ func TestMarkWindows(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexHysteresis walks a set up past idxMin, down to idxDrop and up again, and
+// checks at each size whether it is indexed (gained past idxMin, kept down to
+// idxDrop+1), its invariants, every score and rank, and a clone of it.
+func TestIndexHysteresis(t *testing.T) {
+	s := New()
+	var want []string // the members in order
+	step := func(i int, wantIdx bool) {
+		t.Helper()
+		if got := s.indexed(); got != wantIdx {
+			t.Fatalf("step %d, %d entries: indexed() = %v; want %v", i, s.Len(), got, wantIdx)
+		}
+		for _, c := range []*Set{s, s.Clone()} {
+			if err := c.check(); err != nil {
+				t.Fatalf("step %d, %d entries: %v", i, s.Len(), err)
+			}
+			if c.indexed() != s.indexed() {
+				t.Fatalf("step %d: clone indexed() = %v; want %v", i, c.indexed(), s.indexed())
+			}
+			for r, m := range want {
+				if got, ok := c.Rank(m); !ok || got != r {
+					t.Fatalf("step %d: s.Rank(%q) = %d, %v; want %d, true", i, m, got, ok, r)
+				}
+				if got, ok := c.Score(m); !ok || got != float64(r) {
+					t.Fatalf("step %d: s.Score(%q) = %v, %v; want %d, true", i, m, got, ok, r)
+				}
+			}
+			if _, ok := c.Score("absent"); ok {
+				t.Fatalf("step %d: s.Score(absent) found", i)
+			}
+		}
+	}
+	add := func(i int) {
+		m := fmt.Sprintf("m%03d", len(want))
+		s.Add(AddOptions{}, Entry{m, float64(len(want))})
+		want = append(want, m)
+	}
+	pop := func() {
+		s.PopMax()
+		want = want[:len(want)-1]
+	}
+	i := 0
+	for ; s.Len() < idxMin+1; i++ {
+		add(i)
+		step(i, s.Len() > idxMin)
+	}
+	for ; s.Len() > idxDrop; i++ {
+		pop()
+		step(i, s.Len() > idxDrop)
+	}
+	for ; s.Len() <= idxMin+1; i++ {
+		add(i)
+		step(i, s.Len() > idxMin)
+	}
+	// Back and forth across idxMin and within the kept range: the index stays.
+	for ; i < 100; i++ {
+		if i%2 == 0 {
+			pop()
+		} else {
+			add(i)
+		}
+		step(i, true)
+	}
+}
+
+// TestFingerprintLengths looks up members of every length from 0 to 70 bytes (each of
+// the fingerprint's paths: under 4, 4-7, 8-16 and longer, one and more 16-byte blocks)
+// in an indexed set, and absent members of the same lengths that differ from a present
+// one in one byte.
+func TestFingerprintLengths(t *testing.T) {
+	s := NewWithLimits(Limits{Entries: 200, Value: 70})
+	member := func(k int, c byte) string {
+		b := []byte(strings.Repeat("ab", k)[:k])
+		if k > 0 {
+			b[k/2] = c
+		}
+		return string(b)
+	}
+	for k := 0; k <= 70; k++ {
+		s.Add(AddOptions{}, Entry{member(k, 'x'), float64(k)})
+	}
+	mustCheck(t, s)
+	if !s.indexed() {
+		t.Fatalf("a set of %d entries is not indexed", s.Len())
+	}
+	for k := 0; k <= 70; k++ {
+		m := member(k, 'x')
+		if got, ok := s.Score(m); !ok || got != float64(k) {
+			t.Errorf("s.Score(%q) = %v, %v; want %d, true", m, got, ok, k)
+		}
+		if r, ok := s.Rank(m); !ok || r != k {
+			t.Errorf("s.Rank(%q) = %d, %v; want %d, true", m, r, ok, k)
+		}
+		if a := member(k, 'y'); k > 0 {
+			if got, ok := s.Score(a); ok {
+				t.Errorf("s.Score(%q) = %v, true; want absent", a, got)
+			}
+		}
+	}
+}

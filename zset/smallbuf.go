@@ -64,24 +64,41 @@ func (s *Set) smBytes() []byte {
 	// least capTable[s.capc] bytes, as setSm recorded it from a slice of at least that
 	// capacity (capClass rounds down), and smLen <= that capacity. The Set's pointer
 	// keeps the allocation alive.
-	return unsafe.Slice((*byte)(s.p), capTable[s.capc])[:s.smLen]
+	return unsafe.Slice((*byte)(s.p), capTable[s.capc])[:s.smLen&^smIndexed]
+}
+
+// smIndexed is the bit of Set.smLen that says the small bytes end with an index (see
+// smallindex.go); the length takes the bits below it (at most maxSmallBytes plus an
+// index, under 1<<31).
+const smIndexed = 1 << 31
+
+// indexed reports whether the small bytes end with an index.
+func (s *Set) indexed() bool { return s.smLen&smIndexed != 0 }
+
+// setIndexed records whether the small bytes end with an index.
+func (s *Set) setIndexed(on bool) {
+	s.smLen &^= smIndexed
+	if on {
+		s.smLen |= smIndexed
+	}
 }
 
 // setSm makes b the small encoding's bytes of a small set; the set owns them from then on.
+// Whether they end with an index stays as it was (see setIndexed).
 func (s *Set) setSm(b []byte) {
 	c := capClass(cap(b))
 	if int(capClasses[c]) < len(b) { // a capacity between two classes, not from smAlloc
 		b = append(smAlloc(len(b)), b...)
 		c = capClass(cap(b))
 	}
-	s.p, s.smLen, s.capc = unsafe.Pointer(unsafe.SliceData(b)), uint32(len(b)), uint8(c)
+	s.p, s.smLen, s.capc = unsafe.Pointer(unsafe.SliceData(b)), uint32(len(b))|s.smLen&smIndexed, uint8(c)
 	if cap(b) == 0 {
 		s.p = nil
 	}
 }
 
 // setSmLen changes the length of the small encoding's bytes within their capacity.
-func (s *Set) setSmLen(n int) { s.smLen = uint32(n) }
+func (s *Set) setSmLen(n int) { s.smLen = uint32(n) | s.smLen&smIndexed }
 
 // smCap returns the capacity of the small encoding's buffer.
 func (s *Set) smCap() int { return int(capTable[s.capc]) }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
+	"unsafe"
 )
 
 // A small set of more than idxMin entries carries an index after its entries, in the
@@ -28,7 +29,8 @@ import (
 // pop and a push, an add and a remove) walk no entries.
 
 const (
-	idxMin    = 16 // sets of up to idxMin entries have no index
+	idxMin    = 16 // a set that grows past idxMin entries gains an index
+	idxDrop   = 8  // an indexed set keeps it while it has more than idxDrop entries
 	markStep  = 8  // mark j is at rank markStep*j + d, -markDrift <= d < markDrift
 	markDrift = 2
 	markSize  = 4 // uint32: offset (markOffBits) and d+markDrift (the bits above)
@@ -37,36 +39,101 @@ const (
 	markOffMask = 1<<markOffBits - 1
 )
 
-// trailerLen returns the bytes of the index of a small set of n entries.
-func trailerLen(n int) int {
-	if n <= idxMin {
+// trailerLen returns the bytes of the index of a small set of n entries, none unless
+// indexed.
+func trailerLen(n int, indexed bool) int {
+	if !indexed {
 		return 0
 	}
 	return n + (n+markStep-1)/markStep*markSize
 }
 
-func fingerprint(m string) byte { return byte(maphash.String(hashSeed, m)) }
+// fingerprint returns the one-byte hash of m that the index keeps for it. It is our own
+// hash rather than maphash's: the fingerprint of a 14-byte member is two loads and one
+// multiplication, where maphash.String was about a tenth of a lookup at 128 members and
+// over half of building an index (CPU profiles). It is seeded per process (fpSeed), so that
+// which members collide is not known in advance; a collision costs one more member
+// comparison, never a wrong result.
+func fingerprint(m string) byte {
+	n := len(m)
+	if n > 16 {
+		return longFingerprint(m)
+	}
+	var a, b uint64
+	switch {
+	case n >= 8:
+		a, b = le64(m, 0), le64(m, n-8)
+	case n >= 4:
+		a, b = uint64(le32(m, 0)), uint64(le32(m, n-4))
+	case n > 0:
+		a = uint64(m[0])<<16 | uint64(m[n>>1])<<8 | uint64(m[n-1])
+	}
+	return fpMix(a^fpSeed, b^uint64(n)^fpK)
+}
 
-// smallView is a small set's entries and, above idxMin entries, its index.
+// longFingerprint is fingerprint for members of more than 16 bytes: 16 bytes at a time,
+// the last 16 bytes ending the member.
+func longFingerprint(m string) byte {
+	n := len(m)
+	h := fpSeed
+	for i := 0; i < n-16; i += 16 {
+		hi, lo := bits.Mul64(le64(m, i)^h^fpK, le64(m, i+8)^h)
+		h = hi ^ lo
+	}
+	return fpMix(le64(m, n-16)^h, le64(m, n-8)^uint64(n)^fpK)
+}
+
+// fpMix folds two words into a byte through a 128-bit product.
+func fpMix(a, b uint64) byte {
+	hi, lo := bits.Mul64(a, b)
+	return byte((hi ^ lo) >> 32)
+}
+
+// fpSeed is this process's fingerprint seed, fpK an odd constant (the fractional bits
+// of the golden ratio) that keeps the product's operands from being zero for members
+// of zero bytes.
+var fpSeed = maphash.String(hashSeed, "zlite fingerprint") | 1
+
+const fpK = 0x9E3779B97F4A7C15
+
+// le64 returns the 8 bytes of m from i, little endian (one load where the architecture
+// allows unaligned loads).
+func le64(m string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(m), len(m))[i:])
+}
+
+// le32 returns the 4 bytes of m from i, little endian.
+func le32(m string, i int) uint32 {
+	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(m), len(m))[i:])
+}
+
+// smallView is a small set's entries and, when it is indexed, the number of entries
+// the index covers (0: no index). p keeps the capacity of the set's buffer, within which
+// the index follows the entries (fps and marks return its parts), so that a view is
+// four words, passed in registers; nothing appends to a view.
 type smallView struct {
-	p     packed
-	fps   []byte
-	marks []byte
+	p packed
+	n int
 }
 
 // small returns the view of the small encoding.
 func (s *Set) small() smallView {
-	n := int(s.n)
 	sm := s.smBytes()
-	if n <= idxMin {
+	if !s.indexed() {
 		return smallView{p: sm}
 	}
-	e := len(sm) - trailerLen(n)
-	return smallView{p: sm[:e:e], fps: sm[e : e+n], marks: sm[e+n:]}
+	n := int(s.n)
+	return smallView{p: sm[:len(sm)-n-(n+markStep-1)/markStep*markSize], n: n} // trailerLen(n, true), within the inlining budget
 }
 
+// fps returns the fingerprints of an indexed view.
+func (v smallView) fps() []byte { return v.p[len(v.p) : len(v.p)+v.n] }
+
+// marks returns the marks of the view's index, nil for none.
+func (v smallView) marks() []byte { return indexMarks(v.p, v.n) }
+
 // mark returns the rank and offset of mark j.
-func (v smallView) mark(j int) (rank, off int) { return readMark(v.marks, j) }
+func (v smallView) mark(j int) (rank, off int) { return readMark(v.marks(), j) }
 
 func readMark(marks []byte, j int) (rank, off int) {
 	m := binary.LittleEndian.Uint32(marks[markSize*j:])
@@ -81,9 +148,9 @@ func writeMark(marks []byte, j, rank, off int) {
 // offsetOf returns the offset of the entry at rank r (len(p) for r == the length).
 func (v smallView) offsetOf(r int) int {
 	switch {
-	case v.fps == nil:
+	case v.n == 0:
 		return v.p.offsetOf(r)
-	case r >= len(v.fps):
+	case r >= v.n:
 		return len(v.p)
 	}
 	// Mark j = r/8 is at a rank in [r-9, r+1]; when that is past r, mark j-1 (j > 0, as
@@ -99,52 +166,78 @@ func (v smallView) offsetOf(r int) int {
 
 // find returns the offset, rank and score of member m.
 func (v smallView) find(m string) (off, rank int, sc float64, ok bool) {
-	if v.fps == nil {
-		return v.p.find(m)
+	return findIn(v.p, v.n, m)
+}
+
+// findIn is find for the entries p followed, within p's capacity, by an index of n
+// entries (0: none, a linear scan). It takes the entries as one slice and the
+// index as a length rather than a smallView, whose nine words a call would pass on the
+// stack (the copies were a third of a lookup's time), and does the whole lookup in one
+// frame: the fingerprint scan, the mark, the walk and the comparison.
+func findIn(p packed, n int, m string) (int, int, float64, bool) {
+	if n == 0 {
+		return p.find(m)
 	}
+	e := len(p)
+	fps := p[e : e+n]
+	marks := p[e+n : e+n+(n+markStep-1)/markStep*markSize]
 	fp := fingerprint(m)
 	pattern := uint64(fp) * 0x0101010101010101
-	n := len(v.fps)
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		x := binary.LittleEndian.Uint64(v.fps[i:]) ^ pattern
+	for i := 0; i < n; i += 8 {
+		var x uint64
+		if i+8 <= n {
+			x = binary.LittleEndian.Uint64(fps[i:])
+		} else {
+			// The last word: the bytes past n (the marks) are made to differ from fp.
+			x = binary.LittleEndian.Uint64(p[e+n-8:e+n]) >> (8 * (8 - (n - i)))
+			x |= ^uint64(0) << (8 * (n - i)) & ^pattern
+		}
+		x ^= pattern
 		// The zero bytes of x are the matches. This flags every zero byte, and possibly
 		// a byte above one (a borrow), which the member comparison then rejects.
 		for z := (x - 0x0101010101010101) & ^x & 0x8080808080808080; z != 0; z &= z - 1 {
-			if off, sc, ok := v.at(i+bits.TrailingZeros64(z)/8, m); ok {
-				return off, i + bits.TrailingZeros64(z)/8, sc, true
+			r := i + bits.TrailingZeros64(z)/8
+			// The entry of rank r, from mark r/8 or the one before it (see offsetOf).
+			j := r / markStep
+			w := binary.LittleEndian.Uint32(marks[markSize*j:])
+			rank := markStep*j + int(w>>markOffBits) - markDrift
+			if rank > r {
+				w = binary.LittleEndian.Uint32(marks[markSize*(j-1):])
+				rank = markStep*(j-1) + int(w>>markOffBits) - markDrift
 			}
-		}
-	}
-	for ; i < n; i++ {
-		if v.fps[i] == fp {
-			if off, sc, ok := v.at(i, m); ok {
-				return off, i, sc, true
+			off := int(w & markOffMask)
+			for ; rank < r; rank++ {
+				start := p.scoreEnd(off)
+				if l := p[start]; l < 0x80 {
+					off = start + 1 + int(l)
+				} else {
+					_, off = p.longMemberEnd(start)
+				}
+			}
+			start := p.scoreEnd(off)
+			end := start + 1 + int(p[start])
+			if p[start] < 0x80 {
+				start++
+			} else {
+				start, end = p.longMemberEnd(start)
+			}
+			if string(p[start:end]) == m {
+				sc, _ := p.score(off)
+				return off, r, sc, true
 			}
 		}
 	}
 	return 0, 0, 0, false
 }
 
-// at returns the offset and score of the entry of rank r if its member is m.
-func (v smallView) at(r int, m string) (int, float64, bool) {
-	o := v.offsetOf(r)
-	start, end := v.p.memberEnd(v.p.scoreEnd(o))
-	if string(v.p[start:end]) != m {
-		return 0, 0, false
-	}
-	sc, _ := v.p.score(o)
-	return o, sc, true
-}
-
 // block returns the rank and offset at which to start a linear scan for the first entry
 // for which a predicate that holds for a prefix of the order is false: the last mark
 // whose entry satisfies first (below), or the start.
 func (v smallView) block(below func(off int) bool) (rank, off int) {
-	if v.fps == nil {
+	if v.n == 0 {
 		return 0, 0
 	}
-	lo, hi := 0, len(v.marks)/markSize // the marks whose entry is below: [0, lo)
+	lo, hi := 0, len(v.marks())/markSize // the marks whose entry is below: [0, lo)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
 		if _, off := v.mark(mid); below(off) {
@@ -162,47 +255,69 @@ func (v smallView) block(below func(off int) bool) (rank, off int) {
 // countScore returns the rank and offset of the first entry whose score is above f (at
 // least f unless orEqual).
 func (v smallView) countScore(f float64, orEqual bool) (int, int) {
+	return countScoreIn(v.p, v.n, f, orEqual)
+}
+
+// indexMarks returns the marks of the index of n entries (none for 0: no index) that
+// follows the entries p within p's capacity (see Set.small).
+func indexMarks(p packed, n int) []byte {
+	if n == 0 {
+		return nil
+	}
+	e := len(p) + n
+	return p[e : e+(n+markStep-1)/markStep*markSize]
+}
+
+// countScoreIn is countScore for the entries p followed by an index of n entries (0:
+// none). It and lowerIn take the view's parts as arguments, as findIn does, so that
+// a call passes four words rather than nine.
+func countScoreIn(p packed, n int, f float64, orEqual bool) (int, int) {
 	r, off := 0, 0
-	if v.fps != nil {
+	if marks := indexMarks(p, n); marks != nil {
 		// block written out, without the call of a predicate per mark.
-		lo, hi := 0, len(v.marks)/markSize
+		lo, hi := 0, len(marks)/markSize
 		for lo < hi {
 			mid := int(uint(lo+hi) >> 1)
-			_, o := v.mark(mid)
-			if sc, _ := v.p.score(o); sc < f || orEqual && sc == f {
+			_, o := readMark(marks, mid)
+			if sc, _ := p.score(o); sc < f || orEqual && sc == f {
 				lo = mid + 1
 			} else {
 				hi = mid
 			}
 		}
 		if lo > 0 {
-			r, off = v.mark(lo - 1)
+			r, off = readMark(marks, lo-1)
 		}
 	}
-	return v.p.countScore(r, off, f, orEqual)
+	return p.countScore(r, off, f, orEqual)
 }
 
 // lower returns the rank and offset of the first entry whose key is >= (score, m).
 func (v smallView) lower(score float64, m string) (int, int) {
+	return lowerIn(v.p, v.n, score, m)
+}
+
+// lowerIn is lower for the entries p followed by an index of n entries (0: none).
+func lowerIn(p packed, n int, score float64, m string) (int, int) {
 	r, off := 0, 0
-	if v.fps != nil {
+	if marks := indexMarks(p, n); marks != nil {
 		// block written out, without the call of a predicate per mark.
-		lo, hi := 0, len(v.marks)/markSize
+		lo, hi := 0, len(marks)/markSize
 		for lo < hi {
 			mid := int(uint(lo+hi) >> 1)
-			_, o := v.mark(mid)
-			sc, next := v.p.score(o)
-			if sc < score || sc == score && v.p.memberBelow(next, m) {
+			_, o := readMark(marks, mid)
+			sc, next := p.score(o)
+			if sc < score || sc == score && p.memberBelow(next, m) {
 				lo = mid + 1
 			} else {
 				hi = mid
 			}
 		}
 		if lo > 0 {
-			r, off = v.mark(lo - 1)
+			r, off = readMark(marks, lo-1)
 		}
 	}
-	return v.p.lower(r, off, score, m)
+	return p.lower(r, off, score, m)
 }
 
 // below returns the rank and offset of the first entry for which below is false.
@@ -215,19 +330,19 @@ func (v smallView) below(below func(sc float64, m string) bool) (int, int) {
 }
 
 // buildIndex computes the index of a small set, whose bytes have room for it after
-// the entries, from the entries alone; a set of up to idxMin entries has none.
+// the entries, from the entries alone; it does nothing to a set without an index.
 func (s *Set) buildIndex() {
 	v := s.small()
-	if v.fps == nil {
+	if v.n == 0 {
 		return
 	}
 	// One walk for both: the fingerprints, and the marks at ranks 0, 8, 16, ...
 	for i, o := 0, 0; o < len(v.p); i++ {
 		if i%markStep == 0 {
-			writeMark(v.marks, i/markStep, i, o)
+			writeMark(v.marks(), i/markStep, i, o)
 		}
 		m, next := v.p.member(v.p.scoreEnd(o))
-		v.fps[i] = fingerprint(m)
+		v.fps()[i] = fingerprint(m)
 		o = next
 	}
 }
@@ -241,13 +356,21 @@ func (s *Set) buildIndex() {
 // j-1 and otherwise from mark j-1. Only the marks from (min(c, from)-2)/8 on are read,
 // and when to is below the length, only up to the first mark at or past to.
 func (v smallView) moveMarks(from, to, dr, do, c, co, old int) {
-	n, nm, marks := len(v.fps), len(v.marks)/markSize, v.marks
+	n, nm, marks := v.n, len(v.marks())/markSize, v.marks()
 	j := max(min(c, from)-markDrift, 0) / markStep // the marks before j are at ranks below min(c, from)
 	delta := uint32(int32(dr))<<markOffBits + uint32(int32(do))
-	var prevR, prevO int // mark j-1
-	if j > 0 {
-		prevR, prevO = v.mark(j - 1)
+	j = max(j, 1) // mark 0 is at rank 0, offset 0, whatever the write
+	// The common case first, in a loop of few registers: marks that move with their
+	// entries and stay within their windows (and below n) take delta.
+	for ; j < old; j++ {
+		m := binary.LittleEndian.Uint32(marks[markSize*j:])
+		rk, f := markStep*j+int(m>>markOffBits)-markDrift, int(m>>markOffBits)+dr
+		if rk < from || rk >= to || uint(f) >= 2*markDrift || rk+dr >= n {
+			break
+		}
+		binary.LittleEndian.PutUint32(marks[markSize*j:], m+delta)
 	}
+	prevR, prevO := v.mark(j - 1)
 	for ; j < nm; j++ {
 		lo := markStep * j
 		rk, o := n, 0 // a new mark: placed from mark j-1
@@ -271,9 +394,6 @@ func (v smallView) moveMarks(from, to, dr, do, c, co, old int) {
 				prevR, prevO = rk, o
 				continue
 			}
-		}
-		if j == 0 {
-			rk, o = 0, 0
 		}
 		if d := rk - lo; d < -markDrift || d >= markDrift || rk >= n {
 			if rk < prevR || rk > lo || rk >= n {

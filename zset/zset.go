@@ -1004,6 +1004,7 @@ func (s *Set) Clone() *Set {
 		c.setTree(&e)
 	} else if sm := s.smBytes(); len(sm) > 0 {
 		c.setSm(append(smAlloc(len(sm)), sm...))
+		c.setIndexed(s.indexed())
 	}
 	return c
 }
