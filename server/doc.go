@@ -50,12 +50,19 @@
 //
 // # Costs
 //
-// A command costs its keyspace command ([zlite.DB.Do]) plus parsing (one
-// allocation for the arguments' strings, for commands of up to 128 bytes; the
-// argument slices of a pipeline share one reused slice), one lookup in the
-// server's command table (a string comparison when the command is the
+// A command costs its keyspace command ([zlite.DB.Do]) plus parsing, one lookup in
+// the server's command table (a string comparison when the command is the
 // connection's previous one) and the encoding into the connection's 16 KiB write
-// buffer; a pipeline's commands share one keyspace lock (see above). A TCP connection holds a
+// buffer; a pipeline's commands share one keyspace lock (see above). Parsing
+// allocates one string per read for the arguments of all the commands of up to 128
+// bytes that the read brought whole (a copy of the read buffer, whose substrings
+// they are; the keyspace copies the keys, members and elements it keeps, and the
+// commands that the server keeps, MULTI's queue, WATCH, scripts, get copies of
+// their own), and one string per argument for longer commands; the argument slices
+// of a pipeline share one reused slice. The pipelined ZPOPMIN and ZPOPMAX of a
+// batch write their member-score pairs straight into a buffer of the connection as
+// they pop them ([zlite.DoPipelinedTo]): no copy of a member, no slice and no
+// formatted score string per pop, so that a pipelined pop allocates nothing. A TCP connection holds a
 // 16 KiB read and a 16 KiB write buffer and one goroutine (two while blocked). A
 // [Dialer] connection starts no goroutine: its commands run on the goroutine that
 // writes them (go-redis's caller), their replies wait in memory for its read.
