@@ -173,14 +173,30 @@ func benchmarkRows(ctx context.Context, cfg Config) ([]Row, error) {
 }
 
 // redisBenchmark runs redis-benchmark --csv and returns requests per second by test.
+// A run that fails is tried once more, a second later (on a shared machine a run
+// has failed once in a whole zbench for no reason it printed); the error of a second
+// failure includes what redis-benchmark wrote to stderr (or else stdout).
 func redisBenchmark(ctx context.Context, bin, addr string, cfg Config, pipeline, clients int) (map[string]float64, error) {
 	host, port, _ := net.SplitHostPort(addr)
-	cmd := exec.CommandContext(ctx, bin, "-h", host, "-p", port, "-t", cfg.Tests,
-		"-n", strconv.Itoa(cfg.Requests), "-r", strconv.Itoa(cfg.Random),
-		"-P", strconv.Itoa(pipeline), "-c", strconv.Itoa(clients), "--csv")
-	out, err := cmd.Output()
+	run := func() (*exec.Cmd, []byte, error) {
+		cmd := exec.CommandContext(ctx, bin, "-h", host, "-p", port, "-t", cfg.Tests,
+			"-n", strconv.Itoa(cfg.Requests), "-r", strconv.Itoa(cfg.Random),
+			"-P", strconv.Itoa(pipeline), "-c", strconv.Itoa(clients), "--csv")
+		out, err := cmd.Output()
+		return cmd, out, err
+	}
+	cmd, out, err := run()
+	if err != nil && ctx.Err() == nil {
+		time.Sleep(time.Second)
+		cmd, out, err = run()
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cmd, err)
+		said := out // redis-benchmark prints some of its errors on stdout
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+			said = ee.Stderr
+		}
+		return nil, fmt.Errorf("%s: %w: %q", cmd, err, bytes.TrimSpace(said))
 	}
 	recs, err := csv.NewReader(bytes.NewReader(out)).ReadAll()
 	if err != nil {
