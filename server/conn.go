@@ -291,12 +291,7 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 		return false
 	}
 	if reused {
-		// MULTI, WATCH, scripts and CLIENT SETNAME keep them: copies, so as not to
-		// keep the read buffer's arena alive (see reader.buffered).
-		args = slices.Clone(args)
-		for i, a := range args {
-			args[i] = strings.Clone(a)
-		}
+		args = slices.Clone(args) // MULTI and WATCH keep them
 	}
 	c.runBatch()
 	c.srv.commands.Add(1)
@@ -510,8 +505,7 @@ func buildCommandTable() {
 // commandMemo is the last entry of the command table that lookupCommand found and
 // the name it was found by: a pipeline mostly repeats one command, whose name then
 // costs a string comparison instead of a map lookup. It holds the name as the
-// client sent it (a substring of at most one read buffer's arena, see
-// reader.buffered).
+// client sent it (at most one request's arguments, see arenaMax).
 type commandMemo struct {
 	name string
 	e    command

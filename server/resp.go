@@ -27,9 +27,8 @@ const (
 	// more is dropped with the connection, without a reply, as Redis does.
 	queryMax = 1 << 30
 	// arenaMax: a command whose arguments add up to at most this many bytes gets
-	// them as substrings of one string: its own (one allocation) when read by
-	// reader.next, or the string of the whole read buffer that the commands parsed
-	// there share (see reader.buffered).
+	// one string for all of them (one allocation); a key kept by the keyspace then
+	// keeps at most this much alive.
 	arenaMax = 128
 )
 
@@ -63,34 +62,17 @@ type reader struct {
 	// args backs the argument slices of the commands buffered has parsed since
 	// the last release, so that a pipeline's commands share one growing slice.
 	args []string
-	// arena is a copy of the read buffer's bytes, made by buffered for the first
-	// small command it parses there, whose unread part starts at arenaOff; the
-	// small commands after it take their arguments from it while the buffer still
-	// holds exactly that unread part, starting at arenaAt (no read or other parse
-	// since), so that a pipeline's commands cost one allocation, not one each.
-	arena    string
-	arenaOff int
-	arenaAt  *byte
 }
 
 // buffered parses the next command without reading from the connection, when it
 // is a multibulk request that lies whole in the read buffer and that next would
 // accept; it reports false, consuming nothing, for anything else (an incomplete or
-// inline command, a length next refuses), which next then reads and judges. When
-// the arguments and their length lines add up to at most arenaMax bytes, they are
-// substrings of r.arena, a copy of the whole buffer made for the first such command
-// after a read: the commands of a pipelined read then cost one allocation and one
-// copy in all (a string kept by the keyspace would keep that copy alive, up to the
-// buffer's size, but the keyspace copies what it keeps: keys, members, elements).
-// The slice is r's, valid until [reader.release]. The complexity is O(length of the
-// command), plus O(bytes buffered) once per read.
-func (r *reader) buffered(maxBulk int64, unauth bool) (args []string, ok bool) {
+// inline command, a length next refuses), which next then reads and judges. The
+// arguments are one string (one allocation) when they and their length lines add
+// up to at most arenaMax bytes; the slice is r's, valid until [reader.release].
+// The complexity is O(length of the command).
+func (r *reader) buffered(maxBulk int64, unauth bool) ([]string, bool) {
 	b, _ := r.br.Peek(r.br.Buffered())
-	defer func() {
-		if !ok {
-			r.dropArena() // next will read: the buffer changes under the arena
-		}
-	}()
 	if len(b) == 0 || b[0] != '*' {
 		return nil, false
 	}
@@ -112,37 +94,20 @@ func (r *reader) buffered(maxBulk int64, unauth bool) (args []string, ok bool) {
 	}
 	at := len(r.args)
 	r.args = slices.Grow(r.args, int(n))[:at+int(n)]
-	args = r.args[at:len(r.args):len(r.args)]
-	// The arena still holds the buffer's unread part when no read and no other
-	// parse came since the last command taken from it: the buffer's unread part
-	// then starts where that command ended and is as long as the arena's rest (a
-	// read that slides the buffer moves its start, one that fills it adds bytes).
-	valid := r.arenaAt == &b[0] && len(r.arena)-r.arenaOff == len(b)
+	args := r.args[at:len(r.args):len(r.args)]
 	if from, to := r.ends[0], r.ends[len(r.ends)-1]; to-from <= arenaMax {
-		if !valid {
-			r.arena, r.arenaOff, valid = string(b), 0, true
-		}
-		s := r.arena[r.arenaOff:]
+		s := string(b[from:to])
 		for k := range args {
-			args[k] = s[r.ends[2*k]:r.ends[2*k+1]]
+			args[k] = s[r.ends[2*k]-from : r.ends[2*k+1]-from]
 		}
 	} else {
 		for k := range args {
 			args[k] = string(b[r.ends[2*k]:r.ends[2*k+1]])
 		}
 	}
-	if valid && i < len(b) {
-		r.arenaOff, r.arenaAt = r.arenaOff+i, &b[i]
-	} else {
-		r.dropArena() // the buffer is used up: the next command comes with a read
-	}
 	_, _ = r.br.Discard(i)
 	return args, true
 }
-
-// dropArena forgets the arena (see reader.buffered); the strings taken from it stay
-// valid.
-func (r *reader) dropArena() { r.arena, r.arenaOff, r.arenaAt = "", 0, nil }
 
 // release drops the argument slices buffered returned, for reuse.
 func (r *reader) release() {
@@ -171,7 +136,6 @@ func lenLine(b []byte, from int) (n int64, next int, ok bool) {
 // Redis does. maxBulk is proto-max-bulk-len; unauth applies the limits of a client
 // that has not authenticated.
 func (r *reader) next(maxBulk int64, unauth bool) ([]string, error) {
-	r.dropArena()
 	for {
 		c, err := r.br.ReadByte()
 		if err != nil {

@@ -143,14 +143,13 @@ func (c *chunkConn) Read(p []byte) (int, error) {
 
 func (c *chunkConn) Write(p []byte) (int, error) { return c.out.Write(p) }
 
-// TestArenaAcrossReads sends LPUSH v and LINDEX 0 pairs (small values, which take
-// their arguments from the read buffer's arena, and values past arenaMax, which do
-// not), inline commands and empty lines, in pieces that make commands straddle
-// reads, and requires every reply: a wrong or stale arena would return another
-// value. The values are compared after the whole stream, once the buffer has been
-// overwritten many times. (The arena has three guards, any one of which keeps
-// this test passing: the drops in buffered and next, and buffered's check.)
-func TestArenaAcrossReads(t *testing.T) {
+// TestStraddlingReads sends LPUSH v and LINDEX 0 pairs (small values, whose
+// arguments share one string, and values past arenaMax, which do not), inline
+// commands and empty lines, in pieces that make commands straddle reads, and
+// requires every reply: a command parsed from a stale or partial buffer would
+// return another value. The values are compared after the whole stream, once the
+// read buffer has been overwritten many times.
+func TestStraddlingReads(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed(t), 3))
 	var in, want bytes.Buffer
 	n := 0
