@@ -40,8 +40,8 @@ func init() {
 		&command{name: "zrevrangebyscore", arity: -4, reply: replyRange, run: cmdZRange(false, byScore, dirReverse)},
 		&command{name: "zrangebylex", arity: -4, reply: replyBulk, run: cmdZRange(false, byLex, dirForward)},
 		&command{name: "zrevrangebylex", arity: -4, reply: replyBulk, run: cmdZRange(false, byLex, dirReverse)},
-		&command{name: "zpopmin", arity: -2, reply: replyPop, write: true, run: cmdZPop(true)},
-		&command{name: "zpopmax", arity: -2, reply: replyPop, write: true, run: cmdZPop(false)},
+		&command{name: "zpopmin", arity: -2, reply: replyPop, write: true, run: cmdZPop(true), pairs: cmdZPopPairs(true)},
+		&command{name: "zpopmax", arity: -2, reply: replyPop, write: true, run: cmdZPop(false), pairs: cmdZPopPairs(false)},
 		&command{name: "zmpop", arity: -4, reply: replyMPop, write: true, run: cmdZMPop},
 		&command{name: "zremrangebyrank", arity: 4, reply: replyBulk, write: true, run: cmdZRemRangeByRank},
 		&command{name: "zremrangebyscore", arity: 4, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
@@ -204,16 +204,9 @@ func cmdZRange(store bool, kind rangeKind, dir rangeDir) func(tx *Tx, a []string
 // cmdZPop is ZPOPMIN/ZPOPMAX key [count].
 func cmdZPop(min bool) func(tx *Tx, a []string) (any, error) {
 	return func(tx *Tx, a []string) (any, error) {
-		if len(a) > 3 {
-			return nil, ErrSyntax
-		}
-		count := int64(-1)
-		if len(a) == 3 {
-			n, err := parseInt(a[2])
-			if err != nil || n < 0 {
-				return nil, ErrNotPositive
-			}
-			count = n
+		count, err := zpopArgs(a)
+		if err != nil {
+			return nil, err
 		}
 		zs, err := tx.zpop(a[1], min, count)
 		if err != nil {
@@ -221,6 +214,32 @@ func cmdZPop(min bool) func(tx *Tx, a []string) (any, error) {
 		}
 		return entriesReply(zs), nil
 	}
+}
+
+// cmdZPopPairs is ZPOPMIN/ZPOPMAX key [count] writing its reply to a PairWriter.
+func cmdZPopPairs(min bool) func(tx *Tx, a []string, w PairWriter) error {
+	return func(tx *Tx, a []string, w PairWriter) error {
+		count, err := zpopArgs(a)
+		if err != nil {
+			return err
+		}
+		return tx.zpopTo(a[1], min, count, w)
+	}
+}
+
+// zpopArgs parses ZPOPMIN's words after the key: the count, or -1 without one.
+func zpopArgs(a []string) (int64, error) {
+	if len(a) > 3 {
+		return 0, ErrSyntax
+	}
+	if len(a) < 3 {
+		return -1, nil
+	}
+	n, err := parseInt(a[2])
+	if err != nil || n < 0 {
+		return 0, ErrNotPositive
+	}
+	return n, nil
 }
 
 // cmdZMPop is ZMPOP numkeys key [key ...] MIN|MAX [COUNT count].

@@ -29,6 +29,10 @@ type command struct {
 	// It returns a reply shaped like go-redis Do().Result(): int64, string, []any,
 	// nil for a null reply, or an error whose text is Redis's.
 	run func(tx *Tx, args []string) (any, error)
+	// pairs, when set, runs the command as run does but writes the member-score
+	// pairs of its reply to w (see [DoPipelinedTo]); the reply is that of run
+	// when it returns no error.
+	pairs func(tx *Tx, args []string, w PairWriter) error
 	// block, for blocking commands only, parses args into a waiter (run is then
 	// derived from it: try once, never block).
 	block func(db *DB, args []string) (blockPop, error)

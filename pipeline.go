@@ -31,6 +31,21 @@ type Result struct {
 // It is a function rather than a method of DB because every DB method but a few
 // mirrors a Tx method (see db_methods.go).
 func DoPipelined(ctx context.Context, db *DB, cmds [][]string, results []Result) {
+	doPipelined(ctx, db, cmds, results, nil)
+}
+
+// DoPipelinedTo is [DoPipelined] for a server that encodes replies itself: a
+// command that can (ZPOPMIN, ZPOPMAX) may write the member-score pairs of its reply
+// to w instead, its result's Value then being [WrittenPairs]; the calls of
+// w.Pairs are in the order of those commands. It does so for the commands that run
+// in one critical section; the others reply as in DoPipelined. The complexity is
+// that of the commands.
+func DoPipelinedTo(ctx context.Context, db *DB, cmds [][]string, results []Result, w PairWriter) {
+	doPipelined(ctx, db, cmds, results, w)
+}
+
+// doPipelined is DoPipelined, and DoPipelinedTo when w is not nil.
+func doPipelined(ctx context.Context, db *DB, cmds [][]string, results []Result, w PairWriter) {
 	i := 0
 	if len(cmds) > 1 && !db.stats.timed {
 		// Look up every command and lock the shards of their keys, once. A
@@ -67,7 +82,7 @@ func DoPipelined(ctx context.Context, db *DB, cmds [][]string, results []Result)
 			}
 		}
 		if db.dur == nil {
-			i = db.pipelineLocked(cmds, cs, m, results)
+			i = db.pipelineLocked(cmds, cs, m, results, w)
 		}
 	}
 	for ; i < len(cmds); i++ {
@@ -77,8 +92,9 @@ func DoPipelined(ctx context.Context, db *DB, cmds [][]string, results []Result)
 
 // pipelineLocked runs the commands cs of cmds in one critical section under the
 // shards of m, up to the first blocking command, unless a caller is blocked on a key
-// of those shards, and returns the number of commands it ran.
-func (db *DB) pipelineLocked(cmds [][]string, cs []*command, m uint64, results []Result) int {
+// of those shards, and returns the number of commands it ran; with w, the commands
+// that can write their pairs there (see DoPipelinedTo).
+func (db *DB) pipelineLocked(cmds [][]string, cs []*command, m uint64, results []Result, w PairWriter) int {
 	i := 0
 	tx := db.lockMask(m)
 	if !tx.blocked() {
@@ -93,6 +109,14 @@ func (db *DB) pipelineLocked(cmds [][]string, cs []*command, m uint64, results [
 			// Tx.Do without its write check, which cannot fail in the writable
 			// Tx of a DB without a log.
 			tx.count(c.stat)
+			if w != nil && c.pairs != nil {
+				if err := c.pairs(tx, cmds[i], w); err != nil {
+					results[i] = Result{Err: err}
+				} else {
+					results[i] = Result{Value: WrittenPairs{}}
+				}
+				continue
+			}
 			results[i].Value, results[i].Err = c.run(tx, cmds[i])
 		}
 		// The active expiry of the commands run: unlock does one command's worth.

@@ -181,6 +181,24 @@ func (c Command) Shape(args []string) Shape {
 	return Shape{}
 }
 
+// A PairWriter takes the member-score pairs of a reply as the command produces them,
+// in the reply's order, in place of the []any of [DB.Do]: a server that encodes them
+// at once spares the member copies, the slices, the interface values and the
+// formatted scores (see [DoPipelinedTo]). Pairs is called once, before the n calls
+// of Pair. The member Pair is given is a view of the keyspace's storage, valid only
+// during the call: the writer must copy what it keeps. A PairWriter is used by one
+// command at a time, under the keyspace's lock: it must not call the DB.
+type PairWriter interface {
+	Pairs(n int)
+	Pair(member string, score float64)
+}
+
+// WrittenPairs is the Value of a [Result] of [DoPipelinedTo] whose command wrote its
+// reply to the PairWriter: the pairs of that call of Pairs, in the form that the
+// command's [Shape] declares (ZPOPMIN and ZPOPMAX, the only commands that write
+// pairs).
+type WrittenPairs struct{}
+
 // withScores is the shape of a range reply whose options start at args[from]: the
 // option parsers accept WITHSCORES only as an option word (an integer, a bound or a
 // weight cannot be it without an error reply), so seeing the word there is exact.

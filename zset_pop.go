@@ -34,6 +34,44 @@ func (tx *Tx) zpop(key string, min bool, count int64) ([]Z, error) {
 	return zs, nil
 }
 
+// zpopTo is zpop writing the popped entries to w as it removes them, without
+// copying their members (see [zset.Set.PopMinFunc]); a keyspace that logs its
+// writes takes zpop's path, as the log needs the entries.
+func (tx *Tx) zpopTo(key string, lowest bool, count int64, w PairWriter) error {
+	if tx.log() != nil {
+		zs, err := tx.zpop(key, lowest, count)
+		if err != nil {
+			return err
+		}
+		w.Pairs(len(zs))
+		for _, z := range zs {
+			w.Pair(z.Member, z.Score)
+		}
+		return nil
+	}
+	s, err := tx.zsetWrite(key)
+	if err != nil {
+		return err
+	}
+	if s == nil || count == 0 {
+		w.Pairs(0)
+		return nil
+	}
+	k := 1
+	if count > 0 {
+		k = clampInt(count)
+	}
+	k = min(k, s.Len())
+	w.Pairs(k)
+	if lowest {
+		s.PopMinFunc(k, w.Pair)
+	} else {
+		s.PopMaxFunc(k, w.Pair)
+	}
+	tx.dropIfEmpty(key, s)
+	return nil
+}
+
 // zpopCount checks ZPOPMIN's optional count.
 func zpopCount(count []int64) (int64, error) {
 	switch {

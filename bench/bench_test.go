@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
+	"github.com/zlite/zlite/server/respbench"
 	"math"
 	"os"
 	"os/exec"
@@ -19,7 +20,10 @@ import (
 	"github.com/zlite/zlite/internal/redistest"
 )
 
-func TestMain(m *testing.M) { testmain.Run(m) }
+func TestMain(m *testing.M) {
+	respbench.ServeIfChild() // the resp group's server process (see runResp)
+	testmain.Run(m)
+}
 
 // inProcess lists the systems that need no server.
 var inProcess = []string{"zlite", "zlite-do", "miniredis"}

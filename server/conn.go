@@ -50,6 +50,7 @@ type client struct {
 	batch   []pending      // parsed keyspace commands not yet run (see dispatch)
 	cmds    [][]string     // the batch's arguments, for DoPipelined
 	results []zlite.Result // the batch's replies
+	pairs   pairBuf        // the pairs of the batch's replies written by the keyspace
 
 	mu      sync.Mutex // guards the fields below, read by CLIENT LIST/KILL/UNBLOCK
 	name    string
@@ -341,10 +342,15 @@ func (c *client) runBatch() {
 			cmds = append(cmds, p.args)
 		}
 		res := slices.Grow(c.results[:0], len(b))[:len(b)]
-		zlite.DoPipelined(context.Background(), db, cmds, res)
+		zlite.DoPipelinedTo(context.Background(), db, cmds, res, &c.pairs)
 		for i, p := range b {
+			if _, ok := res[i].Value.(zlite.WrittenPairs); ok && res[i].Err == nil {
+				c.w.pairs(&c.pairs, p.sh)
+				continue
+			}
 			c.reply(res[i].Value, res[i].Err, p.sh, false)
 		}
+		c.pairs.reset()
 		clear(cmds)
 		clear(res)
 		c.cmds, c.results = cmds[:0], res[:0]

@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/zlite/zlite"
+	"github.com/zlite/zlite/zset"
 )
 
 // Limits of the request parser, Redis's (server.h).
@@ -610,4 +612,109 @@ func (w *writer) plain(e any) {
 	default:
 		w.value(e, zlite.Shape{}, false)
 	}
+}
+
+// pairBuf is a connection's [zlite.PairWriter]: it keeps the member-score pairs
+// that the commands of a batch write while they run (ZPOPMIN, ZPOPMAX), in their
+// order, until the batch's replies are written, and is then reset. Each reply is a
+// count in replies; each pair, the member's length as a uvarint, its bytes and the
+// score's 8 bytes in data. Both are reused from batch to batch: a pair costs one
+// copy of its member and no allocation once they have grown.
+type pairBuf struct {
+	data    []byte
+	replies []int
+	next    int // the next reply to write
+	off     int // its first pair in data
+}
+
+// Pairs starts a reply of n pairs.
+func (p *pairBuf) Pairs(n int) { p.replies = append(p.replies, n) }
+
+// Pair adds a pair to the current reply, copying the member.
+func (p *pairBuf) Pair(member string, score float64) {
+	p.data = binary.AppendUvarint(p.data, uint64(len(member)))
+	p.data = append(p.data, member...)
+	p.data = binary.LittleEndian.AppendUint64(p.data, math.Float64bits(score))
+}
+
+// pair returns the next pair of the reply being written.
+func (p *pairBuf) pair() (member []byte, score float64) {
+	l, k := binary.Uvarint(p.data[p.off:])
+	at := p.off + k
+	member = p.data[at : at+int(l)]
+	at += int(l)
+	score = math.Float64frombits(binary.LittleEndian.Uint64(p.data[at:]))
+	p.off = at + 8
+	return member, score
+}
+
+// reset empties p for the next batch; it does not keep more than 64 KiB.
+func (p *pairBuf) reset() {
+	p.data, p.replies, p.next, p.off = p.data[:0], p.replies[:0], 0, 0
+	if cap(p.data) > 64<<10 {
+		p.data = nil
+	}
+}
+
+// pairs writes the next reply of p, in the form sh declares: member-score pairs,
+// nested in RESP3 when sh says so (ZPOPMIN with a count), else flat, the scores
+// formatted as [zset.FormatScore] does; byte for byte what [writer.value] writes for
+// [zlite.DB.Do]'s reply of the same command. The complexity is O(bytes written).
+func (w *writer) pairs(p *pairBuf, sh zlite.Shape) {
+	n := p.replies[p.next]
+	p.next++
+	nested := w.resp3 && sh.Doubles == zlite.DoublePairs
+	if nested {
+		w.array(n)
+	} else {
+		w.array(2 * n)
+	}
+	for range n {
+		m, sc := p.pair()
+		if nested {
+			w.array(2)
+		}
+		w.bulkBytes(m)
+		w.score(sc)
+	}
+}
+
+// bulkBytes is bulk for a []byte.
+func (w *writer) bulkBytes(s []byte) {
+	w.prefixed('$', int64(len(s)))
+	_, _ = w.bw.Write(s)
+	w.crlf()
+}
+
+// scoreMax bounds the bytes of a score as a bulk string or a RESP3 double: the
+// prefix, a length line and at most 25 bytes of text (see [zset.AppendScore]).
+const scoreMax = 1 + 2 + 2 + 25 + 2
+
+// score writes f formatted as [zset.FormatScore] does, as [writer.double] writes
+// that text, without building a string when the buffer has room.
+func (w *writer) score(f float64) {
+	if w.bw.Available() < scoreMax {
+		w.double(zset.FormatScore(f))
+		return
+	}
+	b := w.bw.AvailableBuffer()
+	if w.resp3 {
+		b = append(b, ',')
+		b = zset.AppendScore(b, f)
+	} else {
+		// The text's length comes first: format it after a 2-digit length, then
+		// fix the length (at most 25 digits long).
+		b = append(b, '$', '0', '0', '\r', '\n')
+		b = zset.AppendScore(b, f)
+		l := len(b) - 5
+		if l < 10 {
+			b[1] = byte('0' + l)
+			copy(b[2:], b[3:])
+			b = b[:len(b)-1]
+		} else {
+			b[1], b[2] = byte('0'+l/10), byte('0'+l%10)
+		}
+	}
+	b = append(b, '\r', '\n')
+	_, _ = w.bw.Write(b)
 }

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"strconv"
 	"strings"
@@ -116,5 +118,68 @@ func BenchmarkServe(b *testing.B) {
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*p), "ns/cmd")
 			})
 		}
+	}
+}
+
+// chunkConn is a net.Conn whose reads hand out a request stream in pieces of
+// random sizes, so that commands straddle reads, and whose writes collect the
+// replies.
+type chunkConn struct {
+	batchConn
+	in  []byte
+	r   *rand.Rand
+	out bytes.Buffer
+}
+
+func (c *chunkConn) Read(p []byte) (int, error) {
+	if len(c.in) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), len(c.in), 1+c.r.IntN(300))
+	copy(p, c.in[:n])
+	c.in = c.in[n:]
+	return n, nil
+}
+
+func (c *chunkConn) Write(p []byte) (int, error) { return c.out.Write(p) }
+
+// TestStraddlingReads sends LPUSH v and LINDEX 0 pairs (small values, whose
+// arguments share one string, and values past arenaMax, which do not), inline
+// commands and empty lines, in pieces that make commands straddle reads, and
+// requires every reply: a command parsed from a stale or partial buffer would
+// return another value. The values are compared after the whole stream, once the
+// read buffer has been overwritten many times.
+func TestStraddlingReads(t *testing.T) {
+	r := rand.New(rand.NewPCG(seed(t), 3))
+	var in, want bytes.Buffer
+	n := 0
+	for i := range 3000 {
+		v := strconv.Itoa(i) + ":" + strings.Repeat(string(rune('a'+i%26)), r.IntN(40))
+		if r.IntN(10) == 0 {
+			v += strings.Repeat("z", arenaMax+r.IntN(3000))
+		}
+		n++
+		in.WriteString(request("LPUSH", "l", v))
+		fmt.Fprintf(&want, ":%d\r\n", n)
+		switch r.IntN(5) {
+		case 0:
+			in.WriteString("LINDEX l 0\r\n") // inline: read by next
+		case 1:
+			in.WriteString("\r\n" + request("LINDEX", "l", "0"))
+		default:
+			in.WriteString(request("LINDEX", "l", "0"))
+		}
+		fmt.Fprintf(&want, "$%d\r\n%s\r\n", len(v), v)
+	}
+	nc := &chunkConn{in: in.Bytes(), r: r}
+	c := newClient(New(), nc)
+	for c.step() {
+	}
+	if got := nc.out.String(); got != want.String() {
+		i := 0
+		for i < len(got) && i < want.Len() && got[i] == want.String()[i] {
+			i++
+		}
+		t.Fatalf("replies differ at byte %d of %d: got %.80q, want %.80q", i, want.Len(), got[i:], want.String()[i:])
 	}
 }

@@ -5,7 +5,8 @@
 //
 // It listens on loopback only unless -addr says otherwise. Flags (Redis's config
 // names where Redis has one): -addr, -requirepass, -maxclients, -proto-max-bulk-len,
-// -timeout (idle client timeout), -v (debug logs: one line per connection event).
+// -timeout (idle client timeout), -v (debug logs: one line per connection event),
+// -cpuprofile (write a CPU profile of the whole run to a file, for go tool pprof).
 // SIGTERM or SIGINT shuts it down gracefully: it stops accepting, lets each
 // connection finish its command, and exits.
 package main
@@ -18,6 +19,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -41,8 +43,20 @@ func run(args []string, stderr *os.File) error {
 	maxBulk := fs.Int64("proto-max-bulk-len", 512<<20, "longest bulk string accepted in a request, in bytes")
 	idle := fs.Duration("timeout", 0, "close clients idle for longer (0: never)")
 	verbose := fs.Bool("v", false, "log connection events (debug level)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (empty: none)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	level := slog.LevelInfo
 	if *verbose {

@@ -14,13 +14,16 @@
 package respbench
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -42,6 +45,11 @@ type Config struct {
 	Pipelines []int         // redis-benchmark -P values: 1, 64
 	Clients   []int         // redis-benchmark -c values: 1, 50
 	Duration  time.Duration // timed work per go-redis row: 1s
+	// Server starts the zlite server that redis-benchmark measures and returns its
+	// address and a function that stops it; nil serves a [server.Server] from this
+	// process, sharing its heap and its garbage collector with the caller's.
+	// [ChildServer] serves it from a process of its own, as redis-server is.
+	Server func(ctx context.Context) (addr string, stop func(), err error)
 }
 
 func (c *Config) defaults() {
@@ -136,14 +144,15 @@ func benchmarkRows(ctx context.Context, cfg Config) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	start := cfg.Server
+	if start == nil {
+		start = inProcess
+	}
+	zaddr, stop, err := start(ctx)
 	if err != nil {
 		return nil, err
 	}
-	srv := server.New()
-	go func() { _ = srv.Serve(l) }()
-	defer srv.Close()
-	zaddr := l.Addr().String()
+	defer stop()
 	var rows []Row
 	for _, p := range cfg.Pipelines {
 		for _, c := range cfg.Clients {
@@ -172,15 +181,99 @@ func benchmarkRows(ctx context.Context, cfg Config) ([]Row, error) {
 	return rows, nil
 }
 
+// inProcess serves a new server.Server on a free loopback port from this process.
+func inProcess(context.Context) (string, func(), error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := server.New()
+	go func() { _ = srv.Serve(l) }()
+	return l.Addr().String(), func() { srv.Close() }, nil
+}
+
+// childEnv marks the process that [ChildServer] starts.
+const childEnv = "ZLITE_RESPBENCH_CHILD"
+
+// ChildServer is a [Config.Server] that serves from a new process of its own: the
+// running executable again, which must call [ServeIfChild] first thing in main. The
+// child serves a new server.Server on a free loopback port, reports the address on
+// its stdout and ends when its stdin closes (stop closes it and waits), so that
+// the server's heap and garbage collector are its own, as redis-server's are.
+func ChildServer(ctx context.Context) (string, func(), error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.CommandContext(ctx, exe)
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() {
+		in.Close()
+		_ = cmd.Wait()
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", nil, fmt.Errorf("respbench: the server process did not start: %w", err)
+	}
+	return strings.TrimSpace(line), stop, nil
+}
+
+// ServeIfChild serves, and then exits, when the process is one that [ChildServer]
+// started; otherwise it returns at once.
+func ServeIfChild() {
+	if os.Getenv(childEnv) == "" {
+		return
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "respbench child:", err)
+		os.Exit(1)
+	}
+	srv := server.New()
+	go func() { _ = srv.Serve(l) }()
+	fmt.Println(l.Addr().String())
+	_, _ = io.Copy(io.Discard, os.Stdin) // until the parent closes it or exits
+	srv.Close()
+	os.Exit(0)
+}
+
 // redisBenchmark runs redis-benchmark --csv and returns requests per second by test.
+// A run that fails is tried once more, a second later (on a shared machine a run
+// has failed once in a whole zbench for no reason it printed); the error of a second
+// failure includes what redis-benchmark wrote to stderr (or else stdout).
 func redisBenchmark(ctx context.Context, bin, addr string, cfg Config, pipeline, clients int) (map[string]float64, error) {
 	host, port, _ := net.SplitHostPort(addr)
-	cmd := exec.CommandContext(ctx, bin, "-h", host, "-p", port, "-t", cfg.Tests,
-		"-n", strconv.Itoa(cfg.Requests), "-r", strconv.Itoa(cfg.Random),
-		"-P", strconv.Itoa(pipeline), "-c", strconv.Itoa(clients), "--csv")
-	out, err := cmd.Output()
+	run := func() (*exec.Cmd, []byte, error) {
+		cmd := exec.CommandContext(ctx, bin, "-h", host, "-p", port, "-t", cfg.Tests,
+			"-n", strconv.Itoa(cfg.Requests), "-r", strconv.Itoa(cfg.Random),
+			"-P", strconv.Itoa(pipeline), "-c", strconv.Itoa(clients), "--csv")
+		out, err := cmd.Output()
+		return cmd, out, err
+	}
+	cmd, out, err := run()
+	if err != nil && ctx.Err() == nil {
+		time.Sleep(time.Second)
+		cmd, out, err = run()
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cmd, err)
+		said := out // redis-benchmark prints some of its errors on stdout
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+			said = ee.Stderr
+		}
+		return nil, fmt.Errorf("%s: %w: %q", cmd, err, bytes.TrimSpace(said))
 	}
 	recs, err := csv.NewReader(bytes.NewReader(out)).ReadAll()
 	if err != nil {

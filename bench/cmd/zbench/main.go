@@ -26,9 +26,11 @@ import (
 	"time"
 
 	"github.com/zlite/zlite/bench"
+	"github.com/zlite/zlite/server/respbench"
 )
 
 func main() {
+	respbench.ServeIfChild() // the resp group's zlite server (see bench's runResp)
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "zbench:", err)
 		os.Exit(1)
