@@ -170,11 +170,8 @@ func (tx *Tx) unlock() error {
 	for b := tx.held; b != 0; b &= b - 1 {
 		sh := &db.shards[bits.TrailingZeros64(b)]
 		if sh.dropped != nil {
-			switch v := sh.dropped.(type) {
-			case *list.List:
-				sh.spareList = v
-			case *zset.Set:
-				sh.spareSet = v
+			if l, ok := sh.dropped.(*list.List); ok {
+				sh.spareList = l
 			}
 			sh.dropped = nil
 		}
@@ -278,13 +275,11 @@ func (tx *Tx) listWrite(key string) (*list.List, error) {
 // empty keys never outlive a command.
 func (tx *Tx) newZSet(key string) *zset.Set {
 	sh := tx.sh(key)
-	s := sh.spareSet
-	if s != nil && s.Len() == 0 {
-		sh.spareSet = nil
-	} else {
-		s = zset.NewWithLimits(tx.db.cfg.zsetLimits)
+	sh.touch(key)
+	s := sh.keys.addZSet(key) // in the key table's own storage (keytable.go)
+	if l := tx.db.cfg.zsetLimits; l != zset.DefaultLimits {
+		s.SetLimits(l)
 	}
-	sh.add(key, s)
 	return s
 }
 

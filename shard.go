@@ -10,7 +10,6 @@ import (
 
 	"github.com/zlite/zlite/blocking"
 	"github.com/zlite/zlite/list"
-	"github.com/zlite/zlite/zset"
 )
 
 // The keyspace is split into shards by the hash of each key's hash tag (see
@@ -65,7 +64,7 @@ func newShards(n int) []shard {
 
 // shardPad pads shardData to whole cache lines (TestShardLayout checks it: Go
 // cannot size a type by one that refers back to it).
-const shardPad = 40
+const shardPad = 64
 
 // cacheLine is the size of a cache line on the processors we measure (x86-64,
 // arm64's 64-byte lines; Apple's 128-byte ones share a line between two shards'
@@ -108,11 +107,11 @@ type shardData struct {
 	latency []Histogram
 
 	// dropped is the last list or set deleted for being empty during the current
-	// command; unlock moves it to spareList/spareSet, which newList/newZSet reuse,
-	// so a key that is repeatedly filled and drained (a queue) does not allocate.
+	// command; unlock moves a list to spareList, which newList reuses, so a list
+	// key that is repeatedly filled and drained (a queue) does not allocate. (A
+	// sorted set needs no spare: its header is reused in the key table's slot.)
 	dropped   interface{ Len() int }
 	spareList *list.List
-	spareSet  *zset.Set
 
 	// wtx and rtx are the transactions whose home this shard is; reusing them
 	// keeps commands allocation-free.
