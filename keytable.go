@@ -55,7 +55,7 @@ import (
 type keyTable struct {
 	ents    []keyEnt
 	sets    slab[zset.Set]
-	lists   slab[*list.List]
+	lists   slab[list.List]
 	arena   []byte
 	long    []string
 	index   []uint64
@@ -65,7 +65,7 @@ type keyTable struct {
 }
 
 // keyEnt is a key's entry: its bytes are arena[off:off+n], or long[off] when n is
-// longKey; its value is sets.at(ref) or *lists.at(ref), as kind says (kindNone once
+// longKey; its value is sets.at(ref) or lists.at(ref), as kind says (kindNone once
 // deleted); seq is its SCAN sequence number. ttl is set while the key has an expiry
 // time, kept by the DB in a side table keyed by seq (expire.go); it sits in what
 // would be padding, so keys without a TTL pay no byte for it.
@@ -82,7 +82,7 @@ type keyEnt struct {
 const (
 	kindNone uint8 = iota // a deleted entry
 	kindZSet              // a zset.Set in sets
-	kindList              // a *list.List in lists
+	kindList              // a list.List in lists
 )
 
 const (
@@ -160,9 +160,10 @@ func (s *slab[T]) release(ref uint32) {
 	s.free = append(s.free, ref)
 }
 
-// store puts v in a new slot and returns its kind and slot. A sorted set's header is
-// copied into sets: the table's copy is the key's value from then on, and v may be
-// read (it has the same contents) but must not be written.
+// store puts v in a new slot and returns its kind and slot; the table's copy is the
+// key's value from then on. A sorted set's header is copied: v may still be read (it
+// has the same contents) but must not be written. A list's contents are moved
+// (list.List.Swap): v is left empty.
 func (t *keyTable) store(v any) (uint8, uint32) {
 	switch v := v.(type) {
 	case *zset.Set:
@@ -171,7 +172,7 @@ func (t *keyTable) store(v any) (uint8, uint32) {
 		return kindZSet, ref
 	case *list.List:
 		ref := t.lists.alloc()
-		*t.lists.at(ref) = v
+		t.lists.at(ref).Swap(v)
 		return kindList, ref
 	}
 	panic(fmt.Sprintf("zlite: a key cannot hold a %T", v))
@@ -187,30 +188,36 @@ func (t *keyTable) drop(i int) {
 	}
 }
 
-// value returns entry i's value, or nil for a deleted entry. A *zset.Set points into
-// the table: it stays valid (and is the key's value) until the key is deleted or the
-// table reset.
+// value returns entry i's value, or nil for a deleted entry. It points into the
+// table: it stays valid (and is the key's value) until the key is deleted or the table
+// reset.
 func (t *keyTable) value(i int) any {
 	switch e := t.ents[i]; e.kind {
 	case kindZSet:
 		return t.sets.at(e.ref)
 	case kindList:
-		return *t.lists.at(e.ref)
+		return t.lists.at(e.ref)
 	}
 	return nil
 }
 
 // detached returns entry i's value in a form that stays valid after the entry is
-// deleted, for moving it to another key (RENAME): a list as it is, a sorted set as a
-// copy of its header on the heap, sharing its contents, which the caller must not
-// write before the entry is deleted.
+// deleted, for moving it to another key (RENAME): a sorted set as a copy of its header
+// on the heap, sharing its contents, which the caller must not write before the entry
+// is deleted; a list moved out to the heap, leaving the entry's list empty. A snapshot
+// must therefore have copied the value first (shard.touch).
 func (t *keyTable) detached(i int) any {
-	if t.ents[i].kind == kindZSet {
+	switch e := t.ents[i]; e.kind {
+	case kindZSet:
 		s := new(zset.Set)
-		*s = *t.sets.at(t.ents[i].ref)
+		*s = *t.sets.at(e.ref)
 		return s
+	case kindList:
+		l := new(list.List)
+		l.Swap(t.lists.at(e.ref))
+		return l
 	}
-	return t.value(i)
+	return nil
 }
 
 // keySeed hashes keys: the high 32 bits of a key's hash choose its slot in its
@@ -294,6 +301,14 @@ func (t *keyTable) addZSet(key string) *zset.Set {
 	ref := t.sets.alloc()
 	t.addRef(key, kindZSet, ref)
 	return t.sets.at(ref)
+}
+
+// addList adds key, which must be absent, holding an empty list, and returns the
+// list. The complexity is O(1) amortised.
+func (t *keyTable) addList(key string) *list.List {
+	ref := t.lists.alloc()
+	t.addRef(key, kindList, ref)
+	return t.lists.at(ref)
 }
 
 // add stores v under key, which must be absent; see store for what becomes of v. The

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,9 +44,6 @@ func (t *keyTable) check() error {
 			continue
 		}
 		live++
-		if e.kind == kindList && *t.lists.at(e.ref) == nil {
-			return fmt.Errorf("entry %d (%q): nil list in slot %d", i, t.key(i), e.ref)
-		}
 		slots := map[uint8]map[uint32]bool{kindZSet: setRefs, kindList: listRefs}[e.kind]
 		if n := map[uint8]uint32{kindZSet: t.sets.n, kindList: t.lists.n}[e.kind]; e.ref >= n || slots[e.ref] {
 			return fmt.Errorf("entry %d (%q): slot %d of kind %d out of %d or taken twice", i, t.key(i), e.ref, e.kind, n)
@@ -61,7 +59,7 @@ func (t *keyTable) check() error {
 	if err := checkSlab(&t.sets, setRefs, func(s *zset.Set) bool { return *s == zset.Set{} }); err != nil {
 		return fmt.Errorf("sets: %v", err)
 	}
-	if err := checkSlab(&t.lists, listRefs, func(l **list.List) bool { return *l == nil }); err != nil {
+	if err := checkSlab(&t.lists, listRefs, func(l *list.List) bool { return reflect.ValueOf(l).Elem().IsZero() }); err != nil {
 		return fmt.Errorf("lists: %v", err)
 	}
 	used := 0
@@ -195,6 +193,14 @@ func TestKeyTableDetached(t *testing.T) {
 	if kt.get("a") != nil {
 		t.Fatalf("get(a) = %v after delete; want nil", kt.get("a"))
 	}
+	kt.addList("l").PushBack("p", "q")
+	i, _ = kt.find("l")
+	v = kt.detached(i)
+	kt.delAt(i, "l")
+	kt.add("m", v)
+	if l, ok := kt.get("m").(*list.List); !ok || !slices.Equal(l.Range(0, -1), []string{"p", "q"}) {
+		t.Fatalf("renamed list: get(m) = %v; want [p q]", kt.get("m"))
+	}
 	if err := kt.check(); err != nil {
 		t.Fatal(err)
 	}
@@ -235,24 +241,28 @@ func TestKeyTableModel(t *testing.T) {
 	r := rand.New(rand.NewPCG(ztestSeed(t), 10))
 	var kt keyTable
 	m := keyModel{vals: map[string]int{}}
-	// Values of both kinds: lists compared by identity, sorted sets (whose headers the
-	// table copies into its own storage) by their one member, the box's number.
-	boxes := make([]any, 64)
-	for i := range boxes {
-		if i%2 == 0 {
-			boxes[i] = list.New()
-		} else {
-			s := zset.New()
-			s.Add(zset.AddOptions{}, zset.Entry{Member: strconv.Itoa(i), Score: float64(i)})
-			boxes[i] = s
+	// Values of both kinds, which the table moves into its own storage: value v is a
+	// list (v even) or a sorted set (v odd) holding the one element strconv.Itoa(v).
+	const values = 64
+	newValue := func(v int) any {
+		if v%2 == 0 {
+			l := list.New()
+			l.PushBack(strconv.Itoa(v))
+			return l
 		}
+		s := zset.New()
+		s.Add(zset.AddOptions{}, zset.Entry{Member: strconv.Itoa(v), Score: float64(v)})
+		return s
 	}
 	same := func(got any, v int) bool {
-		if s, ok := got.(*zset.Set); ok {
-			sc, found := s.Score(strconv.Itoa(v))
-			return v%2 == 1 && s.Len() == 1 && found && sc == float64(v)
+		switch g := got.(type) {
+		case *zset.Set:
+			sc, found := g.Score(strconv.Itoa(v))
+			return v%2 == 1 && g.Len() == 1 && found && sc == float64(v)
+		case *list.List:
+			return v%2 == 0 && slices.Equal(g.Range(0, -1), []string{strconv.Itoa(v)})
 		}
-		return got == boxes[v]
+		return false
 	}
 	randKey := func() string {
 		switch k := r.IntN(100); {
@@ -272,8 +282,8 @@ func TestKeyTableModel(t *testing.T) {
 		k := randKey()
 		switch op := r.IntN(100); {
 		case op < 45:
-			v := r.IntN(len(boxes))
-			kt.set(k, boxes[v])
+			v := r.IntN(values)
+			kt.set(k, newValue(v))
 			if _, ok := m.vals[k]; !ok {
 				m.order = append(m.order, k)
 			}

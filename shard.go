@@ -64,7 +64,7 @@ func newShards(n int) []shard {
 
 // shardPad pads shardData to whole cache lines (TestShardLayout checks it: Go
 // cannot size a type by one that refers back to it).
-const shardPad = 64
+const shardPad = 16
 
 // cacheLine is the size of a cache line on the processors we measure (x86-64,
 // arm64's 64-byte lines; Apple's 128-byte ones share a line between two shards'
@@ -106,11 +106,10 @@ type shardData struct {
 	calls   []uint64
 	latency []Histogram
 
-	// dropped is the last list or set deleted for being empty during the current
-	// command; unlock moves a list to spareList, which newList reuses, so a list
-	// key that is repeatedly filled and drained (a queue) does not allocate. (A
-	// sorted set needs no spare: its header is reused in the key table's slot.)
-	dropped   interface{ Len() int }
+	// spareList holds the buffers of the last list deleted for being empty
+	// (dropIfEmpty), which newList reuses, so a list key that is repeatedly filled
+	// and drained (a queue) does not allocate; the List headers themselves live in
+	// the key table's slots, reused there.
 	spareList *list.List
 
 	// wtx and rtx are the transactions whose home this shard is; reusing them
