@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 	"unsafe"
 
@@ -86,31 +87,38 @@ const (
 )
 
 const (
+	entsSlowGrowth = 1024 // ents at least this long grow by 1/8 at a time
+
 	longKey     = math.MaxUint16 // keyEnt.n of a key kept in long
 	maxArenaKey = 4096           // longer keys are kept in long
 	maxArena    = math.MaxUint32 // arena size above which keys go to long
 )
 
 // slab holds values of type T in numbered slots, in chunks that never move: &at(ref)
-// stays valid until reset. Chunk c holds slabChunk(c) slots (16, 16, 32, … 256,
-// then 256 each), so a small keyspace does not pay for a large chunk. Freed slots
-// are reused last-freed first.
+// stays valid until reset. Chunk c holds slabChunk(c, shift) slots: 16, 16, 32, …
+// up to 1<<shift, then 1<<shift each, so a small keyspace does not pay for a large
+// chunk. shift is set by the first alloc so that a full chunk is slabBytes: a chunk
+// holding pointers and larger than 512 bytes carries an 8-byte allocation header,
+// and 3 KiB plus the header fits the 3200-byte size class (4% waste), where a
+// power-of-two number of slots of 24 or 96 bytes in a larger class would waste 6-14%
+// (a 1.5 or 6 KiB chunk goes to the 1792- or 6528-byte class). Freed slots are reused
+// last-freed first.
 type slab[T any] struct {
 	chunks [][]T
 	n      uint32   // slots handed out, freed ones included
+	shift  uint8    // log2 of the slots of a full chunk
 	free   []uint32 // freed slots
 }
 
-// slabMax is the size of the largest chunk, 1<<slabShift slots.
-const (
-	slabShift = 8
-	slabMax   = 1 << slabShift
-)
+// slabBytes is the size of a full chunk, for values of 24 or 96 bytes (zset.Set,
+// list.List); other sizes round the slots down to a power of two, at least 16.
+const slabBytes = 3 << 10
 
-// slabPlace returns the chunk and the index in it of slot ref.
-func slabPlace(ref uint32) (c, j uint32) {
-	if ref >= 2*slabMax {
-		return ref>>slabShift + slabShift - 4, ref & (slabMax - 1)
+// slabPlace returns the chunk and the index in it of slot ref, in a slab whose full
+// chunks hold 1<<shift slots (shift >= 4).
+func slabPlace(ref uint32, shift uint8) (c, j uint32) {
+	if ref >= 2<<shift {
+		return ref>>shift + uint32(shift) - 4, ref & (1<<shift - 1)
 	}
 	c = uint32(bits.Len32(ref >> 4))
 	if c == 0 {
@@ -120,19 +128,19 @@ func slabPlace(ref uint32) (c, j uint32) {
 }
 
 // slabChunk returns the number of slots of chunk c.
-func slabChunk(c int) int {
+func slabChunk(c int, shift uint8) int {
 	switch {
 	case c == 0:
 		return 16
-	case c < slabShift-3:
+	case c < int(shift)-3:
 		return 8 << c
 	}
-	return slabMax
+	return 1 << shift
 }
 
 // at returns slot ref, which must have been handed out by alloc. O(1).
 func (s *slab[T]) at(ref uint32) *T {
-	c, j := slabPlace(ref)
+	c, j := slabPlace(ref, s.shift)
 	return &s.chunks[c][j]
 }
 
@@ -144,9 +152,13 @@ func (s *slab[T]) alloc() uint32 {
 		s.free = s.free[:k-1]
 		return ref
 	}
+	if s.shift == 0 {
+		var v T
+		s.shift = uint8(max(4, bits.Len(uint(slabBytes/max(1, unsafe.Sizeof(v))))-1))
+	}
 	ref := s.n
-	if _, j := slabPlace(ref); j == 0 {
-		s.chunks = append(s.chunks, make([]T, slabChunk(len(s.chunks))))
+	if _, j := slabPlace(ref, s.shift); j == 0 {
+		s.chunks = append(s.chunks, make([]T, slabChunk(len(s.chunks), s.shift)))
 	}
 	s.n++
 	return ref
@@ -336,6 +348,11 @@ func (t *keyTable) addRef(key string, kind uint8, ref uint32) {
 		t.arena = append(t.arena, key...)
 	}
 	t.put(keyHash(key)<<32 | uint64(len(t.ents)+1))
+	if n := len(t.ents); n == cap(t.ents) && n >= entsSlowGrowth {
+		// Grow by an eighth rather than append's quarter: the entries are most of
+		// what a key costs, and a copy of them is 1/64 of the keyspace (a shard's).
+		t.ents = append(slices.Grow([]keyEnt(nil), n+n/8), t.ents...)
+	}
 	t.ents = append(t.ents, e)
 	t.n++
 }

@@ -103,12 +103,12 @@ func (t *keyTable) check() error {
 func checkSlab[T any](s *slab[T], live map[uint32]bool, empty func(*T) bool) error {
 	total := 0
 	for c, ch := range s.chunks {
-		if len(ch) != slabChunk(c) {
-			return fmt.Errorf("chunk %d of %d slots; want %d", c, len(ch), slabChunk(c))
+		if len(ch) != slabChunk(c, s.shift) {
+			return fmt.Errorf("chunk %d of %d slots; want %d", c, len(ch), slabChunk(c, s.shift))
 		}
 		total += len(ch)
 	}
-	if int(s.n) > total || len(s.chunks) > 0 && int(s.n) <= total-slabChunk(len(s.chunks)-1) {
+	if int(s.n) > total || len(s.chunks) > 0 && int(s.n) <= total-slabChunk(len(s.chunks)-1, s.shift) {
 		return fmt.Errorf("%d slots handed out from %d chunks of %d slots", s.n, len(s.chunks), total)
 	}
 	free := map[uint32]bool{}
@@ -127,17 +127,26 @@ func checkSlab[T any](s *slab[T], live map[uint32]bool, empty func(*T) bool) err
 	return nil
 }
 
-// TestSlabPlace checks that slots map one to one onto the chunks, in order.
+// TestSlabPlace checks that slots map one to one onto the chunks, in order, for
+// every chunk size, and the chunk sizes of the two slabs of a key table.
 func TestSlabPlace(t *testing.T) {
-	c, j := uint32(0), uint32(0)
-	for ref := range uint32(20_000) {
-		gc, gj := slabPlace(ref)
-		if gc != c || gj != j {
-			t.Fatalf("slabPlace(%d) = %d, %d; want %d, %d", ref, gc, gj, c, j)
+	for shift := uint8(4); shift <= 10; shift++ {
+		c, j := uint32(0), uint32(0)
+		for ref := range uint32(20_000) {
+			gc, gj := slabPlace(ref, shift)
+			if gc != c || gj != j {
+				t.Fatalf("slabPlace(%d, %d) = %d, %d; want %d, %d", ref, shift, gc, gj, c, j)
+			}
+			if j++; int(j) == slabChunk(int(c), shift) {
+				c, j = c+1, 0
+			}
 		}
-		if j++; int(j) == slabChunk(int(c)) {
-			c, j = c+1, 0
-		}
+	}
+	var kt keyTable
+	kt.addZSet("z")
+	kt.add("l", list.New())
+	if kt.sets.shift != 7 || kt.lists.shift != 5 {
+		t.Fatalf("slab shifts %d (sets), %d (lists); want 7 and 5 (3 KiB chunks)", kt.sets.shift, kt.lists.shift)
 	}
 }
 
