@@ -15,8 +15,7 @@ func TestMoveByCopy(t *testing.T) {
 			for i := range n {
 				src.Add(AddOptions{}, Entry{Member: "m" + strconv.Itoa(i), Score: float64(i)})
 			}
-			var dst Set
-			dst = *src
+			dst := *src
 			*src = Set{}
 			for i := n; i < n+150; i++ { // past the small encoding's limit
 				dst.Add(AddOptions{}, Entry{Member: "m" + strconv.Itoa(i), Score: float64(i)})
