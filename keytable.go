@@ -55,14 +55,17 @@ import (
 // goes.
 //
 // Measured with BenchmarkManyKeys (8 paired rounds against the layout with a heap
-// zset.Set or list.List per key, 2026-12-02 17:32 UTC, on the shared 2-core machine
-// with a load average of 5-7, so the times swing widely): with 100k sorted sets of 10
-// members alive a forced runtime.GC took 6.0 ms (median; 3.8-11.0) against 8.1
-// (7.2-11.9), the collector's CPU 4.1 ms against 6.4, per-round ratios 0.71 (wall)
-// and 0.75 (CPU); 100k one-item lists 0.53 of the GC CPU. Memory per key moved by the
-// slack of the slabs' chunks and the entries' growth: +2.5 B per one-member set (94.3
-// B/key), +0.25 B/elem at 10 members (23.8), +0.3 at 100 (19.2), +6.4 B per one-item
-// list (170.1), +0.6 B/elem at 10 items (34.6).
+// zset.Set or list.List per key, 2026-12-02 18:15 UTC, machine idle): with 100k sorted
+// sets of 10 members alive a forced runtime.GC took 5.4 ms (median; 5.2-7.0) against
+// 5.8 (5.2-6.2), per-round ratio 0.98 (0.85-1.34), and the collector's CPU went up,
+// ratio 1.18 (0.95-1.55): halving the objects did not pay, since the slabs' 3 KiB
+// chunks are scanned object by object (scanObject) where the 24-byte Sets were
+// scanned span by span. 100k lists of 10 items: 0.90 (0.83-1.02) wall, 1.01 CPU.
+// Earlier rounds on the loaded machine (load average 5-7) showed 0.71 and 0.75 and
+// are not to be trusted. Memory per key moved by the slack of the slabs' chunks and
+// the entries' growth: +2.5 B per one-member set (94.3 B/key), +0.25 B/elem at 10
+// members (23.8), +0.3 at 100 (19.2), +6.4 B per one-item list (170.1), +0.6 B/elem
+// at 10 items (34.6).
 //
 // SCAN's cursor is a sequence number: entries are in increasing seq order, so the
 // entry to resume from is found by binary search, and compaction (which drops deleted
