@@ -54,18 +54,17 @@ import (
 // emptied list's buffers are moved to the shard's spare (dropIfEmpty) before its key
 // goes.
 //
-// Measured with BenchmarkManyKeys (8 paired rounds against the layout with a heap
-// zset.Set or list.List per key, 2026-12-02 18:15 UTC, machine idle): with 100k sorted
-// sets of 10 members alive a forced runtime.GC took 5.4 ms (median; 5.2-7.0) against
-// 5.8 (5.2-6.2), per-round ratio 0.98 (0.85-1.34), and the collector's CPU went up,
-// ratio 1.18 (0.95-1.55): halving the objects did not pay, since the slabs' 3 KiB
-// chunks are scanned object by object (scanObject) where the 24-byte Sets were
-// scanned span by span. 100k lists of 10 items: 0.90 (0.83-1.02) wall, 1.01 CPU.
-// Earlier rounds on the loaded machine (load average 5-7) showed 0.71 and 0.75 and
-// are not to be trusted. Memory per key moved by the slack of the slabs' chunks and
-// the entries' growth: +2.5 B per one-member set (94.3 B/key), +0.25 B/elem at 10
-// members (23.8), +0.3 at 100 (19.2), +6.4 B per one-item list (170.1), +0.6 B/elem
-// at 10 items (34.6).
+// Measured with BenchmarkManyKeys (6 paired rounds against the layout with a heap
+// zset.Set or list.List per key, 2026-12-02 18:17 UTC, machine idle): with 100k sorted
+// sets of 10 members alive a forced runtime.GC took 4.9 ms (median; 3.9-5.1) against
+// 6.1 (4.8-6.4), per-round ratio 0.80 (0.63-0.99), collector CPU 0.66 (0.59-0.80);
+// one-member sets 0.48 wall, 0.56 CPU; 100k one-item lists 0.69 and 0.72; ten-item
+// lists 0.89 wall, 1.02 CPU. (With the sets in 3 KiB chunks, scanned object by object
+// rather than span by span, the ten-member ratio was 0.98 wall and 1.18 CPU: see
+// smallChunk.) Memory per key moved by the slack of the slabs' chunks and the
+// entries' growth: +2.8 B per one-member set (94.5 B/key), +0.28 B/elem at 10 members
+// (23.85), +0.14 at 100 (18.99), +6.4 B per one-item list (170.1), +0.64 B/elem at 10
+// items (34.61).
 //
 // SCAN's cursor is a sequence number: entries are in increasing seq order, so the
 // entry to resume from is found by binary search, and compaction (which drops deleted
@@ -115,7 +114,8 @@ const (
 // slab holds values of type T in numbered slots, in chunks that never move: &at(ref)
 // stays valid until reset. Chunk c holds slabChunk(c, shift) slots: 16, 16, 32, …
 // up to 1<<shift, then 1<<shift each, so a small keyspace does not pay for a large
-// chunk. shift is set by the first alloc so that a full chunk is slabBytes: a chunk
+// chunk. shift is set by the first alloc: 4 for values of up to 32 bytes (see
+// smallChunk), else so that a full chunk is slabBytes: a chunk
 // holding pointers and larger than 512 bytes carries an 8-byte allocation header,
 // and 3 KiB plus the header fits the 3200-byte size class (4% waste), where a
 // power-of-two number of slots of 24 or 96 bytes in a larger class would waste 6-14%
@@ -131,6 +131,14 @@ type slab[T any] struct {
 // slabBytes is the size of a full chunk, for values of 24 or 96 bytes (zset.Set,
 // list.List); other sizes round the slots down to a power of two, at least 16.
 const slabBytes = 3 << 10
+
+// smallChunk is the largest chunk the collector scans span by span with its packed
+// scanner and that carries no allocation header: values of at most 32 bytes (a
+// zset.Set) get chunks of 16, at most 512 bytes. With 3 KiB chunks of sets (scanned
+// object by object) a forced GC with 100k sets of 10 members alive cost 1.18 times
+// the collector CPU of a heap Set per key; with 384-byte chunks 0.69 (8 paired
+// rounds, 2026-12-02 18:16 UTC, machine idle).
+const smallChunk = 512
 
 // slabPlace returns the chunk and the index in it of slot ref, in a slab whose full
 // chunks hold 1<<shift slots (shift >= 4).
@@ -172,7 +180,12 @@ func (s *slab[T]) alloc() uint32 {
 	}
 	if s.shift == 0 {
 		var v T
-		s.shift = uint8(max(4, bits.Len(uint(slabBytes/max(1, unsafe.Sizeof(v))))-1))
+		size := max(1, unsafe.Sizeof(v))
+		if size*16 <= smallChunk {
+			s.shift = 4 // 16 slots: a small chunk, no header, scanned span by span
+		} else {
+			s.shift = uint8(max(4, bits.Len(uint(slabBytes/size))-1))
+		}
 	}
 	ref := s.n
 	if _, j := slabPlace(ref, s.shift); j == 0 {

@@ -145,8 +145,8 @@ func TestSlabPlace(t *testing.T) {
 	var kt keyTable
 	kt.addZSet("z")
 	kt.add("l", list.New())
-	if kt.sets.shift != 7 || kt.lists.shift != 5 {
-		t.Fatalf("slab shifts %d (sets), %d (lists); want 7 and 5 (3 KiB chunks)", kt.sets.shift, kt.lists.shift)
+	if kt.sets.shift != 4 || kt.lists.shift != 5 {
+		t.Fatalf("slab shifts %d (sets), %d (lists); want 4 (384-byte chunks) and 5 (3 KiB)", kt.sets.shift, kt.lists.shift)
 	}
 }
 
