@@ -167,18 +167,6 @@ func (tx *Tx) unlock() error {
 		}
 	}
 	tx.serveReady()
-	for b := tx.held; b != 0; b &= b - 1 {
-		sh := &db.shards[bits.TrailingZeros64(b)]
-		if sh.dropped != nil {
-			switch v := sh.dropped.(type) {
-			case *list.List:
-				sh.spareList = v
-			case *zset.Set:
-				sh.spareSet = v
-			}
-			sh.dropped = nil
-		}
-	}
 	return tx.commit()
 }
 
@@ -278,26 +266,22 @@ func (tx *Tx) listWrite(key string) (*list.List, error) {
 // empty keys never outlive a command.
 func (tx *Tx) newZSet(key string) *zset.Set {
 	sh := tx.sh(key)
-	s := sh.spareSet
-	if s != nil && s.Len() == 0 {
-		sh.spareSet = nil
-	} else {
-		s = zset.NewWithLimits(tx.db.cfg.zsetLimits)
+	sh.touch(key)
+	s := sh.keys.addZSet(key) // in the key table's own storage (keytable.go)
+	if l := tx.db.cfg.zsetLimits; l != zset.DefaultLimits {
+		s.SetLimits(l)
 	}
-	sh.add(key, s)
 	return s
 }
 
 // newList creates an empty list at key, which must not exist; see newZSet.
 func (tx *Tx) newList(key string) *list.List {
 	sh := tx.sh(key)
-	l := sh.spareList
-	if l != nil && l.Len() == 0 {
-		sh.spareList = nil
-	} else {
-		l = list.New()
+	sh.touch(key)
+	l := sh.keys.addList(key) // in the key table's own storage (keytable.go)
+	if sh.spareList != nil {
+		l.Swap(sh.spareList) // the buffers of the last list drained, if any
 	}
-	sh.add(key, l)
 	return l
 }
 
@@ -305,8 +289,15 @@ func (tx *Tx) newList(key string) *list.List {
 func (tx *Tx) dropIfEmpty(key string, v interface{ Len() int }) {
 	if v.Len() == 0 {
 		sh := tx.sh(key)
+		if l, ok := v.(*list.List); ok {
+			// Keep the drained list's buffers for the next new list (newList), so
+			// that a queue that fills and drains does not allocate.
+			if sh.spareList == nil {
+				sh.spareList = new(list.List)
+			}
+			sh.spareList.Swap(l)
+		}
 		sh.del(key)
-		sh.dropped = v
 	}
 }
 

@@ -191,7 +191,8 @@ func (tx *Tx) rename(key, newKey string, nx bool) (bool, error) {
 	if _, ok := dst.lookup(newKey); ok && nx {
 		return false, nil
 	}
-	v := src.keys.value(i)
+	src.touch(key)            // a snapshot copies the value before it moves out
+	v := src.keys.detached(i) // outlives the entry's deletion
 	at, ttl := src.expiry(i)
 	src.remove(i, key)
 	dst.del(newKey)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 // violation.
 func (t *keyTable) check() error {
 	live, dead, arenaEnd := 0, 0, uint32(0)
+	setRefs, listRefs := map[uint32]bool{}, map[uint32]bool{} // slots of live entries
 	for i, e := range t.ents {
 		if i > 0 && e.seq <= t.ents[i-1].seq {
 			return fmt.Errorf("entry %d: seq %d not above %d", i, e.seq, t.ents[i-1].seq)
@@ -34,20 +36,31 @@ func (t *keyTable) check() error {
 			}
 			arenaEnd = e.off + uint32(e.n)
 		}
-		if (e.kind == kindNone) != (e.val == nil) {
-			return fmt.Errorf("entry %d: kind %d with value %p", i, e.kind, e.val)
+		if e.kind > kindList || e.kind == kindNone && e.ref != 0 {
+			return fmt.Errorf("entry %d: kind %d with slot %d", i, e.kind, e.ref)
 		}
 		if !t.live(i) {
 			dead++
 			continue
 		}
 		live++
+		slots := map[uint8]map[uint32]bool{kindZSet: setRefs, kindList: listRefs}[e.kind]
+		if n := map[uint8]uint32{kindZSet: t.sets.n, kindList: t.lists.n}[e.kind]; e.ref >= n || slots[e.ref] {
+			return fmt.Errorf("entry %d (%q): slot %d of kind %d out of %d or taken twice", i, t.key(i), e.ref, e.kind, n)
+		}
+		slots[e.ref] = true
 		if j, ok := t.find(t.key(i)); !ok || j != i {
 			return fmt.Errorf("entry %d (%q): find = %d, %v", i, t.key(i), j, ok)
 		}
 	}
 	if live != t.n || dead != t.dead {
 		return fmt.Errorf("%d live, %d dead entries; counted %d, %d", live, dead, t.n, t.dead)
+	}
+	if err := checkSlab(&t.sets, setRefs, func(s *zset.Set) bool { return *s == zset.Set{} }); err != nil {
+		return fmt.Errorf("sets: %v", err)
+	}
+	if err := checkSlab(&t.lists, listRefs, func(l *list.List) bool { return reflect.ValueOf(l).Elem().IsZero() }); err != nil {
+		return fmt.Errorf("lists: %v", err)
 	}
 	used := 0
 	for _, v := range t.index {
@@ -85,6 +98,123 @@ func (t *keyTable) check() error {
 	return nil
 }
 
+// checkSlab verifies that s's slots are the live ones and the free ones, each once,
+// that every free slot is empty, and that the chunks have their sizes.
+func checkSlab[T any](s *slab[T], live map[uint32]bool, empty func(*T) bool) error {
+	total := 0
+	for c, ch := range s.chunks {
+		if len(ch) != slabChunk(c, s.shift) {
+			return fmt.Errorf("chunk %d of %d slots; want %d", c, len(ch), slabChunk(c, s.shift))
+		}
+		total += len(ch)
+	}
+	if int(s.n) > total || len(s.chunks) > 0 && int(s.n) <= total-slabChunk(len(s.chunks)-1, s.shift) {
+		return fmt.Errorf("%d slots handed out from %d chunks of %d slots", s.n, len(s.chunks), total)
+	}
+	free := map[uint32]bool{}
+	for _, ref := range s.free {
+		if ref >= s.n || free[ref] || live[ref] {
+			return fmt.Errorf("free slot %d: beyond %d, freed twice or live", ref, s.n)
+		}
+		if !empty(s.at(ref)) {
+			return fmt.Errorf("free slot %d is not empty", ref)
+		}
+		free[ref] = true
+	}
+	if len(free)+len(live) != int(s.n) {
+		return fmt.Errorf("%d free and %d live of %d slots", len(free), len(live), s.n)
+	}
+	return nil
+}
+
+// TestSlabPlace checks that slots map one to one onto the chunks, in order, for
+// every chunk size, and the chunk sizes of the two slabs of a key table.
+func TestSlabPlace(t *testing.T) {
+	for shift := uint8(4); shift <= 10; shift++ {
+		c, j := uint32(0), uint32(0)
+		for ref := range uint32(20_000) {
+			gc, gj := slabPlace(ref, shift)
+			if gc != c || gj != j {
+				t.Fatalf("slabPlace(%d, %d) = %d, %d; want %d, %d", ref, shift, gc, gj, c, j)
+			}
+			if j++; int(j) == slabChunk(int(c), shift) {
+				c, j = c+1, 0
+			}
+		}
+	}
+	var kt keyTable
+	kt.addZSet("z")
+	kt.add("l", list.New())
+	if kt.sets.shift != 4 || kt.lists.shift != 5 {
+		t.Fatalf("slab shifts %d (sets), %d (lists); want 4 (384-byte chunks) and 5 (3 KiB)", kt.sets.shift, kt.lists.shift)
+	}
+}
+
+// TestKeyTableSetStable checks that a sorted set handed out by the table stays the
+// key's value while other keys come and go (the chunks never move) and is emptied,
+// not left holding its members, when its key is deleted.
+func TestKeyTableSetStable(t *testing.T) {
+	var kt keyTable
+	s := kt.addZSet("keep")
+	s.Add(zset.AddOptions{}, zset.Entry{Member: "m", Score: 1})
+	for i := range 5000 {
+		k := "k" + strconv.Itoa(i)
+		kt.addZSet(k).Add(zset.AddOptions{}, zset.Entry{Member: k, Score: 2})
+		if i%3 == 0 {
+			kt.del(k)
+		}
+	}
+	if got := kt.get("keep"); got != s {
+		t.Fatalf("get(keep) = %p; want the set handed out, %p", got, s)
+	}
+	if sc, ok := s.Score("m"); !ok || sc != 1 {
+		t.Fatalf("s.Score(m) = %v, %v; want 1, true", sc, ok)
+	}
+	kt.del("keep")
+	if s.Len() != 0 {
+		t.Fatalf("deleted key's set has %d members; want its slot emptied", s.Len())
+	}
+	if err := kt.check(); err != nil {
+		t.Fatal(err)
+	}
+	// A deleted slot is reused by the next set.
+	if s2 := kt.addZSet("again"); s2 != s {
+		t.Fatalf("addZSet after a delete = %p; want the freed slot %p", s2, s)
+	}
+}
+
+// TestKeyTableDetached checks RENAME's move: a detached set survives its entry's
+// deletion and is stored under the new key with its members.
+func TestKeyTableDetached(t *testing.T) {
+	var kt keyTable
+	kt.addZSet("a").Add(zset.AddOptions{}, zset.Entry{Member: "x", Score: 3})
+	i, _ := kt.find("a")
+	v := kt.detached(i)
+	kt.delAt(i, "a")
+	kt.add("b", v)
+	got, ok := kt.get("b").(*zset.Set)
+	if !ok {
+		t.Fatalf("get(b) = %T; want *zset.Set", kt.get("b"))
+	}
+	if sc, ok := got.Score("x"); !ok || sc != 3 || got.Len() != 1 {
+		t.Fatalf("renamed set: Score(x) = %v, %v, Len %d; want 3, true, 1", sc, ok, got.Len())
+	}
+	if kt.get("a") != nil {
+		t.Fatalf("get(a) = %v after delete; want nil", kt.get("a"))
+	}
+	kt.addList("l").PushBack("p", "q")
+	i, _ = kt.find("l")
+	v = kt.detached(i)
+	kt.delAt(i, "l")
+	kt.add("m", v)
+	if l, ok := kt.get("m").(*list.List); !ok || !slices.Equal(l.Range(0, -1), []string{"p", "q"}) {
+		t.Fatalf("renamed list: get(m) = %v; want [p q]", kt.get("m"))
+	}
+	if err := kt.check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // keyModel is the reference for the key table: a map and the keys in creation order.
 type keyModel struct {
 	vals  map[string]int
@@ -120,13 +250,28 @@ func TestKeyTableModel(t *testing.T) {
 	r := rand.New(rand.NewPCG(ztestSeed(t), 10))
 	var kt keyTable
 	m := keyModel{vals: map[string]int{}}
-	boxes := make([]any, 64) // values of both kinds, compared by identity
-	for i := range boxes {
-		if i%2 == 0 {
-			boxes[i] = list.New()
-		} else {
-			boxes[i] = zset.New()
+	// Values of both kinds, which the table moves into its own storage: value v is a
+	// list (v even) or a sorted set (v odd) holding the one element strconv.Itoa(v).
+	const values = 64
+	newValue := func(v int) any {
+		if v%2 == 0 {
+			l := list.New()
+			l.PushBack(strconv.Itoa(v))
+			return l
 		}
+		s := zset.New()
+		s.Add(zset.AddOptions{}, zset.Entry{Member: strconv.Itoa(v), Score: float64(v)})
+		return s
+	}
+	same := func(got any, v int) bool {
+		switch g := got.(type) {
+		case *zset.Set:
+			sc, found := g.Score(strconv.Itoa(v))
+			return v%2 == 1 && g.Len() == 1 && found && sc == float64(v)
+		case *list.List:
+			return v%2 == 0 && slices.Equal(g.Range(0, -1), []string{strconv.Itoa(v)})
+		}
+		return false
 	}
 	randKey := func() string {
 		switch k := r.IntN(100); {
@@ -146,8 +291,8 @@ func TestKeyTableModel(t *testing.T) {
 		k := randKey()
 		switch op := r.IntN(100); {
 		case op < 45:
-			v := r.IntN(len(boxes))
-			kt.set(k, boxes[v])
+			v := r.IntN(values)
+			kt.set(k, newValue(v))
 			if _, ok := m.vals[k]; !ok {
 				m.order = append(m.order, k)
 			}
@@ -191,7 +336,7 @@ func TestKeyTableModel(t *testing.T) {
 		}
 		if step%97 == 0 {
 			for key, v := range m.vals {
-				if got := kt.get(key); got != boxes[v] {
+				if got := kt.get(key); !same(got, v) {
 					t.Fatalf("step %d: get(%.20q) = %v; want box %d", step, key, got, v)
 				}
 			}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/zlite/zlite/blocking"
 	"github.com/zlite/zlite/list"
-	"github.com/zlite/zlite/zset"
 )
 
 // The keyspace is split into shards by the hash of each key's hash tag (see
@@ -107,12 +106,11 @@ type shardData struct {
 	calls   []uint64
 	latency []Histogram
 
-	// dropped is the last list or set deleted for being empty during the current
-	// command; unlock moves it to spareList/spareSet, which newList/newZSet reuse,
-	// so a key that is repeatedly filled and drained (a queue) does not allocate.
-	dropped   interface{ Len() int }
+	// spareList holds the buffers of the last list deleted for being empty
+	// (dropIfEmpty), which newList reuses, so a list key that is repeatedly filled
+	// and drained (a queue) does not allocate; the List headers themselves live in
+	// the key table's slots, reused there.
 	spareList *list.List
-	spareSet  *zset.Set
 
 	// wtx and rtx are the transactions whose home this shard is; reusing them
 	// keeps commands allocation-free.

@@ -81,6 +81,22 @@ func (l *List) MemoryUsage() int {
 	return n
 }
 
+// Swap exchanges the contents of l and o, so that each holds what the other held:
+// the way to move a list to another place (a List must not be copied). Iterators
+// over either stop, as after any change. The complexity is O(1).
+func (l *List) Swap(o *List) {
+	li, oi := l.inline(), o.inline()
+	*l, *o = *o, *l
+	if oi {
+		l.arr = l.one[:]
+	}
+	if li {
+		o.arr = o.one[:]
+	}
+	m := max(l.mods, o.mods) + 1
+	l.mods, o.mods = m, m
+}
+
 // Len returns the number of items, as LLEN does. The complexity is O(1).
 func (l *List) Len() int { return l.n }
 

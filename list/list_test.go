@@ -498,3 +498,43 @@ func TestSizeClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestSwap checks that Swap moves contents both ways, one-page lists (whose page
+// slice points into the List) and longer ones, and that both stay sound and usable.
+func TestSwap(t *testing.T) {
+	many := make([]string, 500)
+	for i := range many {
+		many[i] = strings.Repeat("x", 20) + string(rune('a'+i%26))
+	}
+	tests := []struct {
+		name string
+		a, b []string
+	}{
+		{"empty/empty", nil, nil},
+		{"one page/empty", []string{"a", "b"}, nil},
+		{"one page/one page", []string{"a"}, []string{"b", "c"}},
+		{"pages/one page", many, []string{"z"}},
+		{"pages/pages", many, many[:300]},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b := from(tt.a...), from(tt.b...)
+			a.Swap(b)
+			for _, c := range []struct {
+				l    *List
+				want []string
+			}{{a, tt.b}, {b, tt.a}} {
+				mustCheck(t, c.l)
+				if got := c.l.Range(0, -1); !slices.Equal(got, c.want) && len(got)+len(c.want) > 0 {
+					t.Fatalf("after Swap: %d items %.3q; want %d %.3q", len(got), got, len(c.want), c.want)
+				}
+				// Still usable in place: the page slice of a one-page list is its own.
+				c.l.PushBack("end")
+				mustCheck(t, c.l)
+				if v, _ := c.l.PopBack(); v != "end" {
+					t.Fatalf("PopBack after Swap and PushBack = %q; want end", v)
+				}
+			}
+		})
+	}
+}

@@ -24,6 +24,10 @@ type Entry struct {
 // A Set has two encodings (see the package doc): small sets are one packed byte buffer,
 // larger ones an order-statistic B+tree. The choice changes memory and speed only, never
 // a result, except that a small set reads a stored -0 back as 0, as Redis's listpack does.
+//
+// A Set may be moved by copying the struct (*dst = *src, as the zlite keyspace does to
+// keep its sets in its key table): nothing refers back to a Set's address. The copy and
+// the original then share their contents, so the original must not be written after.
 type Set struct {
 	p     unsafe.Pointer // the small encoding's buffer (see smBytes), or the tree (see tree)
 	mods  uint32         // incremented by every write, for iterators
