@@ -123,9 +123,11 @@
 //
 // Measured on a shared 2-core AMD EPYC (go test -run '^$' -bench . ; noisy): ZSCORE
 // typed ~50 ns vs ~25 ns on zset.Set directly, Do ~200-290 ns; an LPUSH→BRPOP
-// ping-pong round trip (its two keys in two shards) ~1.0-1.1 µs against ~0.31-0.35
-// µs for a bare channel ping-pong and ~195 µs on redis-server through go-redis;
-// ZADD→BZPOPMIN ~1.1 µs (BenchmarkHandoff, 2026-12-02, 15:45 UTC).
+// ping-pong round trip ~0.97 µs against ~0.33 µs for a bare channel ping-pong (2.83
+// times) and ~195 µs on redis-server through go-redis; ZADD→BZPOPMIN ~1.0 µs (3.14
+// times; BenchmarkHandoff, medians of 8 paired rounds, 2026-12-02 18:25 UTC). A
+// blocking pop served at once takes no waiter; one that blocks takes a pooled waiter
+// from the Registry it blocks in.
 //
 // # Key table
 //
