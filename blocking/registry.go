@@ -203,13 +203,14 @@ const (
 // (and sweepMin). It runs only when a key gets a new queue. A sweep costs O(len(map))
 // and removes at least half of the map, every removed queue was added by one
 // enqueue of one key, so the cost is amortised O(1) per key enqueued, whatever the
-// mix of waiters and keys.
+// mix of waiters and keys. The queue queueOf remembers may be freed here; enqueue,
+// the only caller, remembers the new key's queue right after, so the memo never
+// names a freed queue.
 func (r *Registry[R]) sweep() {
 	if len(r.queues) < sweepMin || len(r.queues) < 2*r.nlive+sweepMin {
 		return
 	}
 	r.swept += len(r.queues)
-	r.lastKey, r.lastQ = "", nil // the queue it names may be freed and reused
 	for k, q := range r.queues {
 		if len(q.ws) == q.dead {
 			delete(r.queues, k)

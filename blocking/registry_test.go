@@ -251,36 +251,44 @@ func TestDeadEntriesBounded(t *testing.T) {
 }
 
 // TestLastQueueSwept: the queue the registry remembers (queueOf) may be swept and
-// reused for another key; the key it was remembered for must not find it.
+// handed to another key by the very enqueue that swept it; the key it was
+// remembered for must not find it then. The sweep frees queues in map order, so
+// the scenario is repeated until b gets a's old queue.
 func TestLastQueueSwept(t *testing.T) {
-	var reg Registry[req]
-	a := reg.NewWaiter([]string{"a"})
-	reg.enqueue(a)
-	reg.unlink(a) // a's queue is now empty, kept in the map and remembered
-	a.Release()
-	require.False(t, reg.Waiting("a"))
-	var live []*Waiter[req]
-	for i := 0; len(reg.free) == 0; i++ { // new keys until a sweep frees a's queue
-		require.Less(t, i, 10*sweepMin, "no sweep freed a's queue")
-		w := reg.NewWaiter([]string{"k" + strconv.Itoa(i)})
-		reg.enqueue(w)
-		reg.unlink(w)
-		w.Release()
+	for try := 0; ; try++ {
+		require.Less(t, try, 10000, "b never got a's queue")
+		var reg Registry[req]
+		block := func(key string) *Waiter[req] {
+			w := reg.NewWaiter([]string{key})
+			reg.enqueue(w)
+			return w
+		}
+		giveUp := func(w *Waiter[req]) {
+			reg.unlink(w)
+			w.Release()
+		}
+		giveUp(block("a"))
+		for i := range sweepMin - 1 { // dead queues enough for the next new key to sweep
+			giveUp(block("k" + strconv.Itoa(i)))
+		}
+		qa := reg.queueOf("a") // a's queue is dead and now the one remembered
+		require.NotNil(t, qa)
+		require.Equal(t, "a", reg.lastKey)
+		b := block("b") // sweeps, and may take a's queue
+		if reg.queues["b"] != qa {
+			giveUp(b)
+			continue
+		}
+		require.False(t, reg.Waiting("a"), "a finds b's queue through the memo")
+		require.True(t, reg.Waiting("b"))
+		served := ""
+		reg.Serve("a", func(key string, w *Waiter[req]) (bool, bool) { served = key; return true, true })
+		require.Empty(t, served, "a serve of a reached b's waiter")
+		require.NoError(t, reg.Check())
+		giveUp(b)
+		require.NoError(t, reg.Check())
+		return
 	}
-	b := reg.NewWaiter([]string{"b"}) // takes a freed queue, perhaps a's
-	reg.enqueue(b)
-	live = append(live, b)
-	require.False(t, reg.Waiting("a"), "a finds b's queue through the memo")
-	require.True(t, reg.Waiting("b"))
-	served := ""
-	reg.Serve("a", func(key string, w *Waiter[req]) (bool, bool) { served = key; return true, true })
-	require.Empty(t, served, "a serve of a reached b's waiter")
-	require.NoError(t, reg.Check())
-	for _, w := range live {
-		reg.unlink(w)
-		w.Release()
-	}
-	require.NoError(t, reg.Check())
 }
 
 // TestSweepBudget: whatever the mix of waiters and keys, sweeps examine at most two
