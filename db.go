@@ -161,6 +161,18 @@ func (tx *Tx) unlock() error {
 		}
 		return nil
 	}
+	if m := tx.held; m&(m-1) == 0 && db.dur == nil {
+		// One shard, its home, in memory: most commands, in straight-line code.
+		sh := tx.home
+		if len(sh.exp.heap) > 0 {
+			sh.reclaim(activeBudget)
+		}
+		if sh.waits.HasReady() || db.gwaits.HasReady() {
+			tx.serveReady()
+		}
+		sh.release()
+		return nil
+	}
 	for b := tx.held; b != 0; b &= b - 1 {
 		if sh := &db.shards[bits.TrailingZeros64(b)]; len(sh.exp.heap) > 0 {
 			sh.reclaim(activeBudget)

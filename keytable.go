@@ -2,7 +2,6 @@ package zlite
 
 import (
 	"fmt"
-	"hash/maphash"
 	"math"
 	"math/bits"
 	"slices"
@@ -263,12 +262,9 @@ func (t *keyTable) detached(i int) any {
 	return nil
 }
 
-// keySeed hashes keys: the high 32 bits of a key's hash choose its slot in its
-// shard's key table (keyHash), the low bits of its hash tag's its shard (shardHash).
-var keySeed = maphash.MakeSeed()
-
-// keyHash returns key's hash in its shard's key table. O(len(key)).
-func keyHash(key string) uint64 { return maphash.String(keySeed, key) >> 32 }
+// keyHash returns key's hash in its shard's key table: the high 32 bits of
+// strHash, whose low bits choose the shard of a hash tag (shardHash). O(len(key)).
+func keyHash(key string) uint64 { return strHash(key) >> 32 }
 
 // key returns entry i's name without copying; it is valid until the table changes.
 func (t *keyTable) key(i int) string {

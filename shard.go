@@ -1,8 +1,8 @@
 package zlite
 
 import (
+	"encoding/binary"
 	"fmt"
-	"hash/maphash"
 	"math"
 	"math/bits"
 	"strings"
@@ -133,20 +133,46 @@ func hashTag(key string) string {
 	return key[i+1 : i+1+j]
 }
 
+// loadLE64 returns the 8 bytes of s from i, little endian: one load on the
+// architectures that allow unaligned ones.
+func loadLE64(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), len(s))[i:])
+}
+
+// loadLE32 returns the 4 bytes of s from i, little endian.
+func loadLE32(s string, i int) uint32 {
+	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s), len(s))[i:])
+}
+
 // shardOf returns the index of key's shard. O(len(key)).
 func (db *DB) shardOf(key string) int {
 	i, _, _ := db.shardHash(key)
 	return i
 }
 
-// shardHash returns key's shard and the maphash of key's hash tag: its low bits
-// choose the shard and its high 32 the key's slot in the shard's key table
+// shardHash returns key's shard and the hash of key's hash tag (strHash): its low
+// bits choose the shard and its high 32 the key's slot in the shard's key table
 // (keyHash), so that a key whose tag is the whole key (whole) is hashed once for
-// both.
+// both. A key of up to 16 bytes is loaded once, as two words, for both the search
+// for a '{' and the hash.
 func (db *DB) shardHash(key string) (i int, h uint64, whole bool) {
+	if n := len(key); n <= 16 {
+		if a, b := shortWords(key); !hasBrace(a) && !hasBrace(b) {
+			h = mixShort(a, b, n)
+			return int(h & db.shardMask), h, true
+		}
+	}
 	tag := hashTag(key)
-	h = maphash.String(keySeed, tag)
+	h = strHash(tag)
 	return int(h & db.shardMask), h, len(tag) == len(key)
+}
+
+// hasBrace reports whether a byte of x is '{'. (y-ones)&^y has the high bit of
+// some byte set exactly when y has a zero byte.
+func hasBrace(x uint64) bool {
+	const ones, highs, braces = 0x0101010101010101, 0x8080808080808080, '{' * 0x0101010101010101
+	x ^= braces
+	return (x-ones)&^x&highs != 0
 }
 
 // maskOf returns the set of the shards of keys, one bit per shard.
@@ -161,9 +187,18 @@ func (db *DB) maskOf(keys ...string) uint64 {
 // lockKey locks key's shard for a command and returns the shard's writable Tx.
 func (db *DB) lockKey(key string) *Tx {
 	i, h, whole := db.shardHash(key)
-	tx := db.lockMask(1 << i)
+	sh := &db.shards[i]
+	var tx *Tx
+	if sh.mu.Lock(); db.gwaits.Blocked() == 0 {
+		// lockMask(1<<i) in straight-line code.
+		tx = &sh.wtx
+		tx.begin(1 << i)
+	} else {
+		sh.mu.Unlock()
+		tx = db.lockMask(db.all)
+	}
 	if whole {
-		db.shards[i].remember(key, h)
+		sh.remember(key, h)
 	}
 	return tx
 }
@@ -269,12 +304,16 @@ func (db *DB) acquire(m uint64) {
 // release unlocks the shards of m.
 func (db *DB) release(m uint64) {
 	for b := m; b != 0; b &= b - 1 {
-		sh := &db.shards[bits.TrailingZeros64(b)]
-		if sh.hashKey != 0 {
-			sh.hashKey = 0
-		}
-		sh.mu.Unlock()
+		db.shards[bits.TrailingZeros64(b)].release()
 	}
+}
+
+// release forgets the command's key hash (see remember) and unlocks sh.
+func (sh *shard) release() {
+	if sh.hashKey != 0 {
+		sh.hashKey = 0
+	}
+	sh.mu.Unlock()
 }
 
 // begin makes tx the holder of the shards of m, just locked.
