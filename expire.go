@@ -3,6 +3,7 @@ package zlite
 import (
 	"context"
 	"time"
+	"unsafe"
 )
 
 // expiries records the keys that have an expiry time (a TTL), beside the key table:
@@ -55,10 +56,17 @@ func (sh *shard) nowMs() int64 { return sh.cur.nowMs() }
 // time has come: every access to a key goes through it. It reads the clock only for
 // a key with a TTL. The complexity is O(1) on average.
 func (sh *shard) lookup(key string) (int, bool) {
-	i, ok := sh.keys.findHash(key, sh.hashOf(key))
-	if ok && sh.keys.ents[i].ttl && sh.exp.at[sh.keys.ents[i].seq] <= sh.nowMs() {
-		sh.expireEntry(i, key)
-		return 0, false
+	// hashOf, in this frame.
+	h := uint64(sh.hashVal)
+	if sh.hashKey == 0 || uintptr(unsafe.Pointer(unsafe.StringData(key))) != sh.hashKey || len(key) != int(sh.hashLen) {
+		h = keyHash(key)
+	}
+	i, ok := sh.keys.findHash(key, h)
+	if ok {
+		if e := &sh.keys.ents[i]; e.ttl && sh.exp.at[e.seq] <= sh.nowMs() {
+			sh.expireEntry(i, key)
+			return 0, false
+		}
 	}
 	return i, ok
 }

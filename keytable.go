@@ -234,7 +234,7 @@ func (t *keyTable) drop(i int) {
 // table: it stays valid (and is the key's value) until the key is deleted or the table
 // reset.
 func (t *keyTable) value(i int) any {
-	switch e := t.ents[i]; e.kind {
+	switch e := &t.ents[i]; e.kind {
 	case kindZSet:
 		return t.sets.at(e.ref)
 	case kindList:
@@ -268,7 +268,7 @@ func keyHash(key string) uint64 { return strHash(key) >> 32 }
 
 // key returns entry i's name without copying; it is valid until the table changes.
 func (t *keyTable) key(i int) string {
-	e := t.ents[i]
+	e := &t.ents[i]
 	if e.n == longKey {
 		return t.long[e.off]
 	}
