@@ -108,6 +108,15 @@ func (k keySpec) mask(db *DB, args []string) uint64 {
 	return m
 }
 
+// lock locks the shards of the command in args (mask) and returns its Tx: a
+// command of one key through lockKey, which keeps the key's hash for its lookups.
+func (k keySpec) lock(db *DB, args []string) *Tx {
+	if !k.whole && k.first == 0 && k.numkeys == 0 {
+		return db.lockKey(args[1])
+	}
+	return db.lockMask(k.mask(db, args))
+}
+
 // commands is the command table, keyed by lower-case name. Each file registers its
 // commands from an init function with register.
 var commands = map[string]*command{}
@@ -189,7 +198,7 @@ func (db *DB) Do(ctx context.Context, args ...string) (any, error) {
 		}
 		return db.blockReply(ctx, &p)
 	}
-	tx := db.lockMask(c.keys.mask(db, args))
+	tx := c.keys.lock(db, args)
 	tx.home.count(c.stat)
 	t0 := db.start()
 	r, err := c.run(tx, args)
