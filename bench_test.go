@@ -97,6 +97,18 @@ func BenchmarkOverhead(b *testing.B) {
 			i++
 		}
 	})
+	// ZCARD's own work is one field: this is the keyspace's cost of a command (hash,
+	// shard lock, key lookup, type check, counters, unlock).
+	b.Run("op=ZCARD/impl=typed", func(b *testing.B) {
+		db := New()
+		db.ZAdd(ctx, "user:00000001", Z{Member: "m", Score: 1})
+		b.ReportAllocs()
+		for b.Loop() {
+			if n, _ := db.ZCard(ctx, "user:00000001"); n != 1 {
+				b.Fatalf("ZCARD = %d", n)
+			}
+		}
+	})
 	b.Run("op=LPUSH+RPOP/impl=list", func(b *testing.B) {
 		l := list.New()
 		l.PushFront("base")
