@@ -192,7 +192,8 @@ func (db *DB) lockKey(key string) *Tx {
 	if sh.mu.Lock(); db.gwaits.Blocked() == 0 {
 		// lockMask(1<<i) in straight-line code.
 		tx = &sh.wtx
-		tx.begin(1 << i)
+		tx.reset(1 << i)
+		sh.hold(tx)
 	} else {
 		sh.mu.Unlock()
 		tx = db.lockMask(db.all)
@@ -322,6 +323,14 @@ func (sh *shard) release() {
 // mostly with the same fields, and a field unchanged since another core's command
 // leaves its cache line shared instead of moving it here (see [shard]).
 func (tx *Tx) begin(m uint64) {
+	tx.reset(m)
+	for b := m; b != 0; b &= b - 1 {
+		tx.db.shards[bits.TrailingZeros64(b)].hold(tx)
+	}
+}
+
+// reset readies tx's own fields for a command on the shards of m (see begin).
+func (tx *Tx) reset(m uint64) {
 	if tx.held != m {
 		tx.held = m
 	}
@@ -331,10 +340,12 @@ func (tx *Tx) begin(m uint64) {
 	if tx.lastSh != nil {
 		tx.lastKey, tx.lastLen, tx.lastSh = nil, 0, nil
 	}
-	for b := m; b != 0; b &= b - 1 {
-		if sh := &tx.db.shards[bits.TrailingZeros64(b)]; sh.cur != tx {
-			sh.cur = tx
-		}
+}
+
+// hold makes tx the holder of sh, just locked (see begin).
+func (sh *shard) hold(tx *Tx) {
+	if sh.cur != tx {
+		sh.cur = tx
 	}
 }
 
