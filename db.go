@@ -164,9 +164,7 @@ func (tx *Tx) unlock() error {
 	if m := tx.held; m&(m-1) == 0 && db.dur == nil {
 		// One shard, its home, in memory: most commands, in straight-line code.
 		sh := tx.home
-		if len(sh.exp.heap) > 0 {
-			sh.reclaim(activeBudget)
-		}
+		sh.expireSome()
 		if sh.waits.HasReady() || db.gwaits.HasReady() {
 			tx.serveReady()
 		}
@@ -174,9 +172,7 @@ func (tx *Tx) unlock() error {
 		return nil
 	}
 	for b := tx.held; b != 0; b &= b - 1 {
-		if sh := &db.shards[bits.TrailingZeros64(b)]; len(sh.exp.heap) > 0 {
-			sh.reclaim(activeBudget)
-		}
+		db.shards[bits.TrailingZeros64(b)].expireSome()
 	}
 	tx.serveReady()
 	return tx.commit()

@@ -3,7 +3,6 @@ package zlite
 import (
 	"context"
 	"time"
-	"unsafe"
 )
 
 // expiries records the keys that have an expiry time (a TTL), beside the key table:
@@ -56,12 +55,7 @@ func (sh *shard) nowMs() int64 { return sh.cur.nowMs() }
 // time has come: every access to a key goes through it. It reads the clock only for
 // a key with a TTL. The complexity is O(1) on average.
 func (sh *shard) lookup(key string) (int, bool) {
-	// hashOf, in this frame.
-	h := uint64(sh.hashVal)
-	if sh.hashKey == 0 || uintptr(unsafe.Pointer(unsafe.StringData(key))) != sh.hashKey || len(key) != int(sh.hashLen) {
-		h = keyHash(key)
-	}
-	i, ok := sh.keys.findHash(key, h)
+	i, ok := sh.keys.findHash(key, sh.hashOf(key))
 	if ok {
 		if e := &sh.keys.ents[i]; e.ttl && sh.exp.at[e.seq] <= sh.nowMs() {
 			sh.expireEntry(i, key)
@@ -138,6 +132,14 @@ func (sh *shard) expireEntry(i int, key string) {
 	sh.exp.expired++
 	if d := sh.cur.log(); d != nil {
 		d.cmd(nil, "del", key) // as Redis propagates an expiry (persist.go)
+	}
+}
+
+// expireSome reclaims up to activeBudget heap refs whose time has come, when a key of
+// the shard has a TTL: every command does it as it ends, under the shard's lock.
+func (sh *shard) expireSome() {
+	if len(sh.exp.heap) > 0 {
+		sh.reclaim(activeBudget)
 	}
 }
 
