@@ -160,3 +160,57 @@ func BenchmarkParallel(b *testing.B) {
 		}
 	}
 }
+
+// lockWords are cache-line-padded words for BenchmarkMachine's op=lockword.
+var lockWords [64]struct {
+	v atomic.Uint64
+	_ [cacheLine - 8]byte
+}
+
+// BenchmarkMachine calibrates BenchmarkParallel on the machine it runs on, in the same
+// run: what the cores give work that shares nothing, and what a word written from
+// every core costs. op=read is 8 dependent random reads of a table of 256 KiB that each
+// goroutine has to itself: it scales with the cores unless they share a cache or the
+// host starves them. op=lockword takes and releases a lock word (a compare-and-swap
+// and an add, as a shard lock does) picked at random among 64 on lines of their own,
+// so that on more than one core the word was last written by another core most of
+// the time: the difference from one core is the price of a cache line moving between
+// cores, which every command on a random key pays for its shard's lock. Run it with
+// BenchmarkParallel and the same -cpu list.
+func BenchmarkMachine(b *testing.B) {
+	var goroutine atomic.Uint64
+	var sink atomic.Uint64
+	run := func(b *testing.B, op func(t []uint64, r *rand.Rand) uint64) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			r := rand.New(rand.NewPCG(goroutine.Add(1), 32))
+			t := make([]uint64, 256<<10/8)
+			for i := range t {
+				t[i] = r.Uint64()
+			}
+			var acc uint64
+			for pb.Next() {
+				acc += op(t, r)
+			}
+			sink.Add(acc)
+		})
+	}
+	b.Run("op=read/impl=private", func(b *testing.B) {
+		run(b, func(t []uint64, r *rand.Rand) uint64 {
+			x := r.Uint64()
+			for range 8 {
+				x = t[x%uint64(len(t))]
+			}
+			return x
+		})
+	})
+	b.Run("op=lockword/impl=shared", func(b *testing.B) {
+		run(b, func(_ []uint64, r *rand.Rand) uint64 {
+			w := &lockWords[r.IntN(len(lockWords))].v
+			for !w.CompareAndSwap(0, 1) {
+			}
+			w.Add(^uint64(0))
+			return 1
+		})
+	})
+}
