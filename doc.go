@@ -65,9 +65,14 @@
 // 1,000, two goroutines on two cores ran ZSCORE at 1.14-1.56 times, ZRANK 1.32-1.79,
 // ZADD 0.72-0.86 and LPUSH+RPOP 0.85-0.95 times the rate of one (medians of paired
 // rounds in three runs; the best rounds 1.6-2.3), where one lock for the whole
-// keyspace ran them at 0.57-0.92 times; 16 independent DBs, the ceiling, ran them at
-// 1.16-1.26 times in one of those runs on that VM. With 64 shards two random keys share a shard 1/64 of the
-// time. Commands on one key share its shard's lock and do not run in parallel. A [Tx] is valid only inside the function it is passed to.
+// keyspace ran them at 0.57-0.92 times; 16 independent DBs ran them at 1.16-1.26
+// times in one of those runs. On that VM a cache line moving between the cores costs
+// about 110 ns (BenchmarkMachine: a lock word written from both cores runs at 0.39
+// times one core's rate, private reads at 1.91 times), and a command on a random key
+// finds its shard's lock line on the other core half the time, which caps a command
+// of about 120 ns at about 1.4 times there. With 64 shards two random keys share a
+// shard 1/64 of the time. Commands on one key share its shard's lock and do not run
+// in parallel. A [Tx] is valid only inside the function it is passed to.
 //
 // # Blocking pops
 //
