@@ -1,8 +1,10 @@
 package zlite
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
+	"unsafe"
 )
 
 // Keys are hashed once per command (shardHash) and the hash serves both the shard
@@ -57,4 +59,15 @@ func mixShort(a, b uint64, n int) uint64 {
 	hi, lo := bits.Mul64(a^hashK[0], b^hashK[1])
 	hi, lo = bits.Mul64(hi^lo^hashK[2], uint64(n)^hashK[3])
 	return hi ^ lo
+}
+
+// loadLE64 returns the 8 bytes of s from i, little endian: one load on the
+// architectures that allow unaligned ones.
+func loadLE64(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), len(s))[i:])
+}
+
+// loadLE32 returns the 4 bytes of s from i, little endian.
+func loadLE32(s string, i int) uint32 {
+	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s), len(s))[i:])
 }

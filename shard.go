@@ -1,7 +1,6 @@
 package zlite
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -131,17 +130,6 @@ func hashTag(key string) string {
 		return key
 	}
 	return key[i+1 : i+1+j]
-}
-
-// loadLE64 returns the 8 bytes of s from i, little endian: one load on the
-// architectures that allow unaligned ones.
-func loadLE64(s string, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), len(s))[i:])
-}
-
-// loadLE32 returns the 4 bytes of s from i, little endian.
-func loadLE32(s string, i int) uint32 {
-	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s), len(s))[i:])
 }
 
 // shardOf returns the index of key's shard. O(len(key)).
