@@ -39,6 +39,10 @@ const (
 	markOffMask = 1<<markOffBits - 1
 )
 
+// findIn reads the fingerprints a word at a time past their end, into the marks, which
+// needs an indexed set to have at least 8 entries: this compiles only while it does.
+const _ uint = idxDrop - 8
+
 // trailerLen returns the bytes of the index of a small set of n entries, none unless
 // indexed.
 func trailerLen(n int, indexed bool) int {
@@ -179,24 +183,22 @@ func findIn(p packed, n int, m string) (int, int, float64, bool) {
 		return p.find(m)
 	}
 	e := len(p)
-	fps := p[e : e+n]
-	marks := p[e+n : e+n+(n+markStep-1)/markStep*markSize]
-	fp := fingerprint(m)
-	pattern := uint64(fp) * 0x0101010101010101
+	// The fingerprints and then the marks: an indexed set has more than idxDrop = 8
+	// entries, so at least 8 bytes of marks follow the fingerprints and every word
+	// read below is inside idx. The bytes of the last word past the fingerprints are
+	// marks, and a match among them (a rank of n or more) ends the search.
+	idx := p[e : e+n+(n+markStep-1)/markStep*markSize]
+	marks := idx[n:]
+	pattern := uint64(fingerprint(m)) * 0x0101010101010101
 	for i := 0; i < n; i += 8 {
-		var x uint64
-		if i+8 <= n {
-			x = binary.LittleEndian.Uint64(fps[i:])
-		} else {
-			// The last word: the bytes past n (the marks) are made to differ from fp.
-			x = binary.LittleEndian.Uint64(p[e+n-8:e+n]) >> (8 * (8 - (n - i)))
-			x |= ^uint64(0) << (8 * (n - i)) & ^pattern
-		}
-		x ^= pattern
+		x := binary.LittleEndian.Uint64(idx[i:]) ^ pattern
 		// The zero bytes of x are the matches. This flags every zero byte, and possibly
 		// a byte above one (a borrow), which the member comparison then rejects.
-		for z := (x - 0x0101010101010101) & ^x & 0x8080808080808080; z != 0; z &= z - 1 {
-			r := i + bits.TrailingZeros64(z)/8
+		for z := (x - 0x0101010101010101) &^ x & 0x8080808080808080; z != 0; z &= z - 1 {
+			r := i + bits.TrailingZeros64(z)>>3
+			if r >= n {
+				return 0, 0, 0, false
+			}
 			// The entry of rank r, from mark r/8 or the one before it (see offsetOf).
 			j := r / markStep
 			w := binary.LittleEndian.Uint32(marks[markSize*j:])
