@@ -70,9 +70,12 @@
 // about 110 ns (BenchmarkMachine: a lock word written from both cores runs at 0.39
 // times one core's rate, private reads at 1.91 times), and a command on a random key
 // finds its shard's lock line on the other core half the time, which caps a command
-// of about 120 ns at about 1.4 times there. With 64 shards two random keys share a
-// shard 1/64 of the time. Commands on one key share its shard's lock and do not run
-// in parallel. A [Tx] is valid only inside the function it is passed to.
+// of about 120 ns at about 1.4 times there. The price is the host's and changes
+// between runs: on another host of the same kind, in a round where that lock word ran
+// at 1.25 times one core, the same commands ran at 1.84, 2.25, 1.66 and 1.72 times,
+// and at 0.53-1.07 times in rounds where it ran at 0.40. With 64 shards two random
+// keys share a shard 1/64 of the time. Commands on one key share its shard's lock and
+// do not run in parallel. A [Tx] is valid only inside the function it is passed to.
 //
 // # Blocking pops
 //
