@@ -197,6 +197,13 @@ func redisZSets(rc *redis.Client) handoff {
 
 // pingPong: one iteration is a round trip: push "ping", the other goroutine pops it
 // and pushes "pong", which this goroutine pops.
+//
+// It and throughput loop over b.N rather than b.Loop, as every benchmark here meant
+// to be run with -cpu must: the testing package sets GOMAXPROCS from the -cpu list
+// after a benchmark's first call, and b.Loop measures everything in that first call,
+// so with -cpu 1,2 the "1" row of a b.Loop benchmark ran with the default GOMAXPROCS
+// (golang/go#49980; the hand-off rows of -cpu 1 before 2026-12-03 09:40 UTC were on
+// 2 processors).
 func pingPong(b *testing.B, h handoff) {
 	done := make(chan struct{})
 	go func() {
@@ -209,7 +216,8 @@ func pingPong(b *testing.B, h handoff) {
 		}
 	}()
 	b.ReportAllocs()
-	for b.Loop() {
+	b.ResetTimer()
+	for range b.N {
 		h.push("ping", "ping")
 		h.pop("pong")
 	}
@@ -226,8 +234,9 @@ func throughput(b *testing.B, h handoff, p, c int) {
 		items[i] = "item:" + strconv.Itoa(i)
 	}
 	b.ReportAllocs()
+	b.ResetTimer()
 	start := time.Now()
-	for b.Loop() {
+	for range b.N { // not b.Loop: see pingPong
 		var wg sync.WaitGroup
 		for i := range p {
 			wg.Go(func() {
@@ -262,7 +271,7 @@ func BenchmarkHandoff(b *testing.B) {
 			close(pong)
 		}()
 		b.ReportAllocs()
-		for b.Loop() {
+		for range b.N { // not b.Loop: see pingPong
 			ping <- "ping"
 			<-pong
 		}

@@ -132,9 +132,10 @@
 // Measured on a shared 2-core AMD EPYC (go test -run '^$' -bench . ; noisy): ZSCORE
 // typed ~54 ns vs ~20 ns on zset.Set directly (a set of 1,024 members), ZCARD ~31
 // ns (the keyspace's cost of a command alone), Do ~160-250 ns; an LPUSH→BRPOP
-// ping-pong round trip ~0.75 µs against ~0.30 µs for a bare channel ping-pong (2.53
-// times) and ~195 µs on redis-server through go-redis; ZADD→BZPOPMIN ~0.73 µs (2.46
-// times; BenchmarkHandoff, medians of 6 rounds, 2026-12-02 23:05 UTC). A
+// ping-pong round trip ~0.72 µs against ~0.37 µs for a bare channel ping-pong on one
+// core (1.87 times; 0.81 against 0.29 µs, 2.57 times, on two) and ~195 µs on
+// redis-server through go-redis; ZADD→BZPOPMIN 1.92 and 2.72 times
+// (BenchmarkHandoff -cpu 1,2, medians of 5 rounds, 2026-12-03 09:40 UTC). A
 // blocking pop served at once takes no waiter; one that blocks takes a pooled waiter
 // from the Registry it blocks in.
 //

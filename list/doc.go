@@ -132,8 +132,10 @@
 // The machine's load made figures move from run to run: in a later run of the same
 // command container/list's pairs at n = 1e3 took only 53-62 ns (its GC work then ran
 // on the idle second core), putting the ratio at 0.65-0.78 there and 0.04-0.32 at
-// 1e6; with -cpu 1, where that GC work counts in the wall time, the ratios were
-// 0.09-0.66. Compare within one run.
+// 1e6. With one processor (GOMAXPROCS=1 in the environment: `-cpu 1` does not reach a
+// b.Loop benchmark, golang/go#49980), where that GC work counts in the wall time, the
+// push+pop ratios were 0.40-0.59 at 1e3 and 0.15-0.27 at 1e6 (3 runs, 2026-12-03).
+// Compare within one run.
 //
 // A push+pop pair costs one allocation, the popped string (16 B); container/list
 // allocates an element and boxes the string in an interface (64 B, 2 allocations),
