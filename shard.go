@@ -175,21 +175,25 @@ func (db *DB) maskOf(keys ...string) uint64 {
 // lockKey locks key's shard for a command and returns the shard's writable Tx.
 func (db *DB) lockKey(key string) *Tx {
 	i, h, whole := db.shardHash(key)
-	sh := &db.shards[i]
-	var tx *Tx
-	if sh.mu.Lock(); db.gwaits.Blocked() == 0 {
-		// lockMask(1<<i) in straight-line code.
-		tx = &sh.wtx
-		tx.reset(1 << i)
-		sh.hold(tx)
-	} else {
-		sh.mu.Unlock()
-		tx = db.lockMask(db.all)
-	}
+	tx := db.lockShard(i)
 	if whole {
-		sh.remember(key, h)
+		db.shards[i].remember(key, h)
 	}
 	return tx
+}
+
+// lockShard is lockMask(1<<i) in straight-line code: it locks shard i and returns
+// its writable Tx, or every shard while callers wait in the global queues.
+func (db *DB) lockShard(i int) *Tx {
+	sh := &db.shards[i]
+	if sh.mu.Lock(); db.gwaits.Blocked() == 0 || 1<<i == db.all {
+		tx := &sh.wtx
+		tx.reset(1 << i)
+		sh.hold(tx)
+		return tx
+	}
+	sh.mu.Unlock()
+	return db.lockMask(db.all)
 }
 
 // remember leaves key's hash h (from shardHash, whose tag is the whole key) on the
@@ -269,6 +273,9 @@ func (db *DB) lockAll() *Tx { return db.lockMask(db.all) }
 func (db *DB) lockMask(m uint64) *Tx {
 	if m == 0 {
 		m = db.all
+	}
+	if m&(m-1) == 0 {
+		return db.lockShard(bits.TrailingZeros64(m))
 	}
 	db.acquire(m)
 	if m != db.all && db.gwaits.Blocked() > 0 {
