@@ -320,15 +320,15 @@ func TestDoKeySpecs(t *testing.T) {
 	require.True(t, err != nil && !errors.Is(err, ErrUndeclaredKey), "ZUNION 5 with 2 keys: %v", err)
 }
 
-// TestShardLayout checks what [shard]'s doc says of its cache lines: whole lines, the
-// lock word, cur and the pending counts on the first, and the shards of a DB starting
-// on a line.
 // TestPopReqLayout keeps a blocking pop's request small: it is copied into its waiter
 // and back, and cleared, at every block (see popReq).
 func TestPopReqLayout(t *testing.T) {
 	require.LessOrEqual(t, unsafe.Sizeof(popReq{}), uintptr(184), "keep popReq's one-byte fields together")
 }
 
+// TestShardLayout checks what [shard]'s doc says of its cache lines: whole lines, the
+// lock word, cur and the pending counts on the first, and the shards of a DB starting
+// on a line.
 func TestShardLayout(t *testing.T) {
 	var sh shard
 	require.Zero(t, unsafe.Sizeof(sh)%cacheLine, "adjust shardPad: shardData is %d bytes", unsafe.Sizeof(sh.shardData))

@@ -521,15 +521,14 @@ func loopBatches(b *testing.B, m *meter, run batch) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if pos+size > m.limit || held+size > m.max {
-			if len(pending) > 0 {
-				b.StopTimer()
-				restore()
-				b.StartTimer()
-			}
-			if pos+size > m.limit {
-				pos = 0
-			}
+		wrap := pos+size > m.limit
+		if (wrap || held+size > m.max) && len(pending) > 0 {
+			b.StopTimer()
+			restore()
+			b.StartTimer()
+		}
+		if wrap {
+			pos = 0
 		}
 		r, err := run(pos, size)
 		if err != nil {
