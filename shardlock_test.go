@@ -66,19 +66,22 @@ func TestShardLockExclusion(t *testing.T) {
 // TestShardLockSleepers checks the two waits that sleep: a writer waiting for a
 // reader to leave, and a writer waiting for another writer. Each waiter is let go only
 // once it sleeps (its count is up), so the wake-up, not the spinning, must free it; a
-// missed wake-up hangs the test.
+// missed wake-up hangs the test. A sleep of the queue's head marks the lock hot
+// (sleptAt), which turns off the next heads' spinning for a while; a writer waiting
+// for readers is not the queue's head and leaves it unmarked.
 func TestShardLockSleepers(t *testing.T) {
 	tests := []struct {
 		name          string
 		hold, release func(l *shardLock)
 		sleeping      func(l *shardLock) int32
+		hot           bool
 	}{
 		{"writer waits for reader",
 			func(l *shardLock) { require.True(t, l.TryRLock()) }, (*shardLock).RUnlock,
-			func(l *shardLock) int32 { return l.sleepR.Load() }},
+			func(l *shardLock) int32 { return l.sleepR.Load() }, false},
 		{"writer waits for writer",
 			(*shardLock).Lock, (*shardLock).Unlock,
-			func(l *shardLock) int32 { return l.sleepW.Load() }},
+			func(l *shardLock) int32 { return l.sleepW.Load() }, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,6 +101,12 @@ func TestShardLockSleepers(t *testing.T) {
 			tt.release(l)
 			require.True(t, <-done, "the writer held the lock alone")
 			require.Zero(t, l.state.Load())
+			if tt.hot {
+				require.Positive(t, l.sleptAt, "the head's sleep marks the lock hot")
+				require.LessOrEqual(t, l.sleptAt, lockClock())
+			} else {
+				require.Zero(t, l.sleptAt, "no head slept")
+			}
 			require.True(t, l.TryRLock(), "free again: a reader gets in")
 			l.RUnlock()
 		})
@@ -117,4 +126,31 @@ func TestShardLockQueued(t *testing.T) {
 	require.Equal(t, uint64(writerBit), l.state.Load(), "held, the bit cleared")
 	l.Unlock()
 	require.Zero(t, l.state.Load())
+}
+
+// TestSpin checks the queue's head's checks without yielding: spin stops at the
+// first check that succeeds and gives up after activeSpins.
+func TestSpin(t *testing.T) {
+	tests := []struct {
+		name      string
+		trueAt    int // the check that first succeeds; 0: none does
+		want      bool
+		wantCalls int
+	}{
+		{"free at once", 1, true, 1},
+		{"free at the third check", 3, true, 3},
+		{"free at the last check", activeSpins, true, activeSpins},
+		{"never free", 0, false, activeSpins},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls := 0
+			got := spin(func() bool {
+				calls++
+				return calls == tt.trueAt
+			})
+			require.Equal(t, tt.want, got)
+			require.Equal(t, tt.wantCalls, calls)
+		})
+	}
 }
