@@ -37,8 +37,13 @@
 // one word whose writer costs what a sync.Mutex costs (a compare-and-swap and an
 // add); under contention it lets the writer that arrives at a free shard take it
 // (as sync.Mutex does) until the longest waiter has waited 1 ms, and waiters spin
-// briefly with the processor yielded before they sleep, which kept 8 goroutines on one key at 0.79-0.93 times one goroutine's rate where
-// sync.Mutex fell to 0.15-0.27 for ZSCORE.
+// briefly with the processor yielded before they sleep, which kept 8 goroutines on
+// one key at 0.79-0.93 times one goroutine's rate where sync.Mutex fell to
+// 0.15-0.27 for ZSCORE. Before yielding, the first waiter checks a few times
+// without yielding, unless a waiter slept on that lock within the last millisecond:
+// two goroutines that meet on a shard while working on random keys then go on
+// without a sleep (2 cores, 1,000 keys: ZADD 350 -> 302 ns/op), and a hot key's
+// holder still runs alone while the others sleep.
 //
 // What scales commands on random keys is how few cache lines they write that
 // another core wrote last: each such line is a transfer between the cores' caches,
