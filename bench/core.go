@@ -67,7 +67,7 @@ var coreOps = []coreOp{
 		}},
 	{id: "zrevrank", title: "ZREVRANK", sorts: true,
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {
-			return nil, s.ZRevRank(ctx, k.zset, d.rand[pos:pos+n])
+			return nil, s.ZRank(ctx, k.zsets[:n], d.rand[pos:pos+n], true)
 		}},
 	{id: "zrangebyscore-limit", title: "ZRANGEBYSCORE min +inf LIMIT 0 1", sorts: true,
 		run: func(ctx context.Context, s System, k *keys, d *dataset, pos, n int) (func() error, error) {

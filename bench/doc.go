@@ -33,7 +33,8 @@
 //   - many keys: bytes per key and per element of 100k sorted sets of 1 and of 10
 //     members, 10k of 100, and 100k lists of 1 and of 10 values (keys user:%08d,
 //     members member:%07d, scores 0..n-1), and the throughput of ZADD, ZSCORE,
-//     ZRANGE 0 -1, ZPOPMIN and LPUSH+RPOP on random keys among 100k small keys;
+//     ZRANK, ZRANGE 0 -1, ZPOPMIN and LPUSH+RPOP on random keys among 100k small
+//     keys;
 //   - resp: the Redis protocol, through package server/respbench: redis-benchmark
 //     (ZADD, ZPOPMIN, LPUSH, RPOP on random keys; -P 1 and 64; 1 and 50 clients)
 //     against a zlite server and against redis-server, and go-redis through the

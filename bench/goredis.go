@@ -228,9 +228,12 @@ func popped(out *[]Z, c redis.Cmder) error {
 	return nil
 }
 
-func (s *goRedis) ZRevRank(ctx context.Context, key string, members []string) error {
+func (s *goRedis) ZRank(ctx context.Context, keys []string, members []string, rev bool) error {
 	return s.run(ctx, len(members), func(c redis.Cmdable, i int) redis.Cmder {
-		return c.ZRevRank(ctx, key, members[i])
+		if rev {
+			return c.ZRevRank(ctx, keys[i], members[i])
+		}
+		return c.ZRank(ctx, keys[i], members[i])
 	}, nil)
 }
 

@@ -121,6 +121,10 @@ var manyOps = []manyOp{
 		run: func(ctx context.Context, s System, k *manyKeys, pos, n int) (func() error, error) {
 			return nil, s.ZScore(ctx, k.zsets[pos:pos+n], k.members[pos:pos+n])
 		}},
+	{id: "manykeys-zrank", title: "ZRANK, random key",
+		run: func(ctx context.Context, s System, k *manyKeys, pos, n int) (func() error, error) {
+			return nil, s.ZRank(ctx, k.zsets[pos:pos+n], k.members[pos:pos+n], false)
+		}},
 	{id: "manykeys-zrange", title: "ZRANGE 0 -1, random key",
 		run: func(ctx context.Context, s System, k *manyKeys, pos, n int) (func() error, error) {
 			return nil, s.ZRange(ctx, k.zsets[pos:pos+n])

@@ -51,8 +51,9 @@ type System interface {
 	// ZPopMin sends ZPOPMIN key for each key and returns what was popped, in order;
 	// each key must have a member to pop.
 	ZPopMin(ctx context.Context, keys []string) ([]Z, error)
-	// ZRevRank sends ZREVRANK key member for each member; each must exist.
-	ZRevRank(ctx context.Context, key string, members []string) error
+	// ZRank sends ZRANK keys[i] members[i] (ZREVRANK when rev is set) for each
+	// member; each must exist.
+	ZRank(ctx context.Context, keys []string, members []string, rev bool) error
 	// ZRangeByScore sends ZRANGEBYSCORE key min +inf LIMIT offset count for each
 	// min; each reply must be non-empty.
 	ZRangeByScore(ctx context.Context, key string, mins []float64, offset, count int) error

@@ -145,24 +145,29 @@ func (s *zliteSys) ZScore(ctx context.Context, keys []string, members []string) 
 	return nil
 }
 
-func (s *zliteSys) ZRevRank(ctx context.Context, key string, members []string) error {
-	for _, m := range members {
+func (s *zliteSys) ZRank(ctx context.Context, keys []string, members []string, rev bool) error {
+	cmd, rank := "ZRANK", s.db.ZRank
+	if rev {
+		cmd, rank = "ZREVRANK", s.db.ZRevRank
+	}
+	for i, m := range members {
+		key := keys[i]
 		if s.do {
-			v, err := s.db.Do(ctx, "ZREVRANK", key, m)
+			v, err := s.db.Do(ctx, cmd, key, m)
 			if err != nil {
 				return err
 			}
 			if v == nil {
-				return missing("ZREVRANK", m)
+				return missing(cmd, m)
 			}
 			continue
 		}
-		_, ok, err := s.db.ZRevRank(ctx, key, m)
+		_, ok, err := rank(ctx, key, m)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			return missing("ZREVRANK", m)
+			return missing(cmd, m)
 		}
 	}
 	return nil
