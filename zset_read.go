@@ -99,17 +99,13 @@ func (tx *Tx) zrank(key, member string, rev bool) (int64, float64, bool, error) 
 	if s == nil || err != nil {
 		return 0, 0, false, err
 	}
-	var r int
-	var ok bool
-	if rev {
-		r, ok = s.RevRank(member)
-	} else {
-		r, ok = s.Rank(member)
-	}
+	r, f, ok := s.RankScore(member)
 	if !ok {
 		return 0, 0, false, nil
 	}
-	f, _ := s.Score(member)
+	if rev {
+		r = s.Len() - 1 - r
+	}
 	return int64(r), f, true, nil
 }
 

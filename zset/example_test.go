@@ -79,6 +79,14 @@ func ExampleSet_Rank() {
 	// Output: 1 1 {c 2} false
 }
 
+func ExampleSet_RankScore() {
+	s := zset.New()
+	s.Add(zset.AddOptions{}, zset.Entry{Member: "a", Score: 1}, zset.Entry{Member: "b", Score: 2.5})
+	r, score, ok := s.RankScore("b")
+	fmt.Println(r, score, ok)
+	// Output: 1 2.5 true
+}
+
 func ExampleSet_RangeByScore() {
 	s := zset.New()
 	for i := range 10 {

@@ -424,15 +424,20 @@ func testModel(t *testing.T, lim Limits, ops int) {
 				x := mem()
 				desc = fmt.Sprintf("Rank(%q)", x)
 				want, wok := -1, false
+				var wantScore float64
 				for i, e := range m.ents {
 					if e.Member == x {
-						want, wok = i, true
+						want, wok, wantScore = i, true, e.Score
 					}
 				}
 				got, ok := s.Rank(x)
 				rev, rok := s.RevRank(x)
 				if ok != wok || ok && (got != want || rev != len(m.ents)-1-want || !rok) {
 					fail("got %d, %v / rev %d; want %d, %v", got, ok, rev, want, wok)
+				}
+				r, sc, sok := s.RankScore(x)
+				if sok != wok || sok && (r != want || sc != wantScore) {
+					fail("RankScore = %d, %v, %v; want %d, %v, %v", r, sc, sok, want, wantScore, wok)
 				}
 			case 13:
 				i := rk()

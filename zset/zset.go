@@ -329,15 +329,24 @@ func (s *Set) MScore(members ...string) ([]float64, []bool) {
 // Rank is ZRANK: it returns member's 0-based position in ascending order and whether it is
 // present. The complexity is O(log n).
 func (s *Set) Rank(member string) (int, bool) {
+	r, _, ok := s.RankScore(member)
+	return r, ok
+}
+
+// RankScore is ZRANK ... WITHSCORE: member's 0-based position in ascending order, its
+// score, and whether it is present, found in one search. The complexity is O(log n).
+func (s *Set) RankScore(member string) (rank int, score float64, ok bool) {
 	if s.tree() == nil {
-		_, r, _, ok := s.small().find(member)
-		return r, ok
+		_, r, sc, ok := s.small().find(member)
+		return r, sc, ok
 	}
-	h, ok := s.tree().find(member)
+	t := s.tree()
+	h, ok := t.find(member)
 	if !ok {
-		return 0, false
+		return 0, 0, false
 	}
-	return s.tree().rankOfHandle(h, member, s.tree().sl.score(h)), true
+	score = t.sl.score(h)
+	return t.rankOfHandle(h, member, score), score, true
 }
 
 // RevRank is ZREVRANK: it returns member's 0-based position in descending order and whether
