@@ -362,11 +362,16 @@ func (v smallView) moveMarks(from, to, dr, do, c, co, old int) {
 	j := max(min(c, from)-markDrift, 0) / markStep // the marks before j are at ranks below min(c, from)
 	delta := uint32(int32(dr))<<markOffBits + uint32(int32(do))
 	j = max(j, 1) // mark 0 is at rank 0, offset 0, whatever the write
-	// The common case first, in a loop of few registers: marks that move with their
-	// entries and stay within their windows (and below n) take delta.
+	// The common case first, in a loop of few registers: marks below both ranges
+	// stay, and marks that move with their entries and stay within their windows
+	// (and below n) take delta.
+	below := min(c, from)
 	for ; j < old; j++ {
 		m := binary.LittleEndian.Uint32(marks[markSize*j:])
 		rk, f := markStep*j+int(m>>markOffBits)-markDrift, int(m>>markOffBits)+dr
+		if rk < below {
+			continue
+		}
 		if rk < from || rk >= to || uint(f) >= 2*markDrift || rk+dr >= n {
 			break
 		}
