@@ -196,16 +196,16 @@ func (l *shardLock) await(sleep *atomic.Int32, wake chan struct{}, done func() b
 	}
 }
 
-// spin checks done activeSpins times, pausing in between without yielding the
-// processor, and reports whether it became true.
-func spin(done func() bool) bool {
+// spin checks done up to activeSpins times, pausing in between without yielding
+// the processor, and returns at the first check that reports true (the caller
+// checks its condition again either way).
+func spin(done func() bool) {
 	for range activeSpins {
 		if done() {
-			return true
+			return
 		}
 		pause()
 	}
-	return false
 }
 
 // pause runs pauseLoops empty iterations, touching no memory, so that a spinner's
