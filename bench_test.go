@@ -205,24 +205,55 @@ func redisZSets(rc *redis.Client) handoff {
 // (golang/go#49980; the hand-off rows of -cpu 1 before 2026-12-03 09:40 UTC were on
 // 2 processors).
 func pingPong(b *testing.B, h handoff) {
+	run, stop := trips(h)
+	b.ReportAllocs()
+	b.ResetTimer()
+	run(b.N)
+	b.StopTimer()
+	stop()
+}
+
+// trips starts the other side of a ping-pong over h (it pops "ping" and pushes
+// "pong") and returns a function that runs n round trips and returns their wall
+// time, and one that stops the other side.
+func trips(h handoff) (run func(n int) time.Duration, stop func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for {
-			if h.pop("ping") == "stop" {
-				return
-			}
+		for h.pop("ping") != "stop" {
 			h.push("pong", "pong")
 		}
 	}()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		h.push("ping", "ping")
-		h.pop("pong")
+	run = func(n int) time.Duration {
+		t0 := time.Now()
+		for range n {
+			h.push("ping", "ping")
+			h.pop("pong")
+		}
+		return time.Since(t0)
 	}
-	h.push("ping", "stop")
-	<-done
+	return run, func() { h.push("ping", "stop"); <-done }
+}
+
+// chanTrips is trips over two bare unbuffered channels: the floor of any goroutine
+// hand-off.
+func chanTrips() (run func(n int) time.Duration, stop func()) {
+	ping, pong := make(chan string), make(chan string)
+	go func() {
+		for v := range ping {
+			pong <- v
+		}
+		close(pong)
+	}()
+	run = func(n int) time.Duration {
+		t0 := time.Now()
+		for range n {
+			ping <- "ping"
+			<-pong
+		}
+		return time.Since(t0)
+	}
+	return run, func() { close(ping); <-pong }
 }
 
 // throughput moves batch items per iteration from p producers to c consumers and
@@ -263,20 +294,11 @@ func throughput(b *testing.B, h handoff, p, c int) {
 // floor of any goroutine hand-off.
 func BenchmarkHandoff(b *testing.B) {
 	b.Run("op=chan/mode=pingpong/impl=chan", func(b *testing.B) {
-		ping, pong := make(chan string), make(chan string)
-		go func() {
-			for v := range ping {
-				pong <- v
-			}
-			close(pong)
-		}()
+		run, stop := chanTrips()
 		b.ReportAllocs()
-		for range b.N { // not b.Loop: see pingPong
-			ping <- "ping"
-			<-pong
-		}
-		close(ping)
-		<-pong
+		run(b.N) // not b.Loop: see pingPong
+		b.StopTimer()
+		stop()
 	})
 	impls := []struct {
 		name   string
@@ -296,6 +318,16 @@ func BenchmarkHandoff(b *testing.B) {
 			b.Run("op="+op+"/mode=pingpong/impl="+impl.name, func(b *testing.B) { pingPong(b, mk(b)) })
 			b.Run("op="+op+"/mode=1x1/impl="+impl.name, func(b *testing.B) { throughput(b, mk(b), 1, 1) })
 			b.Run("op="+op+"/mode=4x4/impl="+impl.name, func(b *testing.B) { throughput(b, mk(b), 4, 4) })
+			if !impl.remote {
+				// x: a round trip over the keyspace in channel round trips (see reportRatios).
+				b.Run("op="+op+"/mode=ratio/impl="+impl.name, func(b *testing.B) {
+					run, stop := trips(mk(b))
+					defer stop()
+					floor, stopChan := chanTrips()
+					defer stopChan()
+					reportRatios(b, run, floor)
+				})
+			}
 		}
 	}
 }
