@@ -402,7 +402,7 @@ func (db *DB) wait(ctx context.Context, r *popReq, keys []string, notify func(bl
 		// caller's key may be gone by the next command.
 		memo.hashKey = 0
 	}
-	if tx.held != db.all && bits.OnesCount64(m) > 1 {
+	if tx.held != db.all && m&(m-1) != 0 { // keys of several shards
 		if err := tx.unlock(); err != nil {
 			return err
 		}
@@ -415,7 +415,7 @@ func (db *DB) wait(ctx context.Context, r *popReq, keys []string, notify func(bl
 		return misconf(err)
 	}
 	var err error
-	if db.gwaits.Blocked() == 0 && bits.OnesCount64(m) == 1 {
+	if db.gwaits.Blocked() == 0 && m&(m-1) == 0 { // one shard
 		// lockMask may have taken every shard for global waiters that have gone
 		// since: Wait releases the one it is given.
 		db.release(tx.held &^ m)
