@@ -80,7 +80,11 @@
 // at 1.25 times one core, the same commands ran at 1.84, 2.25, 1.66 and 1.72 times,
 // and at 0.53-1.07 times in rounds where it ran at 0.40. With 64 shards two random
 // keys share a shard 1/64 of the time. Commands on one key share its shard's lock and
-// do not run in parallel. A [Tx] is valid only inside the function it is passed to.
+// do not run in parallel. Measured instead in alternating slices of one run
+// (BenchmarkScaling -cpu 2, which cancels the host's drift between benchmarks; the
+// README has the table), two goroutines over one on random keys ran at 1.80-1.98
+// times in a quiet run (1.22-1.46 in a busy one), eight at 1.65-1.82, and on one key
+// at 0.83-0.97 times. A [Tx] is valid only inside the function it is passed to.
 //
 // # Blocking pops
 //
@@ -140,7 +144,10 @@
 // ping-pong round trip ~0.72 µs against ~0.37 µs for a bare channel ping-pong on one
 // core (1.87 times; 0.81 against 0.29 µs, 2.57 times, on two) and ~195 µs on
 // redis-server through go-redis; ZADD→BZPOPMIN 1.92 and 2.72 times
-// (BenchmarkHandoff -cpu 1,2, medians of 5 rounds, 2026-12-03 09:40 UTC). A
+// (BenchmarkHandoff -cpu 1,2, medians of 5 rounds, 2026-12-03 09:40 UTC). In
+// alternating slices of one run (BenchmarkHandoff/.../mode=ratio, 15:43 UTC) the
+// LPUSH→BRPOP round trip took 2.91 times a channel round trip on one core and
+// 3.04-3.22 times on two. A
 // blocking pop served at once takes no waiter; one that blocks takes a pooled waiter
 // from the Registry it blocks in.
 //
