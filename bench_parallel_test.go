@@ -34,7 +34,8 @@ import (
 // cores is CPU time over wall time: the cores the run actually got. A run whose cores
 // stays well below min(goroutines, GOMAXPROCS) was starved by other work, or its
 // goroutines were waiting for a lock; compare with impl=split16 in the same run to
-// tell which.
+// tell which. For the ratio of one -cpu value's throughput to another's on a shared
+// host, BenchmarkScaling (below) measures both sides in alternating slices instead.
 
 const (
 	parKeys    = 1000
