@@ -344,6 +344,62 @@ func TestAppendDistinct(t *testing.T) {
 	}
 }
 
+// TestNewWaiterKeys checks the keys a waiter keeps: one key as given (NewWaiter's
+// path without appendDistinct), several without repeats.
+func TestNewWaiterKeys(t *testing.T) {
+	for _, tc := range []struct{ in, want []string }{
+		{[]string{"a"}, []string{"a"}},
+		{[]string{"a", "a"}, []string{"a"}},
+		{[]string{"b", "a", "b"}, []string{"b", "a"}},
+	} {
+		var reg Registry[req]
+		w := reg.NewWaiter(tc.in)
+		require.Equal(t, tc.want, w.Keys(), "NewWaiter(%q)", tc.in)
+		w.Release()
+	}
+}
+
+// TestServedEntriesDropped checks that the entries a queue drops (reset of a queue
+// whose waiters are all gone, trim of served ones at its head) are zeroed in the
+// queue's backing array, so that they keep no waiter alive for the collector.
+func TestServedEntriesDropped(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		waiters, serve int
+	}{
+		{"the one waiter served: reset of one entry", 1, 1},
+		{"all of three served: reset of three", 3, 3},
+		{"first of three served: trim of one", 3, 1},
+		{"two of three served: trim of two", 3, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var reg Registry[req]
+			var ws []*Waiter[req]
+			for range tc.waiters {
+				w := reg.NewWaiter([]string{"k"})
+				reg.enqueue(w)
+				ws = append(ws, w)
+			}
+			q := reg.queues["k"]
+			backing := q.ws[:cap(q.ws)]
+			served := 0
+			reg.Serve("k", func(string, *Waiter[req]) (bool, bool) {
+				served++
+				return true, served == tc.serve
+			})
+			require.Equal(t, tc.serve, served)
+			require.NoError(t, reg.Check())
+			require.Len(t, q.ws, tc.waiters-tc.serve, "live entries left")
+			for i, e := range backing[:tc.serve] {
+				require.Nil(t, e.w, "dropped entry %d still holds its waiter", i)
+			}
+			for _, w := range ws[:tc.serve] {
+				<-w.ch
+			}
+		})
+	}
+}
+
 // TestTimeout checks that a waiter times out on the fake clock, exactly, and is then
 // unreachable.
 func TestTimeout(t *testing.T) {
