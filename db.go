@@ -345,10 +345,8 @@ func (tx *Tx) signal(key string) {
 // value returns the value at key (a *zset.Set or *list.List), or nil; an expired
 // key is deleted and reads as absent.
 func (sh *shard) value(key string) any {
-	if i, ok := sh.lookup(key); ok {
-		return sh.keys.value(i)
-	}
-	return nil
+	_, v, _ := sh.lookupValue(key)
+	return v
 }
 
 // add stores v under a new key.

@@ -55,14 +55,20 @@ func (sh *shard) nowMs() int64 { return sh.cur.nowMs() }
 // time has come: every access to a key goes through it. It reads the clock only for
 // a key with a TTL. The complexity is O(1) on average.
 func (sh *shard) lookup(key string) (int, bool) {
-	i, ok := sh.keys.findHash(key, sh.hashOf(key))
+	i, _, ok := sh.lookupValue(key)
+	return i, ok
+}
+
+// lookupValue is lookup that also returns the key's value.
+func (sh *shard) lookupValue(key string) (int, any, bool) {
+	i, v, ok := sh.keys.findValue(key, sh.hashOf(key))
 	if ok {
 		if e := &sh.keys.ents[i]; e.ttl && sh.exp.at[e.seq] <= sh.nowMs() {
 			sh.expireEntry(i, key)
-			return 0, false
+			return 0, nil, false
 		}
 	}
-	return i, ok
+	return i, v, ok
 }
 
 // expiry returns entry i's expiry time in Unix ms, if it has one.

@@ -2,6 +2,7 @@ package zlite
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -63,14 +64,23 @@ func (t *keyTable) check() error {
 		return fmt.Errorf("lists: %v", err)
 	}
 	used := 0
-	for _, v := range t.index {
+	if len(t.vals) != len(t.index) {
+		return fmt.Errorf("%d vals for %d index slots", len(t.vals), len(t.index))
+	}
+	for j, v := range t.index {
 		if v == 0 {
+			if t.vals[j] != 0 {
+				return fmt.Errorf("empty index slot %d has val %#x", j, t.vals[j])
+			}
 			continue
 		}
 		used++
 		e := int(uint32(v) - 1)
 		if e >= len(t.ents) || !t.live(e) || keyHash(t.key(e)) != v>>32 {
 			return fmt.Errorf("index slot %#x names no live entry with that hash", v)
+		}
+		if ent := t.ents[e]; t.vals[j] != packVal(ent.kind, ent.ref) {
+			return fmt.Errorf("index slot %d (entry %d, kind %d, slot %d) has val %#x", j, e, ent.kind, ent.ref, t.vals[j])
 		}
 	}
 	if used != t.n {
@@ -339,7 +349,52 @@ func TestKeyTableModel(t *testing.T) {
 				if got := kt.get(key); !same(got, v) {
 					t.Fatalf("step %d: get(%.20q) = %v; want box %d", step, key, got, v)
 				}
+				if i, v, ok := kt.findValue(key, keyHash(key)); !ok || v != kt.value(i) {
+					t.Fatalf("step %d: findValue(%.20q) = %d, %p, %v: not the entry's value", step, key, i, v, ok)
+				}
 			}
+		}
+	}
+}
+
+// TestPackVal checks that a value's kind and slot survive packVal unless the slot is too
+// large for the word, which packs as 0: fetch then returns nil and findValue reads the
+// entry.
+func TestPackVal(t *testing.T) {
+	var kt keyTable
+	kt.addZSet("z")
+	kt.addList("l")
+	for _, tc := range []struct {
+		kind uint8
+		ref  uint32
+		want uint32
+	}{
+		{kindZSet, 0, 1 << valKindShift},
+		{kindList, 7, 2<<valKindShift | 7},
+		{kindZSet, valRefMask, 1<<valKindShift | valRefMask},
+		{kindList, valRefMask + 1, 0},
+		{kindZSet, math.MaxUint32, 0},
+	} {
+		if got := packVal(tc.kind, tc.ref); got != tc.want {
+			t.Errorf("packVal(%d, %#x) = %#x; want %#x", tc.kind, tc.ref, got, tc.want)
+		}
+	}
+	if v := kt.fetch(0); v != nil {
+		t.Errorf("fetch(0) = %p; want nil", v)
+	}
+	for _, key := range []string{"z", "l"} {
+		i, ok := kt.find(key)
+		if !ok {
+			t.Fatalf("find(%q) = %d, false", key, i)
+		}
+		e := kt.ents[i]
+		if got, want := kt.fetch(packVal(e.kind, e.ref)), kt.value(i); got != want {
+			t.Errorf("fetch of %q's packed value = %p; want the entry's value %p", key, got, want)
+		}
+		// A value whose slot did not fit: the index holds 0 for it.
+		kt.vals[kt.slotOf(keyHash(key)<<32|uint64(i+1))] = 0
+		if j, v, ok := kt.findValue(key, keyHash(key)); !ok || j != i || v != kt.value(i) {
+			t.Errorf("findValue(%q) with val 0 = %d, %p, %v; want %d, %p", key, j, v, ok, i, kt.value(i))
 		}
 	}
 }

@@ -31,6 +31,7 @@
 //	Range                        O(log P + B + count); two allocations
 //	Trim                         O(pages dropped + B)
 //	Insert, Remove, Pos          O(n)
+//	Prefetch                     O(1): starts reading the bytes at both ends (see its doc)
 //
 // # Design
 //

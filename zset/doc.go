@@ -131,7 +131,9 @@
 // (per member) O(1) expected; Add, Incr, Remove, Rank, RevRank, At, Count, LexCount,
 // PopMin, PopMax O(log n); ranges and pops with a count O(log n + k), a LIMIT offset
 // included (Redis walks it in O(offset)); RemRangeBy* O(log n + k); RandMember O(log n)
-// per pick; Clone O(n).
+// per pick; Clone O(n). Prefetch is O(1): it starts reading the header and the first
+// lines of the contents (a keyspace calls it when it has found a key's value but not yet
+// compared the key's name, so that the reads overlap).
 //
 // In a small set every operation but Len is O(n) (n at most Limits.Entries), as in
 // Redis's listpack, over contiguous bytes, with the index above cutting lookups to

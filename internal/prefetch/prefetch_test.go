@@ -1,0 +1,23 @@
+package prefetch
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestLineReadsOnly checks that Line accepts every offset of a buffer, aligned or
+// not, including its last byte, and changes none of it.
+func TestLineReadsOnly(t *testing.T) {
+	buf := make([]byte, 130)
+	for i := range buf {
+		buf[i] = byte(i)
+	}
+	for i := range buf {
+		Line(unsafe.Pointer(&buf[i]))
+	}
+	for i, b := range buf {
+		if b != byte(i) {
+			t.Fatalf("buf[%d] = %d after Line; want %d", i, b, i)
+		}
+	}
+}
