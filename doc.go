@@ -162,9 +162,16 @@
 // one-page list one object (its page); and a pointer-free open-addressing index of 8-byte slots (the entry's number and
 // 32 bits of the key's hash (keyhash.go: an own seeded mix for keys of up to 16
 // bytes, maphash beyond); linear probing with Robin Hood placement, backward-shift
-// deletion, load kept between 3/32 and 7/8). A lookup hashes the key, probes the
-// index, and reads the entry and the key's bytes only on a hash match: three cache
-// lines. Deleting a key marks its entry dead (the newest key's entry and bytes are
+// deletion, load kept between 3/32 and 7/8), with beside it a 4-byte word per slot
+// holding the value's type and slot. A lookup hashes the key, probes the index, and
+// on a hash match reads the value's slot and starts reading the value's contents
+// (zset.Set.Prefetch, list.List.Prefetch) while it reads the entry and compares the
+// key's bytes: among many keys, where each of these reads misses the cache, it waits
+// for three of them one after another (index; entry and value header; key bytes and
+// value contents) where it waited for four to six. Measured with BenchmarkManyKeys, 6
+// alternating runs against the table without those words (2026-12-03 17:40 UTC, 100k
+// keys of 10 elements): 0.82-0.91 times the time per command (ZSCORE 0.86, ZRANK
+// 0.85, ZADD 0.88, ZRANGE 0.91, ZPOPMIN 0.86, LPUSH+RPOP 0.82). Deleting a key marks its entry dead (the newest key's entry and bytes are
 // dropped at once, the common case of a queue key that fills and drains); once dead
 // entries are the majority they are compacted away, keeping every entry's sequence
 // number. A SCAN cursor is the sequence number of the next key, found by binary
@@ -177,11 +184,12 @@
 // keys, about 0.4 MB in one command, where one table copied 24 MB); Redis rehashes
 // incrementally.
 //
-// A key costs 52-56 bytes beyond its value (at 100k keys: a 24-byte entry plus its
-// share of the entries' growth, 10.5 bytes of index, 13 of key bytes and their share
-// of the arena's growth), against 116-151 bytes for the map and SCAN order slice this
-// table replaced; with an empty sorted set's 24-byte header in its slot, 75.9-79.8
-// bytes at 10k, 100k and 1e6 keys (BenchmarkKeyTable, 2026-12-02 17:45 UTC). A lookup of a random key among 100k took 1.2-1.4 times as long as
+// A key costs 57-65 bytes beyond its value (at 100k keys: a 24-byte entry plus its
+// share of the entries' growth, 10.5 bytes of index and 5.3 of the words beside it,
+// 13 of key bytes and their share of the arena's growth), against 116-151 bytes for
+// the map and SCAN order slice this table replaced; with an empty sorted set's 24-byte
+// header in its slot, 81.4-88.7 bytes at 10k, 100k and 1e6 keys (BenchmarkKeyTable,
+// 2026-12-03 18:30 UTC; 75.9-80.3 without the words beside the index). A lookup of a random key among 100k took 1.2-1.4 times as long as
 // in that map (the index, the entry and the key bytes are three cache misses), which
 // the keyspace's command benchmarks did not show above their noise. From
 //

@@ -377,10 +377,8 @@ func (t *keyTable) findValue(key string, hash uint64) (int, any, bool) {
 
 // get returns the value at key, or nil.
 func (t *keyTable) get(key string) any {
-	if i, ok := t.find(key); ok {
-		return t.value(i)
-	}
-	return nil
+	_, v, _ := t.findValue(key, keyHash(key))
+	return v
 }
 
 // set makes v the value of key, adding the key (last in SCAN order) if it is absent.
