@@ -226,6 +226,43 @@ func BenchmarkManyKeysOps(b *testing.B) {
 			}
 		})
 	}
+	// The same commands as words, pipelined 64 at a time through DoPipelined (as the
+	// RESP server runs a client's pipeline): ns/cmd is the time per command.
+	const depth = 64
+	piped := []struct {
+		op  string
+		cmd func(i int) []string
+	}{
+		{"ZADD", func(i int) []string {
+			return []string{"ZADD", m.zkeys[m.pick[i&mask]], fmt.Sprint(i % 97), m.members[i%manyN]}
+		}},
+		{"ZSCORE", func(i int) []string { return []string{"ZSCORE", m.zkeys[m.pick[i&mask]], m.members[i%manyN]} }},
+		{"ZRANK", func(i int) []string { return []string{"ZRANK", m.zkeys[m.pick[i&mask]], m.members[i%manyN]} }},
+		{"LPUSH+RPOP", func(i int) []string {
+			if i%2 == 0 {
+				return []string{"LPUSH", m.lkeys[m.pick[i/2&mask]], m.members[i%manyN]}
+			}
+			return []string{"RPOP", m.lkeys[m.pick[i/2&mask]]}
+		}},
+	}
+	for _, o := range piped {
+		cmds := make([][]string, len(m.pick))
+		for i := range cmds {
+			cmds[i] = o.cmd(i)
+		}
+		results := make([]Result, depth)
+		b.Run(fmt.Sprintf("op=%s/pipeline=%d/keys=%d/n=%d/impl=zlite", o.op, depth, manyKeys, manyN), func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				DoPipelined(ctx, db, cmds[i:i+depth], results)
+				if i += depth; i == len(cmds) {
+					i = 0
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*depth), "ns/cmd")
+		})
+	}
 }
 
 // BenchmarkKeyTable measures what the key table costs per key, beyond the values, and

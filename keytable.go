@@ -8,6 +8,7 @@ import (
 	"sort"
 	"unsafe"
 
+	"github.com/zlite/zlite/internal/prefetch"
 	"github.com/zlite/zlite/list"
 	"github.com/zlite/zlite/zset"
 )
@@ -81,9 +82,22 @@ import (
 // without vals, 2026-12-03 17:40 UTC, 100k sorted sets and 100k lists of 10, median
 // time per command new/old): ZSCORE 0.86 (0.80-1.06), ZRANK 0.85 (0.79-1.04), ZADD
 // 0.88 (0.75-0.96), ZRANGE 0.91 (0.82-1.09), ZPOPMIN 0.86 (0.77-0.98), LPUSH+RPOP
-// 0.82 (0.67-0.93). In the cache (one key, callgrind): ZSCORE 751 -> 763 instructions
-// of this module, ZADD 2,552 -> 2,566, ZCARD 547 -> 577; the LPUSH->BRPOP round trip
-// 3,745 -> 3,693 (its lookups now read each value once).
+// 0.82 (0.67-0.93). Those runs read ahead with ordinary loads left unused; with the
+// prefetch instruction (internal/prefetch, which pipelines need: see warmIndex) the
+// same commands ran at 0.98-1.06 of that time in 5 alternating runs, within the
+// noise. In the cache (one key, callgrind, before -> now): ZSCORE on a tree 754 ->
+// 765 instructions of this module, ZADD 2,555 -> 2,576, ZCARD on a small set 547 ->
+// 596 (the prefetch calls: they cannot be inlined); the LPUSH->BRPOP round trip 3,745
+// -> 3,693 (its lookups now read each value once).
+//
+// A pipeline warms its lookups ahead (warmIndex, warmEntry, warmValue, called by
+// DB.pipelineLocked for the three commands after the running one): each step reads
+// only lines the step before brought in and starts the next ones, so a command finds
+// its index slot, entry, value header, key bytes and value contents in the cache.
+// BenchmarkManyKeysOps/op=.../pipeline=64, 5 alternating runs against the pipeline
+// without it (2026-12-03 18:40 UTC): ZADD 0.79 of the time per command, ZRANK 0.82,
+// LPUSH+RPOP 0.85 (warming with ordinary loads instead: 0.90, 1.03, 1.12, as such a
+// load holds back the instructions after it until its line arrives).
 //
 // SCAN's cursor is a sequence number: entries are in increasing seq order, so the
 // entry to resume from is found by binary search, and compaction (which drops deleted
@@ -278,6 +292,59 @@ func (t *keyTable) fetch(val uint32) any {
 		return l
 	}
 	return nil
+}
+
+// warmIndex starts reading the index slot, and its val, where a lookup of a key of
+// hash keyHash begins, without waiting for them: the first of three steps, then
+// warmEntry and warmValue, that make a lookup soon after it find what it reads in
+// the cache (see DB.pipelineLocked). O(1).
+func (t *keyTable) warmIndex(hash uint64) {
+	if len(t.index) == 0 {
+		return
+	}
+	j := hash & uint64(len(t.index)-1)
+	prefetch.Line(unsafe.Pointer(&t.index[j]))
+	prefetch.Line(unsafe.Pointer(&t.vals[j]))
+}
+
+// warmEntry starts reading the entry and the value's slot of the key of hash keyHash
+// when its index slot is its home one, which warmIndex should have read some time
+// before, without waiting for them; a lookup of the key after it finds both in the
+// cache and waits only for the key's bytes and the value's contents. O(1).
+func (t *keyTable) warmEntry(hash uint64) {
+	if len(t.index) == 0 {
+		return
+	}
+	j := hash & uint64(len(t.index)-1)
+	v := t.index[j]
+	if v == 0 || v>>32 != hash {
+		return
+	}
+	prefetch.Line(unsafe.Pointer(&t.ents[uint32(v)-1]))
+	switch val := t.vals[j]; val >> valKindShift {
+	case uint32(kindZSet):
+		prefetch.Line(unsafe.Pointer(t.sets.at(val & valRefMask)))
+	case uint32(kindList):
+		prefetch.Line(unsafe.Pointer(t.lists.at(val & valRefMask)))
+	}
+}
+
+// warmValue starts reading the key's bytes and the value's contents of the key of
+// hash keyHash when its index slot is its home one, whose entry and value slot
+// warmEntry should have read some time before, without waiting for them. O(1).
+func (t *keyTable) warmValue(hash uint64) {
+	if len(t.index) == 0 {
+		return
+	}
+	j := hash & uint64(len(t.index)-1)
+	v := t.index[j]
+	if v == 0 || v>>32 != hash {
+		return
+	}
+	if e := t.ents[uint32(v)-1]; e.n != longKey && e.n != 0 {
+		prefetch.Line(unsafe.Pointer(&t.arena[e.off]))
+	}
+	t.fetch(t.vals[j])
 }
 
 // packVal packs a value's kind and slot into a vals word: the kind in the top two bits,

@@ -432,3 +432,56 @@ func TestScanCursorAcrossCompaction(t *testing.T) {
 		t.Fatalf("SCAN resumed at %q; want k0500", rest)
 	}
 }
+
+// TestWarmSteps runs the three steps of a pipeline's read-ahead (warmIndex,
+// warmEntry, warmValue) for keys present and absent, at their home slot and displaced,
+// empty and kept in long, on an empty table too, and checks that they change nothing.
+func TestWarmSteps(t *testing.T) {
+	var kt keyTable
+	warm := func(key string) {
+		h := keyHash(key)
+		kt.warmIndex(h)
+		kt.warmEntry(h)
+		kt.warmValue(h)
+	}
+	warm("absent") // no index yet
+	keys := []string{"", strings.Repeat("L", maxArenaKey+1)}
+	for i := range 500 {
+		keys = append(keys, "k"+strconv.Itoa(i))
+	}
+	for i, k := range keys {
+		if i%2 == 0 {
+			kt.addZSet(k).Add(zset.AddOptions{}, zset.Entry{Member: k, Score: float64(i)})
+		} else {
+			kt.addList(k).PushBack(k)
+		}
+	}
+	mask := uint64(len(kt.index) - 1)
+	displaced := 0
+	for _, k := range append(keys, "absent", "k-none") {
+		if i, ok := kt.find(k); ok && kt.index[keyHash(k)&mask] != keyHash(k)<<32|uint64(i+1) {
+			displaced++
+		}
+		warm(k)
+	}
+	if displaced == 0 {
+		t.Fatal("no key away from its home slot: the displaced case is not exercised")
+	}
+	if err := kt.check(); err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range keys {
+		switch v := kt.get(k).(type) {
+		case *zset.Set:
+			if sc, ok := v.Score(k); i%2 != 0 || !ok || sc != float64(i) || v.Len() != 1 {
+				t.Fatalf("%.10q: set of %d, score %v %v", k, v.Len(), sc, ok)
+			}
+		case *list.List:
+			if i%2 != 1 || !slices.Equal(v.Range(0, -1), []string{k}) {
+				t.Fatalf("%.10q: list %d items", k, v.Len())
+			}
+		default:
+			t.Fatalf("%.10q: value %T", k, v)
+		}
+	}
+}

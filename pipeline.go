@@ -25,8 +25,11 @@ type Result struct {
 // between it and the next, as Redis serves them), the keyspace logs no writes (a DB
 // made by [Open] makes each command durable on its own) and does not time commands
 // ([WithLatencyTracking]). From the first blocking command on, and for all of them
-// otherwise, each command runs as its own Do with ctx. The complexity is that of the
-// commands.
+// otherwise, each command runs as its own Do with ctx. In one critical section the
+// lookup of each command's key (its first argument) is started while the commands
+// before it run, so that among many keys, where every read of a lookup misses the
+// cache, their misses overlap (about 0.8 of the time per command at 100k keys; see
+// keytable.go). The complexity is that of the commands.
 //
 // It is a function rather than a method of DB because every DB method but a few
 // mirrors a Tx method (see db_methods.go).
@@ -98,7 +101,24 @@ func (db *DB) pipelineLocked(cmds [][]string, cs []*command, m uint64, results [
 	i := 0
 	tx := db.lockMask(m)
 	if !tx.blocked() {
+		// Each command's lookup is started ahead of it, one step of its chain of
+		// reads over each of the three commands before it (see warm): among many
+		// keys every read of a lookup misses the cache, and the commands of a
+		// pipeline are independent, so that their misses overlap.
+		var ahead [warmDepth]warmKey
+		for j := range min(warmDepth, len(cmds)) {
+			ahead[j] = db.warm(cs[j], cmds[j])
+		}
 		for ; i < len(cmds); i++ {
+			if j := i + 1; j < len(cmds) {
+				ahead[j%warmDepth].value()
+			}
+			if j := i + 2; j < len(cmds) {
+				ahead[j%warmDepth].entry()
+			}
+			if j := i + warmDepth; j < len(cmds) {
+				ahead[j%warmDepth] = db.warm(cs[j], cmds[j])
+			}
 			c := cs[i]
 			if c == nil {
 				continue
@@ -128,6 +148,49 @@ func (db *DB) pipelineLocked(cmds [][]string, cs []*command, m uint64, results [
 	}
 	tx.unlock()
 	return i
+}
+
+// warmDepth is how many commands ahead of the one running pipelineLocked starts a
+// command's lookup (warm); it takes the second step (warmKey.entry) two commands
+// ahead and the third (warmKey.value) one ahead.
+const warmDepth = 3
+
+// warmKey is a pipelined command's key whose lookup warm has started: its shard and
+// keyHash; sh is nil for a command whose key it did not start.
+type warmKey struct {
+	sh   *shard
+	hash uint64
+}
+
+// warm starts reading the index slot of the key of c, a command of cmds run under
+// locks that hold its shard, if it has one key and it is its first argument, and
+// returns that key. O(len(key)).
+func (db *DB) warm(c *command, args []string) warmKey {
+	if c == nil || c.keys != (keySpec{}) || len(args) < 2 {
+		return warmKey{}
+	}
+	key := args[1]
+	i, h, whole := db.shardHash(key)
+	if !whole {
+		h = strHash(key)
+	}
+	w := warmKey{&db.shards[i], h >> 32}
+	w.sh.keys.warmIndex(w.hash)
+	return w
+}
+
+// entry takes the second step of w's lookup (keyTable.warmEntry). O(1).
+func (w warmKey) entry() {
+	if w.sh != nil {
+		w.sh.keys.warmEntry(w.hash)
+	}
+}
+
+// value takes the third step of w's lookup (keyTable.warmValue). O(1).
+func (w warmKey) value() {
+	if w.sh != nil {
+		w.sh.keys.warmValue(w.hash)
+	}
 }
 
 // blocked reports whether a caller is blocked on a key of the shards tx holds.

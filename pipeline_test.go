@@ -3,6 +3,7 @@ package zlite_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -56,6 +57,33 @@ func TestDoPipelined(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { samePipelined(t, tt.setup, tt.cmds) })
 	}
+}
+
+// TestDoPipelinedManyKeys runs a pipeline over thousands of keys that it creates and
+// deletes, so that key tables grow, shrink and compact while the lookups of the
+// commands after the running one are warmed ahead (warmKey), and requires the replies
+// of one Do at a time.
+func TestDoPipelinedManyKeys(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 16))
+	var cmds [][]string
+	for i := range 3000 {
+		k := fmt.Sprint("k", r.IntN(4000))
+		switch r.IntN(8) {
+		case 0, 1, 2:
+			cmds = append(cmds, []string{"ZADD", "z" + k, fmt.Sprint(i), fmt.Sprint("m", i%5)})
+		case 3:
+			cmds = append(cmds, []string{"ZSCORE", "z" + k, fmt.Sprint("m", i%5)})
+		case 4:
+			cmds = append(cmds, []string{"RPUSH", "l" + k, fmt.Sprint(i)})
+		case 5:
+			cmds = append(cmds, []string{"LPOP", "l" + k})
+		case 6:
+			cmds = append(cmds, []string{"DEL", "z" + k, "l" + k})
+		default:
+			cmds = append(cmds, []string{"ZPOPMIN", "z" + k})
+		}
+	}
+	samePipelined(t, nil, cmds)
 }
 
 // TestDoPipelinedLong runs a pipeline longer than a server's batch (128 commands),

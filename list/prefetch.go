@@ -10,7 +10,7 @@ import (
 // the processor's cache and returns without waiting for them, for a caller that has
 // the list's address before it needs the list (a keyspace that still compares the
 // key's name), so that the reads overlap. It changes nothing. Only the header is
-// read on architectures other than amd64 (see internal/prefetch). O(1).
+// read on architectures other than amd64 and arm64 (see internal/prefetch). O(1).
 func (l *List) Prefetch() {
 	if l.n == 0 {
 		return

@@ -1,12 +1,10 @@
 package prefetch
 
-import (
-	"sync/atomic"
-	"unsafe"
-)
+import "unsafe"
 
-// Line starts reading the cache line holding the 4-byte-aligned word at p, which must
-// point into memory the caller may read, and returns without waiting for it. O(1).
-func Line(p unsafe.Pointer) {
-	atomic.LoadUint32((*uint32)(unsafe.Pointer(uintptr(p) &^ 3)))
-}
+// Line starts reading the cache line holding p into the processor's caches and
+// returns without waiting for it (PREFETCHT0). An address that cannot be read is
+// ignored, as the instruction does. O(1).
+//
+//go:noescape
+func Line(p unsafe.Pointer)

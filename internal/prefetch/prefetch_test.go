@@ -6,7 +6,8 @@ import (
 )
 
 // TestLineReadsOnly checks that Line accepts every offset of a buffer, aligned or
-// not, including its last byte, and changes none of it.
+// not, including its last byte, and addresses that cannot be read, and changes
+// nothing.
 func TestLineReadsOnly(t *testing.T) {
 	buf := make([]byte, 130)
 	for i := range buf {
@@ -15,6 +16,7 @@ func TestLineReadsOnly(t *testing.T) {
 	for i := range buf {
 		Line(unsafe.Pointer(&buf[i]))
 	}
+	Line(nil)
 	for i, b := range buf {
 		if b != byte(i) {
 			t.Fatalf("buf[%d] = %d after Line; want %d", i, b, i)
