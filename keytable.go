@@ -307,20 +307,27 @@ func (t *keyTable) warmIndex(hash uint64) {
 	prefetch.Line(unsafe.Pointer(&t.vals[j]))
 }
 
+// atHome returns the home index slot of keyHash hash and the entry it names, if that
+// slot holds hash: the only slot the warm steps look at. O(1).
+func (t *keyTable) atHome(hash uint64) (j uint64, e int, ok bool) {
+	if len(t.index) == 0 {
+		return 0, 0, false
+	}
+	j = hash & uint64(len(t.index)-1)
+	v := t.index[j]
+	return j, int(uint32(v)) - 1, v != 0 && v>>32 == hash
+}
+
 // warmEntry starts reading the entry and the value's slot of the key of hash keyHash
 // when its index slot is its home one, which warmIndex should have read some time
 // before, without waiting for them; a lookup of the key after it finds both in the
 // cache and waits only for the key's bytes and the value's contents. O(1).
 func (t *keyTable) warmEntry(hash uint64) {
-	if len(t.index) == 0 {
+	j, e, ok := t.atHome(hash)
+	if !ok {
 		return
 	}
-	j := hash & uint64(len(t.index)-1)
-	v := t.index[j]
-	if v == 0 || v>>32 != hash {
-		return
-	}
-	prefetch.Line(unsafe.Pointer(&t.ents[uint32(v)-1]))
+	prefetch.Line(unsafe.Pointer(&t.ents[e]))
 	switch val := t.vals[j]; val >> valKindShift {
 	case uint32(kindZSet):
 		prefetch.Line(unsafe.Pointer(t.sets.at(val & valRefMask)))
@@ -333,15 +340,11 @@ func (t *keyTable) warmEntry(hash uint64) {
 // hash keyHash when its index slot is its home one, whose entry and value slot
 // warmEntry should have read some time before, without waiting for them. O(1).
 func (t *keyTable) warmValue(hash uint64) {
-	if len(t.index) == 0 {
+	j, e, ok := t.atHome(hash)
+	if !ok {
 		return
 	}
-	j := hash & uint64(len(t.index)-1)
-	v := t.index[j]
-	if v == 0 || v>>32 != hash {
-		return
-	}
-	if e := t.ents[uint32(v)-1]; e.n != longKey && e.n != 0 {
+	if e := t.ents[e]; e.n != longKey && e.n != 0 {
 		prefetch.Line(unsafe.Pointer(&t.arena[e.off]))
 	}
 	t.fetch(t.vals[j])
