@@ -171,10 +171,10 @@ func (db *DB) warm(c *command, args []string) warmKey {
 	}
 	key := args[1]
 	i, h, whole := db.shardHash(key)
-	if !whole {
-		h = strHash(key)
-	}
 	w := warmKey{&db.shards[i], h >> 32}
+	if !whole {
+		w.hash = keyHash(key)
+	}
 	w.sh.keys.warmIndex(w.hash)
 	return w
 }
