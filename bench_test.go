@@ -109,6 +109,34 @@ func BenchmarkOverhead(b *testing.B) {
 			}
 		}
 	})
+	// A small set's reads that copy members out: ZRANGE 0 -1 of 10 members, and
+	// ZPOPMIN with the member put back.
+	b.Run("op=ZRANGE-10/impl=typed", func(b *testing.B) {
+		db := New()
+		for i, m := range ms[:10] {
+			db.ZAdd(ctx, "user:00000001", Z{Member: m, Score: float64(i)})
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if v, _ := db.ZRange(ctx, "user:00000001", 0, -1); len(v) != 10 {
+				b.Fatalf("ZRANGE = %q", v)
+			}
+		}
+	})
+	b.Run("op=ZPOPMIN+ZADD-10/impl=typed", func(b *testing.B) {
+		db := New()
+		for i, m := range ms[:10] {
+			db.ZAdd(ctx, "user:00000001", Z{Member: m, Score: float64(i)})
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			zs, _ := db.ZPopMin(ctx, "user:00000001")
+			if len(zs) != 1 {
+				b.Fatalf("ZPOPMIN = %v", zs)
+			}
+			db.ZAdd(ctx, "user:00000001", zs[0])
+		}
+	})
 	b.Run("op=LPUSH+RPOP/impl=list", func(b *testing.B) {
 		l := list.New()
 		l.PushFront("base")

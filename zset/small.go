@@ -123,18 +123,20 @@ var scoreSizes = func() (t [256]uint8) {
 }()
 
 // memberEnd returns the offset of the member's bytes whose length is at off, and the
-// offset of the entry after them.
+// offset of the entry after them. The uvarint is decoded in line, at most three bytes:
+// a small set's members are at most Limits.Value ≤ 65535 bytes long. Its cost is
+// within the inlining budget, so the walks over entries make no call per entry.
 func (p packed) memberEnd(off int) (start, end int) {
-	if n := int(p[off]); n < 0x80 {
-		return off + 1, off + 1 + n
+	n := uint(p[off])
+	if n >= 0x80 {
+		off++
+		n = n&0x7f | uint(p[off])<<7
+		if n >= 0x4000 {
+			off++
+			n = n&0x3fff | uint(p[off])<<14
+		}
 	}
-	return p.longMemberEnd(off)
-}
-
-// longMemberEnd is memberEnd for lengths of two bytes or more.
-func (p packed) longMemberEnd(off int) (start, end int) {
-	n, k := binary.Uvarint(p[off:])
-	return off + k, off + k + int(n)
+	return off + 1, off + 1 + int(n)
 }
 
 // member returns the member whose length is at off, as a view of p, and the offset of
@@ -143,13 +145,10 @@ func (p packed) longMemberEnd(off int) (start, end int) {
 // Safety: the view shares p's memory. It is valid only while those bytes are not
 // overwritten, that is until the set's next change (which may move entries within the
 // same array) for a view of a set's small bytes, and forever for a view of an immutable
-// snapshot (see Set.snapshot). Nothing that outlives the change may keep it.
+// copy (Set.snapshot, packed.clone). Nothing that outlives the change may keep it.
 func (p packed) member(off int) (string, int) {
 	start, end := p.memberEnd(off)
-	if start == end {
-		return "", end
-	}
-	return unsafe.String(&p[start], end-start), end
+	return unsafe.String(unsafe.SliceData(p[start:end]), end-start), end
 }
 
 // memberBelow reports whether the member whose length is at off is below m.
@@ -178,12 +177,7 @@ func (p packed) offsetOf(r int) int { return p.skipN(0, r) }
 // for one-byte lengths (the walk to an entry from the mark before it).
 func (p packed) skipN(off, k int) int {
 	for ; k > 0; k-- {
-		start := p.scoreEnd(off)
-		if n := p[start]; n < 0x80 {
-			off = start + 1 + int(n)
-		} else {
-			_, off = p.longMemberEnd(start)
-		}
+		_, off = p.memberEnd(p.scoreEnd(off))
 	}
 	return off
 }
@@ -202,15 +196,9 @@ func (p packed) findFrom(off, rank int, m string) (int, int, float64, bool) {
 		last = m[len(m)-1]
 	}
 	for off < len(p) {
-		// The hot loop of a small set: memberEnd and score written out, so that a step
-		// is a few instructions without a call.
-		start := p.scoreEnd(off)
-		end := start + 1 + int(p[start])
-		if p[start] < 0x80 {
-			start++
-		} else {
-			start, end = p.longMemberEnd(start)
-		}
+		// The hot loop of a small set: scoreEnd and memberEnd are inlined, so that a
+		// step is a few instructions without a call.
+		start, end := p.memberEnd(p.scoreEnd(off))
 		if end-start == len(m) && (m == "" || p[end-1] == last && string(p[start:end]) == m) {
 			sc, _ := p.score(off)
 			return off, rank, sc, true
@@ -235,11 +223,7 @@ func (p packed) countScore(rank, off int, f float64, orEqual bool) (int, int) {
 		if sc > f || sc == f && !orEqual {
 			break
 		}
-		if n := p[next]; n < 0x80 {
-			off = next + 1 + int(n)
-		} else {
-			_, off = p.longMemberEnd(next)
-		}
+		_, off = p.memberEnd(next)
 		rank++
 	}
 	return rank, off
@@ -273,10 +257,7 @@ func (p packed) lower(rank, off int, score float64, m string) (int, int) {
 		if sc > score {
 			break
 		}
-		start, end := next+1, next+1+int(p[next])
-		if p[next] >= 0x80 {
-			start, end = p.longMemberEnd(next)
-		}
+		start, end := p.memberEnd(next)
 		if sc == score && string(p[start:end]) >= m {
 			break
 		}
@@ -286,52 +267,47 @@ func (p packed) lower(rank, off int, score float64, m string) (int, int) {
 	return rank, off
 }
 
-// span returns the offset of the entry k after the one at off and the bytes of the
-// members of the k entries from off, reading only the lengths.
-func (p packed) span(off, k int) (end, total int) {
-	for ; k > 0; k-- {
-		start, e := p.memberEnd(p.scoreEnd(off))
-		total += e - start
-		off = e
-	}
-	return off, total
+// clone returns a copy of the entries in p[off:end], whose members the results of a
+// range are views of (see member): one allocation and one copy for the whole range,
+// rather than one copy per member, at the cost of the scores and lengths, which the
+// copy holds too (2 bytes a member for small integer scores, up to 12).
+func (p packed) clone(off, end int) packed {
+	q := make(packed, end-off)
+	copy(q, p[off:end])
+	return q
 }
 
-// copyMember appends the member whose length is at off to buf, which must have room
-// for it, and returns buf, the copy (a view of buf, which is never written again) and
-// the offset of the next entry.
-func (p packed) copyMember(buf []byte, off int) ([]byte, string, int) {
-	start, end := p.memberEnd(off)
-	if start == end {
-		return buf, "", end
+// result returns the index of the first of k results, and the step to the next: the
+// results of a range fill their slice from the end when reverse is set.
+func result(k int, reverse bool) (i, step int) {
+	if reverse {
+		return k - 1, -1
 	}
-	buf = append(buf, p[start:end]...)
-	return buf, unsafe.String(&buf[len(buf)-(end-start)], end-start), end
+	return 0, 1
 }
 
-// collect decodes k entries from off, in order, appending them to out with their
-// members copied into one new buffer.
-func (p packed) collect(off, k int, out []Entry) []Entry {
-	end, total := p.span(off, k)
-	buf := make([]byte, 0, total)
-	for off < end {
+// collect decodes the k entries in p[off:end], in order or reversed, with their
+// members views of one copy of those entries.
+func (p packed) collect(off, end, k int, reverse bool) []Entry {
+	q := p.clone(off, end)
+	out := make([]Entry, k)
+	i, step := result(k, reverse)
+	for o := 0; o < len(q); i += step {
 		var e Entry
-		e.Score, off = p.score(off)
-		buf, e.Member, off = p.copyMember(buf, off)
-		out = append(out, e)
+		e.Score, e.Member, o = q.entry(o)
+		out[i] = e
 	}
 	return out
 }
 
-// members appends the members of the k entries from off to out, in order, copied into
-// one new buffer.
-func (p packed) members(off, k int, out []string) []string {
-	end, total := p.span(off, k)
-	buf := make([]byte, 0, total)
-	for off < end {
-		var m string
-		buf, m, off = p.copyMember(buf, p.scoreEnd(off))
-		out = append(out, m)
+// members returns the members of the k entries in p[off:end], in order or reversed,
+// as views of one copy of those entries.
+func (p packed) members(off, end, k int, reverse bool) []string {
+	q := p.clone(off, end)
+	out := make([]string, k)
+	i, step := result(k, reverse)
+	for o := 0; o < len(q); i += step {
+		out[i], o = q.member(q.scoreEnd(o))
 	}
 	return out
 }

@@ -591,3 +591,75 @@ func TestFingerprintLengths(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallLengthsAndResults stores members whose lengths take one, two and three
+// uvarint bytes (0, 127, 128, 16383, 16384, 65535) with scores of every width in a small
+// set, and checks every read that walks the entries against the members as added, and
+// that the results of ranges (views of one copy of the entries) are unchanged after
+// the set is emptied and refilled.
+func TestSmallLengthsAndResults(t *testing.T) {
+	lengths := []int{0, 1, 127, 128, 16383, 16384, 65535}
+	scores := []float64{-3, 200, 1 << 40, 1.5, math.Pi, math.Inf(1), math.Inf(-1)}
+	s := NewWithLimits(Limits{Entries: 128, Value: math.MaxUint16})
+	var want []Entry
+	for i, n := range lengths {
+		e := Entry{Member: strings.Repeat(string(rune('a'+i)), n), Score: scores[i]}
+		s.Add(AddOptions{}, e)
+		want = append(want, e)
+	}
+	slices.SortFunc(want, cmpEntry)
+	if s.Encoding() != "listpack" {
+		t.Fatalf("Encoding() = %q; want listpack", s.Encoding())
+	}
+	mustCheck(t, s)
+	members := func(es []Entry) []string {
+		var ms []string
+		for _, e := range es {
+			ms = append(ms, e.Member)
+		}
+		return ms
+	}
+	reversed := slices.Clone(want)
+	slices.Reverse(reversed)
+	tests := []struct {
+		name      string
+		got, want []string
+	}{
+		{"RangeMembers all", s.RangeMembers(0, -1), members(want)},
+		{"RangeMembers middle", s.RangeMembers(2, 4), members(want[2:5])},
+		{"RevRangeMembers all", s.RevRangeMembers(0, -1), members(reversed)},
+		{"RevRangeMembers head", s.RevRangeMembers(0, 1), members(reversed[:2])},
+		{"Range all", members(s.Range(0, -1)), members(want)},
+		{"RevRange tail", members(s.RevRange(5, -1)), members(reversed[5:])},
+		{"RangeByScore", members(s.RangeByScore(ScoreBound{Value: math.Inf(-1)}, ScoreBound{Value: math.Pi}, 1, 3)), members(want[1:4])},
+	}
+	for i, e := range want {
+		if r, ok := s.Rank(e.Member); !ok || r != i {
+			t.Errorf("Rank(%d bytes) = %d, %v; want %d", len(e.Member), r, ok, i)
+		}
+		if sc, ok := s.Score(e.Member); !ok || sc != e.Score {
+			t.Errorf("Score(%d bytes) = %v, %v; want %v", len(e.Member), sc, ok, e.Score)
+		}
+	}
+	scores2 := s.Range(0, -1)
+	s.PopMinN(len(lengths))
+	for i := range lengths {
+		s.Add(AddOptions{}, Entry{Member: strings.Repeat("z", 100+i), Score: float64(i)})
+	}
+	for _, tt := range tests {
+		if !slices.Equal(tt.got, tt.want) {
+			t.Errorf("%s after the set changed: %d members, lengths %v; want lengths %v", tt.name, len(tt.got), lens(tt.got), lens(tt.want))
+		}
+	}
+	if !slices.Equal(scores2, want) {
+		t.Errorf("Range(0, -1) after the set changed differs from the entries added")
+	}
+}
+
+func lens(ms []string) []int {
+	var n []int
+	for _, m := range ms {
+		n = append(n, len(m))
+	}
+	return n
+}

@@ -209,20 +209,9 @@ func findIn(p packed, n int, m string) (int, int, float64, bool) {
 			}
 			off := int(w & markOffMask)
 			for ; rank < r; rank++ {
-				start := p.scoreEnd(off)
-				if l := p[start]; l < 0x80 {
-					off = start + 1 + int(l)
-				} else {
-					_, off = p.longMemberEnd(start)
-				}
+				_, off = p.memberEnd(p.scoreEnd(off))
 			}
-			start := p.scoreEnd(off)
-			end := start + 1 + int(p[start])
-			if p[start] < 0x80 {
-				start++
-			} else {
-				start, end = p.longMemberEnd(start)
-			}
+			start, end := p.memberEnd(p.scoreEnd(off))
 			if string(p[start:end]) == m {
 				sc, _ := p.score(off)
 				return off, r, sc, true

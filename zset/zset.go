@@ -4,7 +4,6 @@ import (
 	"iter"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"unsafe"
 )
@@ -489,11 +488,18 @@ func (s *Set) collect(lo, hi int, reverse bool) []Entry {
 		return nil
 	}
 	v := s.small()
-	out := v.p.collect(v.offsetOf(lo), hi-lo, make([]Entry, 0, hi-lo))
-	if reverse {
-		slices.Reverse(out)
+	off, end := s.smSpan(v, lo, hi)
+	return v.p.collect(off, end, hi-lo, reverse)
+}
+
+// smSpan returns the offsets in v, the small set's view, of its entries of ranks lo
+// and hi (lo < hi).
+func (s *Set) smSpan(v smallView, lo, hi int) (off, end int) {
+	off = v.offsetOf(lo)
+	if hi == int(s.n) {
+		return off, len(v.p)
 	}
-	return out
+	return off, v.p.skipN(off, hi-lo)
 }
 
 // members returns the members at ranks [lo, hi), ascending or descending.
@@ -501,19 +507,15 @@ func (s *Set) members(lo, hi int, reverse bool) []string {
 	if lo >= hi {
 		return nil
 	}
-	var out []string
-	if s.tree() != nil {
-		es := s.tree().collect(lo, hi, false)
-		out = make([]string, len(es))
-		for i := range es {
-			out[i] = es[i].Member
-		}
-	} else {
+	if s.tree() == nil {
 		v := s.small()
-		out = v.p.members(v.offsetOf(lo), hi-lo, make([]string, 0, hi-lo))
+		off, end := s.smSpan(v, lo, hi)
+		return v.p.members(off, end, hi-lo, reverse)
 	}
-	if reverse {
-		slices.Reverse(out)
+	es := s.tree().collect(lo, hi, reverse)
+	out := make([]string, len(es))
+	for i := range es {
+		out[i] = es[i].Member
 	}
 	return out
 }
@@ -526,8 +528,8 @@ func (s *Set) smRange(lo, off, offset, count int, in func(sc float64, m string) 
 		off = p.skip(off)
 		lo++
 	}
-	k := 0
-	for end := off; k != count && end < len(p); k++ {
+	k, end := 0, off
+	for ; k != count && end < len(p); k++ {
 		sc, m, next := p.entry(end)
 		if !in(sc, m) {
 			break
@@ -537,7 +539,7 @@ func (s *Set) smRange(lo, off, offset, count int, in func(sc float64, m string) 
 	if k == 0 {
 		return nil
 	}
-	return p.collect(off, k, make([]Entry, 0, k))
+	return p.collect(off, end, k, false)
 }
 
 // revRange returns the entries of ranks [lo, hi) in descending order, skipping offset
