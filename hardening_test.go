@@ -55,9 +55,9 @@ func TestZRandMemberHugeCounts(t *testing.T) {
 		})
 	}
 
-	_, err = db.ZRandMember(ctx, "z", math.MinInt64+1)
+	_, err = db.ZRandMember(ctx, "z", math.MinInt+1)
 	require.ErrorIs(t, err, ErrReplyTooLarge, "typed ZRandMember")
-	_, err = db.ZRandMemberWithScores(ctx, "z", -(math.MaxInt64 / 2))
+	_, err = db.ZRandMemberWithScores(ctx, "z", -(math.MaxInt / 2))
 	require.ErrorIs(t, err, ErrReplyTooLarge, "typed ZRandMemberWithScores")
 	zs, err := db.ZRandMemberWithScores(ctx, "z", -4)
 	require.NoError(t, err)

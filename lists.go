@@ -1,6 +1,7 @@
 package zlite
 
 import (
+	"math"
 	"strings"
 
 	"github.com/zlite/zlite/list"
@@ -285,14 +286,18 @@ func (tx *Tx) LTrim(key string, start, stop int64) error {
 
 // lpos validates LPOS's options and runs it; count 0 means all matches.
 func (tx *Tx) lpos(key, value string, rank, count, maxLen int64) ([]int, error) {
-	if err := list.ValidatePos(clampInt(rank), clampInt(count), clampInt(maxLen)); err != nil {
+	r := clampInt(rank)
+	if r == math.MinInt && rank != math.MinInt64 {
+		r++ // where int is 32 bits: only Redis's LONG_MIN is out of range
+	}
+	if err := list.ValidatePos(r, clampInt(count), clampInt(maxLen)); err != nil {
 		return nil, err
 	}
 	l, err := tx.listRead(key)
 	if l == nil || err != nil {
 		return nil, err
 	}
-	return l.Pos(value, clampInt(rank), clampInt(count), clampInt(maxLen))
+	return l.Pos(value, r, clampInt(count), clampInt(maxLen))
 }
 
 // LPos is LPOS without COUNT: the index (from the head) of the a.Rank-th match of

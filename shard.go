@@ -200,7 +200,7 @@ func (db *DB) lockShard(i int) *Tx {
 // shard's first line for its lookups in this command (hashOf); the holder of the
 // shard calls it, and release forgets it.
 func (sh *shard) remember(key string, h uint64) {
-	if len(key) <= math.MaxUint32 {
+	if uint64(len(key)) <= math.MaxUint32 {
 		sh.hashKey, sh.hashLen, sh.hashVal = uintptr(unsafe.Pointer(unsafe.StringData(key))), uint32(len(key)), uint32(h>>32)
 	}
 }

@@ -513,9 +513,9 @@ func TestZTypedMethods(t *testing.T) {
 	mustZs("ZRandMemberWithScores 5", zMust(db.ZRandMemberWithScores(ctx, "one", 5)), nil, z("a", 1.5))
 	mustStrs("ZRandMember 0", zMust(db.ZRandMember(ctx, "one", 0)), nil)
 	mustStrs("ZRandMember missing", zMust(db.ZRandMember(ctx, "nokey", 3)), nil)
-	_, err = db.ZRandMemberWithScores(ctx, "one", math.MaxInt64)
+	_, err = db.ZRandMemberWithScores(ctx, "one", math.MaxInt)
 	mustErr("ZRandMemberWithScores huge", err, ErrOutOfRange)
-	_, err = db.ZRandMember(ctx, "one", math.MinInt64)
+	_, err = db.ZRandMember(ctx, "one", math.MinInt)
 	mustErr("ZRandMember MinInt64", err, ErrRandCountRange)
 
 	// Algebra.

@@ -243,7 +243,7 @@ func (h *Handler) paging(r *http.Request) (offset, count int64, err error) {
 	count = h.cfg.pageSize
 	if s := q.Get("offset"); s != "" {
 		if offset, err = strconv.ParseInt(s, 10, 64); err != nil || offset < 0 || offset > maxOffset {
-			return 0, 0, fmt.Errorf("offset must be an integer from 0 to %d", maxOffset)
+			return 0, 0, fmt.Errorf("offset must be an integer from 0 to %d", int64(maxOffset))
 		}
 	}
 	if s := q.Get("count"); s != "" {

@@ -24,7 +24,8 @@ var (
 
 // ValidatePos checks LPOS's RANK, COUNT and MAXLEN options, so the command layer can
 // reject bad options before it looks the key up (Redis replies with the error even when
-// the key is missing). rank 0 is [ErrRankZero], rank math.MinInt64 [ErrRankOutOfRange],
+// the key is missing). rank 0 is [ErrRankZero], rank math.MinInt (Redis's LONG_MIN on
+// 64-bit platforms) [ErrRankOutOfRange],
 // a negative count [ErrNegativeCount], a negative maxLen [ErrNegativeMaxLen].
 //
 // Redis reports the first bad option in argument order. To match that, validate each
@@ -32,7 +33,7 @@ var (
 // ValidatePos(rank, 0, 0), ValidatePos(1, count, 0), ValidatePos(1, 0, maxLen).
 func ValidatePos(rank, count, maxLen int) error {
 	switch {
-	case rank == math.MinInt64:
+	case rank == math.MinInt:
 		return ErrRankOutOfRange
 	case rank == 0:
 		return ErrRankZero

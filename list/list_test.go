@@ -281,7 +281,7 @@ func TestPos(t *testing.T) {
 		{0, 1, 0, nil, ErrRankZero},
 		{1, -1, 0, nil, ErrNegativeCount},
 		{1, 0, -1, nil, ErrNegativeMaxLen},
-		{math.MinInt64, 1, 0, nil, ErrRankOutOfRange},
+		{math.MinInt, 1, 0, nil, ErrRankOutOfRange},
 	}
 	for _, tt := range tests {
 		got, err := l.Pos("c", tt.rank, tt.count, tt.maxLen)

@@ -145,7 +145,7 @@ func (s *Store) stopDirectLocked() {
 // (A flusher changes cur: it is read only when none runs.)
 func (s *Store) canCopyLocked() bool {
 	return !s.flushing && s.rotate == nil && len(s.buf) == 0 && s.err == nil && !s.closed &&
-		s.cur.m != nil && len(s.cur.m) <= offMask
+		s.cur.m != nil && uint64(len(s.cur.m)) <= offMask
 }
 
 // directBytes returns the bytes reserved by the epoch running, 0 when none; an

@@ -206,10 +206,14 @@ func BenchmarkAdd(b *testing.B) {
 	})
 }
 
+// freshBase numbers the members of freshMembers, beyond any set's (a variable, so
+// that 32-bit platforms build: there the conversion keeps the low bits).
+var freshBase uint64 = 1 << 40
+
 func freshMembers(k int) []string {
 	out := make([]string, k)
 	for i := range out {
-		out[i] = member(1<<40 + i)
+		out[i] = member(int(freshBase) + i)
 	}
 	return out
 }

@@ -65,7 +65,7 @@ func TestConversionBoundaries(t *testing.T) {
 			s.PopMaxN(150)
 			s.SetLimits(Limits{Entries: 1000, Value: 64})
 		}, "skiplist"},
-		{"huge limits are capped", Limits{Entries: 1 << 40, Value: -5}, func(t *testing.T, s *Set) { s.Add(AddOptions{}, Entry{"", 1}) }, "listpack"},
+		{"huge limits are capped", Limits{Entries: math.MaxInt, Value: -5}, func(t *testing.T, s *Set) { s.Add(AddOptions{}, Entry{"", 1}) }, "listpack"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,7 +77,7 @@ func TestConversionBoundaries(t *testing.T) {
 			mustCheck(t, s)
 		})
 	}
-	if l := NewWithLimits(Limits{Entries: 1 << 40, Value: -5}).Limits(); l != (Limits{Entries: math.MaxUint16, Value: 0}) {
+	if l := NewWithLimits(Limits{Entries: math.MaxInt, Value: -5}).Limits(); l != (Limits{Entries: math.MaxUint16, Value: 0}) {
 		t.Errorf("Limits() = %+v; want capped to {65535, 0}", l)
 	}
 	if l := new(Set).Limits(); l != DefaultLimits {

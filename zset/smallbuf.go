@@ -105,7 +105,7 @@ func (s *Set) smCap() int { return int(capTable[s.capc]) }
 
 // capClass returns the index of the largest class at most c.
 func capClass(c int) int {
-	i, found := slices.BinarySearch(capClasses, uint32(min(c, maxSmallBytes*2)))
+	i, found := slices.BinarySearch(capClasses, uint32(min(uint(c), uint(maxSmallBytes)*2)))
 	if !found {
 		i--
 	}
