@@ -111,11 +111,15 @@ func BenchmarkOverhead(b *testing.B) {
 	})
 	// A small set's reads that copy members out: ZRANGE 0 -1 of 10 members, and
 	// ZPOPMIN with the member put back.
-	b.Run("op=ZRANGE-10/impl=typed", func(b *testing.B) {
+	small10 := func() *DB {
 		db := New()
 		for i, m := range ms[:10] {
 			db.ZAdd(ctx, "user:00000001", Z{Member: m, Score: float64(i)})
 		}
+		return db
+	}
+	b.Run("op=ZRANGE-10/impl=typed", func(b *testing.B) {
+		db := small10()
 		b.ReportAllocs()
 		for b.Loop() {
 			if v, _ := db.ZRange(ctx, "user:00000001", 0, -1); len(v) != 10 {
@@ -124,10 +128,7 @@ func BenchmarkOverhead(b *testing.B) {
 		}
 	})
 	b.Run("op=ZPOPMIN+ZADD-10/impl=typed", func(b *testing.B) {
-		db := New()
-		for i, m := range ms[:10] {
-			db.ZAdd(ctx, "user:00000001", Z{Member: m, Score: float64(i)})
-		}
+		db := small10()
 		b.ReportAllocs()
 		for b.Loop() {
 			zs, _ := db.ZPopMin(ctx, "user:00000001")
