@@ -109,6 +109,18 @@ func BenchmarkOverhead(b *testing.B) {
 			}
 		}
 	})
+	// The same with a key of 27 bytes, as prefixed names are ("app:kind:user:id").
+	b.Run("op=ZCARD-27B-key/impl=typed", func(b *testing.B) {
+		db := New()
+		const key = "bench:zlite:z:user:00012345"
+		db.ZAdd(ctx, key, Z{Member: "m", Score: 1})
+		b.ReportAllocs()
+		for b.Loop() {
+			if n, _ := db.ZCard(ctx, key); n != 1 {
+				b.Fatalf("ZCARD = %d", n)
+			}
+		}
+	})
 	// A small set's reads that copy members out: ZRANGE 0 -1 of 10 members, and
 	// ZPOPMIN with the member put back.
 	small10 := func() *DB {

@@ -141,12 +141,18 @@ func (db *DB) shardOf(key string) int {
 // shardHash returns key's shard and the hash of key's hash tag (strHash): its low
 // bits choose the shard and its high 32 the key's slot in the shard's key table
 // (keyHash), so that a key whose tag is the whole key (whole) is hashed once for
-// both. A key of up to 16 bytes is loaded once, as two words, for both the search
-// for a '{' and the hash.
+// both. A key of up to 32 bytes is loaded once, as two or four words, for both the
+// search for a '{' and the hash.
 func (db *DB) shardHash(key string) (i int, h uint64, whole bool) {
-	if n := len(key); n <= 16 {
+	switch n := len(key); {
+	case n <= 16:
 		if a, b := shortWords(key); !hasBrace(a) && !hasBrace(b) {
 			h = mixShort(a, b, n)
+			return int(h & db.shardMask), h, true
+		}
+	case n <= 32:
+		if a, b, c, d := midWords(key); !hasBrace(a) && !hasBrace(b) && !hasBrace(c) && !hasBrace(d) {
+			h = mixMid(a, b, c, d, n)
 			return int(h & db.shardMask), h, true
 		}
 	}

@@ -36,7 +36,7 @@ func TestHashTag(t *testing.T) {
 }
 
 // TestShardHash checks the one-load path of shardHash against hashTag and strHash
-// at every key length it treats apart (0, 1-3, 4-7, 8-16, longer), with a brace at
+// at every key length it treats apart (0, 1-3, 4-7, 8-16, 17-32, longer), with a brace at
 // each position and next to bytes one above and below it, and with a tag.
 func TestShardHash(t *testing.T) {
 	db := New()
@@ -66,9 +66,11 @@ func TestShardHash(t *testing.T) {
 
 // TestStrHashSpread checks that strHash spreads keys that differ in a few bytes (the
 // usual "user:%08d") evenly over the shards (its low bits) and the key-table slots
-// (its high 32 bits), for short keys (mixShort) and long ones (maphash).
+// (its high 32 bits), for short keys (mixShort), middling ones (mixMid) and long ones
+// (maphash).
 func TestStrHashSpread(t *testing.T) {
-	for _, format := range []string{"u:%d", "user:%08d", "%016d", "tenant:%08d:queue"} {
+	for _, format := range []string{"u:%d", "user:%08d", "%016d", "tenant:%08d:queue",
+		"bench:zlite:z:user:%08d", "%032d", "%017d", "session:%08d:tenant:00000001:queue"} {
 		const n, shards = 64_000, 64
 		var per [shards]int
 		high := make(map[uint32]bool, n)
