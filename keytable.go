@@ -88,7 +88,10 @@ import (
 // noise. In the cache (one key, callgrind, before -> now): ZSCORE on a tree 754 ->
 // 765 instructions of this module, ZADD 2,555 -> 2,576, ZCARD on a small set 547 ->
 // 596 (the prefetch calls: they cannot be inlined); the LPUSH->BRPOP round trip 3,745
-// -> 3,693 (its lookups now read each value once).
+// -> 3,693 (its lookups now read each value once). Since 2026-12-04 a set's Prefetch
+// is one call of internal/prefetch.Span, in line, instead of a loop of calls: a whole
+// ZCARD of a small set 609 -> 584 instructions, a ZRANGE 0 -1 of 10 members 2,027 ->
+// 1,975.
 //
 // A pipeline warms its lookups ahead (warmIndex, warmEntry, warmValue, called by
 // DB.pipelineLocked for the three commands after the running one): each step reads

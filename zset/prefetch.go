@@ -1,10 +1,6 @@
 package zset
 
-import (
-	"unsafe"
-
-	"github.com/zlite/zlite/internal/prefetch"
-)
+import "github.com/zlite/zlite/internal/prefetch"
 
 // Prefetch starts reading the set's header and contents into the processor's cache
 // and returns without waiting for them, for a caller that has the set's address
@@ -14,20 +10,9 @@ import (
 // more. Only the header is read on architectures other than amd64 and arm64 (see
 // internal/prefetch). O(1).
 func (s *Set) Prefetch() {
-	p := s.p
-	if p == nil {
-		return
-	}
-	if s.capc == treeClass {
-		// A tree's lookup reads its header first thing: reading it here would save
-		// little and cost a call.
-		return
-	}
-	n := uintptr(s.smLen &^ smIndexed)
-	for off := uintptr(0); off < min(n, 256); off += 64 {
-		prefetch.Line(unsafe.Add(p, off))
-	}
-	if n > 256 {
-		prefetch.Line(unsafe.Add(p, n-1))
+	// A tree's lookup reads its header first thing: reading it here would save little
+	// and cost a call. Within the inlining budget, so that a caller pays one call.
+	if s.p != nil && s.capc != treeClass {
+		prefetch.Span(s.p, uintptr(s.smLen&^smIndexed))
 	}
 }

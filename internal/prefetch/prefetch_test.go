@@ -23,3 +23,21 @@ func TestLineReadsOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestSpanReadsOnly checks that Span accepts every length of a buffer from 0 (the
+// line it reads then is the buffer's first) to past 256, and changes nothing.
+func TestSpanReadsOnly(t *testing.T) {
+	buf := make([]byte, 600)
+	for i := range buf {
+		buf[i] = byte(i)
+	}
+	for n := range len(buf) + 1 {
+		Span(unsafe.Pointer(&buf[0]), uintptr(n))
+	}
+	Span(nil, 0)
+	for i, b := range buf {
+		if b != byte(i) {
+			t.Fatalf("buf[%d] = %d after Span; want %d", i, b, i)
+		}
+	}
+}
