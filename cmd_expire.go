@@ -377,10 +377,9 @@ func parseExpireCond(opts []string) (expireCond, error) {
 		case strings.EqualFold(o, "lt"):
 			c |= expireLT
 		default:
-			// Redis formats the option with %s (it ends at a NUL) and maps CR and LF
-			// to spaces.
+			// Redis formats the option with %s (it ends at a NUL).
 			o, _, _ = strings.Cut(o, "\x00")
-			return 0, errors.New("ERR Unsupported option " + strings.NewReplacer("\r", " ", "\n", " ").Replace(o))
+			return 0, errors.New(errorText("ERR Unsupported option " + o))
 		}
 	}
 	switch {

@@ -120,6 +120,18 @@ func errUnknownCommand(args []string) error {
 		name = name[:128]
 	}
 	msg := "ERR unknown command '" + name + "', with args beginning with: " + list.String()
-	return &Error{Kind: ErrUnknownCommand, Command: args[0],
-		msg: strings.NewReplacer("\r", " ", "\n", " ").Replace(msg)}
+	return &Error{Kind: ErrUnknownCommand, Command: args[0], msg: errorText(msg)}
+}
+
+// errorText returns msg as Redis sends an error it formats with the caller's bytes in
+// it (addReplyErrorFormat): CR and LF at either end trimmed, the others turned into
+// spaces, so that the reply stays one line of the protocol. Checked against
+// redis-server 7.0.15: an option "fo\r\n\n" replies "ERR Unsupported option fo", one
+// "\na\nb" "ERR Unsupported option  a b". O(len(msg)).
+func errorText(msg string) string {
+	msg = strings.Trim(msg, "\r\n")
+	if !strings.ContainsAny(msg, "\r\n") {
+		return msg
+	}
+	return strings.NewReplacer("\r", " ", "\n", " ").Replace(msg)
 }

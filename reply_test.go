@@ -1,6 +1,9 @@
 package zlite
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // TestCommandsDeclareReply checks that every command of the table declares the RESP
 // form of its reply: a server cannot tell a null bulk string from a null array, or a
@@ -48,6 +51,30 @@ func TestCommandShape(t *testing.T) {
 		}
 		if got := c.Shape(tt.args); got != tt.want {
 			t.Errorf("Shape(%q) = %+v; want %+v", tt.args, got, tt.want)
+		}
+	}
+}
+
+// TestErrorTextLines checks the errors whose text holds the caller's bytes against
+// the replies of redis-server 7.0.15: CR and LF at the ends of the message trimmed,
+// the others turned into spaces, the option cut at a NUL.
+func TestErrorTextLines(t *testing.T) {
+	db := New()
+	ctx := context.Background()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"PEXPIREAT", "k", "1", "fo\r\n\n"}, "ERR Unsupported option fo"},
+		{[]string{"PEXPIREAT", "k", "1", "\x89\n"}, "ERR Unsupported option \x89"},
+		{[]string{"PEXPIREAT", "k", "1", "\na\nb"}, "ERR Unsupported option  a b"},
+		{[]string{"PEXPIREAT", "k", "1", "x\x00y\n"}, "ERR Unsupported option x"},
+		{[]string{"foo\n", "x\ny\n"}, "ERR unknown command 'foo ', with args beginning with: 'x y ' "},
+	}
+	for _, tt := range tests {
+		_, err := db.Do(ctx, tt.args...)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Do(%q) = %v; want %q", tt.args, err, tt.want)
 		}
 	}
 }
