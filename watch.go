@@ -79,9 +79,17 @@ func (w *Watch) Close() {
 }
 
 // touch marks the watches of key dirty: Redis's signalModifiedKey. Called from
-// the keyspace's write paths under the shard's lock; it costs one integer check
-// when nothing is watched in the shard.
+// the keyspace's write paths under the shard's lock; it costs two checks, in line,
+// when nothing is watched in the shard and the keyspace is not persisted.
 func (sh *shard) touch(key string) {
+	if sh.db.dur != nil || sh.watches.n != 0 {
+		sh.touchSlow(key)
+	}
+}
+
+// touchSlow is touch for a persisted keyspace (a snapshot's copy-on-write) or a
+// shard with watches.
+func (sh *shard) touchSlow(key string) {
 	if d := sh.db.dur; d != nil && d.snap != nil {
 		d.snap.cow(sh.keys.get(key)) // a snapshot's copy-on-write (snapshot.go)
 	}

@@ -29,7 +29,8 @@
 //     (for the delayed queue and the scheduler: the lateness of the pop after the
 //     job's due time), closed loop as above;
 //   - memory: bytes per element of a sorted set and a list of n elements (Go heap
-//     in use after GC for the in-process systems, INFO used_memory for Redis);
+//     in use after GC for the in-process systems, INFO used_memory less the clients'
+//     buffers for Redis);
 //   - many keys: bytes per key and per element of 100k sorted sets of 1 and of 10
 //     members, 10k of 100, and 100k lists of 1 and of 10 values (keys user:%08d,
 //     members member:%07d, scores 0..n-1), and the throughput of ZADD, ZSCORE,

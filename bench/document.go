@@ -49,7 +49,7 @@ consumer). p50/p99 are the times from just before a push to the blocked consumer
 return; for the delayed queue and the scheduler, from the job's due time (2 ms after
 it was scheduled) to the consumer's return, that is how late the job is delivered. B/elem is the memory
 added per element (Go heap in use after GC for zlite and miniredis, used_memory
-for Redis), including the 15-byte member strings. The many-keys rows spread the data
+less the clients' buffers for Redis), including the 15-byte member strings. The many-keys rows spread the data
 over keys: n is keys×elements per key, B/key the memory added per key (key names,
 per-key overhead and elements), and their throughput rows send each command to a
 random one of the keys. "zlite vs X" is how many times better zlite's
