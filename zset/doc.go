@@ -61,7 +61,8 @@
 // scores and lengths included, and its members are views of that copy: two
 // allocations and one copy for the whole result (ZRANGE 0 -1 of 10 members: 2,035
 // instructions in all, against 3,306 when each member was copied on its own), at the
-// cost of 2 bytes a member more for the caller to hold (up to 12 for wide scores). A set that grows past 16 gains an index after the entries in the same buffer (1.5
+// cost of 2 bytes a member more for the caller to hold (up to 12 for wide scores).
+// A set that grows past 16 gains an index after the entries in the same buffer (1.5
 // bytes per entry), which it keeps until it shrinks to 8 (a bit of Set's length field
 // says whether it has one), so that a set that comes and goes across one size does not
 // build and drop it on each write: a one-byte fingerprint of each member (our own
