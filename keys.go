@@ -1,6 +1,7 @@
 package zlite
 
 import (
+	"github.com/zlite/zlite/internal/glob"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -65,7 +66,7 @@ func (tx *Tx) Keys(pattern string) ([]string, error) {
 		t := &sh.keys
 		now := sh.walkNow()
 		for i := range t.ents {
-			if t.live(i) && !sh.expiredAt(i, now) && (all || globMatch(pattern, t.key(i))) {
+			if t.live(i) && !sh.expiredAt(i, now) && (all || glob.Match(pattern, t.key(i))) {
 				r = append(r, t.keyCopy(i))
 			}
 		}
@@ -120,7 +121,7 @@ func (tx *Tx) scan(cursor uint64, match string, count int64, keyType string) ([]
 			if sh.expiredAt(i, now) {
 				continue
 			}
-			if match != "" && !globMatch(match, t.key(i)) {
+			if match != "" && !glob.Match(match, t.key(i)) {
 				continue
 			}
 			if keyType != "" && !strings.EqualFold(keyType, typeName(t.value(i))) {

@@ -3,6 +3,7 @@ package zlite
 import (
 	"context"
 	"fmt"
+	"github.com/zlite/zlite/internal/glob"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -89,7 +90,7 @@ func TestGlobRandom(t *testing.T) {
 		}
 		var got []string
 		for _, k := range keys {
-			if (p == "*" || globMatch(p, k)) && !slices.Contains(got, k) { // KEYS * skips matching
+			if (p == "*" || glob.Match(p, k)) && !slices.Contains(got, k) { // KEYS * skips matching
 				got = append(got, k)
 			}
 		}

@@ -1,6 +1,7 @@
 package zlite
 
 import (
+	"github.com/zlite/zlite/internal/glob"
 	"math"
 
 	"github.com/zlite/zlite/zset"
@@ -108,7 +109,7 @@ func zscan(s *zset.Set, cursor uint64, match string, count int64) ([]Z, uint64) 
 	}
 	out := []Z{}
 	add := func(m string, f float64) {
-		if match == "" || globMatch(match, m) {
+		if match == "" || glob.Match(match, m) {
 			out = append(out, Z{Member: m, Score: f})
 		}
 	}

@@ -75,9 +75,16 @@ func init() {
 		{name: "discard", arity: 1, inMulti: true, run: cmdDiscard},
 		{name: "watch", arity: -2, inMulti: true, run: cmdWatch},
 		{name: "unwatch", arity: 1, run: cmdUnwatch},
-		{name: "eval", arity: -3, run: cmdEval(false)},
-		{name: "evalsha", arity: -3, run: cmdEval(true)},
-		{name: "script", arity: -2, run: cmdScript, subs: map[string]int{"load": 3, "exists": -3, "flush": -2, "help": 2}},
+		{name: "eval", arity: -3, run: cmdEval(false, false)},
+		{name: "evalsha", arity: -3, run: cmdEval(true, false)},
+		{name: "eval_ro", arity: -3, run: cmdEval(false, true)},
+		{name: "evalsha_ro", arity: -3, run: cmdEval(true, true)},
+		{name: "script", arity: -2, run: cmdScript, subs: map[string]int{"load": 3, "exists": -3, "flush": -2, "kill": 2, "help": 2}},
+		{name: "fcall", arity: -3, run: cmdFCall(false)},
+		{name: "fcall_ro", arity: -3, run: cmdFCall(true)},
+		{name: "function", arity: -2, run: cmdFunction, subs: map[string]int{"load": -3, "delete": 3, "flush": -2,
+			"list": -2, "stats": 2, "kill": 2, "help": 2}},
+		{name: "shutdown", arity: -1, run: cmdShutdown},
 	} {
 		serverCommands[sc.name] = sc
 	}

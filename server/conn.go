@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -108,6 +109,10 @@ func (c *client) serve() {
 	s := c.srv
 	s.log.Debug("client connected", "id", c.id, "addr", c.nc.RemoteAddr().String())
 	defer func() {
+		// A fault in one command ends its connection, never the server.
+		if r := recover(); r != nil {
+			s.log.Error("command panicked; connection closed", "id", c.id, "panic", r, "stack", string(debug.Stack()))
+		}
 		c.watch.clear()
 		c.nc.Close()
 		s.log.Debug("client disconnected", "id", c.id)
@@ -277,6 +282,9 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 		c.mu.Lock()
 		c.lastCmd = name
 		c.mu.Unlock()
+	}
+	if c.srv.scripts.busy.Load() != 0 && err == nil && c.rejectBusy(sc, cmd, isServer, args) {
+		return false
 	}
 	across := -1 // COPY ... DB n to another keyspace: its number
 	if err == nil && !isServer && c.multi == nil && cmd.Name() == "copy" {

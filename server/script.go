@@ -5,9 +5,11 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"errors"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	lua "github.com/yuin/gopher-lua"
@@ -16,171 +18,473 @@ import (
 	"github.com/zlite/zlite"
 )
 
-// Lua scripting: EVAL, EVALSHA and SCRIPT run Redis's Lua 5.1 dialect on
-// github.com/yuin/gopher-lua (already in the module graph through miniredis). A
-// script runs inside one [zlite.DB.Update] batch of the selected keyspace, so it is
-// atomic as in Redis; redis.call and redis.pcall run keyspace commands through
-// [zlite.Tx.Do] with Redis's conversions between replies and Lua values (RESP2
-// forms: integers, strings, false for nulls, tables for arrays, {ok=...} for
-// status replies, {err=...} for errors).
+// Lua scripting: EVAL, EVALSHA, EVAL_RO, EVALSHA_RO, SCRIPT, and the Redis 7
+// functions (function.go) run Redis's Lua 5.1 dialect on github.com/yuin/gopher-lua
+// in Redis's sandbox (script_sandbox.go). A script runs inside one
+// [zlite.DB.Update] batch of the selected keyspace, so it is atomic as in Redis;
+// redis.call and redis.pcall run keyspace commands through [zlite.Tx.Do] with
+// Redis's conversions between replies and Lua values (script_reply.go).
 //
-// Differences from Redis: a script running longer than scriptTimeout is stopped
-// with an error (Redis keeps running it and answers BUSY to other clients; here the
-// keyspace's lock would stall them instead); its writes so far stay, as in Redis.
-// cjson has decode and encode (on encoding/json); no cmsgpack, struct or bit libraries; redis.setresp, redis.log and
-// redis.sha1hex are not provided.
+// A script runs until it ends, as in Redis. Once it has run longer than
+// busy-reply-threshold (lua-time-limit), every other command of the server gets
+// Redis's BUSY error except those Redis allows then (SCRIPT KILL, FUNCTION KILL,
+// SHUTDOWN NOSAVE, ...); SCRIPT KILL stops a script that has not written, SHUTDOWN
+// NOSAVE stops any. The time and kill checks run between the virtual machine's
+// instructions and inside every long library call (server/internal/lualib).
 
-// scriptTimeout bounds a script's run time: a longer one holds its keyspace's lock.
-const scriptTimeout = 5 * time.Second
+// Script flags of a shebang line (#!lua flags=...), as Redis names them.
+const (
+	flagNoWrites = 1 << iota
+	flagAllowOOM
+	flagAllowStale
+	flagNoCluster
+	flagAllowCrossSlot
+	flagCompat // no shebang: EVAL's compatibility mode
+)
 
-// scripts is a server's script cache (SCRIPT LOAD, EVAL) and its Lua states.
-type scripts struct {
-	mu     sync.Mutex
-	protos map[string]*lua.FunctionProto // by lower-case SHA1 hex
-	states sync.Pool                     // *lua.LState, one per concurrent script
+var scriptFlagNames = []struct {
+	name string
+	flag int
+}{{"no-writes", flagNoWrites}, {"allow-oom", flagAllowOOM}, {"allow-stale", flagAllowStale},
+	{"no-cluster", flagNoCluster}, {"allow-cross-slot-keys", flagAllowCrossSlot}}
+
+// script is a compiled EVAL script.
+type script struct {
+	proto *lua.FunctionProto
+	flags int
 }
 
-// compile compiles src, caches it and returns its SHA1 and code.
-func (sc *scripts) compile(src string) (string, *lua.FunctionProto, error) {
+// scripts is a server's script cache (SCRIPT LOAD, EVAL), its function libraries
+// and its Lua states.
+type scripts struct {
+	mu      sync.Mutex
+	byHash  map[string]*script // by lower-case SHA1 hex
+	libs    *functionLibs      // FUNCTION LOAD's libraries (function.go)
+	states  sync.Pool          // *sandbox, one per concurrent script
+	running map[*scriptRun]struct{}
+	busy    atomic.Int32 // running scripts past busy-reply-threshold
+}
+
+// parseShebang returns the flags of a script's shebang line and the length of the
+// line (kept out of the compiled chunk, its line feed kept for line numbers).
+func parseShebang(src string) (flags, n int, err error) {
+	if !strings.HasPrefix(src, "#!") {
+		return flagCompat, 0, nil
+	}
+	line, _, ok := strings.Cut(src, "\n")
+	if !ok {
+		return 0, 0, errors.New("ERR Invalid script shebang")
+	}
+	parts := strings.Fields(line)
+	if len(parts) == 0 {
+		return 0, 0, errors.New("ERR Invalid engine in script shebang")
+	}
+	if parts[0] != "#!lua" {
+		return 0, 0, errors.New("ERR Unexpected engine in script shebang: " + parts[0])
+	}
+	for _, p := range parts[1:] {
+		list, ok := strings.CutPrefix(p, "flags=")
+		if !ok {
+			return 0, 0, errors.New("ERR Unknown lua shebang option: " + p)
+		}
+		if f, err := parseScriptFlags(strings.Split(list, ","), "Unexpected flag in script shebang: "); err != nil {
+			return 0, 0, err
+		} else {
+			flags |= f
+		}
+	}
+	return flags, len(line), nil
+}
+
+// parseScriptFlags maps flag names to flags; an unknown one is an error of the
+// given prefix.
+func parseScriptFlags(names []string, prefix string) (int, error) {
+	flags := 0
+next:
+	for _, name := range names {
+		if name == "" && len(names) == 1 {
+			continue
+		}
+		for _, f := range scriptFlagNames {
+			if f.name == name {
+				flags |= f.flag
+				continue next
+			}
+		}
+		return 0, errors.New("ERR " + prefix + name)
+	}
+	return flags, nil
+}
+
+// compile compiles src, caches it and returns its SHA1 and script.
+func (sc *scripts) compile(src string) (string, *script, error) {
 	sum := sha1.Sum([]byte(src))
 	sha := hex.EncodeToString(sum[:])
 	sc.mu.Lock()
-	p, ok := sc.protos[sha]
+	s, ok := sc.byHash[sha]
 	sc.mu.Unlock()
 	if ok {
-		return sha, p, nil
+		return sha, s, nil
 	}
-	chunk, err := parse.Parse(strings.NewReader(src), "user_script")
+	flags, n, err := parseShebang(src)
 	if err != nil {
-		return "", nil, errors.New("ERR Error compiling script (new function): " + oneLine(err.Error()))
+		return "", nil, err
 	}
-	p, err = lua.Compile(chunk, "user_script")
+	p, err := compileChunk(src[n:], "user_script")
 	if err != nil {
-		return "", nil, errors.New("ERR Error compiling script (new function): " + oneLine(err.Error()))
+		return "", nil, errors.New("ERR Error compiling script (new function): " + compileError(err, src[n:], "user_script"))
 	}
+	s = &script{proto: p, flags: flags}
 	sc.mu.Lock()
-	if sc.protos == nil {
-		sc.protos = make(map[string]*lua.FunctionProto)
+	if sc.byHash == nil {
+		sc.byHash = make(map[string]*script)
 	}
-	sc.protos[sha] = p
+	sc.byHash[sha] = s
 	sc.mu.Unlock()
-	return sha, p, nil
+	return sha, s, nil
 }
 
-func (sc *scripts) lookup(sha string) *lua.FunctionProto {
+// compileError is a compile error as Lua 5.1 words it ("user_script:1:
+// unexpected symbol near '<eof>'"); gopher-lua's parser says "user_script at EOF:
+// syntax error".
+func compileError(err error, src, name string) string {
+	var pe *parse.Error
+	if !errors.As(err, &pe) {
+		return oneLine(err.Error())
+	}
+	line, tok := pe.Pos.Line, pe.Token
+	if line == parse.EOF {
+		line, tok = strings.Count(src, "\n")+1, "<eof>"
+	}
+	msg := pe.Message
+	if msg == "syntax error" {
+		msg = "unexpected symbol"
+	}
+	return name + ":" + strconv.Itoa(line) + ": " + msg + " near '" + tok + "'"
+}
+
+func (sc *scripts) lookup(sha string) *script {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	return sc.protos[strings.ToLower(sha)]
+	return sc.byHash[strings.ToLower(sha)]
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// newState returns a Lua state with Redis's libraries (base, table, string, math)
-// and no file or module access.
-func newState() *lua.LState {
-	L := lua.NewState(lua.Options{SkipOpenLibs: true})
-	for _, lib := range []struct {
-		name string
-		open lua.LGFunction
-	}{{lua.BaseLibName, lua.OpenBase}, {lua.TabLibName, lua.OpenTable}, {lua.StringLibName, lua.OpenString}, {lua.MathLibName, lua.OpenMath}} {
-		L.Push(L.NewFunction(lib.open))
-		L.Push(lua.LString(lib.name))
-		L.Call(1, 0)
-	}
-	openCJSON(L)
-	for _, name := range []string{"dofile", "loadfile", "require", "module"} {
-		L.SetGlobal(name, lua.LNil)
-	}
-	return L
-}
-
-// scriptRun is the state of one script's run, read by redis.call.
+// scriptRun is the state of one script's run, read by redis.call and by the
+// server's busy checks.
 type scriptRun struct {
-	tx   *zlite.Tx
-	sha  string
-	line int // where the last failing redis.call was made
+	srv      *Server
+	tx       *zlite.Tx
+	sb       *sandbox
+	name     string       // the SHA1 of an EVAL script, the function's name for FCALL
+	eval     bool         // EVAL (SCRIPT KILL), not FCALL (FUNCTION KILL)
+	readOnly bool         // EVAL_RO, FCALL_RO, no-writes: write commands are refused
+	line     int          // where the last failing redis.call or error({...}) was made
+	resp     int          // redis.setresp: the protocol of redis.call replies
+	fn       *libFunction // FCALL's function
+	args     []string     // the command, for FUNCTION STATS
+
+	cancel   context.CancelCauseFunc
+	start    time.Time
+	heap0    uint64
+	watch    *time.Timer
+	dirty    atomic.Bool // a write command ran: SCRIPT KILL refuses
+	timedOut atomic.Bool
+	past     chan struct{} // closed when the run passes busy-reply-threshold or ends
+	pastOnce sync.Once
 }
 
-// cmdEval is EVAL script numkeys [key ...] [arg ...] and EVALSHA sha1 numkeys ....
-func cmdEval(bySHA bool) func(c *client, a []string) bool {
+// Causes of a stopped script.
+var (
+	errScriptKilled   = errors.New("ERR Script killed by user with SCRIPT KILL...")
+	errFunctionKilled = errors.New("ERR Script killed by user with FUNCTION KILL...")
+	errScriptMemory   = errors.New("ERR Script killed: it used more memory than allowed")
+	errScriptShutdown = errors.New("ERR Script killed: the server is shutting down")
+)
+
+// BUSY errors, word for word Redis's.
+const (
+	errBusyEval     = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."
+	errBusyFunction = "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE."
+)
+
+// scriptMemoryLimit bounds how much a script may grow the process's heap: at most
+// this much, or as much as the heap held when it started if that is more (so that
+// garbage a collection would free does not count against a small script).
+const scriptMemoryLimit = 1 << 30
+
+// watchEvery is how often a running script's time and memory are checked.
+const watchEvery = 5 * time.Millisecond
+
+// cmdEval is EVAL, EVALSHA, EVAL_RO and EVALSHA_RO script numkeys [key ...] [arg ...].
+func cmdEval(bySHA, ro bool) func(c *client, a []string) bool {
 	return func(c *client, a []string) bool {
-		n, err := strconv.ParseInt(a[2], 10, 64)
-		switch {
-		case err != nil:
-			c.w.errorReply(zlite.ErrNotInteger.Error())
-			return false
-		case n > int64(len(a)-3):
-			c.w.errorReply("ERR Number of keys can't be greater than number of args")
-			return false
-		case n < 0:
-			c.w.errorReply("ERR Number of keys can't be negative")
-			return false
-		}
-		sc := &c.srv.scripts
-		var sha string
-		var proto *lua.FunctionProto
-		if bySHA {
-			sha = strings.ToLower(a[1])
-			if proto = sc.lookup(sha); proto == nil {
-				c.w.errorReply("NOSCRIPT No matching script. Please use EVAL.")
-				return false
-			}
-		} else if sha, proto, err = sc.compile(a[1]); err != nil {
-			c.w.errorReply(err.Error())
-			return false
-		}
-		keys, args := a[3:3+n], a[3+n:]
-		var v lua.LValue
-		_ = c.srv.DB(c.db).Update(func(tx *zlite.Tx) error {
-			v, err = runScript(sc, proto, &scriptRun{tx: tx, sha: sha}, keys, args)
-			return nil
-		})
+		keys, args, err := evalKeys(a)
 		if err != nil {
 			c.w.errorReply(err.Error())
 			return false
 		}
-		c.w.luaReply(v)
+		sc := &c.srv.scripts
+		var sha string
+		var s *script
+		if bySHA {
+			sha = strings.ToLower(a[1])
+			if s = sc.lookup(sha); s == nil {
+				c.w.errorReply("NOSCRIPT No matching script. Please use EVAL.")
+				return false
+			}
+		} else if sha, s, err = sc.compile(a[1]); err != nil {
+			c.w.errorReply(err.Error())
+			return false
+		}
+		readOnly := ro || s.flags&(flagCompat|flagNoWrites) == flagNoWrites
+		if ro && s.flags&(flagCompat|flagNoWrites) == 0 {
+			c.w.errorReply("ERR Can not execute a script with write flag using *_ro command.")
+			return false
+		}
+		c.runScript(&scriptRun{name: sha, eval: true, readOnly: readOnly, args: a}, s.proto, keys, args)
 		return false
 	}
 }
 
-// runScript runs proto with KEYS and ARGV on a pooled Lua state.
-func runScript(sc *scripts, proto *lua.FunctionProto, run *scriptRun, keys, args []string) (lua.LValue, error) {
-	L, _ := sc.states.Get().(*lua.LState)
-	if L == nil {
-		L = newState()
+// evalKeys splits EVAL's and FCALL's arguments after numkeys into keys and args.
+func evalKeys(a []string) (keys, args []string, err error) {
+	n, err := strconv.ParseInt(a[2], 10, 64)
+	switch {
+	case err != nil:
+		return nil, nil, zlite.ErrNotInteger
+	case n > int64(len(a)-3):
+		return nil, nil, errors.New("ERR Number of keys can't be greater than number of args")
+	case n < 0:
+		return nil, nil, errors.New("ERR Number of keys can't be negative")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), scriptTimeout)
-	defer cancel()
-	L.SetContext(ctx)
-	defer func() {
-		L.RemoveContext()
-		L.SetTop(0)
-		sc.states.Put(L)
-	}()
-	redis := L.NewTable()
-	redis.RawSetString("call", L.NewFunction(func(L *lua.LState) int { return run.call(L, true) }))
-	redis.RawSetString("pcall", L.NewFunction(func(L *lua.LState) int { return run.call(L, false) }))
-	redis.RawSetString("error_reply", L.NewFunction(func(L *lua.LState) int {
-		t := L.NewTable()
-		t.RawSetString("err", lua.LString(L.CheckString(1)))
-		L.Push(t)
-		return 1
-	}))
-	redis.RawSetString("status_reply", L.NewFunction(func(L *lua.LState) int {
-		t := L.NewTable()
-		t.RawSetString("ok", lua.LString(L.CheckString(1)))
-		L.Push(t)
-		return 1
-	}))
-	L.SetGlobal("redis", redis)
-	L.SetGlobal("KEYS", stringTable(L, keys))
-	L.SetGlobal("ARGV", stringTable(L, args))
-	L.Push(L.NewFunctionFromProto(proto))
-	if err := L.PCall(0, 1, nil); err != nil {
-		return nil, run.scriptError(err, ctx)
+	return a[3 : 3+n], a[3+n:], nil
+}
+
+// runScript runs a compiled chunk (EVAL) or a library function (FCALL, run.fn set)
+// in one Update batch of the client's keyspace and writes its reply.
+func (c *client) runScript(run *scriptRun, proto *lua.FunctionProto, keys, args []string) {
+	srv := c.srv
+	sc := &srv.scripts
+	var v lua.LValue
+	var err error
+	_ = srv.DB(c.db).Update(func(tx *zlite.Tx) error {
+		sb, _ := sc.states.Get().(*sandbox)
+		if sb == nil {
+			sb = newSandbox(srv)
+		}
+		run.srv, run.tx, run.sb, run.resp = srv, tx, sb, 2
+		L := sb.L
+		var fn *lua.LFunction
+		if run.fn != nil {
+			if fn, err = sb.function(run.fn); err != nil {
+				sc.states.Put(sb)
+				return nil
+			}
+		}
+		ctx := sc.begin(run)
+		sb.run = run
+		L.SetContext(ctx)
+		defer func() {
+			sc.end(run)
+			L.RemoveContext()
+			L.SetTop(0)
+			L.Env = sb.env
+			sb.globals.RawSetString("KEYS", lua.LNil)
+			sb.globals.RawSetString("ARGV", lua.LNil)
+			sb.run = nil
+			sc.states.Put(sb)
+		}()
+		if fn != nil {
+			L.Push(fn)
+			L.Push(stringTable(L, keys))
+			L.Push(stringTable(L, args))
+			err = L.PCall(2, 1, nil)
+		} else {
+			sb.globals.RawSetString("KEYS", stringTable(L, keys))
+			sb.globals.RawSetString("ARGV", stringTable(L, args))
+			L.Push(L.NewFunctionFromProto(proto))
+			err = L.PCall(0, 1, nil)
+		}
+		if err != nil {
+			err = run.scriptError(err, context.Cause(ctx))
+			return nil
+		}
+		v = L.Get(-1)
+		if err := context.Cause(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			// Stopped in its last instruction: its reply is not wanted.
+			return nil
+		}
+		c.w.luaReply(v, run.resp == 3, 0)
+		return nil
+	})
+	if err != nil {
+		c.w.errorReply(err.Error())
 	}
-	return L.Get(-1), nil
+}
+
+// begin registers a run as running and starts its watch; the returned context is
+// cancelled, with the cause, when the run is killed.
+func (sc *scripts) begin(run *scriptRun) context.Context {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	run.cancel = cancel
+	run.start = time.Now()
+	run.heap0 = heapBytes()
+	run.past = make(chan struct{})
+	sc.mu.Lock()
+	if sc.running == nil {
+		sc.running = make(map[*scriptRun]struct{})
+	}
+	sc.running[run] = struct{}{}
+	sc.mu.Unlock()
+	run.watch = time.AfterFunc(watchEvery, func() { sc.check(run) })
+	return ctx
+}
+
+// end unregisters a finished run.
+func (sc *scripts) end(run *scriptRun) {
+	sc.mu.Lock()
+	delete(sc.running, run)
+	run.watch.Stop()
+	if run.timedOut.Load() {
+		sc.busy.Add(-1)
+	}
+	sc.mu.Unlock()
+	run.cancel(nil)
+	run.pastOnce.Do(func() { close(run.past) })
+}
+
+// check is a running script's watch: it enters busy mode once the script has run
+// longer than busy-reply-threshold, stops it when it grew the heap past
+// scriptMemoryLimit, and re-arms itself.
+func (sc *scripts) check(run *scriptRun) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if _, ok := sc.running[run]; !ok {
+		return
+	}
+	limit := uint64(max(run.srv.scriptMemory, int64(run.heap0)))
+	if h := heapBytes(); h > run.heap0 && h-run.heap0 > limit {
+		run.srv.log.Warn("Lua script killed: it grew the heap past its limit", "script", run.name, "bytes", h-run.heap0)
+		run.cancel(errScriptMemory)
+	}
+	if th := run.srv.busyThreshold.Load(); th > 0 && !run.timedOut.Load() && time.Since(run.start) >= time.Duration(th)*time.Millisecond {
+		run.timedOut.Store(true)
+		sc.busy.Add(1)
+		kill := "SCRIPT KILL"
+		if !run.eval {
+			kill = "FUNCTION KILL"
+		}
+		run.srv.log.Warn("Slow script detected: still in execution. You can try killing the script using the "+kill+" command.",
+			"script", run.name, "ms", time.Since(run.start).Milliseconds())
+		run.pastOnce.Do(func() { close(run.past) })
+	}
+	run.watch.Reset(watchEvery)
+}
+
+// heapBytes is the Go heap's object bytes, live and not yet collected.
+func heapBytes() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
+// busyError returns the BUSY error for a command while a script is past
+// busy-reply-threshold, or "" when the command may run.
+func (sc *scripts) busyError(name string, a []string) string {
+	if sc.busy.Load() == 0 {
+		return ""
+	}
+	switch name {
+	case "auth", "discard", "hello", "multi", "quit", "reset", "unwatch", "watch", "shutdown":
+		return ""
+	case "script", "function":
+		if len(a) > 1 && (strings.EqualFold(a[1], "kill") || (name == "function" && strings.EqualFold(a[1], "stats"))) {
+			return ""
+		}
+	}
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	for run := range sc.running {
+		if run.timedOut.Load() && !run.eval {
+			return errBusyFunction
+		}
+	}
+	return errBusyEval
+}
+
+// rejectBusy replies BUSY to a command that may not run while a script is past
+// busy-reply-threshold, as Redis does (a transaction it was queued in then fails
+// with EXECABORT), and reports whether it did.
+func (c *client) rejectBusy(sc *serverCommand, cmd zlite.Command, isServer bool, a []string) bool {
+	name := cmd.Name()
+	if isServer {
+		name = sc.name
+	}
+	e := c.srv.scripts.busyError(name, a)
+	if e == "" {
+		return false
+	}
+	c.runBatch()
+	if c.multi != nil {
+		c.multi.aborted = true
+	}
+	c.w.errorReply(e)
+	return true
+}
+
+// kill stops the script that is past busy-reply-threshold, for SCRIPT KILL (eval)
+// and FUNCTION KILL. As in Redis, the command waits until a running script is past
+// the threshold (Redis reads it only then) or has ended.
+func (sc *scripts) kill(eval bool) error {
+	for {
+		sc.mu.Lock()
+		var run *scriptRun
+		for r := range sc.running {
+			if run == nil || r.start.Before(run.start) {
+				run = r
+			}
+		}
+		sc.mu.Unlock()
+		if run == nil {
+			return errors.New("NOTBUSY No scripts in execution right now.")
+		}
+		<-run.past
+		sc.mu.Lock()
+		_, still := sc.running[run]
+		sc.mu.Unlock()
+		if !still {
+			continue
+		}
+		switch {
+		case run.dirty.Load():
+			return errors.New("UNKILLABLE Sorry the script already executed write commands against the dataset. " +
+				"You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.")
+		case eval && !run.eval:
+			return errors.New(errBusyFunction)
+		case !eval && run.eval:
+			return errors.New(errBusyEval)
+		}
+		if eval {
+			run.cancel(errScriptKilled)
+		} else {
+			run.cancel(errFunctionKilled)
+		}
+		return nil
+	}
+}
+
+// stopAll stops every running script (the server is shutting down).
+func (sc *scripts) stopAll() {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	for run := range sc.running {
+		run.cancel(errScriptShutdown)
+	}
 }
 
 func stringTable(L *lua.LState, ss []string) *lua.LTable {
@@ -191,11 +495,15 @@ func stringTable(L *lua.LState, ss []string) *lua.LTable {
 	return t
 }
 
-// scriptError is the error reply of a failed script, in Redis's words: the error,
-// then " script: <sha>, on @user_script:<line>.".
-func (run *scriptRun) scriptError(err error, ctx context.Context) error {
-	if ctx.Err() != nil {
-		return errors.New("ERR script killed: it ran longer than " + scriptTimeout.String() + " script: " + run.sha)
+// scriptError is the error reply of a failed script, in Redis's words: the error
+// (with ERR before a plain message), then " script: <name>, on @user_script:<line>."
+// for an error raised where Redis's error handler finds a line.
+func (run *scriptRun) scriptError(err error, cause error) error {
+	suffix := func(line int) string {
+		return " script: " + run.name + ", on @" + run.source() + ":" + strconv.Itoa(line) + "."
+	}
+	if cause != nil && !errors.Is(cause, context.Canceled) {
+		return errors.New(cause.Error() + suffix(max(run.line, errorLine(err, run.source()))))
 	}
 	var ae *lua.ApiError
 	if !errors.As(err, &ae) {
@@ -203,138 +511,42 @@ func (run *scriptRun) scriptError(err error, ctx context.Context) error {
 	}
 	if t, ok := ae.Object.(*lua.LTable); ok {
 		if e, ok := t.RawGetString("err").(lua.LString); ok {
-			return errors.New(string(e) + " script: " + run.sha + ", on @user_script:" + strconv.Itoa(run.line) + ".")
+			return errors.New(string(e) + suffix(run.line))
 		}
+		return errors.New("ERR Error running script " + run.name + ", execution failure")
 	}
 	msg := oneLine(lua.LVAsString(ae.Object))
-	line := 0
-	if rest, ok := strings.CutPrefix(msg, "user_script:"); ok {
-		if i := strings.IndexByte(rest, ':'); i > 0 {
-			line, _ = strconv.Atoi(rest[:i])
-		}
+	line := errorLine(err, run.source())
+	if line == 0 {
+		line = run.line
 	}
-	return errors.New("ERR " + msg + " script: " + run.sha + ", on @user_script:" + strconv.Itoa(line) + ".")
+	return errors.New("ERR " + msg + suffix(line))
 }
 
-// call is redis.call (raise on error) and redis.pcall (return {err=...}).
-func (run *scriptRun) call(L *lua.LState, raise bool) int {
-	fail := func(msg string) int {
-		if w := L.Where(1); w != "" {
-			run.line, _ = strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(w, "user_script:"), ":"))
-		}
-		t := L.NewTable()
-		t.RawSetString("err", lua.LString(msg))
-		if raise {
-			L.Error(t, 0)
-			return 0
-		}
-		L.Push(t)
-		return 1
+// source is the chunk name of the run's code, as Redis's error replies give it.
+func (run *scriptRun) source() string {
+	if run.eval {
+		return "user_script"
 	}
-	n := L.GetTop()
-	if n == 0 {
-		return fail("ERR Please specify at least one argument for this redis lib call")
-	}
-	args := make([]string, n)
-	for i := range n {
-		switch v := L.Get(i + 1).(type) {
-		case lua.LString:
-			args[i] = string(v)
-		case lua.LNumber:
-			if f := float64(v); f == float64(int64(f)) {
-				args[i] = strconv.FormatInt(int64(f), 10)
-			} else {
-				args[i] = strconv.FormatFloat(f, 'g', 17, 64)
-			}
-		default:
-			return fail("ERR Lua redis lib command arguments must be strings or integers")
-		}
-	}
-	name := strings.ToLower(args[0])
-	if name == "ping" {
-		t := L.NewTable()
-		t.RawSetString("ok", lua.LString("PONG"))
-		L.Push(t)
-		return 1
-	}
-	cmd, err := zlite.Lookup(args)
-	if err != nil {
-		if strings.HasPrefix(err.Error(), "ERR unknown command") {
-			return fail("ERR Unknown Redis command called from script")
-		}
-		return fail("ERR Wrong number of args calling Redis command from script")
-	}
-	if cmd.Blocking() {
-		return fail("ERR This Redis command is not allowed from script")
-	}
-	v, err := run.tx.Do(args...)
-	if err != nil {
-		return fail(err.Error())
-	}
-	L.Push(toLua(L, v, cmd.Shape(args)))
-	return 1
+	return "user_function"
 }
 
-// toLua converts a keyspace reply to Lua as Redis does for RESP2 replies.
-func toLua(L *lua.LState, v any, sh zlite.Shape) lua.LValue {
-	switch v := v.(type) {
-	case nil:
-		return lua.LFalse
-	case int64:
-		return lua.LNumber(v)
-	case string:
-		if sh.Status {
-			t := L.NewTable()
-			t.RawSetString("ok", lua.LString(v))
-			return t
-		}
-		return lua.LString(v)
-	case []any:
-		t := L.CreateTable(len(v), 0)
-		for _, e := range v {
-			t.Append(toLua(L, e, zlite.Shape{}))
-		}
-		return t
+// errorLine is the line of a Lua error's "<source>:<line>:" prefix, or 0.
+func errorLine(err error, source string) int {
+	var ae *lua.ApiError
+	if !errors.As(err, &ae) {
+		return 0
 	}
-	return lua.LFalse
+	rest, ok := strings.CutPrefix(lua.LVAsString(ae.Object), source+":")
+	if !ok {
+		return 0
+	}
+	n, _ := strconv.Atoi(rest[:max(strings.IndexByte(rest, ':'), 0)])
+	return n
 }
 
-// luaReply writes a script's result as Redis converts Lua values to replies.
-func (w *writer) luaReply(v lua.LValue) {
-	switch v := v.(type) {
-	case lua.LNumber:
-		w.integer(int64(v))
-	case lua.LString:
-		w.bulk(string(v))
-	case lua.LBool:
-		if v {
-			w.integer(1)
-		} else {
-			w.null(false)
-		}
-	case *lua.LTable:
-		if e, ok := v.RawGetString("err").(lua.LString); ok {
-			w.errorReply(string(e))
-			return
-		}
-		if s, ok := v.RawGetString("ok").(lua.LString); ok {
-			w.status(string(s))
-			return
-		}
-		n := 0
-		for v.RawGetInt(n+1) != lua.LNil {
-			n++
-		}
-		w.array(n)
-		for i := 1; i <= n; i++ {
-			w.luaReply(v.RawGetInt(i))
-		}
-	default:
-		w.null(false)
-	}
-}
-
-// cmdScript is SCRIPT LOAD script | EXISTS sha1 [sha1 ...] | FLUSH [ASYNC|SYNC].
+// cmdScript is SCRIPT LOAD script | EXISTS sha1 [sha1 ...] | FLUSH [ASYNC|SYNC] |
+// KILL | HELP.
 func cmdScript(c *client, a []string) bool {
 	sc := &c.srv.scripts
 	switch strings.ToLower(a[1]) {
@@ -360,12 +572,18 @@ func cmdScript(c *client, a []string) bool {
 			return false
 		}
 		sc.mu.Lock()
-		sc.protos = nil
+		sc.byHash = nil
 		sc.mu.Unlock()
+		c.w.status("OK")
+	case "kill":
+		if err := sc.kill(true); err != nil {
+			c.w.errorReply(err.Error())
+			return false
+		}
 		c.w.status("OK")
 	case "help":
 		c.w.array(1)
-		c.w.status("SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are: LOAD <script> EXISTS <sha1> [<sha1> ...] FLUSH [ASYNC|SYNC]")
+		c.w.status("SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are: LOAD <script> EXISTS <sha1> [<sha1> ...] FLUSH [ASYNC|SYNC] KILL")
 	}
 	return false
 }

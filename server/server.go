@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,6 +56,18 @@ func WithIdleTimeout(d time.Duration) Option {
 // WithLogger sets the logger for connection events (at debug level) and errors.
 func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
 
+// WithBusyReplyThreshold sets busy-reply-threshold (Redis's lua-time-limit, 5s by
+// default): once a script has run longer, other commands get Redis's BUSY error
+// until it ends or SCRIPT KILL, FUNCTION KILL or SHUTDOWN NOSAVE stops it. Zero
+// turns busy mode off (scripts then run to their end, holding their keyspace).
+func WithBusyReplyThreshold(d time.Duration) Option {
+	return func(s *Server) { s.busyThreshold.Store(d.Milliseconds()) }
+}
+
+// WithShutdownHandler sets what SHUTDOWN does after it has closed the server
+// (cmd/zlite-server exits); without one, SHUTDOWN only closes it.
+func WithShutdownHandler(f func()) Option { return func(s *Server) { s.onShutdown = f } }
+
 // Server serves the Redis protocol over [zlite.DB] keyspaces. It is safe for
 // concurrent use; each connection is served by its own goroutine.
 type Server struct {
@@ -71,6 +84,11 @@ type Server struct {
 	log     *slog.Logger
 	started time.Time
 	scripts scripts
+	// busyThreshold is busy-reply-threshold (lua-time-limit) in milliseconds: a
+	// script running longer puts the server in busy mode (see script.go); 0 never.
+	busyThreshold atomic.Int64
+	scriptMemory  int64  // how much one script may grow the heap (scriptMemoryLimit)
+	onShutdown    func() // called after SHUTDOWN closed the server
 
 	mu        sync.Mutex
 	clients   map[int64]*client
@@ -99,6 +117,8 @@ func New(opts ...Option) *Server {
 	s.password.Store(&empty)
 	s.maxClients.Store(10000)
 	s.maxBulk.Store(512 << 20)
+	s.busyThreshold.Store(5000)
+	s.scriptMemory = scriptMemoryLimit
 	s.dbs.Store(new([NumDBs]*zlite.DB))
 	for _, o := range opts {
 		o(s)
@@ -212,6 +232,7 @@ func (s *Server) unregister(c *client) {
 // cancelled; their elements stay in the keyspace) and waits for the connection
 // goroutines to end. The keyspaces stay usable. The complexity is O(connections).
 func (s *Server) Close() error {
+	s.scripts.stopAll()
 	s.mu.Lock()
 	s.closed = true
 	for l := range s.listeners {
@@ -247,6 +268,52 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		_ = s.Close()
 		return ctx.Err()
 	}
+}
+
+// cmdShutdown is SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]: the server closes
+// every connection (the caller's without a reply, as in Redis) and then calls the
+// handler of [WithShutdownHandler]. While a script is past busy-reply-threshold
+// only SHUTDOWN NOSAVE is allowed; it stops the script whether or not it wrote.
+// The server keeps no data of its own, so SAVE and NOSAVE differ only there.
+func cmdShutdown(c *client, a []string) bool {
+	nosave, save, abort := false, false, false
+	for _, o := range a[1:] {
+		switch strings.ToLower(o) {
+		case "nosave":
+			nosave = true
+		case "save":
+			save = true
+		case "now", "force":
+		case "abort":
+			abort = true
+		default:
+			c.w.errorReply("ERR syntax error")
+			return false
+		}
+	}
+	if (abort && len(a) > 2) || (nosave && save) {
+		c.w.errorReply("ERR syntax error")
+		return false
+	}
+	if abort {
+		c.w.errorReply("ERR No shutdown in progress.")
+		return false
+	}
+	s := c.srv
+	if !nosave {
+		if e := s.scripts.busyError("", nil); e != "" {
+			c.w.errorReply(e)
+			return false
+		}
+	}
+	s.log.Warn("User requested shutdown...")
+	go func() {
+		_ = s.Close()
+		if s.onShutdown != nil {
+			s.onShutdown()
+		}
+	}()
+	return true
 }
 
 // client returns the connected client with the given id.

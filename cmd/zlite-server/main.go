@@ -5,10 +5,12 @@
 //
 // It listens on loopback only unless -addr says otherwise. Flags (Redis's config
 // names where Redis has one): -addr, -requirepass, -maxclients, -proto-max-bulk-len,
-// -timeout (idle client timeout), -v (debug logs: one line per connection event),
+// -timeout (idle client timeout), -busy-reply-threshold (lua-time-limit), -v (debug logs: one line per connection event),
 // -cpuprofile (write a CPU profile of the whole run to a file, for go tool pprof).
 // SIGTERM or SIGINT shuts it down gracefully: it stops accepting, lets each
-// connection finish its command, and exits.
+// connection finish its command (a script still running after 10 seconds is
+// stopped), and exits; a second signal ends the process at once. SHUTDOWN does the
+// same from a client.
 package main
 
 import (
@@ -42,6 +44,7 @@ func run(args []string, stderr *os.File) error {
 	maxClients := fs.Int("maxclients", 10000, "maximum number of connected clients")
 	maxBulk := fs.Int64("proto-max-bulk-len", 512<<20, "longest bulk string accepted in a request, in bytes")
 	idle := fs.Duration("timeout", 0, "close clients idle for longer (0: never)")
+	busy := fs.Duration("busy-reply-threshold", 5*time.Second, "after a script ran this long, other commands get BUSY (lua-time-limit; 0: never)")
 	verbose := fs.Bool("v", false, "log connection events (debug level)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (empty: none)")
 	if err := fs.Parse(args); err != nil {
@@ -67,19 +70,27 @@ func run(args []string, stderr *os.File) error {
 	if err != nil {
 		return err
 	}
-	srv := server.New(server.WithPassword(*pass), server.WithMaxClients(*maxClients),
-		server.WithProtoMaxBulkLen(*maxBulk), server.WithIdleTimeout(*idle), server.WithLogger(log))
-	log.Info("zlite-server listening", "addr", l.Addr().String())
-
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	shutdown := make(chan struct{})
+	srv := server.New(server.WithPassword(*pass), server.WithMaxClients(*maxClients),
+		server.WithProtoMaxBulkLen(*maxBulk), server.WithIdleTimeout(*idle), server.WithLogger(log),
+		server.WithBusyReplyThreshold(*busy), server.WithShutdownHandler(func() { close(shutdown) }))
+	log.Info("zlite-server listening", "addr", l.Addr().String())
+
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
 	select {
 	case err := <-errc:
 		return err
+	case <-shutdown: // SHUTDOWN closed the server
+		<-errc
+		log.Info("zlite-server shut down by SHUTDOWN")
+		return nil
 	case <-ctx.Done():
 	}
+	// A second SIGTERM or SIGINT now ends the process at once.
+	stop()
 	log.Info("zlite-server shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

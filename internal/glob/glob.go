@@ -1,11 +1,11 @@
-package zlite
+package glob
 
-// globMatch reports whether s matches the glob pattern p exactly as Redis's
+// Match reports whether s matches the glob pattern p exactly as Redis's
 // stringmatchlen does (KEYS, SCAN MATCH): '*' any run of bytes, '?' one byte,
 // '[abc]', '[^abc]', '[a-z]' (bounds in either order) and '\' escaping the next byte.
 // An unterminated '[' set extends to the end of the pattern. Bytes, not runes, are
 // compared, as in Redis.
-func globMatch(p, s string) bool {
+func Match(p, s string) bool {
 	skipLonger := false
 	return globMatchImpl(p, s, &skipLonger)
 }
