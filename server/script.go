@@ -421,9 +421,11 @@ func (sc *scripts) busyError(name string, a []string) string {
 // busy-reply-threshold, as Redis does (a transaction it was queued in then fails
 // with EXECABORT), and reports whether it did.
 func (c *client) rejectBusy(sc *serverCommand, cmd zlite.Command, isServer bool, a []string) bool {
-	name := cmd.Name()
+	var name string
 	if isServer {
 		name = sc.name
+	} else {
+		name = cmd.Name()
 	}
 	e := c.srv.scripts.busyError(name, a)
 	if e == "" {

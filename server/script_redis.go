@@ -389,15 +389,17 @@ func (w *writer) luaReply(v lua.LValue, resp3 bool, depth int) {
 	case lua.LNumber:
 		w.integer(int64(v))
 	case lua.LBool:
+		// A script in RESP3 (redis.setresp(3)) returns booleans: #t/#f to a RESP3
+		// client, :1/:0 to a RESP2 one; in RESP2 false is a null.
 		switch {
+		case resp3 && w.resp3 && bool(v):
+			_, _ = w.bw.WriteString("#t\r\n")
 		case resp3 && w.resp3:
-			if v {
-				_, _ = w.bw.WriteString("#t\r\n")
-			} else {
-				_, _ = w.bw.WriteString("#f\r\n")
-			}
+			_, _ = w.bw.WriteString("#f\r\n")
 		case bool(v):
 			w.integer(1)
+		case resp3:
+			w.integer(0)
 		default:
 			w.null(false)
 		}

@@ -182,6 +182,15 @@ func (sb *sandbox) raise(L *lua.LState) int {
 			sb.run.line = callerLine(L)
 		}
 	}
+	// Lua prefixes the position of the function level names only when that
+	// function is a Lua function: error called by pcall itself has none.
+	if level > 0 {
+		if dbg, ok := L.GetStack(level); ok {
+			if _, err := L.GetInfo("S", dbg, lua.LNil); err == nil && dbg.What == "G" {
+				level = 0
+			}
+		}
+	}
 	L.Error(obj, level)
 	return 0
 }
