@@ -69,6 +69,9 @@ var adminScenarios = []scenario{
 		"1> CLIENT REPLY SKIP", "1> BLPOP bq 0", "blocked 1", "0: RPUSH bq v", "1: PING r", "0: LLEN bq",
 		"1> CLIENT REPLY OFF", "1> BZPOPMIN bz 0", "blocked 1", "0: ZADD bz 1 m", "1: CLIENT REPLY ON", "0: ZCARD bz",
 		"1> CLIENT REPLY SKIP", "1> BLPOP bq 0", "blocked 1", "0: CLIENT UNBLOCK {1} ERROR", "1: PING s",
+		// The reply before a dropped blocking command's arrives while it blocks.
+		"raw 1: " + string(encode("RPUSH", "other", "a")) + string(encode("CLIENT", "REPLY", "SKIP")) + string(encode("BLPOP", "bq", "0")),
+		"blocked 1", "0: RPUSH bq w", "1: PING t", "0: LLEN bq",
 	}},
 	{"client-list-kill", 3, []string{
 		"0: CLIENT LIST ID", "0: CLIENT LIST ID abc", "0: CLIENT LIST ID {1} abc", "0: CLIENT LIST ID +5",
