@@ -324,6 +324,8 @@ type killFilter struct {
 	skipMe          bool // not the caller
 }
 
+// match reports whether client o passes the filters of a CLIENT KILL that self
+// runs.
 func (f *killFilter) match(self, o *client) bool {
 	return !f.none && (f.id == 0 || o.id == f.id) &&
 		(!f.byAddr || o.nc.RemoteAddr().String() == f.addr) &&
