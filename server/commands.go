@@ -103,7 +103,7 @@ func cmdPing(c *client, a []string) bool {
 	return false
 }
 
-// cmdReset is RESET: leave MULTI, unwatch, select 0, RESP2, no name,
+// cmdReset is RESET: leave MULTI, unwatch, select 0, RESP2, no name, replies on,
 // unauthenticated when a password is set.
 func cmdReset(c *client, a []string) bool {
 	c.multi = nil
@@ -114,6 +114,7 @@ func cmdReset(c *client, a []string) bool {
 	c.mu.Unlock()
 	c.w.resp3 = false
 	c.authed = *c.srv.password.Load() == ""
+	c.resetReplies()
 	c.w.status("RESET")
 	return false
 }

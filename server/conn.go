@@ -52,6 +52,7 @@ type client struct {
 	cmds    [][]string     // the batch's arguments, for DoPipelined
 	results []zlite.Result // the batch's replies
 	pairs   pairBuf        // the pairs of the batch's replies written by the keyspace
+	replies replyMode      // CLIENT REPLY's state
 
 	mu      sync.Mutex // guards the fields below, read by CLIENT LIST/KILL/UNBLOCK
 	name    string
@@ -152,7 +153,9 @@ func (c *client) step() bool {
 		if err != nil {
 			var pe *ProtocolError
 			if errors.As(err, &pe) {
-				c.w.errorReply("ERR " + pe.Error())
+				if !c.replies.next() {
+					c.w.errorReply("ERR " + pe.Error())
+				}
 				_ = c.w.bw.Flush()
 				s.log.Debug("protocol error", "id", c.id, "err", err)
 			} else if errors.Is(err, os.ErrDeadlineExceeded) {
@@ -253,6 +256,7 @@ const maxBatch = 128
 type pending struct {
 	args []string
 	sh   zlite.Shape
+	mute bool // its reply is discarded (see replyMode)
 }
 
 // dispatch runs one command and writes its reply; it reports whether the
@@ -264,7 +268,8 @@ type pending struct {
 // together by [zlite.DoPipelined] (one keyspace lock for all where that is
 // observably the same), when the buffer holds no further command, the batch is
 // full, or any other command comes; their replies are written in order before
-// that command's.
+// that command's. A command's reply, error or not, is discarded while CLIENT REPLY
+// says so (see replyMode).
 func (c *client) dispatch(args []string, reused bool) (quit bool) {
 	sc, cmd, isServer, err := lookupCommand(&c.memo, args)
 	var name string
@@ -283,7 +288,8 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 		c.lastCmd = name
 		c.mu.Unlock()
 	}
-	if c.srv.scripts.busy.Load() != 0 && err == nil && c.rejectBusy(sc, cmd, isServer, args) {
+	mute := c.replies.next() // CLIENT REPLY OFF or SKIP: no reply
+	if c.srv.scripts.busy.Load() != 0 && err == nil && c.rejectBusy(sc, cmd, isServer, args, mute) {
 		return false
 	}
 	across := -1 // COPY ... DB n to another keyspace: its number
@@ -292,7 +298,7 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 	}
 	if err == nil && !isServer && !cmd.Blocking() && across < 0 && c.multi == nil && !c.needsAuth() {
 		args[0] = cmd.Name() // the keyspace's own lookup then finds it at once
-		c.batch = append(c.batch, pending{args: args, sh: cmd.Shape(args)})
+		c.batch = append(c.batch, pending{args: args, sh: cmd.Shape(args), mute: mute})
 		if len(c.batch) == maxBatch || c.rd.br.Buffered() == 0 {
 			c.runBatch()
 		}
@@ -302,6 +308,8 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 		args = slices.Clone(args) // MULTI and WATCH keep them
 	}
 	c.runBatch()
+	c.w.mute(mute)
+	defer c.w.mute(false)
 	c.srv.commands.Add(1)
 	if err != nil {
 		if c.multi != nil {
@@ -343,6 +351,7 @@ func (c *client) runBatch() {
 	db := c.srv.DB(c.db)
 	if len(b) == 1 {
 		v, err := db.Do(context.Background(), b[0].args...)
+		c.w.mute(b[0].mute)
 		c.reply(v, err, b[0].sh, false)
 	} else {
 		cmds := c.cmds[:0]
@@ -352,6 +361,7 @@ func (c *client) runBatch() {
 		res := slices.Grow(c.results[:0], len(b))[:len(b)]
 		zlite.DoPipelinedTo(context.Background(), db, cmds, res, &c.pairs)
 		for i, p := range b {
+			c.w.mute(p.mute)
 			if _, ok := res[i].Value.(zlite.WrittenPairs); ok && res[i].Err == nil {
 				c.w.pairs(&c.pairs, p.sh)
 				continue
@@ -363,6 +373,7 @@ func (c *client) runBatch() {
 		clear(res)
 		c.cmds, c.results = cmds[:0], res[:0]
 	}
+	c.w.mute(false)
 	clear(b)
 	c.batch = b[:0]
 	c.rd.release()
@@ -472,7 +483,7 @@ func (c *client) notify(blocked bool) {
 // watched (as its bytes are not lost, only not yet read).
 func (c *client) watchDisconnect(cancel context.CancelCauseFunc, done chan<- struct{}) {
 	defer close(done)
-	if err := c.w.bw.Flush(); err != nil {
+	if err := c.w.flush(); err != nil {
 		cancel(errDisconnected)
 		return
 	}

@@ -120,9 +120,18 @@
 //     is Redis's error for a non-LFU policy, as under noeviction.
 //   - INFO reports the fields zlite has (server, clients, memory from the Go heap,
 //     stats, keyspace); CONFIG knows requirepass, maxclients, proto-max-bulk-len,
-//     timeout (and read-only databases, save, appendonly). COMMAND DOCS replies
+//     timeout, databases (read-only, as in Redis), save and appendonly, checked and
+//     applied all or none as in Redis, except that save and appendonly take only
+//     their off values ("" and no: a value Redis would accept is refused with "zlite
+//     has no persistence"). CONFIG GET lists a glob's matches in name order (Redis:
+//     in its hash table's) and matches with path.Match, which differs from Redis's
+//     glob only for malformed patterns and reversed ranges. COMMAND DOCS replies
 //     redis-server 7.0.15's entries (command_docs.resp), with only the subcommands
 //     the server has.
+//   - Every client is of type normal and user default (CLIENT LIST TYPE, CLIENT KILL
+//     TYPE and USER). A client whose replies CLIENT REPLY OFF or SKIP drops and that
+//     sends QUIT, kills itself or sends a malformed request is closed at once; Redis
+//     leaves it open, reading nothing more, as it closes only after a reply.
 //   - Replies on different connections are not ordered as in single-threaded
 //     Redis. Redis serves the clients a command made ready before the pusher's next
 //     command and, before it waits for events again, writes every pending reply,

@@ -1,10 +1,13 @@
 package server
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -141,7 +144,7 @@ func human(n uint64) string {
 	return fmt.Sprintf("%.2fG", f/(1<<30))
 }
 
-// cmdClient is CLIENT ID|SETNAME|GETNAME|LIST|INFO|KILL|UNBLOCK|SETINFO|NO-EVICT|HELP.
+// cmdClient is CLIENT ID|SETNAME|GETNAME|LIST|INFO|KILL|UNBLOCK|REPLY|SETINFO|NO-EVICT|HELP.
 func cmdClient(c *client, a []string) bool {
 	sub := strings.ToLower(a[1])
 	switch sub {
@@ -166,24 +169,134 @@ func cmdClient(c *client, a []string) bool {
 			c.w.bulk(name)
 		}
 	case "list":
-		var b strings.Builder
-		for _, o := range c.srv.snapshot() {
-			b.WriteString(o.info())
-		}
-		c.w.verbatim(b.String())
+		cmdClientList(c, a)
 	case "info":
 		c.w.verbatim(c.info())
 	case "kill":
 		return cmdClientKill(c, a)
 	case "unblock":
 		cmdClientUnblock(c, a)
-	case "setinfo", "no-evict", "no-touch", "reply":
+	case "reply":
+		cmdClientReply(c, a[2])
+	case "setinfo", "no-evict", "no-touch":
 		c.w.status("OK")
 	case "help":
 		c.w.array(1)
-		c.w.status("CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are: ID SETNAME GETNAME LIST INFO KILL UNBLOCK SETINFO")
+		c.w.status("CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are: ID SETNAME GETNAME LIST INFO KILL UNBLOCK REPLY SETINFO")
 	}
 	return false
+}
+
+// replyMode is a connection's CLIENT REPLY state, as Redis's client flags
+// CLIENT_REPLY_OFF, CLIENT_REPLY_SKIP and CLIENT_REPLY_SKIP_NEXT: Redis drops
+// every reply (errors, QUEUED and EXEC's included) written while off or skip is
+// set, and skip lasts one command. The zero value replies to everything.
+type replyMode struct {
+	off      bool // CLIENT REPLY OFF: nothing until CLIENT REPLY ON or RESET
+	skip     bool // the command running follows CLIENT REPLY SKIP
+	skipNext bool // CLIENT REPLY SKIP ran: the next command's reply is dropped
+}
+
+// next starts a command (or a protocol error's reply) and reports whether its
+// reply is to be dropped. The complexity is O(1).
+func (m *replyMode) next() bool {
+	m.skip, m.skipNext = m.skipNext, false
+	return m.off || m.skip
+}
+
+// cmdClientReply is CLIENT REPLY ON|OFF|SKIP. OFF takes effect at once (the rest
+// of an EXEC that runs it is not sent either), SKIP from the next command on, as
+// in Redis.
+func cmdClientReply(c *client, mode string) {
+	switch strings.ToLower(mode) {
+	case "on":
+		c.replies.off, c.replies.skip = false, false
+		c.w.mute(false)
+		c.w.status("OK")
+	case "off":
+		c.replies.off = true
+		c.w.mute(true)
+	case "skip":
+		c.replies.skipNext = !c.replies.off
+	default:
+		c.w.errorReply(errSyntax)
+	}
+}
+
+// resetReplies is RESET's part in CLIENT REPLY: OFF and a SKIP not yet in effect
+// end, so that RESET's own reply is sent unless a SKIP before it drops it.
+func (c *client) resetReplies() {
+	c.replies.off, c.replies.skipNext = false, false
+	c.w.mute(c.replies.skip)
+}
+
+const errSyntax = "ERR syntax error"
+
+// parseLongLong parses a 64-bit integer as Redis's string2ll: an optional '-', no
+// '+', no leading zero, no space.
+func parseLongLong(s string) (int64, bool) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil && strconv.FormatInt(n, 10) == s
+}
+
+// clientType checks a client type name of CLIENT LIST TYPE and CLIENT KILL TYPE
+// and reports whether zlite's clients, all of type normal (no replication, no
+// pub/sub), are of that type; it returns Redis's error for an unknown one.
+func clientType(name string) (normal bool, err error) {
+	switch strings.ToLower(name) {
+	case "normal":
+		return true, nil
+	case "master", "replica", "slave", "pubsub":
+		return false, nil
+	}
+	return false, errors.New("ERR Unknown client type '" + name + "'")
+}
+
+// live returns the connected clients in id order but those killed, whose
+// goroutines have yet to end: Redis frees a killed client at once. The complexity
+// is O(clients).
+func (s *Server) live() []*client {
+	return slices.DeleteFunc(s.snapshot(), (*client).isKilled)
+}
+
+// cmdClientList is CLIENT LIST [TYPE type | ID id [id ...]]: every client in id
+// order, those of a type, or those with the ids given in their order (an id twice
+// lists its client twice, an id of no client lists nothing), as in Redis.
+// The complexity is O(clients) to list them all, O(ids) otherwise.
+func cmdClientList(c *client, a []string) {
+	var cs []*client
+	switch {
+	case len(a) == 2:
+		cs = c.srv.live()
+	case len(a) == 4 && strings.EqualFold(a[2], "type"):
+		normal, err := clientType(a[3])
+		if err != nil {
+			c.w.errorReply(err.Error())
+			return
+		}
+		if normal {
+			cs = c.srv.live()
+		}
+	case len(a) > 3 && strings.EqualFold(a[2], "id"):
+		for _, v := range a[3:] {
+			id, ok := parseLongLong(v)
+			if !ok {
+				c.w.errorReply("ERR Invalid client ID")
+				return
+			}
+			if o := c.srv.client(id); o != nil && !o.isKilled() {
+				cs = append(cs, o)
+			}
+		}
+	default:
+		c.w.errorReply(errSyntax)
+		return
+	}
+	var b strings.Builder
+	for _, o := range cs {
+		b.WriteString(o.info())
+	}
+	c.w.verbatim(b.String())
 }
 
 // info is the client's line of CLIENT LIST, with Redis's field names.
@@ -201,72 +314,110 @@ func (c *client) info() string {
 		c.id, c.nc.RemoteAddr(), c.nc.LocalAddr(), name, int64(now.Sub(c.born).Seconds()), int64(idle.Seconds()), flags, c.db, cmd, resp)
 }
 
-// cmdClientKill is CLIENT KILL addr, or CLIENT KILL [ID id] [ADDR addr] [SKIPME yes|no].
-func cmdClientKill(c *client, a []string) bool {
-	if len(a) == 3 {
-		for _, o := range c.srv.snapshot() {
-			if o.nc.RemoteAddr().String() == a[2] {
-				o.kill()
-				c.w.status("OK")
-				return o == c
-			}
-		}
-		c.w.errorReply("ERR No such client")
-		return false
-	}
-	var id int64 = -1
-	addr, skipMe := "", true
+// killFilter is what CLIENT KILL's filters ask for; a client matches when it
+// passes every filter given.
+type killFilter struct {
+	id              int64 // 0: any
+	addr, laddr     string
+	byAddr, byLaddr bool // ADDR, LADDR given
+	none            bool // a TYPE no zlite client has
+	skipMe          bool // not the caller
+}
+
+// match reports whether client o passes the filters of a CLIENT KILL that self
+// runs.
+func (f *killFilter) match(self, o *client) bool {
+	return !f.none && (f.id == 0 || o.id == f.id) &&
+		(!f.byAddr || o.nc.RemoteAddr().String() == f.addr) &&
+		(!f.byLaddr || o.nc.LocalAddr().String() == f.laddr) &&
+		!(f.skipMe && o == self)
+}
+
+// parseKillFilter parses CLIENT KILL's filters a[2:] (ID, TYPE, ADDR, LADDR, USER,
+// SKIPME, each with a value) with Redis's checks, in Redis's order.
+func parseKillFilter(a []string) (killFilter, error) {
+	f := killFilter{skipMe: true}
 	for i := 2; i < len(a); i += 2 {
 		if i+1 >= len(a) {
-			c.w.errorReply("ERR syntax error")
-			return false
+			return f, errors.New(errSyntax)
 		}
 		switch v := a[i+1]; strings.ToLower(a[i]) {
 		case "id":
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n <= 0 {
-				c.w.errorReply("ERR client-id should be greater than 0")
-				return false
+			n, ok := parseLongLong(v)
+			if !ok || n < 1 {
+				return f, errors.New("ERR client-id should be greater than 0")
 			}
-			id = n
+			f.id = n
+		case "type":
+			normal, err := clientType(v)
+			if err != nil {
+				return f, err
+			}
+			f.none = f.none || !normal
 		case "addr":
-			addr = v
+			f.addr, f.byAddr = v, true
+		case "laddr":
+			f.laddr, f.byLaddr = v, true
+		case "user":
+			if v != "default" { // zlite's one user, as Redis's without ACLs
+				return f, errors.New("ERR No such user '" + v + "'")
+			}
 		case "skipme":
 			switch strings.ToLower(v) {
 			case "yes":
-				skipMe = true
+				f.skipMe = true
 			case "no":
-				skipMe = false
+				f.skipMe = false
 			default:
-				c.w.errorReply("ERR syntax error")
-				return false
+				return f, errors.New(errSyntax)
 			}
 		default:
-			c.w.errorReply("ERR syntax error")
+			return f, errors.New(errSyntax)
+		}
+	}
+	return f, nil
+}
+
+// cmdClientKill is CLIENT KILL addr (+OK, or an error when no client has that
+// address; the caller may be killed) or CLIENT KILL filter value [filter value ...]
+// (the number of clients killed; the caller only with SKIPME no). Other clients
+// are closed at once; the caller's connection closes after the reply, as in Redis.
+// The complexity is O(clients).
+func cmdClientKill(c *client, a []string) bool {
+	f := killFilter{addr: a[2], byAddr: true}
+	if len(a) > 3 {
+		var err error
+		if f, err = parseKillFilter(a); err != nil {
+			c.w.errorReply(err.Error())
 			return false
 		}
 	}
 	killed, self := int64(0), false
-	for _, o := range c.srv.snapshot() {
-		if (id != -1 && o.id != id) || (addr != "" && o.nc.RemoteAddr().String() != addr) || (skipMe && o == c) {
+	for _, o := range c.srv.live() {
+		if !f.match(c, o) {
 			continue
 		}
-		o.kill()
+		if o == c {
+			self = true // closed by the caller's goroutine, after the reply
+		} else {
+			o.kill()
+		}
 		killed++
-		self = self || o == c
 	}
-	c.w.integer(killed)
+	switch {
+	case len(a) > 3:
+		c.w.integer(killed)
+	case killed == 0:
+		c.w.errorReply("ERR No such client")
+	default:
+		c.w.status("OK")
+	}
 	return self
 }
 
 // cmdClientUnblock is CLIENT UNBLOCK id [TIMEOUT|ERROR]: a client blocked in a
 // blocking pop replies as on a timeout, or with an UNBLOCKED error.
 func cmdClientUnblock(c *client, a []string) {
-	id, err := strconv.ParseInt(a[2], 10, 64)
-	if err != nil {
-		c.w.errorReply(zlite.ErrNotInteger.Error())
-		return
-	}
 	cause := errUnblockTimeout
 	if len(a) == 4 {
 		switch strings.ToLower(a[3]) {
@@ -278,7 +429,12 @@ func cmdClientUnblock(c *client, a []string) {
 			return
 		}
 	} else if len(a) > 4 {
-		c.w.errorReply("ERR syntax error")
+		c.w.errorReply("ERR unknown subcommand or wrong number of arguments for '" + trunc(a[1], 128) + "'. Try CLIENT HELP.")
+		return
+	}
+	id, ok := parseLongLong(a[2])
+	if !ok {
+		c.w.errorReply(zlite.ErrNotInteger.Error())
 		return
 	}
 	if o := c.srv.client(id); o != nil && o.unblock(cause) {
@@ -288,71 +444,177 @@ func cmdClientUnblock(c *client, a []string) {
 	c.w.integer(0)
 }
 
-// configParams are the settings CONFIG GET reports; set is nil for read-only ones.
+// configParam is a setting CONFIG GET reports. set checks a value as Redis does
+// and returns the function that applies it, or the text Redis puts after
+// "CONFIG SET failed (...) - "; it is nil for a setting Redis cannot change.
 type configParam struct {
 	get func(s *Server) string
-	set func(s *Server, v string) error
+	set func(v string) (apply func(s *Server), err string)
 }
+
+// noPersistence is the CONFIG SET error for a persistence setting other than off:
+// zlite keeps no files.
+const noPersistence = "zlite has no persistence"
 
 var configParams = map[string]configParam{
 	"requirepass": {
 		get: func(s *Server) string { return *s.password.Load() },
-		set: func(s *Server, v string) error { s.password.Store(&v); return nil },
+		set: func(v string) (func(*Server), string) {
+			return func(s *Server) { s.password.Store(&v) }, ""
+		},
 	},
 	"maxclients": {
 		get: func(s *Server) string { return strconv.FormatInt(s.maxClients.Load(), 10) },
-		set: func(s *Server, v string) error {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n < 1 {
-				return fmt.Errorf("argument must be between 1 and %d inclusive", int64(1)<<31-1)
-			}
-			s.maxClients.Store(n)
-			return nil
+		set: func(v string) (func(*Server), string) {
+			n, err := configInt(v, 1, math.MaxUint32)
+			return func(s *Server) { s.maxClients.Store(n) }, err
 		},
 	},
 	"proto-max-bulk-len": {
 		get: func(s *Server) string { return strconv.FormatInt(s.maxBulk.Load(), 10) },
-		set: func(s *Server, v string) error {
-			n, err := parseMemory(v)
-			if err != nil || n < 1024*1024 {
-				return fmt.Errorf("argument must be a memory value")
+		set: func(v string) (func(*Server), string) {
+			m, ok := parseMemory(v)
+			if !ok {
+				return nil, "argument must be a memory value"
 			}
-			s.maxBulk.Store(n)
-			return nil
+			n := int64(m) // Redis keeps it in a long long
+			if n < 1<<20 {
+				return nil, fmt.Sprintf("argument must be between %d and %d inclusive", 1<<20, int64(math.MaxInt64))
+			}
+			return func(s *Server) { s.maxBulk.Store(n) }, ""
 		},
 	},
 	"timeout": {
 		get: func(s *Server) string { return strconv.FormatInt(int64(time.Duration(s.idle.Load())/time.Second), 10) },
-		set: func(s *Server, v string) error {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n < 0 {
-				return fmt.Errorf("argument must be between 0 and %d inclusive", int64(1)<<31-1)
-			}
-			s.idle.Store(int64(time.Duration(n) * time.Second))
-			return nil
+		set: func(v string) (func(*Server), string) {
+			n, err := configInt(v, 0, math.MaxInt32)
+			return func(s *Server) { s.idle.Store(int64(time.Duration(n) * time.Second)) }, err
 		},
 	},
-	"databases":  {get: func(*Server) string { return strconv.Itoa(NumDBs) }},
-	"save":       {get: func(*Server) string { return "" }},
-	"appendonly": {get: func(*Server) string { return "no" }},
+	"databases": {get: func(*Server) string { return strconv.Itoa(NumDBs) }},
+	"save": {
+		get: func(*Server) string { return "" },
+		set: func(v string) (func(*Server), string) {
+			if !validSave(v) {
+				return nil, "Invalid save parameters"
+			}
+			if v != "" {
+				return nil, noPersistence
+			}
+			return func(*Server) {}, ""
+		},
+	},
+	"appendonly": {
+		get: func(*Server) string { return "no" },
+		set: func(v string) (func(*Server), string) {
+			switch strings.ToLower(v) {
+			case "no":
+				return func(*Server) {}, ""
+			case "yes":
+				return nil, noPersistence
+			}
+			return nil, "argument must be 'yes' or 'no'"
+		},
+	},
 }
 
-// parseMemory parses a memory value as Redis's config does: a number with an
-// optional k/kb/m/mb/g/gb unit.
-func parseMemory(v string) (int64, error) {
-	l := strings.ToLower(v)
-	mul := int64(1)
-	for _, u := range []struct {
-		suffix string
-		mul    int64
-	}{{"kb", 1024}, {"mb", 1 << 20}, {"gb", 1 << 30}, {"k", 1000}, {"m", 1000 * 1000}, {"g", 1000 * 1000 * 1000}, {"b", 1}} {
-		if strings.HasSuffix(l, u.suffix) {
-			l, mul = strings.TrimSuffix(l, u.suffix), u.mul
-			break
+// configInt parses an integer setting between lo and hi as Redis does, with its
+// errors.
+func configInt(v string, lo, hi int64) (int64, string) {
+	n, ok := parseLongLong(v)
+	switch {
+	case !ok:
+		return 0, "argument couldn't be parsed into an integer"
+	case n < lo || n > hi:
+		return 0, fmt.Sprintf("argument must be between %d and %d inclusive", lo, hi)
+	}
+	return n, ""
+}
+
+// parseMemory parses a memory value as Redis's memtoull: decimal digits (none is
+// zero) and an optional unit b, k, kb, m, mb, g or gb in any case (k is 1000, kb
+// 1024); the number saturates at 2^64-1 and the product wraps, as in Redis, whose
+// range check then judges it.
+func parseMemory(v string) (uint64, bool) {
+	i := 0
+	for i < len(v) && '0' <= v[i] && v[i] <= '9' {
+		i++
+	}
+	var mul uint64
+	switch strings.ToLower(v[i:]) {
+	case "", "b":
+		mul = 1
+	case "k":
+		mul = 1000
+	case "kb":
+		mul = 1 << 10
+	case "m":
+		mul = 1000 * 1000
+	case "mb":
+		mul = 1 << 20
+	case "g":
+		mul = 1000 * 1000 * 1000
+	case "gb":
+		mul = 1 << 30
+	default:
+		return 0, false
+	}
+	if i >= 128 { // Redis's buffer for the digits
+		return 0, false
+	}
+	n, err := strconv.ParseUint(v[:i], 10, 64)
+	if err != nil && i > 0 {
+		n = math.MaxUint64 // out of range: strtoull saturates
+	}
+	return n * mul, true
+}
+
+// validSave reports whether v is a save setting Redis accepts: "", or pairs of
+// seconds (at least 1) and changes (at least 0), separated by single spaces.
+func validSave(v string) bool {
+	if v == "" {
+		return true
+	}
+	f := strings.Split(v, " ")
+	if len(f)%2 != 0 {
+		return false
+	}
+	for j, x := range f {
+		n, ok := parseStrtoll(x)
+		if !ok || (j%2 == 0 && n < 1) || (j%2 == 1 && n < 0) {
+			return false
 		}
 	}
-	n, err := strconv.ParseInt(l, 10, 64)
-	return n * mul, err
+	return true
+}
+
+// parseStrtoll parses s as C's strtoll in base 10 that must consume all of s:
+// leading white space, an optional sign, digits (the value saturating), and an
+// empty string as zero.
+func parseStrtoll(s string) (int64, bool) {
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		neg, t = t[0] == '-', t[1:]
+	}
+	if t == "" {
+		return 0, s == "" // no digits: strtoll consumes nothing
+	}
+	var n int64
+	for i := 0; i < len(t); i++ {
+		if t[i] < '0' || t[i] > '9' {
+			return 0, false
+		}
+		if n < math.MaxInt64/10 || (n == math.MaxInt64/10 && t[i]-'0' <= 7) {
+			n = n*10 + int64(t[i]-'0')
+		} else {
+			n = math.MaxInt64
+		}
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // cmdConfig is CONFIG GET pattern [pattern ...] | SET param value [param value ...] |
@@ -361,42 +623,11 @@ func cmdConfig(c *client, a []string) bool {
 	s := c.srv
 	switch sub := strings.ToLower(a[1]); sub {
 	case "get":
-		var keys []string
-		for name := range configParams {
-			for _, p := range a[2:] {
-				if ok, _ := path.Match(strings.ToLower(p), name); ok {
-					keys = append(keys, name)
-					break
-				}
-			}
-		}
-		sortStrings(keys)
-		c.w.mapHeader(len(keys))
-		for _, k := range keys {
-			c.w.bulk(k)
-			c.w.bulk(configParams[k].get(s))
-		}
+		configGet(c, a[2:])
 	case "set":
-		if len(a)%2 != 0 {
-			c.w.errorReply(arityError("config|set").Error())
+		if err := configSet(s, a[2:]); err != "" {
+			c.w.errorReply(err)
 			return false
-		}
-		for i := 2; i < len(a); i += 2 {
-			p, ok := configParams[strings.ToLower(a[i])]
-			if !ok {
-				c.w.errorReply("ERR Unknown option or number of arguments for CONFIG SET - '" + a[i] + "'")
-				return false
-			}
-			if p.set == nil {
-				c.w.errorReply("ERR CONFIG SET failed (possibly related to argument '" + a[i] + "') - can't set immutable config")
-				return false
-			}
-		}
-		for i := 2; i < len(a); i += 2 {
-			if err := configParams[strings.ToLower(a[i])].set(s, a[i+1]); err != nil {
-				c.w.errorReply("ERR CONFIG SET failed (possibly related to argument '" + a[i] + "') - " + err.Error())
-				return false
-			}
 		}
 		c.w.status("OK")
 	case "resetstat":
@@ -409,4 +640,82 @@ func cmdConfig(c *client, a []string) bool {
 		c.w.status("CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are: GET <pattern> SET <directive> <value> RESETSTAT")
 	}
 	return false
+}
+
+// configGet replies CONFIG GET's map: each setting named by a pattern, once, in
+// the order of the patterns (the settings a glob matches in name order; Redis's
+// order is its hash table's). A pattern without * ? or [ names a setting in any
+// case and is its key in the reply, as in Redis; a glob matches names without
+// regard to case. The complexity is O(patterns × settings).
+func configGet(c *client, patterns []string) {
+	var keys, names []string
+	seen := map[string]bool{}
+	add := func(key, name string) {
+		if !seen[name] {
+			seen[name] = true
+			keys, names = append(keys, key), append(names, name)
+		}
+	}
+	for _, p := range patterns {
+		if !strings.ContainsAny(p, "*?[") {
+			if name := strings.ToLower(p); configParams[name].get != nil {
+				add(p, name)
+			}
+			continue
+		}
+		var matched []string
+		for name := range configParams {
+			if ok, _ := path.Match(strings.ToLower(p), name); ok {
+				matched = append(matched, name)
+			}
+		}
+		sortStrings(matched)
+		for _, name := range matched {
+			add(name, name)
+		}
+	}
+	c.w.mapHeader(len(keys))
+	for i, k := range keys {
+		c.w.bulk(k)
+		c.w.bulk(configParams[names[i]].get(c.srv))
+	}
+}
+
+// configSet applies CONFIG SET's param value pairs, all of them or none, and
+// returns "" or Redis's error: the first unknown, immutable or repeated name, in
+// the order given, else the first value Redis would refuse.
+// The complexity is O(pairs²) for the repeats (Redis's too).
+func configSet(s *Server, pairs []string) string {
+	if len(pairs)%2 != 0 {
+		return errSyntax
+	}
+	failed := func(name, why string) string {
+		return "ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + why
+	}
+	names := make([]string, 0, len(pairs)/2)
+	for i := 0; i < len(pairs); i += 2 {
+		name := strings.ToLower(pairs[i])
+		p, ok := configParams[name]
+		switch {
+		case !ok:
+			return "ERR Unknown option or number of arguments for CONFIG SET - '" + pairs[i] + "'"
+		case p.set == nil:
+			return failed(pairs[i], "can't set immutable config")
+		case slices.Contains(names, name):
+			return failed(pairs[i], "duplicate parameter")
+		}
+		names = append(names, name)
+	}
+	applies := make([]func(*Server), len(names))
+	for i, name := range names {
+		apply, err := configParams[name].set(pairs[2*i+1])
+		if err != "" {
+			return failed(name, err)
+		}
+		applies[i] = apply
+	}
+	for _, apply := range applies {
+		apply(s)
+	}
+	return ""
 }

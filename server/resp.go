@@ -410,9 +410,34 @@ func unhex(c byte) byte {
 
 // writer encodes replies in RESP2 or RESP3 onto a buffered connection.
 type writer struct {
-	bw    *bufio.Writer
+	bw    *bufio.Writer // where replies go: the connection's buffer, or sink while muted
+	conn  *bufio.Writer // the connection's buffer while muted, else nil
+	sink  *bufio.Writer // a small buffer onto io.Discard, made by the first mute
 	resp3 bool
 	num   [32]byte
+}
+
+// mute discards the replies written from now on (on), or sends them to the
+// connection again (off): CLIENT REPLY OFF and SKIP. Replies written before it
+// stay in the connection's buffer, for [writer.flush]. The complexity is O(1).
+func (w *writer) mute(on bool) {
+	switch {
+	case on && w.conn == nil:
+		if w.sink == nil {
+			w.sink = bufio.NewWriterSize(io.Discard, 64)
+		}
+		w.conn, w.bw = w.bw, w.sink
+	case !on && w.conn != nil:
+		w.bw, w.conn = w.conn, nil
+	}
+}
+
+// flush writes the replies the connection's buffer holds, muted or not.
+func (w *writer) flush() error {
+	if w.conn != nil {
+		return w.conn.Flush()
+	}
+	return w.bw.Flush()
 }
 
 // prefixLen bounds the length of a type byte, a decimal int64 and CR LF.

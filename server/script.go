@@ -420,7 +420,7 @@ func (sc *scripts) busyError(name string, a []string) string {
 // rejectBusy replies BUSY to a command that may not run while a script is past
 // busy-reply-threshold, as Redis does (a transaction it was queued in then fails
 // with EXECABORT), and reports whether it did.
-func (c *client) rejectBusy(sc *serverCommand, cmd zlite.Command, isServer bool, a []string) bool {
+func (c *client) rejectBusy(sc *serverCommand, cmd zlite.Command, isServer bool, a []string, mute bool) bool {
 	var name string
 	if isServer {
 		name = sc.name
@@ -435,7 +435,9 @@ func (c *client) rejectBusy(sc *serverCommand, cmd zlite.Command, isServer bool,
 	if c.multi != nil {
 		c.multi.aborted = true
 	}
+	c.w.mute(mute)
 	c.w.errorReply(e)
+	c.w.mute(false)
 	return true
 }
 
