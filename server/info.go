@@ -491,7 +491,9 @@ var configParams = map[string]configParam{
 			return func(s *Server) { s.idle.Store(int64(time.Duration(n) * time.Second)) }, err
 		},
 	},
-	"databases": {get: func(*Server) string { return strconv.Itoa(NumDBs) }},
+	"busy-reply-threshold": busyReplyThreshold,
+	"lua-time-limit":       busyReplyThreshold, // busy-reply-threshold's old name
+	"databases":            {get: func(*Server) string { return strconv.Itoa(NumDBs) }},
 	"save": {
 		get: func(*Server) string { return "" },
 		set: func(v string) (func(*Server), string) {
@@ -515,6 +517,15 @@ var configParams = map[string]configParam{
 			}
 			return nil, "argument must be 'yes' or 'no'"
 		},
+	},
+}
+
+// busyReplyThreshold is busy-reply-threshold in milliseconds (see script.go).
+var busyReplyThreshold = configParam{
+	get: func(s *Server) string { return strconv.FormatInt(s.busyThreshold.Load(), 10) },
+	set: func(v string) (func(*Server), string) {
+		n, err := configInt(v, 0, math.MaxInt64)
+		return func(s *Server) { s.busyThreshold.Store(n) }, err
 	},
 }
 
