@@ -11,8 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // The crash test re-executes the test binary as a child (TestMain sees crashChildEnv),
@@ -34,9 +36,24 @@ func crashPayload(n int) string {
 	return fmt.Sprintf("seq=%d;%s", n, strings.Repeat(string(rune('a'+n%26)), n*7%200))
 }
 
+// crashLargePayload is record n's payload in TestCrashLarge: its number and up to
+// 64 KiB of filler derived from it (a quarter of them under 200 bytes).
+func crashLargePayload(n int) string {
+	size := n * 7919 % (64 << 10)
+	if n%4 == 0 {
+		size %= 200
+	}
+	return fmt.Sprintf("seq=%d;%s", n, strings.Repeat(string(rune('a'+n%26)), size))
+}
+
 // crashState loads dir and returns the last record number, checking that the
-// snapshot and the log hold records 1..last exactly.
+// snapshot and the log hold records 1..last of crashPayload exactly.
 func crashState(dir string, opts ...Option) (*Store, int, error) {
+	return crashStateOf(dir, crashPayload, opts...)
+}
+
+// crashStateOf is crashState for records whose payloads are payload(1), payload(2)...
+func crashStateOf(dir string, payload func(int) string, opts ...Option) (*Store, int, error) {
 	m := newModel()
 	s, err := Open(dir, m, opts...)
 	if err != nil {
@@ -48,29 +65,45 @@ func crashState(dir string, opts ...Option) (*Store, int, error) {
 	}
 	for _, r := range m.records {
 		last++
-		if r != crashPayload(last) {
+		if want := payload(last); r != want {
 			s.Close()
-			return nil, 0, fmt.Errorf("record %d is %.40q, want %.40q", last, r, crashPayload(last))
+			return nil, 0, fmt.Errorf("record %d is %.40q, want %.40q", last, r, want)
 		}
 	}
 	return s, last, nil
 }
 
-// crashChild is the child's main; it runs until killed.
+// crashChild is the child's main; it runs until killed. With crashLargeEnv set it
+// writes TestCrashLarge's records, with a snapshot every crashLargeSnapEvery, and
+// copies into the mapped log as crashCopyEnv says (crashCopy).
 func crashChild() int {
 	dir := os.Getenv(crashChildEnv)
 	p, _ := strconv.Atoi(os.Getenv(crashSyncEnv))
-	s, last, err := crashState(dir, WithSync(SyncPolicy(p)))
+	payload, snapEvery := crashPayload, crashSnapEvery
+	if os.Getenv(crashLargeEnv) != "" {
+		payload, snapEvery = crashLargePayload, crashLargeSnapEvery
+	}
+	s, last, err := crashStateOf(dir, payload, WithSync(SyncPolicy(p)))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child: open:", err)
+		return 3
+	}
+	var ackMu sync.Mutex
+	out := bufio.NewWriter(os.Stdout)
+	if err := crashCopy(os.Getenv(crashCopyEnv), s, func() {
+		ackMu.Lock()
+		fmt.Fprintln(out, crashStopLine)
+		out.Flush()
+		ackMu.Unlock()
+	}); err != nil {
+		fmt.Fprintln(os.Stderr, "child:", err)
 		return 3
 	}
 	if SyncPolicy(p) != Always && defaultMapper != nil && !s.mapped {
 		fmt.Fprintln(os.Stderr, "child: the log is not memory-mapped")
 		return 5
 	}
-	var mu, ackMu sync.Mutex // mu plays the keyspace lock
-	out := bufio.NewWriter(os.Stdout)
+	var mu sync.Mutex // plays the keyspace lock
 	fail := make(chan error, crashWriters+1)
 	for range crashWriters {
 		go func() {
@@ -78,9 +111,9 @@ func crashChild() int {
 				mu.Lock()
 				last++
 				n := last
-				pos, err := s.Append([]byte(crashPayload(n)))
+				pos, err := s.Append([]byte(payload(n)))
 				var w *SnapshotWriter
-				if err == nil && n%crashSnapEvery == 0 {
+				if err == nil && n%snapEvery == 0 {
 					w, err = s.StartSnapshot()
 					if errors.Is(err, ErrSnapshotInProgress) {
 						err = nil
@@ -141,7 +174,7 @@ func TestCrashSIGKILL(t *testing.T) {
 				if round == 0 {
 					killAfter = max(killAfter, crashSnapEvery*2) // make sure snapshots happen
 				}
-				maxAck, err := crashRound(dir, tc.sync, killAfter)
+				maxAck, _, err := crashRound(dir, tc.sync, killAfter)
 				if err != nil {
 					t.Fatalf("round %d (kill after %d acks): %v", round, killAfter, err)
 				}
@@ -169,23 +202,26 @@ func TestCrashSIGKILL(t *testing.T) {
 	}
 }
 
-// crashRound runs the child on dir until it has acknowledged killAfter records, kills
-// it with SIGKILL and returns the highest acknowledged record number.
-func crashRound(dir string, p SyncPolicy, killAfter int) (int, error) {
+// crashRound runs the child on dir, with env added to its environment, until it has
+// acknowledged killAfter records or reported that it stopped inside a copy
+// (crashStopLine), kills it with SIGKILL and returns the highest acknowledged record
+// number and whether it had stopped.
+func crashRound(dir string, p SyncPolicy, killAfter int, env ...string) (int, bool, error) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashSyncEnv+"="+strconv.Itoa(int(p)))
+	cmd.Env = append(cmd.Env, env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if err := cmd.Start(); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	sc := bufio.NewScanner(out)
 	maxAck, acks := 0, 0
-	killed := false
+	killed, stopped := false, false
 	kill := func() {
 		if !killed {
 			cmd.Process.Signal(syscall.SIGKILL)
@@ -196,11 +232,16 @@ func crashRound(dir string, p SyncPolicy, killAfter int) (int, error) {
 		kill()
 	}
 	for sc.Scan() {
+		if sc.Text() == crashStopLine {
+			stopped = true
+			kill()
+			continue
+		}
 		n, err := strconv.Atoi(sc.Text())
 		if err != nil {
 			kill()
 			cmd.Wait()
-			return 0, fmt.Errorf("child printed %q", sc.Text())
+			return 0, false, fmt.Errorf("child printed %q", sc.Text())
 		}
 		maxAck = max(maxAck, n)
 		if acks++; acks >= killAfter {
@@ -210,13 +251,164 @@ func crashRound(dir string, p SyncPolicy, killAfter int) (int, error) {
 	io.Copy(io.Discard, out)
 	err = cmd.Wait()
 	if strings.Contains(stderr.String(), "DATA RACE") {
-		return 0, fmt.Errorf("the child found a data race: %s", stderr.String())
+		return 0, false, fmt.Errorf("the child found a data race: %s", stderr.String())
 	}
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-		return 0, fmt.Errorf("child ended with %v, not by SIGKILL; stderr: %s", err, stderr.String())
+		return 0, false, fmt.Errorf("child ended with %v, not by SIGKILL; stderr: %s", err, stderr.String())
 	}
-	return maxAck, nil
+	return maxAck, stopped, nil
+}
+
+// TestCrashLarge is TestCrashSIGKILL's check with records of up to 64 KiB and a
+// snapshot every crashLargeSnapEvery records, so that records often wait in the
+// buffer during a rotation and reach the mapped log through a flusher's copy. Its
+// rounds take turns with three ways of copying into the mapping (crashCopy): the
+// real copy, killed at a random acknowledgement; a slow copy storing a payload's
+// last bytes first, killed likewise (the kill then often lands inside a copy); and
+// a copy that stops halfway, in a random one of a flusher's copies of records that
+// waited in the buffer, and tells the parent, which kills it there. Every state
+// left must reopen, with every acknowledged record. PERSIST_CRASH_ROUNDS sets the
+// rounds per policy (default crashLargeRounds), for a long campaign.
+func TestCrashLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("re-executes the test binary; skipped with -short")
+	}
+	if defaultMapper == nil {
+		t.Skip("logs are not memory-mapped on this platform")
+	}
+	rounds := crashLargeRounds
+	if v := os.Getenv("PERSIST_CRASH_ROUNDS"); v != "" {
+		var err error
+		if rounds, err = strconv.Atoi(v); err != nil || rounds < 1 {
+			t.Fatalf("PERSIST_CRASH_ROUNDS=%q: want a positive number", v)
+		}
+	}
+	for _, p := range []SyncPolicy{EverySecond, Never} {
+		t.Run("sync="+p.String(), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed(t), 0))
+			dir := t.TempDir()
+			total := 0
+			var kills, stops [3]int
+			torn := 0
+			for round := range rounds {
+				mode := round % 3
+				env := []string{crashLargeEnv + "=1"}
+				killAfter := 1 + rng.IntN(crashLargeMaxAcks)
+				switch mode {
+				case 1:
+					env = append(env, crashCopyEnv+"=slow")
+					killAfter = 1 + killAfter/4 // at about a thousand acks a second
+				case 2:
+					env = append(env, crashCopyEnv+"=stop:"+strconv.Itoa(1+rng.IntN(2*crashLargeSnapEvery)))
+					killAfter = crashStopAcks // killed when it stops, long before
+				}
+				maxAck, stopped, err := crashRound(dir, p, killAfter, env...)
+				if err != nil {
+					t.Fatalf("round %d (%q, kill after %d acks): %v", round, env, killAfter, err)
+				}
+				kills[mode]++
+				if stopped {
+					stops[mode]++
+				}
+				var q quietLogger
+				s, last, err := crashStateOf(dir, crashLargePayload, WithLogger(q.logger()))
+				if err != nil {
+					t.Fatalf("round %d (%q, kill after %d acks, stopped in a copy: %v): reopen: %v", round, env, killAfter, stopped, err)
+				}
+				if err := s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(q.String(), "torn final record") {
+					torn++
+				}
+				if maxAck > last {
+					t.Fatalf("round %d (%q): record %d was acknowledged but the store holds only 1..%d", round, env, maxAck, last)
+				}
+				if last < total {
+					t.Fatalf("round %d (%q): store holds 1..%d, fewer than the %d of the round before", round, env, last, total)
+				}
+				total = last
+			}
+			if stops[2] != kills[2] {
+				t.Fatalf("%d of %d children told to stop inside a copy did", stops[2], kills[2])
+			}
+			t.Logf("%d kills (%d with the real copy, %d with the slow one, %d stopped halfway through a flusher's copy), %d records in the end, a torn tail dropped after %d",
+				rounds, kills[0], kills[1], kills[2], total, torn)
+		})
+	}
+}
+
+// TestCrashLarge's child and rounds.
+const (
+	crashLargeEnv       = "PERSIST_CRASH_LARGE"
+	crashCopyEnv        = "PERSIST_CRASH_COPY"
+	crashStopLine       = "stopped in a copy"
+	crashLargeSnapEvery = 8
+	crashLargeMaxAcks   = 300
+	crashLargeRounds    = 30
+	// crashStopAcks ends a round whose child was told to stop in a copy and did
+	// not (seconds of acks; the test then fails).
+	crashStopAcks = 20000
+	// crashStopMin is the smallest copy that crashCopy's "slow" and "stop:k"
+	// change.
+	crashStopMin = 4 << 10
+)
+
+// crashCopy sets testCopy, for s, as mode says: "" leaves copy; "slow" copies a
+// payload of crashStopMin bytes or more in 8 KiB pieces, its last piece first,
+// sleeping between them; "stop:k" stops in the k-th copy of crashStopMin bytes or
+// more that a flusher makes, with the second half of it copied: it calls stopped
+// and sleeps until killed. (While a flusher runs, no Append copies into the
+// mapping: a copy made then, from a goroutine not holding s.mu, is the flusher's.)
+func crashCopy(mode string, s *Store, stopped func()) error {
+	switch k, isStop := strings.CutPrefix(mode, "stop:"); {
+	case mode == "":
+	case mode == "slow":
+		testCopy = func(dst, src []byte) {
+			const piece = 8 << 10
+			if len(src) < crashStopMin {
+				copy(dst, src)
+				return
+			}
+			for end := len(src); end > 0; end -= piece {
+				from := max(end-piece, 0)
+				copy(dst[from:end], src[from:end])
+				time.Sleep(20 * time.Microsecond)
+			}
+		}
+	case isStop:
+		n, err := strconv.Atoi(k)
+		if err != nil || n < 1 {
+			return fmt.Errorf("%s=%q: want stop:<a positive count>", crashCopyEnv, mode)
+		}
+		var seen atomic.Int64
+		testCopy = func(dst, src []byte) {
+			if len(src) < crashStopMin || !flushing(s) || seen.Add(1) != int64(n) {
+				copy(dst, src)
+				return
+			}
+			half := len(src) / 2
+			copy(dst[half:], src[half:])
+			stopped()
+			for {
+				time.Sleep(time.Hour) // a sleep, not a select{}: the runtime would call a blocked process a deadlock
+			}
+		}
+	default:
+		return fmt.Errorf("%s=%q: want \"\", \"slow\" or \"stop:<count>\"", crashCopyEnv, mode)
+	}
+	return nil
+}
+
+// flushing reports whether a flusher is running on s, false when s.mu is held
+// (by the caller, an Append copying under it, or by another goroutine).
+func flushing(s *Store) bool {
+	if !s.mu.TryLock() {
+		return false
+	}
+	defer s.mu.Unlock()
+	return s.flushing
 }
 
 // The lock-free crash test: the child's writers append without a common lock (as

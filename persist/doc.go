@@ -23,8 +23,9 @@
 //
 //   - [Always]: record pos and every record before it are written and fsynced: they
 //     survive a process crash and a power loss (as far as the disk honours fsync).
-//   - [EverySecond]: record pos is in the file (copied into its shared mapping, or
-//     write(2) returned), and so is every record whose Append returned before pos's
+//   - [EverySecond]: record pos is in the file (copied whole into its shared
+//     mapping, its commit word last, or write(2) returned), and so is every record
+//     whose Append returned before pos's
 //     began, so they survive a process crash (SIGKILL, panic, OOM kill); a
 //     background fsync every sync interval (1 s by default) bounds what a power loss
 //     can take to about that interval plus one fsync.
@@ -42,7 +43,9 @@
 // is called under the caller's lock: two records appended under a common lock (two
 // writes of one key) are never separated that way, as the second is appended only
 // after the first one's Append returned. These promises are what the
-// tests check: a child process SIGKILLed at random moments (every policy), a power
+// tests check: a child process SIGKILLed at random moments (every policy; under
+// EverySecond and Never also with records of up to 64 KiB and a snapshot every few
+// records, and stopped halfway through a copy into the mapped log), a power
 // loss simulated at every file-system step of a workload of appends and snapshots
 // (losing what was not fsynced, keeping a random part of it), a full disk and a
 // failing fsync injected through [FS].
@@ -76,6 +79,11 @@
 // its payload, then its commit word (the payload's CRC) in one 4-byte write (format
 // version 3, see Files): what a process killed during a copy leaves is either
 // zeros or a head without its commit word, a hole that Open skips (see Recovery).
+// Records that waited in the buffer (during a rotation, or while a flusher wrote)
+// go into the mapping the same way, a record at a time, and never in one copy of
+// the buffer: memmove stores a region's bytes in no set order (on amd64 its first
+// 32 bytes after the rest), so a process killed during such a copy could leave a
+// record's payload after a head still zero, which Open cannot tell from damage.
 // Whatever must change the log (growing its mapping, a rotation, a flush, a
 // failure, Close) first stops these appends and waits for the copies in flight.
 //
@@ -177,6 +185,16 @@
 // hole, losing records that had not been fsynced.)
 // The keyspace is never silently partial. (A Replayer may still have been handed part
 // of the state before the error; the caller discards it.)
+//
+// Open does not know which records were acknowledged, and so does not take the
+// records it cannot read at the end of the last log for a torn tail unless they
+// have one of the shapes above. Under Always an acknowledged record is fsynced, but
+// under EverySecond and Never an acknowledgement is a copy into the page cache or a
+// write(2), which leaves no mark in the file: the final record of the file is as
+// likely as any to have been acknowledged, and a damaged one must not be dropped
+// as if it had been cut short. It is the writers instead that order their stores
+// (head, payload, commit word, a record after the other) so that what a process
+// crash leaves of a record is always a hole or a torn tail of the shapes above.
 //
 // # Concurrency
 //

@@ -323,3 +323,137 @@ func TestMappedDiskFull(t *testing.T) {
 		})
 	}
 }
+
+// setTestCopy makes copies into mapped logs call f until the test ends.
+func setTestCopy(t *testing.T, f func(dst, src []byte)) {
+	t.Helper()
+	testCopy = f
+	t.Cleanup(func() { testCopy = nil })
+}
+
+// TestMappedFlushInterrupted stops the flusher's copy of records into a mapped log,
+// as a SIGKILL could, at each step of each record: records appended during a
+// rotation wait in the buffer, and the Wait that finishes the rotation copies them
+// into the new log. For each record it takes the directory as it is with the
+// record's payload not yet copied, with the second half of it copied (memmove may
+// store a region's first bytes last) and with all of it copied but not its commit
+// word. Each of those states must reopen to the records acknowledged before and
+// the records copied whole so far, the interrupted one dropped as a torn tail.
+func TestMappedFlushInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := openMapped(t, dir, withPrealloc(64<<10, 4<<10))
+	acked := recs(0, 3)
+	appendWait(t, s, acked...)
+	w, err := s.StartSnapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pending []string
+	for i, n := range []int{20 << 10, 100, 64 << 10, 7, 33 << 10} {
+		pending = append(pending, fmt.Sprintf("pending %d;%s", i, strings.Repeat(string(rune('k'+i)), n)))
+	}
+	var last Pos
+	for _, p := range pending {
+		if last, err = s.Append([]byte(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type state struct {
+		dir    string
+		copied int // records of pending copied whole, commit word included
+		step   string
+	}
+	var states []state
+	copied := 0
+	setTestCopy(t, func(dst, src []byte) {
+		take := func(step string) { states = append(states, state{copyDir(t, dir), copied, step}) }
+		half := len(src) / 2
+		take("nothing copied")
+		copy(dst[half:], src[half:])
+		take("second half copied")
+		copy(dst[:half], src[:half])
+		take("all copied, no commit word")
+		copied++ // the commit word is stored once this returns
+	})
+	if err := s.Wait(last); err != nil {
+		t.Fatal(err)
+	}
+	testCopy = nil
+	if err := w.Abort(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range states {
+		var q quietLogger
+		s, m, err := openModel(st.dir, WithSync(EverySecond), WithLogger(q.logger()))
+		if err != nil {
+			t.Fatalf("killed before record %d of the flush, %s: Open = %v; want the records before it", st.copied, st.step, err)
+		}
+		s.Close()
+		want := append(slices.Clone(acked), pending[:st.copied]...)
+		if !slices.Equal(m.records, want) {
+			t.Fatalf("killed before record %d of the flush, %s: replayed %d records, want %d", st.copied, st.step, len(m.records), len(want))
+		}
+		if !strings.Contains(q.String(), "torn final record") {
+			t.Errorf("killed before record %d of the flush, %s: warnings %q; want a torn final record dropped", st.copied, st.step, q.String())
+		}
+	}
+	if want := 3 * len(pending); len(states) != want {
+		t.Fatalf("the flush made %d copies into the mapping, want one per record (%d states)", len(states)/3, want)
+	}
+}
+
+// openModel opens dir into a new model.
+func openModel(dir string, opts ...Option) (*Store, *model, error) {
+	m := newModel()
+	s, err := Open(dir, m, opts...)
+	return s, m, err
+}
+
+// TestMappedZeroedHead checks that recovery still calls damage what one unordered
+// copy of a record could leave, its first bytes zero and the rest written: the
+// writers never leave it (putRecords), so it is a CorruptError at the first word
+// that is not zero, whether the record is the last one (never acknowledged, if a
+// crash had left it) or is followed by records.
+func TestMappedZeroedHead(t *testing.T) {
+	records := []string{"first", strings.Repeat("m", 300), "third", strings.Repeat("z", 300)}
+	path, end := mappedLog(t, records)
+	full, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offs := []int64{fileHeaderSize}
+	for _, r := range records {
+		offs = append(offs, offs[len(offs)-1]+recordSize(len(r)))
+	}
+	if offs[len(records)] != end {
+		t.Fatalf("records end at %d, want %d", offs[len(records)], end)
+	}
+	for _, tc := range []struct {
+		name   string
+		record int
+	}{
+		{"the last record", 3},
+		{"a record followed by others", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			data := slices.Clone(full)
+			at := offs[tc.record]
+			clear(data[at : at+32]) // memmove on amd64 stores these last
+			if err := os.WriteFile(filepath.Join(dir, logName(1)), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Open(dir, newModel(), WithSync(EverySecond))
+			if err == nil {
+				s.Close()
+			}
+			var ce *CorruptError
+			if !errors.As(err, &ce) || ce.Offset != at+32 || ce.Reason != "record header checksum mismatch" {
+				t.Fatalf("Open = %v; want a CorruptError at offset %d: record header checksum mismatch", err, at+32)
+			}
+		})
+	}
+}

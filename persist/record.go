@@ -117,8 +117,43 @@ func appendRecord(buf, payload []byte) []byte {
 // skips, its size known from the head or from the next record's.
 func putRecord(dst, payload []byte, head uint64, commit uint32) {
 	storeUint64(dst, head)
-	copy(dst[recordHeaderSize:], payload)
+	copyMapped(dst[recordHeaderSize:recordHeaderSize+len(payload)], payload)
 	storeUint32(dst[8:], commit)
+}
+
+// putRecords copies b, whole log records framed by appendRecord, into dst, zero
+// bytes of a mapped log, a record at a time, each as putRecord does: its head, its
+// payload, then its commit word. One copy of b would not do: memmove stores a
+// region's bytes in no set order (on amd64, for a few hundred bytes or more, its
+// first 32 bytes after the rest), so a process killed during it could leave a
+// record's payload, or the next record's head, after a head still zero, which a
+// reader cannot tell from damage. Recovery does not try to: nothing in the file
+// says which records were acknowledged, so it cannot know that such bytes at the
+// end are not a damaged acknowledged record. O(len(b)).
+func putRecords(dst, b []byte) {
+	for len(b) > 0 {
+		n := int(binary.LittleEndian.Uint32(b))
+		size := recordSize(n)
+		head, commit := binary.NativeEndian.Uint64(b), binary.NativeEndian.Uint32(b[recordAlign:])
+		putRecord(dst[:size], b[recordHeaderSize:recordHeaderSize+n], head, commit)
+		dst, b = dst[size:], b[size:]
+	}
+}
+
+// testCopy, when not nil, replaces the copy of a record's payload into a mapped
+// log (copyMapped). Crash tests set it, while no copy runs, to make a copy store
+// its last bytes first (as memmove may), slowly, or to stop a copy halfway, so that
+// a kill lands inside one; it is nil otherwise.
+var testCopy func(dst, src []byte)
+
+// copyMapped copies src into dst, of the same length, in a mapped log: copy, or
+// testCopy where a test set it (a load and a branch more). O(len(src)).
+func copyMapped(dst, src []byte) {
+	if testCopy != nil {
+		testCopy(dst, src)
+		return
+	}
+	copy(dst, src)
 }
 
 // recordReader reads framed records from one file, bounded by the file's size so that

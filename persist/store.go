@@ -474,7 +474,8 @@ func (s *Store) writeOut(oldBuf []byte, rot *logFile, buf []byte, doSync bool) e
 	return nil
 }
 
-// write appends b to lf: a copy into its mapping, or a write(2). On a failed or
+// write appends b, records framed by appendRecord, to lf: a copy into its mapping
+// (one record at a time: putRecords), or a write(2). On a failed or
 // short write it truncates the file back to its last record boundary (best effort:
 // if that fails too, reopening drops the torn tail) and returns an error matching
 // ErrFailed.
@@ -487,7 +488,8 @@ func (s *Store) write(lf *logFile, b []byte) error {
 			return err
 		}
 		s.askPrefault(lf, lf.size, lf.size+int64(len(b)))
-		lf.size += int64(copy(lf.m[lf.size:], b))
+		putRecords(lf.m[lf.size:], b)
+		lf.size += int64(len(b))
 		s.bytes.Add(uint64(len(b)))
 		return nil
 	}
