@@ -79,12 +79,51 @@
 //
 // # Scripts
 //
-// EVAL, EVALSHA and SCRIPT LOAD/EXISTS/FLUSH embed github.com/yuin/gopher-lua rather
-// than giving queues/redisq a script-free mode: the interpreter was already in the
-// module graph (through miniredis), one bridge (redis.call onto [zlite.Tx.Do] inside
-// one Update) serves every script, the queue types' and the users', and a script-free
-// mode would have needed a second, optimistic implementation of each queue step.
-// A run costs a pooled Lua state and the compiled script (cached by SHA1).
+// EVAL, EVALSHA, EVAL_RO, EVALSHA_RO, SCRIPT LOAD/EXISTS/FLUSH/KILL, FUNCTION
+// LOAD/LIST/DELETE/FLUSH/STATS/KILL and FCALL/FCALL_RO run Redis's Lua 5.1 dialect
+// on github.com/yuin/gopher-lua: one bridge (redis.call onto [zlite.Tx.Do] inside
+// one Update of the caller's keyspace, so a script is atomic) serves every script,
+// the queue types' and the users'. The sandbox is Redis 7's: every global and
+// library table is read-only ("Attempt to modify a readonly table"), reading an
+// undeclared global is an error, dofile, loadfile, print, os, io and debug are
+// absent; the libraries are Redis's (base, table, string, math with Redis's
+// deterministic random, cjson, cmsgpack, bit, struct; server/internal/lualib).
+// Lua states are pooled and shared by every client's scripts, and nothing a script
+// does to its state outlives it. Shebang flags (#!lua flags=no-writes,...) and the
+// _RO commands refuse writes as Redis does.
+//
+// Bounds: no library call and no concatenation builds a string longer than 512 MiB
+// (.. is compiled into a checked call); a script that grows the heap by more than
+// 1 GiB (or by more than the heap held when it started, if that is more) is stopped
+// with an error; a reply nested deeper than Lua 5.1's stack ends in Redis's
+// "reached lua stack limit" at Redis's depth. Time: a script runs until it ends, as
+// in Redis; past busy-reply-threshold (lua-time-limit, 5 s, [WithBusyReplyThreshold],
+// CONFIG SET) every other command gets Redis's BUSY error except the ones Redis
+// allows then, SCRIPT KILL (or FUNCTION KILL) stops a script that has not written,
+// SHUTDOWN NOSAVE stops any. The kill check runs between instructions and inside
+// every long library call (pattern matching, repetition, encoding), so a stuck
+// script never holds its keyspace past a kill, and [Server.Close] and
+// [Server.Shutdown] end in bounded time. A run costs a pooled Lua state and the
+// compiled script (cached by SHA1).
+//
+// What differs from Redis's Lua:
+//   - Error texts raised by the virtual machine itself are gopher-lua's ("attempt
+//     to call a non-function object" where Lua 5.1 names the variable: "attempt to
+//     call field 'x' (a nil value)"); compile errors are reworded into Lua 5.1's form
+//     ("user_script:1: unexpected symbol near '<eof>'") but only that form. goto and
+//     labels (Lua 5.2) compile.
+//   - A read-only table is a proxy: pairs, next and rawget over _G or a library
+//     table see nothing, and getmetatable returns a read-only placeholder.
+//   - redis.call reaches the keyspace commands and PING, ECHO and TIME; other server
+//     commands (INFO, CONFIG, SELECT, ...) are "not allowed from script".
+//     redis.breakpoint and redis.debug do nothing (no SCRIPT DEBUG). Numbers passed
+//     to redis.call are formatted as Redis 7.2 does (shortest round trip).
+//   - Scripts on different keyspaces run in parallel; SCRIPT KILL stops the one
+//     that started first. A command already waiting for the keyspace's lock when a
+//     script passes busy-reply-threshold runs after the script instead of getting
+//     BUSY. FUNCTION DUMP and RESTORE are not implemented.
+//   - The memory bound above has no counterpart in Redis, whose process grows until
+//     the system stops it.
 //
 // # The RESP codec
 //
@@ -111,8 +150,7 @@
 //     copy is of src as read). Inside MULTI and scripts, COPY takes DB 0 only, as
 //     "this keyspace" (the keyspace's COPY). INFO's avg_ttl is 0 (Redis estimates it
 //     from its active expiry's samples).
-//   - Scripts (EVAL, EVALSHA, SCRIPT) run on gopher-lua; see script.go for what
-//     differs from Redis's Lua (a time limit, cjson only among the extra libraries).
+//   - Scripts: see Scripts above.
 //   - OBJECT ENCODING is the sorted set's own encoding (zset.Set.Encoding: "listpack"
 //     while small, "skiplist" after) and "quicklist" for lists; OBJECT IDLETIME is an
 //     error (Redis, under its default maxmemory-policy noeviction, replies the
