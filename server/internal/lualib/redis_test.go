@@ -190,3 +190,22 @@ func newRand(t testing.TB) *rand.Rand {
 	s := seed(t)
 	return rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
 }
+
+// callLib calls the library function lib.name in protected mode with args and
+// returns its results, or the Lua error it raised. A Go panic inside it (which
+// gopher-lua turns into an error too) fails t.
+func callLib(t testing.TB, L *lua.LState, lib *lua.LTable, name string, args ...lua.LValue) ([]lua.LValue, error) {
+	t.Helper()
+	top := L.GetTop()
+	err := L.CallByParam(lua.P{Fn: lib.RawGetString(name), NRet: lua.MultRet, Protect: true}, args...)
+	var ae *lua.ApiError
+	if errors.As(err, &ae) && ae.Type == lua.ApiErrorPanic {
+		t.Fatalf("%s(%q) panicked: %v\n%s", name, args, ae.Object, ae.StackTrace)
+	}
+	res := make([]lua.LValue, 0, L.GetTop()-top)
+	for i := top + 1; i <= L.GetTop(); i++ {
+		res = append(res, L.Get(i))
+	}
+	L.SetTop(top)
+	return res, err
+}
