@@ -1,7 +1,12 @@
 package lualib
 
 import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -163,4 +168,52 @@ func FuzzCJSONDecode(f *testing.F) {
 			t.Fatalf("encode(decode(%q)): %v; want a JSON text", s, err)
 		}
 	})
+}
+
+// TestEncodeStopsOnContext encodes tables whose shared subtables make the
+// encoding exponentially long (2^40 leaves for cjson, 8^16 for cmsgpack): the
+// encoders must stop with the context's error once it is done, as Redis's script
+// timeout and SCRIPT KILL stop them.
+func TestEncodeStopsOnContext(t *testing.T) {
+	for _, tc := range []struct {
+		name, script string
+	}{
+		{"cjson", "local t = {1} for i = 1, 40 do t = {t, t} end return cjson.encode(t)"},
+		{"cmsgpack", "local t = {1} for i = 1, 15 do t = {t, t, t, t, t, t, t, t} end return cmsgpack.pack(t)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			L := newState()
+			defer L.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			L.SetContext(ctx)
+			start := time.Now()
+			got := runLocal(L, tc.script)
+			if took := time.Since(start); took > 5*time.Second {
+				t.Errorf("%s took %v after a 100ms deadline", tc.script, took)
+			}
+			if !strings.Contains(got, context.DeadlineExceeded.Error()) {
+				t.Errorf("%s = %.200s; want the error %q", tc.script, got, context.DeadlineExceeded)
+			}
+		})
+	}
+}
+
+// TestCJSONEncodeTooLarge encodes a string whose escaped form passes MaxString:
+// encode must raise before building it.
+func TestCJSONEncodeTooLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: builds a 90 MiB string")
+	}
+	L := newState()
+	defer L.Close()
+	n := (MaxString-2)/6 + 1 // every byte escapes to \u0001
+	got := runLocal(L, fmt.Sprintf("return {pcall(function() return cjson.encode(string.rep('\\1', %d)) end)}", n))
+	if want := "[nil, " + strconv.Quote("user_script:1: "+errTooLarge) + "]"; got != want {
+		t.Errorf("cjson.encode of %d escaped bytes = %.200s; want %s", n, got, want)
+	}
+	got = runLocal(L, fmt.Sprintf("return #cjson.encode(string.rep('a', %d))", n))
+	if want := fmt.Sprintf("(integer) %d", n+2); got != want {
+		t.Errorf("#cjson.encode of %d plain bytes = %s; want %s", n, got, want)
+	}
 }
