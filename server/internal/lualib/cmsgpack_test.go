@@ -1,6 +1,8 @@
 package lualib
 
 import (
+	"runtime"
+	"strings"
 	"testing"
 
 	lua "github.com/yuin/gopher-lua"
@@ -110,4 +112,37 @@ func FuzzCMsgpackUnpack(f *testing.F) {
 			t.Fatalf("unpack_limit(%q, %d, %d) returned %d values; want at most %d", data, limit, offset, len(res), len(data)+1)
 		}
 	})
+}
+
+// TestHugeLengthsAllocateLittle unpacks inputs that declare lengths of up to
+// 2^32-1 (strings, arrays, maps; struct's counts) without the bytes to back
+// them: each must raise having allocated about nothing.
+func TestHugeLengthsAllocateLittle(t *testing.T) {
+	L := newState()
+	defer L.Close()
+	for _, tc := range []struct {
+		lib     *lua.LTable
+		name    string
+		args    []lua.LValue
+		wantErr string
+	}{
+		{CMsgpack(L), "unpack", []lua.LValue{lua.LString("\xdb\xff\xff\xff\xffabc")}, "Missing bytes in input."},
+		{CMsgpack(L), "unpack", []lua.LValue{lua.LString("\xdd\xff\xff\xff\xff\x01\x02")}, "Missing bytes in input."},
+		{CMsgpack(L), "unpack", []lua.LValue{lua.LString("\xdf\xff\xff\xff\xff\x01\x02\x03")}, "Missing bytes in input."},
+		{CMsgpack(L), "unpack_limit", []lua.LValue{lua.LString("\xdc\xff\xff"), lua.LNumber(1)}, "Missing bytes in input."},
+		{Struct(L), "unpack", []lua.LValue{lua.LString("c2147483647"), lua.LString("abc")}, "data string too short"},
+		{Struct(L), "unpack", []lua.LValue{lua.LString("Ic0"), lua.LString("\xff\xff\xff\xffabc")}, "data string too short"},
+		{Struct(L), "pack", []lua.LValue{lua.LString("c2147483647"), lua.LString("abc")}, "string too short"},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := callLib(t, L, tc.lib, tc.name, tc.args...)
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("%s(%q) = %v; want the error %q", tc.name, tc.args, err, tc.wantErr)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+			t.Errorf("%s(%q) allocated %d bytes; want under 1 MiB", tc.name, tc.args, n)
+		}
+	}
 }
