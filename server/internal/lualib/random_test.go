@@ -293,3 +293,119 @@ func TestRandomRedis(t *testing.T) {
 		}
 	}
 }
+
+// canonScript defines run(f, ...): f's results, or its error, as one string
+// that does not depend on the order of table keys.
+const canonScript = `local function canon(v)
+  if v == cjson.null then return 'null' end
+  local t = type(v)
+  if t == 'table' then
+    local ks = {}
+    for k in pairs(v) do ks[#ks + 1] = k end
+    table.sort(ks, function(a, b) return canon(a) < canon(b) end)
+    local out = {}
+    for i = 1, #ks do out[i] = canon(ks[i]) .. '=' .. canon(v[ks[i]]) end
+    return '{' .. table.concat(out, ',') .. '}'
+  elseif t == 'number' then return 'n' .. D(v)
+  elseif t == 'string' then return 's' .. #v .. ':' .. v
+  end
+  return tostring(v)
+end
+local function pack(...) return {n = select('#', ...), ...} end
+local function run(f, ...)
+  local r = pack(pcall(f, ...))
+  if not r[1] then return 'error: ' .. tostring(r[2]) end
+  local out = {}
+  for i = 2, r.n do out[#out + 1] = canon(r[i]) end
+  return table.concat(out, ' ')
+end
+`
+
+// mutate makes up to three random edits to s: a byte replaced, removed or
+// inserted, from alphabet or any byte.
+func mutate(r *rand.Rand, s, alphabet string) string {
+	b := []byte(s)
+	for range r.IntN(4) {
+		c := alphabet[r.IntN(len(alphabet))]
+		if r.IntN(4) == 0 {
+			c = byte(r.IntN(256))
+		}
+		i := r.IntN(len(b) + 1)
+		switch {
+		case r.IntN(3) == 0 && i < len(b):
+			b[i] = c
+		case r.IntN(2) == 0 && i < len(b):
+			b = append(b[:i], b[i+1:]...)
+		default:
+			b = append(b[:i], append([]byte{c}, b[i:]...)...)
+		}
+	}
+	return string(b)
+}
+
+// TestDecodeRandomRedis decodes random and mutated inputs with cjson.decode,
+// cmsgpack's unpack functions and struct.unpack on both sides: the values, or
+// the errors, must be the same.
+func TestDecodeRandomRedis(t *testing.T) {
+	c := redisClient(t)
+	r := newRand(t)
+	L := newState()
+	defer L.Close()
+	cj, mp := CJSON(L), CMsgpack(L)
+	jsonTokens := []string{"{", "}", "[", "]", ",", ":", `"abc"`, `"\u00e9"`, `"\ud83d\ude00"`, `"\ud800"`, `"\q"`, "1", "-0.5e3", "0x1F",
+		"Infinity", "-inf", "nan", "true", "false", "null", "tru", `"`, `\`, "\x00", "+1", "007", "1e", "-", ".5", "\xff"}
+	check := func(script string, args ...string) {
+		t.Helper()
+		want := evalRedis(t, c, canonScript+script, args...)
+		if got := runLocal(L, canonScript+script, args...); got != want {
+			t.Fatalf("script %q, ARGV %q\ngot  %s\nwant %s (redis)", script, args, got, want)
+		}
+	}
+	for range 300 {
+		var in string
+		if r.IntN(2) == 0 {
+			var b strings.Builder
+			for range 1 + r.IntN(8) {
+				b.WriteString(jsonTokens[r.IntN(len(jsonTokens))])
+				b.WriteString([]string{"", "", " ", "\n\t"}[r.IntN(4)])
+			}
+			in = b.String()
+		} else {
+			g := &valueGen{r: r, L: L, exact: true}
+			enc, err := callLib(t, L, cj, "encode", g.value(3))
+			if err != nil {
+				t.Fatalf("cjson.encode: %v", err)
+			}
+			in = mutate(r, string(enc[0].(lua.LString)), `{}[],:"\u0123456789eE+-.xnatrufl `)
+		}
+		check("return run(cjson.decode, ARGV[1])", in)
+	}
+	for range 300 {
+		g := &valueGen{r: r, L: L}
+		enc, err := callLib(t, L, mp, "pack", g.value(3), g.value(1))
+		if err != nil {
+			t.Fatalf("cmsgpack.pack: %v", err)
+		}
+		in := mutate(r, string(enc[0].(lua.LString)), "\x00\x01\x7f\x80\x90\x91\xa1\xc0\xc1\xca\xcb\xcc\xd0\xd9\xdc\xdd\xde\xdf\xe0\xff")
+		off := strconv.Itoa(r.IntN(len(in)+3) - 1)
+		check("return run(cmsgpack.unpack, ARGV[1])", in)
+		check("return run(cmsgpack.unpack_one, ARGV[1], tonumber(ARGV[2]))", in, off)
+		check("return run(cmsgpack.unpack_limit, ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[2]))", in, off, strconv.Itoa(r.IntN(4)))
+	}
+	const structChars = "bBhHlLTiIfdxcs<>!0123456789 c0"
+	for range 300 {
+		f := make([]byte, 1+r.IntN(8))
+		for i := range f {
+			f[i] = structChars[r.IntN(len(structChars))]
+		}
+		data := make([]byte, r.IntN(24))
+		for i := range data {
+			data[i] = byte(r.IntN(256))
+			if r.IntN(3) == 0 {
+				data[i] = byte(r.IntN(8))
+			}
+		}
+		check("return run(struct.unpack, ARGV[1], ARGV[2], tonumber(ARGV[3]))", string(f), string(data), strconv.Itoa(r.IntN(12)-2))
+		check("return run(struct.size, ARGV[1])", string(f))
+	}
+}

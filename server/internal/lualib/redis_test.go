@@ -56,8 +56,14 @@ func newState() *lua.LState {
 	return L
 }
 
-// runLocal runs script on L and renders its first result as Redis's reply.
-func runLocal(L *lua.LState, script string) string {
+// runLocal runs script on L, with args as ARGV, and renders its first result as
+// Redis's reply.
+func runLocal(L *lua.LState, script string, args ...string) string {
+	argv := L.NewTable()
+	for _, a := range args {
+		argv.Append(lua.LString(a))
+	}
+	L.SetGlobal("ARGV", argv)
 	fn, err := L.Load(strings.NewReader(prelude+script), "user_script")
 	if err != nil {
 		return "(compile error) " + err.Error()
@@ -148,12 +154,16 @@ func redisClient(t *testing.T) *redis.Client {
 	return c
 }
 
-// evalRedis runs script as EVAL on c and renders the reply.
-func evalRedis(t *testing.T, c *redis.Client, script string) string {
+// evalRedis runs script as EVAL on c, with args as ARGV, and renders the reply.
+func evalRedis(t *testing.T, c *redis.Client, script string, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return renderRedis(c.Do(ctx, "EVAL", prelude+script, "0").Result())
+	cmd := []any{"EVAL", prelude + script, "0"}
+	for _, a := range args {
+		cmd = append(cmd, a)
+	}
+	return renderRedis(c.Do(ctx, cmd...).Result())
 }
 
 // compareCases runs every case on both sides and fails those whose replies
