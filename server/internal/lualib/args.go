@@ -230,48 +230,80 @@ func strtod(s string) (float64, int) {
 		return sign(math.Inf(1)), i + n
 	case hasPrefixFold(rest, "nan"):
 		n := 3
+		bits := uint64(nanBits)
 		if n < len(rest) && rest[n] == '(' {
 			j := n + 1
 			for j < len(rest) && (isAlnum(rest[j]) || rest[j] == '_') {
 				j++
 			}
 			if j < len(rest) && rest[j] == ')' {
+				bits |= nanPayload(rest[n+1:j]) & (1<<51 - 1)
 				n = j + 1
 			}
 		}
-		return sign(math.Float64frombits(nanBits)), i + n
-	case len(rest) > 2 && rest[0] == '0' && rest[1]|0x20 == 'x' &&
-		(isHexDigit(rest[2]) || (rest[2] == '.' && len(rest) > 3 && isHexDigit(rest[3]))):
-		n := numberEnd(rest, 2, isHexDigit, 'p')
-		f, _ := strconv.ParseFloat(hexFloat(rest[:n]), 64)
-		return sign(f), i + n
-	}
-	digits := 0
-	for j := 0; j < len(rest) && (isDigit(rest[j]) || rest[j] == '.'); j++ {
-		if rest[j] == '.' && strings.IndexByte(rest[:j], '.') >= 0 {
-			break
-		}
-		if isDigit(rest[j]) {
-			digits++
+		return sign(math.Float64frombits(bits)), i + n
+	case len(rest) > 2 && rest[0] == '0' && rest[1]|0x20 == 'x':
+		if n, ok := numberEnd(rest, 2, isHexDigit, 'p'); ok {
+			f, _ := strconv.ParseFloat(hexFloat(rest[:n]), 64)
+			return sign(f), i + n
 		}
 	}
-	if digits == 0 {
+	n, ok := numberEnd(rest, 0, isDigit, 'e')
+	if !ok {
 		return 0, 0
 	}
-	n := numberEnd(rest, 0, isDigit, 'e')
 	f, _ := strconv.ParseFloat(rest[:n], 64)
 	return sign(f), i + n
 }
 
+// nanPayload is the payload glibc gives "nan(seq)": seq read by strtoull in base
+// 0 (0x hexadecimal, 0 octal, else decimal, saturating), 0 unless all of it reads.
+func nanPayload(seq string) uint64 {
+	base, digits := uint64(10), seq
+	switch {
+	case len(seq) > 2 && seq[0] == '0' && seq[1]|0x20 == 'x':
+		base, digits = 16, seq[2:]
+	case len(seq) > 1 && seq[0] == '0':
+		base, digits = 8, seq[1:]
+	}
+	var v uint64
+	for i := range len(digits) {
+		c := digits[i]
+		var d uint64
+		switch {
+		case isDigit(c):
+			d = uint64(c - '0')
+		case c|0x20 >= 'a' && c|0x20 <= 'z':
+			d = uint64(c|0x20-'a') + 10
+		default:
+			return 0
+		}
+		if d >= base {
+			return 0
+		}
+		if v > (math.MaxUint64-d)/base {
+			v = math.MaxUint64
+			continue
+		}
+		v = v*base + d
+	}
+	return v
+}
+
 // numberEnd returns where the number in s that starts at from ends: digits with
 // at most one point, then an optional exponent (letter exp, a sign, decimal
-// digits) taken only when it has digits.
-func numberEnd(s string, from int, digit func(byte) bool, exp byte) int {
+// digits) taken only when it has digits. It reports false when the digits before
+// the exponent are none.
+func numberEnd(s string, from int, digit func(byte) bool, exp byte) (int, bool) {
 	n := from
-	point := false
+	point, digits := false, false
 	for n < len(s) && (digit(s[n]) || (s[n] == '.' && !point)) {
 		point = point || s[n] == '.'
+		digits = digits || s[n] != '.'
 		n++
+	}
+	if !digits {
+		return 0, false
 	}
 	if n < len(s) && s[n]|0x20 == exp {
 		j := n + 1
@@ -285,7 +317,7 @@ func numberEnd(s string, from int, digit func(byte) bool, exp byte) int {
 			n = j
 		}
 	}
-	return n
+	return n, true
 }
 
 // hexFloat gives the hexadecimal number s (0x…, optional p exponent) the 'p'
