@@ -392,8 +392,8 @@ var jsonSingle = [256]jsonToken{
 type token struct {
 	typ   jsonToken
 	index int
-	str   string // a string's value, or an error's description
-	num   float64
+	str   string  // a string's value, or an error's description
+	num   float64 // a number's value; 1 for true, 0 for false
 }
 
 // jsonDecoder reads one JSON text; past its end it reads NULs, as Redis's reads
