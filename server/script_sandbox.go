@@ -54,6 +54,14 @@ type sandbox struct {
 // around them.
 const registryMax = 1 << 16
 
+// maxArrayIndex bounds the array part of a script's tables: gopher-lua fills the
+// array up to an assigned integer key below lua.MaxArrayIndex with nils, so with its
+// default one t[67108863] = 1 allocated a gigabyte. Keys past the bound go to the
+// hash part; one assignment allocates at most 16 MiB.
+const maxArrayIndex = 1 << 20
+
+func init() { lua.MaxArrayIndex = maxArrayIndex }
+
 // newSandbox makes a state with Redis's libraries and protections.
 func newSandbox(srv *Server) *sandbox {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, RegistrySize: 1024, RegistryGrowStep: 1024,

@@ -11,8 +11,4 @@ func OpenBase(L *lua.LState)   { open(L, lua.BaseLibName, lua.OpenBase) }
 func OpenTable(L *lua.LState)  { open(L, lua.TabLibName, lua.OpenTable) }
 func OpenString(L *lua.LState) { open(L, lua.StringLibName, lua.OpenString) }
 func OpenMath(L *lua.LState)   { open(L, lua.MathLibName, lua.OpenMath) }
-func CJSON(L *lua.LState) *lua.LTable    { return L.NewTable() }
-func CMsgpack(L *lua.LState) *lua.LTable { return L.NewTable() }
-func Bit(L *lua.LState) *lua.LTable      { return L.NewTable() }
-func Struct(L *lua.LState) *lua.LTable   { return L.NewTable() }
 func NumberString(f float64) string { return lua.LNumber(f).String() }
