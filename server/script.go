@@ -337,8 +337,9 @@ func (sc *scripts) begin(run *scriptRun) context.Context {
 		sc.running = make(map[*scriptRun]struct{})
 	}
 	sc.running[run] = struct{}{}
-	sc.mu.Unlock()
+	// Under sc.mu: the watch, which takes sc.mu, finds run.watch set.
 	run.watch = time.AfterFunc(watchEvery, func() { sc.check(run) })
+	sc.mu.Unlock()
 	return ctx
 }
 
