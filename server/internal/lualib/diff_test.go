@@ -4,8 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 	lua "github.com/yuin/gopher-lua"
@@ -540,4 +545,139 @@ func TestDiffBase(t *testing.T) {
 		`rawget(_G, "getfenv"), rawget(_G, "setfenv"), rawget(_G, "newproxy"), rawget(_G, "debug")`,
 		`type(coroutine), type(gcinfo), type(loadstring), type(load), type(unpack), type(_G)`,
 	})
+}
+
+// seed returns ZLITE_SEED or a new seed, and logs it.
+func seed(t *testing.T) uint64 {
+	t.Helper()
+	s := uint64(time.Now().UnixNano())
+	if v := os.Getenv("ZLITE_SEED"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			t.Fatalf("ZLITE_SEED=%q: %v", v, err)
+		}
+		s = n
+	}
+	t.Logf("seed %d (set ZLITE_SEED=%d to replay)", s, s)
+	return s
+}
+
+// luaQuote is s as a Lua string literal.
+func luaQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		fmt.Fprintf(&b, "\\%d", s[i])
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// batch compares exprs in chunks that each return the probes of many, one a
+// line, so that a few hundred cases cost a few EVALs.
+func batch(t *testing.T, exprs []string) {
+	t.Helper()
+	c := redisClient(t)
+	const per = 50
+	for len(exprs) > 0 {
+		n := min(per, len(exprs))
+		var b strings.Builder
+		b.WriteString("local function pack(...) return {n = select('#', ...), ...} end\nlocal out = {}\n")
+		for _, e := range exprs[:n] {
+			fmt.Fprintf(&b, "do local r = pack(pcall(function() return %s end)) local o = {} for i = 1, r.n do o[i] = tostring(r[i]) end out[#out+1] = (table.concat(o, '|'):gsub('\\n', '\\\\n')) end\n", e)
+		}
+		b.WriteString("return table.concat(out, '\\n')")
+		want := evalRedis(t, c, b.String())
+		L := newState()
+		got, err := run(context.Background(), L, b.String())
+		L.Close()
+		if err != nil {
+			got = "error: " + err.Error()
+		}
+		gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+		if len(gl) != n || len(wl) != n {
+			t.Errorf("batch of %d: got %d lines, want %d:\n%s\n got %q\nwant %q", n, len(gl), len(wl), b.String(), got, want)
+		} else {
+			for i := range n {
+				if gl[i] != wl[i] {
+					t.Errorf("%s\n got %q\nwant %q", exprs[i], gl[i], wl[i])
+				}
+			}
+		}
+		exprs = exprs[n:]
+	}
+}
+
+// TestDiffPatternRandom compares find, match and gsub of random short subjects
+// and patterns made of Lua's pattern items.
+func TestDiffPatternRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(seed(t), 0))
+	items := []string{"a", "b", "(", ")", ".", "%a", "%d", "%s", "%W", "[ab]", "[^a]", "[a-c%d]", "*", "+", "-", "?",
+		"%1", "%2", "^", "$", "%b()", "%f[a]", "%f[%W]", "()", "%", "[", "]", "%%", "1", " ",
+		"%b", "%f", "[]a]", "[^]]", "[a-]", "[%a-c]", "%0", "%z", "(()", "%x", "%P", "[%]"}
+	letters := "ab1 ()c"
+	var exprs []string
+	for range 600 {
+		var p, s strings.Builder
+		for range 1 + r.IntN(6) {
+			p.WriteString(items[r.IntN(len(items))])
+		}
+		for range r.IntN(10) {
+			s.WriteByte(letters[r.IntN(len(letters))])
+		}
+		sq, pq := luaQuote(s.String()), luaQuote(p.String())
+		switch r.IntN(4) {
+		case 0:
+			exprs = append(exprs, fmt.Sprintf("string.find(%s, %s, %d)", sq, pq, r.IntN(7)-3))
+		case 1:
+			exprs = append(exprs, fmt.Sprintf("string.match(%s, %s)", sq, pq))
+		case 2:
+			exprs = append(exprs, fmt.Sprintf("string.gsub(%s, %s, %q, %d)", sq, pq, []string{"<%0>", "%1", "x", "%%"}[r.IntN(4)], r.IntN(4)))
+		default:
+			exprs = append(exprs, fmt.Sprintf("(function() local o = {} for a, b in string.gmatch(%s, %s) do o[#o+1] = tostring(a) .. ':' .. tostring(b) end return table.concat(o, ',') end)()", sq, pq))
+		}
+	}
+	batch(t, exprs)
+}
+
+// TestDiffNumbersRandom compares tostring and string.format's number
+// directives on random numbers of every magnitude.
+func TestDiffNumbersRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(seed(t), 0))
+	convs := []string{"%g", "%.3g", "%#.5g", "%e", "%.0e", "%f", "%.2f", "%10.4G", "%-12.1E", "%+.14g", "%d", "%x", "%o", "%5.3d", "%c"}
+	var exprs []string
+	for range 400 {
+		var f float64
+		switch r.IntN(3) {
+		case 0:
+			f = float64(r.Int64N(1<<53) - 1<<52)
+		case 1:
+			f = (r.Float64()*2 - 1) * math.Pow(10, float64(r.IntN(40)-20))
+		default:
+			f = math.Float64frombits(r.Uint64())
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				f = 0.5
+			}
+		}
+		lit := strconv.FormatFloat(f, 'g', -1, 64)
+		exprs = append(exprs, fmt.Sprintf("tostring(%s), string.format(%q, %s)", lit, convs[r.IntN(len(convs))], lit))
+	}
+	batch(t, exprs)
+}
+
+// TestDiffToNumberRandom compares tonumber of random number-like strings, with
+// and without a base.
+func TestDiffToNumberRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(seed(t), 0))
+	const alphabet = "0123456789xXeEpP.+- \t\nabfFinINaz\x00"
+	bases := []string{"", ", 10", ", 16", ", 2", ", 36", ", 8"}
+	var exprs []string
+	for range 400 {
+		var b strings.Builder
+		for range 1 + r.IntN(8) {
+			b.WriteByte(alphabet[r.IntN(len(alphabet))])
+		}
+		exprs = append(exprs, fmt.Sprintf("tonumber(%s%s)", luaQuote(b.String()), bases[r.IntN(len(bases))]))
+	}
+	batch(t, exprs)
 }

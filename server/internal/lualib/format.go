@@ -97,6 +97,15 @@ func toUnsigned(f float64) uint64 {
 	return uint64(toInteger(f))
 }
 
+// toCInt is C's (int) cast of a double on x86-64: truncation, and INT_MIN for
+// NaN and numbers out of range.
+func toCInt(f float64) int32 {
+	if math.IsNaN(f) || f >= 1<<31 || f < -(1<<31) {
+		return math.MinInt32
+	}
+	return int32(f)
+}
+
 // formatInt is %d %i (signed) or %o %u %x %X of v.
 func (sp fmtSpec) formatInt(conv byte, v uint64, neg bool) string {
 	base := 10
@@ -240,7 +249,7 @@ func strFormat(L *lua.LState) int {
 		var item string
 		switch conv {
 		case 'c':
-			item = sp.pad("", string([]byte{byte(toInt(checkNumber(L, arg, fname)))}), false)
+			item = sp.pad("", string([]byte{byte(toCInt(checkNumber(L, arg, fname)))}), false)
 		case 'd', 'i':
 			v := toInteger(checkNumber(L, arg, fname))
 			u := uint64(v)
