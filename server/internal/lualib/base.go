@@ -18,7 +18,7 @@ import (
 func OpenBase(L *lua.LState) {
 	openLib(L, lua.BaseLibName, lua.OpenBase)
 	g := L.G.Global
-	openLib(L, lua.CoroutineLibName, lua.OpenCoroutine)
+	openCoroutine(L)
 	for _, name := range []string{"dofile", "loadfile", "print", "require", "module",
 		"getfenv", "setfenv", "newproxy", "_printregs", "_GOPHER_LUA_VERSION"} {
 		g.RawSetString(name, lua.LNil)
@@ -41,6 +41,7 @@ func OpenBase(L *lua.LState) {
 		"tostring":     baseTostring,
 		"type":         baseType,
 		"unpack":       baseUnpack,
+		"xpcall":       wrapG(g, "xpcall", func(L *lua.LState) { checkAny(L, 2, "xpcall") }),
 		"collectgarbage": func(L *lua.LState) int {
 			return gc.collectgarbage(L)
 		},
@@ -61,6 +62,47 @@ func OpenBase(L *lua.LState) {
 		L.Push(lua.LNumber(0))
 		return 3
 	}))
+}
+
+// wrapG returns t's Go function name preceded by check, which raises Lua 5.1's
+// argument errors before gopher-lua's own texts could.
+func wrapG(t *lua.LTable, name string, check func(L *lua.LState)) lua.LGFunction {
+	orig := t.RawGetString(name).(*lua.LFunction).GFunction
+	return func(L *lua.LState) int {
+		check(L)
+		return orig(L)
+	}
+}
+
+// openCoroutine opens gopher-lua's coroutine table with Lua 5.1's argument
+// errors.
+func openCoroutine(L *lua.LState) {
+	t := openLib(L, lua.CoroutineLibName, lua.OpenCoroutine)
+	luaFunction := func(fname string) func(L *lua.LState) {
+		return func(L *lua.LState) {
+			if f, ok := L.Get(1).(*lua.LFunction); !ok || f.IsG {
+				argError(L, 1, fname, "Lua function expected")
+			}
+		}
+	}
+	thread := func(fname string) func(L *lua.LState) {
+		return func(L *lua.LState) {
+			if _, ok := L.Get(1).(*lua.LState); !ok {
+				argError(L, 1, fname, "coroutine expected")
+			}
+		}
+	}
+	setFuncs(L, t, map[string]lua.LGFunction{
+		"create": wrapG(t, "create", luaFunction("create")),
+		"wrap":   wrapG(t, "wrap", luaFunction("wrap")),
+		"resume": wrapG(t, "resume", thread("resume")),
+		"status": wrapG(t, "status", thread("status")),
+		"yield": wrapG(t, "yield", func(L *lua.LState) {
+			if L.Parent == nil {
+				L.Error(lua.LString("attempt to yield across metamethod/C-call boundary"), 0)
+			}
+		}),
+	})
 }
 
 // where is luaL_where: "source:line: " of the function at the given level of

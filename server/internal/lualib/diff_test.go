@@ -229,6 +229,24 @@ func TestDiffGsub(t *testing.T) {
 	})
 }
 
+// TestDiffNames compares the names in the four libraries, the coroutine table
+// and the globals that the base library owns.
+func TestDiffNames(t *testing.T) {
+	compare(t, []string{`
+local others = {KEYS = true, ARGV = true, redis = true, cjson = true, bit = true, struct = true, cmsgpack = true,
+	__redis__err__handler = true, string = true, table = true, math = true}
+local out = {}
+for _, lib in ipairs({"string", "table", "math", "coroutine", "_G"}) do
+	local names = {}
+	for k, v in pairs(_G[lib]) do
+		if lib ~= "_G" or not others[k] then names[#names + 1] = k .. ":" .. type(v) end
+	end
+	table.sort(names)
+	out[#out + 1] = lib .. " " .. table.concat(names, " ")
+end
+return table.concat(out, "\n")`})
+}
+
 func TestDiffGmatch(t *testing.T) {
 	compare(t, []string{
 		`local o = {} for w in string.gmatch("one two  three", "%a+") do o[#o+1] = w end return table.concat(o, ",")`,
@@ -541,6 +559,15 @@ func TestDiffBase(t *testing.T) {
 		`coroutine.running()`,
 		`coroutine.resume(coroutine.create(function(a) return a + 1 end), 1)`,
 		`coroutine.wrap(function() coroutine.yield(1) end)()`,
+		`coroutine.resume(coroutine.create(function() error("in") end))`,
+		`coroutine.status(coroutine.create(function() end))`,
+		`coroutine.resume()`,
+		`coroutine.create(1)`,
+		`coroutine.yield()`,
+		`xpcall()`,
+		`xpcall(function() return 1, 2 end, error)`,
+		`pcall(function(...) return select("#", ...) end, 1, nil)`,
+		`string.format("%s", setmetatable({}, {__tostring = function() return "E" end}))`,
 		`rawget(_G, "dofile"), rawget(_G, "loadfile"), rawget(_G, "print"), rawget(_G, "require"), rawget(_G, "module")`,
 		`rawget(_G, "getfenv"), rawget(_G, "setfenv"), rawget(_G, "newproxy"), rawget(_G, "debug")`,
 		`type(coroutine), type(gcinfo), type(loadstring), type(load), type(unpack), type(_G)`,

@@ -10,8 +10,8 @@ import (
 // every function of Lua 5.1's string library with one that behaves as Redis's
 // Lua 5.1 does (texts of errors included), builds no string longer than
 // MaxString, and checks L's context in every loop whose length the caller
-// chooses. It also sets the string metatable's __index to the table, as Lua
-// does, so that s:upper() works. The cost is O(1).
+// chooses. Strings get Lua's metatable, {__index = string}, so that s:upper()
+// works. The cost is O(1).
 func OpenString(L *lua.LState) {
 	t := openLib(L, lua.StringLibName, lua.OpenString)
 	setFuncs(L, t, map[string]lua.LGFunction{
@@ -31,9 +31,10 @@ func OpenString(L *lua.LState) {
 		"sub":     strSub,
 		"upper":   strUpper,
 	})
-	if mt, ok := L.GetMetatable(lua.LString("")).(*lua.LTable); ok {
-		mt.RawSetString("__index", t)
-	}
+	t.RawSetString("__index", lua.LNil) // gopher-lua makes the table its own metatable
+	mt := L.NewTable()
+	mt.RawSetString("__index", t)
+	L.SetMetatable(lua.LString(""), mt)
 }
 
 // posRelat is Lua 5.1's posrelat: a negative position counts from the end.
