@@ -295,7 +295,7 @@ func baseNext(L *lua.LState) int {
 func baseIpairsAux(L *lua.LState) int {
 	i := checkInt(L, 2, "ipairs") + 1
 	t := checkTable(L, 1, "ipairs")
-	v := t.RawGetInt(i)
+	v := rawGetInt(t, i)
 	if v == lua.LNil {
 		return 0
 	}
@@ -467,7 +467,7 @@ func baseUnpack(L *lua.LState) int {
 		L.RaiseError("too many results to unpack")
 	}
 	for k := i; k <= e; k++ {
-		L.Push(t.RawGetInt(int(k)))
+		L.Push(rawGetInt(t, int(k)))
 	}
 	return int(n)
 }

@@ -76,7 +76,7 @@ func tabForeachi(L *lua.LState) int {
 	for i := 1; i <= n; i++ {
 		L.Push(f)
 		L.Push(lua.LNumber(i))
-		L.Push(t.RawGetInt(i))
+		L.Push(rawGetInt(t, i))
 		L.Call(2, 1)
 		if L.Get(-1) != lua.LNil {
 			return 1
@@ -123,7 +123,7 @@ func tabInsert(L *lua.LState) int {
 		e = max(e, pos)
 		tk := ticker{L: L}
 		for i := e; i > pos; i-- {
-			t.RawSetInt(int(i), t.RawGetInt(int(i-1)))
+			t.RawSetInt(int(i), rawGetInt(t, int(i-1)))
 			tk.tick()
 		}
 	default:
@@ -139,9 +139,9 @@ func tabRemove(L *lua.LState) int {
 	if pos < 1 || pos > e {
 		return 0
 	}
-	L.Push(t.RawGetInt(pos))
+	L.Push(rawGetInt(t, pos))
 	for ; pos < e; pos++ {
-		t.RawSetInt(pos, t.RawGetInt(pos+1))
+		t.RawSetInt(pos, rawGetInt(t, pos+1))
 	}
 	t.RawSetInt(e, lua.LNil)
 	return 1
@@ -160,7 +160,7 @@ func tabConcat(L *lua.LState) int {
 	var b []byte
 	tk := ticker{L: L}
 	for ; i <= last; i++ {
-		v := t.RawGetInt(int(i))
+		v := rawGetInt(t, int(i))
 		s, ok := toString(v)
 		if !ok {
 			L.RaiseError("invalid value (%s) at index %d in table for 'concat'", v.Type().String(), i)
@@ -191,7 +191,7 @@ type sorter struct {
 	tk   ticker
 }
 
-func (s *sorter) get(i int) lua.LValue { return s.t.RawGetInt(i) }
+func (s *sorter) get(i int) lua.LValue { return rawGetInt(s.t, i) }
 
 func (s *sorter) lt(a, b lua.LValue) bool {
 	s.tk.tick()
@@ -287,3 +287,7 @@ func lessThan(L *lua.LState, a, b lua.LValue) bool {
 	}
 	return L.LessThan(a, b)
 }
+
+// rawGetInt is lua_rawgeti: gopher-lua's LTable.RawGetInt reads only the
+// array part, where keys below 1 are never kept.
+func rawGetInt(t *lua.LTable, i int) lua.LValue { return t.RawGet(lua.LNumber(i)) }
