@@ -257,3 +257,25 @@ func FuzzPattern(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFormat formats a number and a string with random format strings: each
+// call must return or raise a Lua error, and no result passes MaxString.
+func FuzzFormat(f *testing.F) {
+	for _, seed := range []string{"%d", "%5.2s|%-5d", "%#x %o", "%99.99f", "%+.3e", "%q", "%c", "%", "%%", "%10.3G", "%------d", "%123d", "%.s", "%0-+ #5.2i"} {
+		f.Add(seed, 1.5, "str")
+	}
+	f.Fuzz(func(t *testing.T, format string, n float64, s string) {
+		L := newState()
+		defer L.Close()
+		for _, arg := range []lua.LValue{lua.LNumber(n), lua.LString(s)} {
+			v, err := callLib(L, "string", "format", lua.LString(format), arg, arg)
+			var ae *lua.ApiError
+			if err != nil && (!errors.As(err, &ae) || ae.Type != lua.ApiErrorRun) {
+				t.Fatalf("string.format(%q, %v): %v; want a result or a Lua error", format, arg, err)
+			}
+			if err == nil && len(v.(lua.LString)) > MaxString {
+				t.Fatalf("string.format(%q, %v) has %d bytes; want at most MaxString", format, arg, len(v.(lua.LString)))
+			}
+		}
+	})
+}

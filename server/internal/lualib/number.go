@@ -219,14 +219,6 @@ func checkNumber(L *lua.LState, n int, fname string) float64 {
 	return f
 }
 
-// optNumber is luaL_optnumber: def when argument n is nil or absent.
-func optNumber(L *lua.LState, n int, fname string, def float64) float64 {
-	if L.Get(n) == lua.LNil {
-		return def
-	}
-	return checkNumber(L, n, fname)
-}
-
 // checkInt is luaL_checkint: argument n as a number truncated to a C int.
 func checkInt(L *lua.LState, n int, fname string) int {
 	return toInt(checkNumber(L, n, fname))

@@ -338,6 +338,7 @@ func (m *matcher) replaceString(r string, s, e int) string {
 	if strings.IndexByte(r, '%') < 0 {
 		return r
 	}
+	m.spend(len(r))
 	var b strings.Builder
 	for i := 0; i < len(r); i++ {
 		c := r[i]
