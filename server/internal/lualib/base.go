@@ -14,7 +14,10 @@ import (
 // replaces the functions whose behaviour or error texts differ from Lua 5.1's:
 // assert, collectgarbage, error, gcinfo, getmetatable, ipairs, load, loadstring,
 // next, pairs, rawequal, rawget, rawset, select, setmetatable, tonumber,
-// tostring, type and unpack. The cost is O(1).
+// tostring, type and unpack. As in Lua 5.1, unpack and string.byte return up to
+// 8,000 values less their arguments; L's data stack must have room for them
+// (lua.Options RegistrySize or RegistryMaxSize of 16,384, say), or such a call
+// ends in gopher-lua's "registry overflow". The cost is O(1).
 func OpenBase(L *lua.LState) {
 	openLib(L, lua.BaseLibName, lua.OpenBase)
 	g := L.G.Global
@@ -135,7 +138,7 @@ func isTailCall(L *lua.LState, level int) bool {
 func baseAssert(L *lua.LState) int {
 	v := checkAny(L, 1, "assert")
 	if !lua.LVAsBool(v) {
-		L.RaiseError("%s", optString(L, 2, "assert", "assertion failed!"))
+		raise(L, "%s", optString(L, 2, "assert", "assertion failed!"))
 	}
 	return L.GetTop()
 }
@@ -209,7 +212,7 @@ func baseSetmetatable(L *lua.LState) int {
 		argError(L, 2, fname, "nil or table expected")
 	}
 	if old, ok := t.Metatable.(*lua.LTable); ok && old.RawGetString("__metatable") != lua.LNil {
-		L.RaiseError("cannot change a protected metatable")
+		raise(L, "cannot change a protected metatable")
 	}
 	t.Metatable = mt
 	L.SetTop(1)
@@ -464,7 +467,7 @@ func baseUnpack(L *lua.LState) int {
 	}
 	n := e - i + 1
 	if n >= 1<<31 || n+int64(L.GetTop()) > maxResults {
-		L.RaiseError("too many results to unpack")
+		raise(L, "too many results to unpack")
 	}
 	for k := i; k <= e; k++ {
 		L.Push(rawGetInt(t, int(k)))

@@ -39,7 +39,7 @@ func scanFormat(L *lua.LState, f string, i int) (fmtSpec, int) {
 		i++
 	}
 	if i-start > 5 {
-		L.RaiseError("invalid format (repeated flags)")
+		raise(L, "invalid format (repeated flags)")
 	}
 	digits := func() int {
 		n, k := 0, 0
@@ -55,7 +55,7 @@ func scanFormat(L *lua.LState, f string, i int) (fmtSpec, int) {
 		sp.prec = digits()
 	}
 	if i < len(f) && f[i] >= '0' && f[i] <= '9' {
-		L.RaiseError("invalid format (width or precision too long)")
+		raise(L, "invalid format (width or precision too long)")
 	}
 	return sp, i
 }
@@ -277,7 +277,7 @@ func strFormat(L *lua.LState) int {
 			item = sp.pad("", s, false)
 		default:
 			// Lua's message takes the letter as a C string: a NUL is nothing.
-			L.RaiseError("invalid option '%%%s' to 'format'", cutNUL(string([]byte{conv})))
+			raise(L, "invalid option '%%%s' to 'format'", cutNUL(string([]byte{conv})))
 		}
 		add(cutNUL(item))
 	}

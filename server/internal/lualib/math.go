@@ -183,7 +183,7 @@ func (r *rand48) random(L *lua.LState) int {
 		}
 		L.Push(lua.LNumber(math.Floor(f*float64(u-l+1)) + float64(l))) // int32 wraps as C's int does
 	default:
-		L.RaiseError("wrong number of arguments")
+		raise(L, "wrong number of arguments")
 	}
 	return 1
 }

@@ -1,6 +1,7 @@
 package lualib
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -189,9 +190,23 @@ func typeName(L *lua.LState, n int) string {
 	return L.Get(n).Type().String()
 }
 
+// raise raises a Lua error as luaL_error does: the message formatted, after
+// the position of the calling Lua function (none when a Go function, such as
+// pcall, made the call).
+func raise(L *lua.LState, format string, args ...any) {
+	L.Error(lua.LString(where(L, 1)+fmt.Sprintf(format, args...)), 0)
+}
+
 // argError raises Lua 5.1's error for a bad argument n of the function fname.
+// Lua knows a function's name from the Lua code that called it: called from Go
+// (pcall(string.rep)), it is "?".
 func argError(L *lua.LState, n int, fname, msg string) {
-	L.RaiseError("bad argument #%d to '%s' (%s)", n, fname, msg)
+	if dbg, ok := L.GetStack(1); ok {
+		if _, err := L.GetInfo("S", dbg, lua.LNil); err == nil && dbg.What == "G" {
+			fname = "?"
+		}
+	}
+	raise(L, "bad argument #%d to '%s' (%s)", n, fname, msg)
 }
 
 // typeError raises Lua 5.1's error for argument n of fname not being of type want.

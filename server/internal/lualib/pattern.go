@@ -1,7 +1,6 @@
 package lualib
 
 import (
-	"fmt"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -55,7 +54,7 @@ func (m *matcher) spend(n int) {
 }
 
 func (m *matcher) errorf(format string, args ...any) {
-	m.L.RaiseError("%s", fmt.Sprintf(format, args...))
+	raise(m.L, format, args...)
 }
 
 // classEnd returns the index just past the single-character class at p.

@@ -119,7 +119,7 @@ func strByte(L *lua.LState) int {
 	}
 	n := j - i + 1
 	if n+int64(L.GetTop()) > maxResults {
-		L.RaiseError("stack overflow (string slice too long)")
+		raise(L, "stack overflow (string slice too long)")
 	}
 	for k := i - 1; k < j; k++ {
 		L.Push(lua.LNumber(s[k]))
@@ -145,7 +145,7 @@ func strDump(L *lua.LState) int {
 	if _, ok := L.Get(1).(*lua.LFunction); !ok {
 		typeError(L, 1, "dump", "function")
 	}
-	L.RaiseError("unable to dump given function")
+	raise(L, "unable to dump given function")
 	return 0
 }
 

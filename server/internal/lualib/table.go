@@ -52,7 +52,7 @@ func tabGetn(L *lua.LState) int {
 
 func tabSetn(L *lua.LState) int {
 	checkTable(L, 1, "setn")
-	L.RaiseError("'setn' is obsolete")
+	raise(L, "'setn' is obsolete")
 	return 0
 }
 
@@ -127,7 +127,7 @@ func tabInsert(L *lua.LState) int {
 			tk.tick()
 		}
 	default:
-		L.RaiseError("wrong number of arguments to 'insert'")
+		raise(L, "wrong number of arguments to 'insert'")
 	}
 	t.RawSetInt(int(pos), L.Get(L.GetTop()))
 	return 0
@@ -163,7 +163,7 @@ func tabConcat(L *lua.LState) int {
 		v := rawGetInt(t, int(i))
 		s, ok := toString(v)
 		if !ok {
-			L.RaiseError("invalid value (%s) at index %d in table for 'concat'", v.Type().String(), i)
+			raise(L, "invalid value (%s) at index %d in table for 'concat'", v.Type().String(), i)
 		}
 		n := int64(len(b)) + int64(len(s))
 		if i < last {
@@ -236,12 +236,12 @@ func (s *sorter) sort(l, u int) {
 		for {
 			for i++; s.lt(s.get(i), p); i++ {
 				if i > u {
-					s.L.RaiseError("invalid order function for sorting")
+					raise(s.L, "invalid order function for sorting")
 				}
 			}
 			for j--; s.lt(p, s.get(j)); j-- {
 				if j < l {
-					s.L.RaiseError("invalid order function for sorting")
+					raise(s.L, "invalid order function for sorting")
 				}
 			}
 			if j < i {
