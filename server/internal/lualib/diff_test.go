@@ -798,3 +798,34 @@ func randomDirective(r *rand.Rand) string {
 	b.WriteByte("diouxXcfeEgGsq"[r.IntN(14)])
 	return b.String()
 }
+
+// TestDiffSortRandom sorts random arrays with strict, non-strict and
+// inconsistent order functions and compares the order, the number of calls to
+// the function and the error, which show that the quicksort is Lua 5.1's step
+// for step.
+func TestDiffSortRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(seed(t), 0))
+	orders := []string{
+		"function(a, b) return a < b end",
+		"function(a, b) return a <= b end",
+		"function(a, b) return a > b end",
+		"function(a, b) return a == nil or b == nil or (a * 7 + b * 3) % 5 < 2 end",
+		"function(a, b) return true end",
+		"nil",
+	}
+	var exprs []string
+	for range 300 {
+		var b strings.Builder
+		n := r.IntN(70)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%d", r.IntN(20))
+		}
+		order := orders[r.IntN(len(orders))]
+		exprs = append(exprs, fmt.Sprintf("(function() local t, n, f = {%s}, 0, %s local g = f and function(a, b) n = n + 1 return f(a, b) end "+
+			"local ok, err = pcall(table.sort, t, g) return table.concat(t, ','), n, err end)()", b.String(), order))
+	}
+	batch(t, exprs)
+}

@@ -179,7 +179,13 @@ func (m *matcher) match(s, p int) int {
 	if m.depth > maxMatchDepth {
 		m.errorf("pattern too complex")
 	}
-	defer func() { m.depth-- }()
+	r := m.matchHere(s, p)
+	m.depth--
+	return r
+}
+
+// matchHere is match at the current depth.
+func (m *matcher) matchHere(s, p int) int {
 	pat := m.pat
 	for {
 		m.spend(1)
