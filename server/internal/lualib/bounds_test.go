@@ -133,6 +133,8 @@ func TestRepLimits(t *testing.T) {
 		{"x", 1 << 30, 0, errTooLarge},
 		{"xx", 1<<28 + 1, 0, errTooLarge},
 		{"abc", 1000, 3000, ""},
+		{"abc", 1e6, 3e6, ""}, // copied in chunks of repChunk
+		{strings.Repeat("xyz", repChunk), 3, 9 * repChunk, ""},
 		{"", 1 << 30, 0, ""},
 	}
 	for _, tt := range tests {
@@ -157,7 +159,7 @@ func TestRepLimits(t *testing.T) {
 // return or raise a Lua error, never grow the stack with the pattern.
 func TestHugePatterns(t *testing.T) {
 	const mb = 1 << 20
-	subject := strings.Repeat("a", 1000) + "(b)"
+	subject := strings.Repeat("a", 3000) + "(b)" // longer than maxMatchDepth
 	tests := []struct {
 		pattern string
 		wantErr string // "" for a result

@@ -12,10 +12,12 @@ import (
 // subject's length to a power), and its recursion, one level per quantified
 // item or capture being tried, stops at maxMatchDepth with Lua 5.2's error
 // "pattern too complex" instead of growing the stack with the pattern's size.
+// Lua 5.1 has no such bound (its C stack is the limit); 2,000 levels, far more
+// than a pattern written by hand has, take a few hundred kilobytes of stack.
 
 const (
 	maxCaptures   = 32 // LUA_MAXCAPTURES
-	maxMatchDepth = 200
+	maxMatchDepth = 2000
 	capUnfinished = -1 // a capture opened and not yet closed
 	capPosition   = -2 // a position capture, "()"
 )
