@@ -8,8 +8,8 @@
 // -timeout (idle client timeout), -busy-reply-threshold (lua-time-limit), -v (debug logs: one line per connection event),
 // -cpuprofile (write a CPU profile of the whole run to a file, for go tool pprof).
 // SIGTERM or SIGINT shuts it down gracefully: it stops accepting, lets each
-// connection finish its command (a script still running after 10 seconds is
-// stopped), and exits; a second signal ends the process at once. SHUTDOWN does the
+// connection finish its command (what still runs after -shutdown-timeout, 10s by
+// default, such as a script that never ends, is stopped), and exits; a second signal ends the process at once. SHUTDOWN does the
 // same from a client.
 package main
 
@@ -44,6 +44,7 @@ func run(args []string, stderr *os.File) error {
 	maxClients := fs.Int("maxclients", 10000, "maximum number of connected clients")
 	maxBulk := fs.Int64("proto-max-bulk-len", 512<<20, "longest bulk string accepted in a request, in bytes")
 	idle := fs.Duration("timeout", 0, "close clients idle for longer (0: never)")
+	grace := fs.Duration("shutdown-timeout", 10*time.Second, "on SIGTERM, how long running commands and scripts may finish before they are stopped")
 	busy := fs.Duration("busy-reply-threshold", 5*time.Second, "after a script ran this long, other commands get BUSY (lua-time-limit; 0: never)")
 	verbose := fs.Bool("v", false, "log connection events (debug level)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (empty: none)")
@@ -92,10 +93,10 @@ func run(args []string, stderr *os.File) error {
 	// A second SIGTERM or SIGINT now ends the process at once.
 	stop()
 	log.Info("zlite-server shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	sctx, cancel := context.WithTimeout(context.Background(), *grace)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
-		return err
+		log.Warn("zlite-server: commands still running at the shutdown timeout were stopped", "timeout", *grace)
 	}
 	<-errc
 	return nil

@@ -79,3 +79,72 @@ func TestSIGTERM(t *testing.T) {
 		t.Fatal("the blocked client's connection is still open after shutdown")
 	}
 }
+
+// TestSIGTERMStuckScript: SIGTERM ends the server within its shutdown timeout even
+// while a script that never ends holds a keyspace (and after it passed
+// busy-reply-threshold, when other clients get BUSY).
+func TestSIGTERMStuckScript(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(os.Args[0], "-addr", addr, "-busy-reply-threshold", "10ms", "-shutdown-timeout", "100ms")
+	cmd.Env = append(os.Environ(), "ZLITE_SERVER_MAIN=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	logs := bufio.NewScanner(stderr)
+	for logs.Scan() && !strings.Contains(logs.Text(), "listening") {
+	}
+	go func() {
+		for logs.Scan() {
+		}
+	}()
+	runner, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer runner.Close()
+	if _, err := runner.Write([]byte("EVAL \"local s = string.rep('a', 20000) while true do s:find('.-.-.-.-.-b') end\" 0\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	other, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	_ = other.SetDeadline(time.Now().Add(20 * time.Second))
+	br := bufio.NewReader(other)
+	for {
+		if _, err := other.Write([]byte("PING\r\n")); err != nil {
+			t.Fatal(err)
+		}
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(line, "-BUSY") {
+			break
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("zlite-server after SIGTERM with a stuck script: %v; want exit status 0", err)
+		}
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("zlite-server did not exit after SIGTERM while a script was stuck")
+	}
+}

@@ -1,7 +1,6 @@
 package lualib
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -18,14 +17,6 @@ import (
 // hold; lua_checkstack refuses to pass it.
 const maxCStack = 8000
 
-// raise raises the error msg as Lua 5.1's luaL_error does: prefixed with the
-// position of the Lua function that called the library function, or with nothing
-// when a Go function (pcall) called it.
-func raise(L *lua.LState, format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	L.Error(lua.LString(where(L)+msg), 0)
-}
-
 // callerIsLua reports whether the library function running in L was called by a
 // Lua function, and the Debug record of that caller.
 func callerIsLua(L *lua.LState) (*lua.Debug, bool) {
@@ -37,50 +28,6 @@ func callerIsLua(L *lua.LState) (*lua.Debug, bool) {
 		return nil, false
 	}
 	return dbg, true
-}
-
-// where is luaL_where(L, 1): "source:line: " of the calling Lua function, or "".
-func where(L *lua.LState) string {
-	dbg, ok := callerIsLua(L)
-	if !ok {
-		return ""
-	}
-	return dbg.Source + ":" + strconv.Itoa(dbg.CurrentLine) + ": "
-}
-
-// argError raises luaL_argerror's "bad argument #n to 'name' (msg)", name being
-// the name the caller called the function by, or "?" as Lua 5.1 has it when the
-// caller is not a Lua function.
-func argError(L *lua.LState, n int, msg string) {
-	name := "?"
-	if _, ok := callerIsLua(L); ok {
-		if dbg, ok := L.GetStack(0); ok {
-			if _, err := L.GetInfo("n", dbg, lua.LNil); err == nil && dbg.Name != "" {
-				name = dbg.Name
-			}
-		}
-	}
-	raise(L, "bad argument #%d to '%s' (%s)", n, name, msg)
-}
-
-// typeError raises luaL_typerror's "tname expected, got <type of argument n>".
-func typeError(L *lua.LState, n int, tname string) {
-	got := "no value"
-	if n <= L.GetTop() {
-		got = L.Get(n).Type().String()
-	}
-	argError(L, n, tname+" expected, got "+got)
-}
-
-// toNumber is lua_tonumber: a number, or a string that reads as one.
-func toNumber(v lua.LValue) (float64, bool) {
-	switch v := v.(type) {
-	case lua.LNumber:
-		return float64(v), true
-	case lua.LString:
-		return strToNumber(string(v))
-	}
-	return 0, false
 }
 
 // strToNumber is Lua 5.1's luaO_str2d: strtod of the whole string, spaces allowed
@@ -101,46 +48,9 @@ func strToNumber(s string) (float64, bool) {
 	return f, true
 }
 
-// checkNumber is luaL_checknumber.
-func checkNumber(L *lua.LState, n int) float64 {
-	f, ok := toNumber(L.Get(n))
-	if !ok {
-		typeError(L, n, "number")
-	}
-	return f
-}
-
 // checkInteger is luaL_checkinteger: the number truncated to a 64-bit integer.
 func checkInteger(L *lua.LState, n int) int64 {
-	return toInt64(checkNumber(L, n))
-}
-
-// optInteger is luaL_optinteger: def when argument n is absent or nil.
-func optInteger(L *lua.LState, n int, def int64) int64 {
-	if L.Get(n) == lua.LNil {
-		return def
-	}
-	return checkInteger(L, n)
-}
-
-// toString is lua_tolstring: a string, or a number formatted as Lua 5.1 does.
-func toString(v lua.LValue) (string, bool) {
-	switch v := v.(type) {
-	case lua.LString:
-		return string(v), true
-	case lua.LNumber:
-		return formatNumber(float64(v), 14), true
-	}
-	return "", false
-}
-
-// checkString is luaL_checklstring.
-func checkString(L *lua.LState, n int) string {
-	s, ok := toString(L.Get(n))
-	if !ok {
-		typeError(L, n, "string")
-	}
-	return s
+	return toInt64(checkNumber(L, n, ""))
 }
 
 // formatNumber is C's printf("%.<prec>g", f) on glibc, Lua 5.1's number format
@@ -176,11 +86,6 @@ func toUint64(f float64) uint64 {
 		return uint64(toInt64(f))
 	}
 	return uint64(toInt64(f-0x1p63)) ^ 1<<63
-}
-
-// isSpace is C's isspace in the C locale.
-func isSpace(c byte) bool {
-	return c == ' ' || (c >= '\t' && c <= '\r')
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -56,7 +56,7 @@ func bitArg(L *lua.LState, n int) uint32 {
 	f, ok := toNumber(L.Get(n))
 	b := uint32(math.Float64bits(f + 6755399441055744.0))
 	if b == 0 && !ok {
-		typeError(L, n, "number")
+		typeError(L, n, "", "number")
 	}
 	return b
 }

@@ -11,11 +11,11 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// callLib calls the library function lib.name (lib "" for a global) directly
+// callNamed calls the library function lib.name (lib "" for a global) directly
 // from Go on L, with args, and returns its first result or its error. A direct
 // call does not pass through the virtual machine's check of the context, so an
 // error from a cancelled context proves that the function checks it itself.
-func callLib(L *lua.LState, lib, name string, args ...lua.LValue) (lua.LValue, error) {
+func callNamed(L *lua.LState, lib, name string, args ...lua.LValue) (lua.LValue, error) {
 	var fn lua.LValue
 	if lib == "" {
 		fn = L.GetGlobal(name)
@@ -76,14 +76,14 @@ func TestCancelledCall(t *testing.T) {
 			defer L.Close()
 			args := tt.args(L)
 			if tt.completes {
-				if _, err := callLib(L, tt.lib, tt.fn, args...); err != nil {
+				if _, err := callNamed(L, tt.lib, tt.fn, args...); err != nil {
 					t.Fatalf("%s.%s without a context: %v; want a result", tt.lib, tt.fn, err)
 				}
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
 			L.SetContext(ctx)
-			_, err := callLib(L, tt.lib, tt.fn, args...)
+			_, err := callNamed(L, tt.lib, tt.fn, args...)
 			if err == nil || !strings.Contains(err.Error(), context.Canceled.Error()) {
 				t.Errorf("%s.%s with a cancelled context: error %v; want %q", tt.lib, tt.fn, err, context.Canceled)
 			}
@@ -138,7 +138,7 @@ func TestRepLimits(t *testing.T) {
 		{"", 1 << 30, 0, ""},
 	}
 	for _, tt := range tests {
-		v, err := callLib(L, "string", "rep", lua.LString(tt.s), lua.LNumber(tt.n))
+		v, err := callNamed(L, "string", "rep", lua.LString(tt.s), lua.LNumber(tt.n))
 		switch {
 		case tt.wantErr != "":
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
@@ -187,7 +187,7 @@ func TestHugePatterns(t *testing.T) {
 			if fn == "gsub" {
 				args = append(args, lua.LString("x"))
 			}
-			_, err := callLib(L, "string", fn, args...)
+			_, err := callNamed(L, "string", fn, args...)
 			cancel()
 			L.Close()
 			switch {
@@ -241,7 +241,7 @@ func FuzzPattern(f *testing.F) {
 			if fn == "gsub" {
 				args = append(args, lua.LString("<%0>"))
 			}
-			v, err := callLib(L, "string", fn, args...)
+			v, err := callNamed(L, "string", fn, args...)
 			for i := 0; err == nil && fn == "gmatch" && i < 100 && v != lua.LNil; i++ {
 				// v is the iterator first, then each match's first capture.
 				if iter, ok := v.(*lua.LFunction); ok && i == 0 {
@@ -270,7 +270,7 @@ func FuzzFormat(f *testing.F) {
 		L := newState()
 		defer L.Close()
 		for _, arg := range []lua.LValue{lua.LNumber(n), lua.LString(s)} {
-			v, err := callLib(L, "string", "format", lua.LString(format), arg, arg)
+			v, err := callNamed(L, "string", "format", lua.LString(format), arg, arg)
 			var ae *lua.ApiError
 			if err != nil && (!errors.As(err, &ae) || ae.Type != lua.ApiErrorRun) {
 				t.Fatalf("string.format(%q, %v): %v; want a result or a Lua error", format, arg, err)

@@ -54,7 +54,7 @@ func newCJSON(L *lua.LState, null *lua.LUserData) *lua.LTable {
 	set := func(name string, f lua.LGFunction) { t.RawSetString(name, L.NewFunction(f)) }
 	set("encode", func(L *lua.LState) int {
 		if L.GetTop() != 1 {
-			argError(L, 1, "expected 1 argument")
+			argError(L, 1, "", "expected 1 argument")
 		}
 		e := &jsonEncoder{L: L, cfg: cfg, null: null, slots: 1}
 		e.value(L.Get(1), 0)
@@ -63,9 +63,9 @@ func newCJSON(L *lua.LState, null *lua.LUserData) *lua.LTable {
 	})
 	set("decode", func(L *lua.LState) int {
 		if L.GetTop() != 1 {
-			argError(L, 1, "expected 1 argument")
+			argError(L, 1, "", "expected 1 argument")
 		}
-		L.Push(jsonDecode(L, cfg, null, checkString(L, 1)))
+		L.Push(jsonDecode(L, cfg, null, checkString(L, 1, "")))
 		return 1
 	})
 	set("encode_sparse_array", func(L *lua.LState) int {
@@ -114,7 +114,7 @@ func newCJSON(L *lua.LState, null *lua.LUserData) *lua.LTable {
 // follow its arguments.
 func cfgArgs(L *lua.LState, n int) {
 	if L.GetTop() > n {
-		argError(L, n+1, "found too many arguments")
+		argError(L, n+1, "", "found too many arguments")
 	}
 	L.SetTop(n)
 }
@@ -126,7 +126,7 @@ func intOption(L *lua.LState, n int, v *int32, lo, hi int32) int {
 		x := int32(checkInteger(L, n))
 		if x < lo || x > hi {
 			// Redis's lua-cjson names argument 1 whichever argument it is.
-			argError(L, 1, fmt.Sprintf("expected integer between %d and %d", lo, hi))
+			argError(L, 1, "", fmt.Sprintf("expected integer between %d and %d", lo, hi))
 		}
 		*v = x
 	}
@@ -157,13 +157,13 @@ func enumOption(L *lua.LState, n int, v *int, names ...string) int {
 			*v = 1
 		}
 	default:
-		name := checkString(L, n)
+		name := checkString(L, n, "")
 		i := 0
 		for i < len(names) && names[i] != name {
 			i++
 		}
 		if i == len(names) {
-			argError(L, n, "invalid option '"+name+"'")
+			argError(L, n, "", "invalid option '"+name+"'")
 		}
 		*v = i
 	}

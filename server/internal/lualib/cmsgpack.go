@@ -27,12 +27,12 @@ func CMsgpack(L *lua.LState) *lua.LTable {
 		return mpUnpack(L, 0, 0, L.GetTop())
 	}))
 	t.RawSetString("unpack_one", L.NewFunction(func(L *lua.LState) int {
-		offset := optInteger(L, 2, 0)
+		offset := optInteger(L, 2, "", 0)
 		return mpUnpack(L, 1, offset, 1)
 	}))
 	t.RawSetString("unpack_limit", L.NewFunction(func(L *lua.LState) int {
 		limit := checkInteger(L, 2)
-		offset := optInteger(L, 3, 0)
+		offset := optInteger(L, 3, "", 0)
 		return mpUnpack(L, limit, offset, 1)
 	}))
 	t.RawSetString("_NAME", lua.LString("cmsgpack"))
@@ -55,10 +55,10 @@ type mpEncoder struct {
 func mpPack(L *lua.LState) int {
 	nargs := L.GetTop()
 	if nargs == 0 {
-		argError(L, 0, "MessagePack pack needs input.")
+		argError(L, 0, "", "MessagePack pack needs input.")
 	}
 	if 2*nargs > maxCStack {
-		argError(L, 0, "Too many arguments for MessagePack pack.")
+		argError(L, 0, "", "Too many arguments for MessagePack pack.")
 	}
 	e := &mpEncoder{L: L}
 	for i := 1; i <= nargs; i++ {
@@ -393,7 +393,7 @@ func setField(L *lua.LState, t *lua.LTable, k, v lua.LValue) {
 // from the byte offset of argument 1; slots is how many stack slots the function
 // holds before it pushes its results.
 func mpUnpack(L *lua.LState, limit, offset int64, slots int) int {
-	s := checkString(L, 1)
+	s := checkString(L, 1, "")
 	all := limit == 0 && offset == 0
 	switch {
 	case offset < 0 || limit < 0:

@@ -6,16 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 	lua "github.com/yuin/gopher-lua"
-
-	"github.com/zlite/zlite/internal/redistest"
 )
 
 // The differential tests run each Lua chunk on a state opened with this
@@ -27,14 +23,19 @@ import (
 //   - loadstring's syntax errors are gopher-lua's texts;
 //   - tostring of a table or function shows a different address.
 
-// newState returns a state with the four libraries, as the server's sandbox
-// opens them, with a data stack large enough for Lua 5.1's 8,000 results.
+// newState returns a state with the package's libraries as the server's sandbox
+// opens them (without its protections), with a data stack large enough for Lua
+// 5.1's 8,000 results.
 func newState() *lua.LState {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, RegistrySize: 1 << 14, RegistryMaxSize: 1 << 16})
 	OpenBase(L)
 	OpenTable(L)
 	OpenString(L)
 	OpenMath(L)
+	L.SetGlobal("cjson", CJSON(L))
+	L.SetGlobal("cmsgpack", CMsgpack(L))
+	L.SetGlobal("bit", Bit(L))
+	L.SetGlobal("struct", Struct(L))
 	return L
 }
 
@@ -67,16 +68,8 @@ for i = 1, r.n do o[i] = tostring(r[i]) end
 return table.concat(o, '|')`
 }
 
-func redisClient(t *testing.T) *redis.Client {
-	t.Helper()
-	addr := redistest.Require(t)
-	c := redis.NewClient(&redis.Options{Addr: addr})
-	t.Cleanup(func() { _ = c.Close() })
-	return c
-}
-
 // evalRedis runs chunk as EVAL and returns its string, or the error's text.
-func evalRedis(t *testing.T, c *redis.Client, chunk string) string {
+func evalString(t *testing.T, c *redis.Client, chunk string) string {
 	t.Helper()
 	v, err := c.Eval(context.Background(), chunk, nil).Result()
 	if err != nil && !errors.Is(err, redis.Nil) {
@@ -90,7 +83,7 @@ func compare(t *testing.T, chunks []string) {
 	t.Helper()
 	c := redisClient(t)
 	for _, chunk := range chunks {
-		want := evalRedis(t, c, chunk)
+		want := evalString(t, c, chunk)
 		L := newState()
 		got, err := run(context.Background(), L, chunk)
 		L.Close()
@@ -303,7 +296,7 @@ func TestDiffString(t *testing.T) {
 		`#string.rep("x", 1e12)`,
 		`string.rep("x", 2.9)`,
 		`string.rep("x", "3")`,
-		`string.rep("", 1e9)`,
+		`string.rep("", 1e7)`,
 		`string.rep(5, 2)`,
 		`string.rep()`,
 		`string.rep("x")`,
@@ -642,21 +635,6 @@ func TestDiffBase(t *testing.T) {
 	})
 }
 
-// seed returns ZLITE_SEED or a new seed, and logs it.
-func seed(t *testing.T) uint64 {
-	t.Helper()
-	s := uint64(time.Now().UnixNano())
-	if v := os.Getenv("ZLITE_SEED"); v != "" {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			t.Fatalf("ZLITE_SEED=%q: %v", v, err)
-		}
-		s = n
-	}
-	t.Logf("seed %d (set ZLITE_SEED=%d to replay)", s, s)
-	return s
-}
-
 // luaQuote is s as a Lua string literal.
 func luaQuote(s string) string {
 	var b strings.Builder
@@ -682,7 +660,7 @@ func batch(t *testing.T, exprs []string) {
 			fmt.Fprintf(&b, "do local r = pack(pcall(function() return %s end)) local o = {} for i = 1, r.n do o[i] = tostring(r[i]) end out[#out+1] = (table.concat(o, '|'):gsub('\\n', '\\\\n')) end\n", e)
 		}
 		b.WriteString("return table.concat(out, '\\n')")
-		want := evalRedis(t, c, b.String())
+		want := evalString(t, c, b.String())
 		L := newState()
 		got, err := run(context.Background(), L, b.String())
 		L.Close()

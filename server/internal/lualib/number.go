@@ -78,56 +78,6 @@ func trimZeros(s string) string {
 // isSpace is C's isspace in the C locale.
 func isSpace(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') }
 
-// str2number converts s as Lua 5.1 does (C's strtod, surrounded by optional
-// white space): decimal and hexadecimal numbers, "inf", "infinity" and "nan" in
-// any case, with an optional sign. The cost is O(len(s)).
-func str2number(s string) (float64, bool) {
-	s = cutNUL(s) // Lua 5.1 reads the number as a C string
-	i, j := 0, len(s)
-	for i < j && isSpace(s[i]) {
-		i++
-	}
-	for j > i && isSpace(s[j-1]) {
-		j--
-	}
-	t := s[i:j]
-	body := t
-	neg := false
-	if body != "" && (body[0] == '+' || body[0] == '-') {
-		neg = body[0] == '-'
-		body = body[1:]
-	}
-	lower := strings.ToLower(body)
-	switch {
-	case lower == "inf" || lower == "infinity":
-		if neg {
-			return math.Inf(-1), true
-		}
-		return math.Inf(1), true
-	case lower == "nan":
-		if neg {
-			return math.Copysign(math.NaN(), -1), true
-		}
-		return math.NaN(), true
-	case strings.HasPrefix(lower, "0x"):
-		if !scanNumber(lower[2:], true) {
-			return 0, false
-		}
-		if !strings.ContainsRune(lower, 'p') {
-			t += "p0"
-		}
-	default:
-		if !scanNumber(lower, false) {
-			return 0, false
-		}
-	}
-	f, err := strconv.ParseFloat(t, 64)
-	if err != nil && !math.IsInf(f, 0) && f != 0 {
-		return 0, false
-	}
-	return f, true
-}
-
 // scanNumber reports whether s is digits with an optional point and exponent, as
 // strtod reads them whole: at least one digit in the mantissa, and digits after
 // an exponent's letter and sign.
@@ -197,14 +147,20 @@ func raise(L *lua.LState, format string, args ...any) {
 	L.Error(lua.LString(where(L, 1)+fmt.Sprintf(format, args...)), 0)
 }
 
-// argError raises Lua 5.1's error for a bad argument n of the function fname.
-// Lua knows a function's name from the Lua code that called it: called from Go
-// (pcall(string.rep)), it is "?".
+// argError raises Lua 5.1's luaL_argerror "bad argument #n to 'name' (msg)".
+// The name is the one the calling Lua code used (Lua's debug information), or
+// fname when that has none, or "?" when the caller is not a Lua function
+// (pcall(string.rep)), as in Lua 5.1.
 func argError(L *lua.LState, n int, fname, msg string) {
-	if dbg, ok := L.GetStack(1); ok {
-		if _, err := L.GetInfo("S", dbg, lua.LNil); err == nil && dbg.What == "G" {
-			fname = "?"
+	if _, ok := callerIsLua(L); !ok {
+		fname = "?"
+	} else if dbg, ok := L.GetStack(0); ok {
+		if _, err := L.GetInfo("n", dbg, lua.LNil); err == nil && dbg.Name != "" {
+			fname = dbg.Name
 		}
+	}
+	if fname == "" {
+		fname = "?"
 	}
 	raise(L, "bad argument #%d to '%s' (%s)", n, fname, msg)
 }
@@ -220,7 +176,7 @@ func toNumber(v lua.LValue) (float64, bool) {
 	case lua.LNumber:
 		return float64(v), true
 	case lua.LString:
-		return str2number(string(v))
+		return strToNumber(string(v))
 	}
 	return 0, false
 }

@@ -35,27 +35,6 @@ type luaCase struct {
 	script string
 }
 
-// newState returns a Lua state with gopher-lua's base, table, string, math and
-// coroutine libraries and this package's four as globals. Its stack may grow to hold the
-// 8000 values a C function may return in Redis.
-func newState() *lua.LState {
-	L := lua.NewState(lua.Options{SkipOpenLibs: true, RegistrySize: 1 << 10, RegistryMaxSize: 1 << 16})
-	for _, lib := range []struct {
-		name string
-		fn   lua.LGFunction
-	}{{lua.BaseLibName, lua.OpenBase}, {lua.TabLibName, lua.OpenTable}, {lua.StringLibName, lua.OpenString},
-		{lua.MathLibName, lua.OpenMath}, {lua.CoroutineLibName, lua.OpenCoroutine}} {
-		L.Push(L.NewFunction(lib.fn))
-		L.Push(lua.LString(lib.name))
-		L.Call(1, 0)
-	}
-	L.SetGlobal("cjson", CJSON(L))
-	L.SetGlobal("cmsgpack", CMsgpack(L))
-	L.SetGlobal("bit", Bit(L))
-	L.SetGlobal("struct", Struct(L))
-	return L
-}
-
 // runLocal runs script on L, with args as ARGV, and renders its first result as
 // Redis's reply.
 func runLocal(L *lua.LState, script string, args ...string) string {

@@ -43,7 +43,7 @@ type structFormat struct {
 }
 
 func newStructFormat(L *lua.LState) *structFormat {
-	f := checkString(L, 1)
+	f := checkString(L, 1, "")
 	if i := strings.IndexByte(f, 0); i >= 0 {
 		f = f[:i]
 	}
@@ -123,7 +123,7 @@ func (f *structFormat) control(opt byte) {
 		}
 		f.align = uint64(a)
 	default:
-		argError(f.L, 1, fmt.Sprintf("invalid format option '%c'", rune(opt)))
+		argError(f.L, 1, "", fmt.Sprintf("invalid format option '%c'", rune(opt)))
 	}
 }
 
@@ -165,7 +165,7 @@ func structPack(L *lua.LState) int {
 		b = append(b, make([]byte, pad)...)
 		switch {
 		case isIntOption(opt):
-			n := checkNumber(L, arg)
+			n := checkNumber(L, arg, "")
 			arg++
 			v := toUint64(n)
 			if n < 0 {
@@ -184,21 +184,21 @@ func structPack(L *lua.LState) int {
 		case opt == 'x':
 			b = append(b, 0)
 		case opt == 'f':
-			n := float32(checkNumber(L, arg))
+			n := float32(checkNumber(L, arg, ""))
 			arg++
 			b = f.order().AppendUint32(b, math.Float32bits(n))
 		case opt == 'd':
-			n := checkNumber(L, arg)
+			n := checkNumber(L, arg, "")
 			arg++
 			b = f.order().AppendUint64(b, math.Float64bits(n))
 		case opt == 'c' || opt == 's':
-			s := checkString(L, arg)
+			s := checkString(L, arg, "")
 			arg++
 			if size == 0 {
 				size = uint64(len(s))
 			}
 			if uint64(len(s)) < size {
-				argError(L, arg, "string too short")
+				argError(L, arg, "", "string too short")
 			}
 			grow(size)
 			b = append(b, s[:size]...)
@@ -218,11 +218,11 @@ func structPack(L *lua.LState) int {
 // position after them.
 func structUnpack(L *lua.LState) int {
 	f := newStructFormat(L)
-	data := checkString(L, 2)
+	data := checkString(L, 2, "")
 	ld := uint64(len(data))
-	pos := uint64(optInteger(L, 3, 1))
+	pos := uint64(optInteger(L, 3, "", 1))
 	if pos == 0 {
-		argError(L, 3, "offset must be 1 or greater")
+		argError(L, 3, "", "offset must be 1 or greater")
 	}
 	pos--
 	nargs := L.GetTop()
@@ -234,7 +234,7 @@ func structUnpack(L *lua.LState) int {
 		}
 		pos += f.toAlign(pos, opt, size)
 		if size > ld || pos > ld-size {
-			argError(L, 2, "data string too short")
+			argError(L, 2, "", "data string too short")
 		}
 		if nargs+len(res)+2 > maxCStack {
 			raise(L, "stack overflow (too many results)")
@@ -259,7 +259,7 @@ func structUnpack(L *lua.LState) int {
 				size = toUint64(n)
 				res = res[:len(res)-1]
 				if size > ld || pos > ld-size {
-					argError(L, 2, "data string too short")
+					argError(L, 2, "", "data string too short")
 				}
 			}
 			res = append(res, lua.LString(data[pos:pos+size]))
@@ -316,9 +316,9 @@ func structSize(L *lua.LState) int {
 		pos += f.toAlign(pos, opt, size)
 		switch {
 		case opt == 's':
-			argError(L, 1, "option 's' has no fixed size")
+			argError(L, 1, "", "option 's' has no fixed size")
 		case opt == 'c' && size == 0:
-			argError(L, 1, "option 'c0' has no fixed size")
+			argError(L, 1, "", "option 'c0' has no fixed size")
 		}
 		if !isAlnum(opt) {
 			f.control(opt)
