@@ -122,6 +122,9 @@
 //     that started first. A command already waiting for the keyspace's lock when a
 //     script passes busy-reply-threshold runs after the script instead of getting
 //     BUSY. FUNCTION DUMP and RESTORE are not implemented.
+//   - math.random has one generator per pooled Lua state, each starting where
+//     Redis's starts; after math.randomseed the sequence is Redis's, but
+//     consecutive scripts do not continue one process-wide sequence as in Redis.
 //   - The memory bound above has no counterpart in Redis, whose process grows until
 //     the system stops it.
 //

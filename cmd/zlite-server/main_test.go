@@ -20,16 +20,18 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestSIGTERM starts zlite-server, talks to it, and checks that SIGTERM shuts it
-// down gracefully (exit status 0) while a client is blocked.
-func TestSIGTERM(t *testing.T) {
+// startChild starts the test binary as zlite-server on a free loopback port with
+// the given flags and returns once it logged that it listens, with the scanner
+// of its log.
+func startChild(t *testing.T, flags ...string) (*exec.Cmd, string, *bufio.Scanner) {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := l.Addr().String()
 	l.Close()
-	cmd := exec.Command(os.Args[0], "-addr", addr, "-requirepass", "pw", "-v")
+	cmd := exec.Command(os.Args[0], append([]string{"-addr", addr}, flags...)...)
 	cmd.Env = append(os.Environ(), "ZLITE_SERVER_MAIN=1")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -41,6 +43,13 @@ func TestSIGTERM(t *testing.T) {
 	logs := bufio.NewScanner(stderr)
 	for logs.Scan() && !strings.Contains(logs.Text(), "listening") {
 	}
+	return cmd, addr, logs
+}
+
+// TestSIGTERM starts zlite-server, talks to it, and checks that SIGTERM shuts it
+// down gracefully (exit status 0) while a client is blocked.
+func TestSIGTERM(t *testing.T) {
+	cmd, addr, logs := startChild(t, "-requirepass", "pw", "-v")
 	nc, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -84,24 +93,7 @@ func TestSIGTERM(t *testing.T) {
 // while a script that never ends holds a keyspace (and after it passed
 // busy-reply-threshold, when other clients get BUSY).
 func TestSIGTERMStuckScript(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(os.Args[0], "-addr", addr, "-busy-reply-threshold", "10ms", "-shutdown-timeout", "100ms")
-	cmd.Env = append(os.Environ(), "ZLITE_SERVER_MAIN=1")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	logs := bufio.NewScanner(stderr)
-	for logs.Scan() && !strings.Contains(logs.Text(), "listening") {
-	}
+	cmd, addr, logs := startChild(t, "-busy-reply-threshold", "10ms", "-shutdown-timeout", "100ms")
 	go func() {
 		for logs.Scan() {
 		}
