@@ -521,6 +521,9 @@ func (run *scriptRun) scriptError(err error, cause error) error {
 		return errors.New("ERR Error running script " + run.name + ", execution failure")
 	}
 	msg := oneLine(lua.LVAsString(ae.Object))
+	if msg == "lua callstack overflow" { // gopher-lua's words, without a position
+		msg = "stack overflow"
+	}
 	line := errorLine(err, run.source())
 	if line == 0 {
 		line = run.line
