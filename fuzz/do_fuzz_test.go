@@ -54,6 +54,12 @@ func redisShaped(s string) bool {
 // commands it ran to -fuzzminimizetime on inputs a few hundred bytes long.
 const maxDoCommands = 16
 
+// maxLineBytes bounds the bytes of a line its command is decoded from; the rest of
+// the line is ignored. A command that read every byte of a long line (a ZADD of
+// hundreds of members) made every byte of it matter, and the minimiser could remove
+// none.
+const maxLineBytes = 64
+
 type dodecoder struct {
 	byteSource
 	g *gen
@@ -72,7 +78,7 @@ func doCommands(data []byte) [][]string {
 		if len(cmds) == maxDoCommands {
 			break
 		}
-		d := &dodecoder{byteSource: byteSource{b: line}}
+		d := &dodecoder{byteSource: byteSource{b: line[:min(len(line), maxLineBytes)]}}
 		d.g = &gen{src: &d.byteSource}
 		cmds = append(cmds, d.args())
 	}
@@ -286,5 +292,9 @@ func TestDoCommandsLines(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("without line %d: doCommands = %q; want %q", i, got, want)
 		}
+	}
+	long := bytes.Repeat([]byte("x\x93"), maxLineBytes)
+	if got, want := doCommands(long), doCommands(long[:maxLineBytes]); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("doCommands of a %d-byte line = %q; want %q, the command of its first %d bytes", len(long), got, want, maxLineBytes)
 	}
 }
