@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,16 +22,67 @@ var doWords = []string{"NX", "XX", "GT", "LT", "CH", "INCR", "WITHSCORES", "WITH
 	"TYPE", "WEIGHTS", "AGGREGATE", "SUM", "REPLACE", "*", "0", "1", "-1", "2", "inf", "-inf", "(1", "[a",
 	"-", "+", "", "z1", "l1", "x1", "missing"}
 
+var (
+	// doNames and doPool are the command names and the argument pool that
+	// [dodecoder.args] picks from, built once: building them for every argument
+	// took four tenths of FuzzDo's time.
+	doNames = allCommands()
+	doPool  = slices.Concat(anyKeys, boundPl, lexPl, idxPl, valuePl)
+)
+
 var blockingCommands = map[string]bool{"BLPOP": true, "BRPOP": true, "BLMOVE": true, "BRPOPLPUSH": true,
 	"BLMPOP": true, "BZPOPMIN": true, "BZPOPMAX": true, "BZMPOP": true}
 
-// redisError is the shape of every Redis error reply: an upper-case code, a space,
-// a message.
-var redisError = regexp.MustCompile(`^[A-Z]+ \S`)
+// redisShaped reports whether s has the shape of every Redis error reply: an
+// upper-case code, a space, then a message that does not start with white space.
+// It is a loop rather than a regular expression because package regexp keeps its
+// matchers in a sync.Pool: whether a match reuses one depends on when the garbage
+// collector last ran, which made the fuzzer's coverage of the same input differ from
+// one execution to the next.
+func redisShaped(s string) bool {
+	code := 0
+	for code < len(s) && 'A' <= s[code] && s[code] <= 'Z' {
+		code++
+	}
+	return code > 0 && code+1 < len(s) && s[code] == ' ' && strings.IndexByte(" \t\n\f\r", s[code+1]) < 0
+}
+
+// maxDoCommands bounds the commands of one FuzzDo input. The fuzzer's coverage
+// counts how often each edge ran, so a longer input finds "new" counts of the same
+// paths more often, and its minimal form stays long: the minimiser's last pass
+// tries every pair of cut points, O(n²) runs of the input, and at 100 or 32
+// commands it ran to -fuzzminimizetime on inputs a few hundred bytes long.
+const maxDoCommands = 16
+
+// maxLineBytes bounds the bytes of a line its command is decoded from; the rest of
+// the line is ignored. A command that read every byte of a long line (a ZADD of
+// hundreds of members) made every byte of it matter, and the minimiser could remove
+// none.
+const maxLineBytes = 64
 
 type dodecoder struct {
 	byteSource
 	g *gen
+}
+
+// doCommands decodes FuzzDo's input: each line (up to maxDoCommands of them) is one
+// command, decoded by [dodecoder.args] from that line's bytes alone. A line's bytes
+// choose only its own command, so the minimiser's cuts and the mutator's changes
+// stay within the lines they touch: removing a line removes one command and leaves
+// the others as they were. (When every choice read the next byte of the whole input,
+// removing one byte changed every command after it, no cut kept the coverage of an
+// input found mid-way, and minimising one input ran until -fuzzminimizetime.)
+func doCommands(data []byte) [][]string {
+	var cmds [][]string
+	for line := range bytes.SplitSeq(data, []byte{'\n'}) {
+		if len(cmds) == maxDoCommands {
+			break
+		}
+		d := &dodecoder{byteSource: byteSource{b: line[:min(len(line), maxLineBytes)]}}
+		d.g = &gen{src: &d.byteSource}
+		cmds = append(cmds, d.args())
+	}
+	return cmds
 }
 
 // args decodes one argument vector: either a command from the transcript generator
@@ -40,13 +92,12 @@ func (d *dodecoder) args() []string {
 		s := d.g.draw()
 		return s[len(s)-1]
 	}
-	names := allCommands()
 	var out []string
 	switch d.intn(10) {
 	case 0:
 		out = []string{d.g.pick([]string{"", "PING", "GET", "NOSUCH", "zadd\x00", "Z"})}
 	default:
-		out = []string{d.g.cased(names[d.intn(len(names))])}
+		out = []string{d.g.cased(doNames[d.intn(len(doNames))])}
 	}
 	for range d.intn(7) {
 		switch d.intn(4) {
@@ -54,6 +105,9 @@ func (d *dodecoder) args() []string {
 			b := make([]byte, d.intn(6))
 			for i := range b {
 				b[i] = byte(d.intn(256))
+				if b[i] == '\v' { // a line holds no '\n': '\v' stands for it
+					b[i] = '\n'
+				}
 			}
 			out = append(out, string(b))
 		case 1:
@@ -61,52 +115,57 @@ func (d *dodecoder) args() []string {
 		case 2:
 			out = append(out, d.g.pick(doWords))
 		default:
-			out = append(out, d.g.pick(slices.Concat(anyKeys, boundPl, lexPl, idxPl, valuePl)))
+			out = append(out, d.g.pick(doPool))
 		}
 	}
 	return out
 }
 
-// FuzzDo sends argument vectors decoded from the input to DB.Do. Do must not panic
-// or hang (each call runs in a synctest bubble with a deadline, so blocking commands
-// return as soon as nothing else can happen), every error must be Redis-shaped, every
-// reply shaped like go-redis's, and after each command the keyspace's invariants must
-// hold: no empty keys, TYPE agreeing with the commands that read the key, ZCARD ==
-// len(ZRANGE 0 -1) with members in (score, member) order and ZSCORE/ZRANK agreeing,
-// LLEN == len(LRANGE 0 -1), DBSIZE == len(KEYS *).
+// FuzzDo sends argument vectors decoded from the input, one command a line (see
+// doCommands), to DB.Do. Do must not panic or hang (each call runs in a synctest
+// bubble with a deadline, so blocking commands return as soon as nothing else can
+// happen), every error must be Redis-shaped, every reply shaped like go-redis's, and
+// after each command the keyspace's invariants must hold: no empty keys, TYPE
+// agreeing with the commands that read the key, ZCARD == len(ZRANGE 0 -1) with
+// members in (score, member) order and ZSCORE/ZRANK agreeing, LLEN ==
+// len(LRANGE 0 -1), DBSIZE == len(KEYS *).
+//
+// The coverage of an input must depend on the input alone, or the fuzzer takes
+// inputs for new that are not and spends its time failing to minimise them: nothing
+// here may keep state between executions or draw on randomness of its own.
 func FuzzDo(f *testing.F) {
 	f.Add([]byte{})
-	f.Add([]byte("\x00\x01\x00\x02\x00\x03\x00\x04\x00\x05\x00\x06\x00\x07"))
-	f.Add([]byte("\x01\x05\x03\x00\x01\x02\x01\x05\x04\x00\x01\x02\x01\x05\x03\x00\x01"))
-	f.Add([]byte("blpop l1 0; rpush l1 a; bzpopmin z1 0; zadd z1 1 a"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		synctest.Test(t, func(t *testing.T) {
-			d := &dodecoder{byteSource: byteSource{b: data}}
-			d.g = &gen{src: &d.byteSource}
-			db := zlite.New()
-			var log []string
-			for n := 0; n < 100 && !d.done(); n++ {
-				args := d.args()
-				log = append(log, formatCmd(args))
-				v, panicked, err := doRecover(db, args)
-				if panicked != nil {
-					t.Fatalf("after:\n  %s\nDo panicked: %v", strings.Join(log, "\n  "), panicked)
-				}
-				blocking := len(args) > 0 && blockingCommands[strings.ToUpper(args[0])]
-				switch {
-				case err == nil:
-				case blocking && errors.Is(err, context.DeadlineExceeded):
-				case !redisError.MatchString(err.Error()):
-					t.Fatalf("%s\nDo(%s) error %q is not Redis-shaped", strings.Join(log, "\n"), formatCmd(args), err)
-				}
-				if msg := replyShape(v); msg != "" {
-					t.Fatalf("%s\nDo(%s) = %#v: %s", strings.Join(log, "\n"), formatCmd(args), v, msg)
-				}
-				if msg := keyspaceInvariants(db); msg != "" {
-					t.Fatalf("after:\n  %s\n%s", strings.Join(log, "\n  "), msg)
-				}
+	f.Add([]byte("\x00\x01\n\x00\x02\n\x00\x03\n\x00\x04\n\x00\x05\n\x00\x06\n\x00\x07"))
+	f.Add([]byte("\x01\x05\x03\x00\x01\x02\n\x01\x05\x04\x00\x01\x02\n\x01\x05\x03\x00\x01"))
+	f.Add([]byte("blpop l1 0\nrpush l1 a\nbzpopmin z1 0\nzadd z1 1 a"))
+	f.Fuzz(checkDo)
+}
+
+// checkDo runs FuzzDo's checks on one input.
+func checkDo(t *testing.T, data []byte) {
+	synctest.Test(t, func(t *testing.T) {
+		db := zlite.New()
+		var log []string
+		for _, args := range doCommands(data) {
+			log = append(log, formatCmd(args))
+			v, panicked, err := doRecover(db, args)
+			if panicked != nil {
+				t.Fatalf("after:\n  %s\nDo panicked: %v", strings.Join(log, "\n  "), panicked)
 			}
-		})
+			blocking := len(args) > 0 && blockingCommands[strings.ToUpper(args[0])]
+			switch {
+			case err == nil:
+			case blocking && errors.Is(err, context.DeadlineExceeded):
+			case !redisShaped(err.Error()):
+				t.Fatalf("%s\nDo(%s) error %q is not Redis-shaped", strings.Join(log, "\n"), formatCmd(args), err)
+			}
+			if msg := replyShape(v); msg != "" {
+				t.Fatalf("%s\nDo(%s) = %#v: %s", strings.Join(log, "\n"), formatCmd(args), v, msg)
+			}
+			if msg := keyspaceInvariants(db); msg != "" {
+				t.Fatalf("after:\n  %s\n%s", strings.Join(log, "\n  "), msg)
+			}
+		}
 	})
 }
 
@@ -205,4 +264,37 @@ func keyspaceInvariants(db *zlite.DB) string {
 		}
 	}
 	return ""
+}
+
+// TestRedisShaped checks redisShaped against the regular expression it replaces.
+func TestRedisShaped(t *testing.T) {
+	re := regexp.MustCompile(`^[A-Z]+ \S`)
+	for _, s := range []string{"ERR syntax error", "WRONGTYPE Operation", "ERR", "ERR ", "ERR  x", "ERR \tx", "ERR \nx",
+		"err x", " ERR x", "E x", "ERR\x00 x", "ERR \xff", "ERR é", "", "NOSCRIPT No", "ERR\vx", "ERR \vx"} {
+		if got, want := redisShaped(s), re.MatchString(s); got != want {
+			t.Errorf("redisShaped(%q) = %v; want %v", s, got, want)
+		}
+	}
+}
+
+// TestDoCommandsLines checks that a FuzzDo input's lines decode independently:
+// removing one removes its command and leaves the others as they were.
+func TestDoCommandsLines(t *testing.T) {
+	lines := [][]byte{[]byte("\x01\x05\x03\x00"), []byte("blpop l1 0"), []byte("\xff\x10\x07"), []byte("zadd z1 1 a")}
+	all := doCommands(bytes.Join(lines, []byte{'\n'}))
+	if len(all) != len(lines) {
+		t.Fatalf("doCommands of %d lines = %d commands; want %d", len(lines), len(all), len(lines))
+	}
+	for i := range lines {
+		rest := slices.Concat(lines[:i:i], lines[i+1:])
+		got := doCommands(bytes.Join(rest, []byte{'\n'}))
+		want := slices.Concat(all[:i:i], all[i+1:])
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("without line %d: doCommands = %q; want %q", i, got, want)
+		}
+	}
+	long := bytes.Repeat([]byte("x\x93"), maxLineBytes)
+	if got, want := doCommands(long), doCommands(long[:maxLineBytes]); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("doCommands of a %d-byte line = %q; want %q, the command of its first %d bytes", len(long), got, want, maxLineBytes)
+	}
 }

@@ -4,9 +4,9 @@
 //   - FuzzZSetOrdering and FuzzList decode the fuzzer's bytes into operation
 //     sequences on [zset.Set] and [list.List] and compare every result with a tiny
 //     reference model (a map sorted on every read, a slice).
-//   - FuzzDo sends arbitrary argument vectors to the keyspace's Do and checks that it
-//     never panics or hangs, that errors are Redis-shaped, and that the keyspace's
-//     invariants hold afterwards.
+//   - FuzzDo sends arbitrary argument vectors, one command per line of its input, to
+//     the keyspace's Do and checks that it never panics or hangs, that errors are
+//     Redis-shaped, and that the keyspace's invariants hold afterwards.
 //   - FuzzDifferential and TestDifferential run the same commands on zlite and on
 //     redis-server and require identical replies. The few deliberate loosenings
 //     (Redis 7.0's score formatting, random replies…) are listed with their reasons in
