@@ -323,9 +323,17 @@ const (
 )
 
 const (
-	// scriptMargin is how long past the server's script time limit (scriptTimeout)
-	// a script may take to be answered before FuzzScript calls it hung.
+	// scriptRunFor is how long a script may run before FuzzScript stops it with
+	// SCRIPT KILL; scriptBusy is the server's busy-reply-threshold, after which
+	// SCRIPT KILL is served; scriptMargin is how long a killed script may take to
+	// answer (and any other command of the check).
+	scriptRunFor = 500 * time.Millisecond
+	scriptBusy   = 50 * time.Millisecond
 	scriptMargin = 3 * time.Second
+	// scriptMemory is the servers' bound on a script's heap growth, below
+	// scriptHeapCeiling so that the server stops a hungry script before the test
+	// ends the process.
+	scriptMemory = 256 << 20
 	// scriptHeapGrowth bounds how much the live heap may grow over one input, its
 	// server closed: what a script leaves behind it.
 	scriptHeapGrowth = 64 << 20
@@ -379,9 +387,11 @@ type scriptConn struct {
 }
 
 // Bounds of a reply readReply takes in: deeper nesting fails it, and a longer
-// bulk string is read but not kept past its first maxKeptBulk bytes.
+// bulk string is read but not kept past its first maxKeptBulk bytes. A script's
+// reply is nested at most as deep as Lua 5.1's stack allows (luaStackLimit, as in
+// Redis): a deeper one would be endless.
 const (
-	maxReplyDepth = 100
+	maxReplyDepth = luaStackLimit
 	maxKeptBulk   = 1 << 20
 )
 
@@ -446,10 +456,10 @@ func readReply(br *bufio.Reader, out *bytes.Buffer, depth int) error {
 	return fmt.Errorf("unknown reply type in %q", line)
 }
 
-// do sends args and returns the reply's RESP text, failing the test when the server
-// panics or has not replied within limit.
-func (c *scriptConn) do(limit time.Duration, args ...string) string {
-	c.t.Helper()
+// send sends args on a goroutine of its own (a Dialer connection runs the command
+// on the writing goroutine); the channel receives what that goroutine recovered,
+// nil when the command did not panic.
+func (c *scriptConn) send(args ...string) <-chan any {
 	var req bytes.Buffer
 	fmt.Fprintf(&req, "*%d\r\n", len(args))
 	for _, a := range args {
@@ -458,11 +468,19 @@ func (c *scriptConn) do(limit time.Duration, args ...string) string {
 	panicked := make(chan any, 1)
 	go func() {
 		defer func() { panicked <- recover() }()
-		_, _ = c.nc.Write(req.Bytes()) // runs the command on this goroutine
+		_, _ = c.nc.Write(req.Bytes())
 	}()
+	return panicked
+}
+
+// read reads one reply within limit; ok is false when none came whole by then.
+// It fails the test when the command panicked, and ends the process on a reply
+// nested past maxReplyDepth (see errTooDeep).
+func (c *scriptConn) read(panicked <-chan any, limit time.Duration, args []string) (reply string, err error) {
+	c.t.Helper()
 	_ = c.nc.SetReadDeadline(time.Now().Add(limit))
 	var out bytes.Buffer
-	err := readReply(c.br, &out, 0)
+	err = readReply(c.br, &out, 0)
 	select {
 	case p := <-panicked:
 		if p != nil {
@@ -471,21 +489,30 @@ func (c *scriptConn) do(limit time.Duration, args ...string) string {
 	default:
 	}
 	var deep errTooDeep
-	switch {
-	case errors.As(err, &deep):
+	if errors.As(err, &deep) {
 		// The server is still writing the endless reply, into memory: nothing can
 		// stop it but the end of the process, before it runs out of memory.
 		panic(fmt.Sprintf("FuzzScript: %s: %v, the server still writing it; the process ends here", formatArgs(args), err))
-	case err != nil:
-		c.t.Fatalf("%s: no whole reply within %v: %v (so far %.200q)", formatArgs(args), limit, err, out.String())
 	}
-	return out.String()
+	return out.String(), err
+}
+
+// do sends args and returns the reply's RESP text, failing the test when the server
+// panics or has not replied within limit.
+func (c *scriptConn) do(limit time.Duration, args ...string) string {
+	c.t.Helper()
+	reply, err := c.read(c.send(args...), limit, args)
+	if err != nil {
+		c.t.Fatalf("%s: no whole reply within %v: %v (so far %.200q)", formatArgs(args), limit, err, reply)
+	}
+	return reply
 }
 
 // checkScript runs src with EVAL on a new server and checks the server's answers:
-// no panic, a reply within the script time limit and a margin, a Redis-shaped error
-// if any, PONG to a PING afterwards, a sandbox the script did not change, and no
-// heap left behind.
+// no panic; a reply within scriptRunFor, or else the script stopped by SCRIPT KILL
+// (or, when it wrote, by SHUTDOWN NOSAVE) within scriptMargin, as Redis's busy
+// model has it; a Redis-shaped error if any; PONG to a PING afterwards; a
+// sandbox the script did not change; and no heap left behind.
 func checkScript(t *testing.T, src string) {
 	var cur atomic.Pointer[string]
 	cur.Store(&src)
@@ -498,17 +525,42 @@ func checkScript(t *testing.T, src string) {
 		}
 	}()
 	before := liveHeap()
-	s := New()
-	dial, err := s.Dialer()(context.Background(), "tcp", "")
-	if err != nil {
-		t.Fatal(err)
+	s := New(WithBusyReplyThreshold(scriptBusy))
+	s.scriptMemory = scriptMemory
+	conn := func() (*scriptConn, net.Conn) {
+		nc, err := s.Dialer()(context.Background(), "tcp", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &scriptConn{t: t, nc: nc, br: bufio.NewReader(nc)}, nc
 	}
-	c := &scriptConn{t: t, nc: dial, br: bufio.NewReader(dial)}
-	limit := scriptTimeout + scriptMargin
-	t0 := time.Now()
-	reply := c.do(limit, "EVAL", src, "1", "k", "arg")
-	if d := time.Since(t0); d > limit {
-		t.Fatalf("EVAL %q took %v; want at most %v", src, d, limit)
+	c, cnc := conn()
+	k, knc := conn()
+	defer func() {
+		_ = cnc.Close()
+		_ = knc.Close()
+		_ = s.Close()
+	}()
+	args := []string{"EVAL", src, "1", "k", "arg"}
+	pending := c.send(args...)
+	reply, err := c.read(pending, scriptRunFor, args)
+	if err != nil { // still running: stop it as an operator would
+		switch kill := k.do(scriptMargin, "SCRIPT", "KILL"); {
+		case strings.HasPrefix(kill, "-UNKILLABLE"):
+			k.send("SHUTDOWN", "NOSAVE")
+			if _, err := c.read(pending, scriptMargin, args); err == nil {
+				t.Fatalf("EVAL %q answered after SHUTDOWN NOSAVE", src)
+			} else if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				t.Fatalf("EVAL %q still running %v after SHUTDOWN NOSAVE", src, scriptMargin)
+			}
+			return
+		case kill == "+OK\r\n", strings.HasPrefix(kill, "-NOTBUSY"):
+			if reply, err = c.read(pending, scriptMargin, args); err != nil {
+				t.Fatalf("EVAL %q: no reply %v after SCRIPT KILL answered %q: %v", src, scriptMargin, kill, err)
+			}
+		default:
+			t.Fatalf("SCRIPT KILL while EVAL %q ran = %q", src, kill)
+		}
 	}
 	if msg, ok := strings.CutPrefix(reply, "-"); ok && !errorShaped(msg) {
 		t.Fatalf("EVAL %q = %q: not a Redis-shaped error", src, reply)
@@ -516,10 +568,11 @@ func checkScript(t *testing.T, src string) {
 	if got := c.do(time.Second, "PING"); got != "+PONG\r\n" {
 		t.Fatalf("PING after EVAL %q = %q; want +PONG", src, got)
 	}
-	if got := c.do(limit, "EVAL", sandboxProbe, "0"); got != sandboxProbeReply {
+	if got := c.do(scriptMargin, "EVAL", sandboxProbe, "0"); got != sandboxProbeReply {
 		t.Fatalf("after EVAL %q, EVAL %q = %q; want %q (what the script changed outlived it)", src, sandboxProbe, got, sandboxProbeReply)
 	}
-	_ = dial.Close()
+	_ = cnc.Close()
+	_ = knc.Close()
 	_ = s.Close()
 	if after := liveHeap(); after > before+scriptHeapGrowth {
 		t.Fatalf("EVAL %q left the heap %d MiB larger (bound %d MiB)", src, (after-before)>>20, scriptHeapGrowth>>20)
@@ -529,11 +582,11 @@ func checkScript(t *testing.T, src string) {
 // FuzzScript decodes its input into a small Lua program (see luaGen: the sandbox's
 // libraries, loops bounded and not, concatenation, tables, pcall and error,
 // recursion, redis.call of commands in scope and of bad ones) and runs it with
-// EVAL on an in-process server: the server must not panic, must answer within its
-// script time limit plus scriptMargin with a Redis-shaped error if any, must answer
-// PING afterwards, and must not leave the heap more than scriptHeapGrowth larger.
-// The seeds are the scripts of scriptKillers; the server has no option for a
-// shorter time limit, so the seeds that loop forever take scriptTimeout each.
+// EVAL on an in-process server: the server must not panic, must answer within
+// scriptRunFor or be stopped by SCRIPT KILL or SHUTDOWN NOSAVE within scriptMargin,
+// with a Redis-shaped error if any, must answer PING afterwards, and must not leave
+// the heap more than scriptHeapGrowth larger. The seeds are the scripts of
+// scriptKillers.
 func FuzzScript(f *testing.F) {
 	for _, k := range scriptKillers {
 		f.Add(k.data)
