@@ -195,12 +195,18 @@ type scriptRun struct {
 	pastOnce sync.Once
 }
 
+// replyError is an error whose text is a Redis error reply, word for word
+// (several end with a full stop, which Go's own error texts avoid).
+type replyError string
+
+func (e replyError) Error() string { return string(e) }
+
 // Causes of a stopped script.
-var (
-	errScriptKilled   = errors.New("ERR Script killed by user with SCRIPT KILL...")
-	errFunctionKilled = errors.New("ERR Script killed by user with FUNCTION KILL...")
-	errScriptMemory   = errors.New("ERR Script killed: it used more memory than allowed")
-	errScriptShutdown = errors.New("ERR Script killed: the server is shutting down")
+const (
+	errScriptKilled   replyError = "ERR Script killed by user with SCRIPT KILL..."
+	errFunctionKilled replyError = "ERR Script killed by user with FUNCTION KILL..."
+	errScriptMemory   replyError = "ERR Script killed: it used more memory than allowed"
+	errScriptShutdown replyError = "ERR Script killed: the server is shutting down"
 )
 
 // BUSY errors, word for word Redis's.
@@ -456,7 +462,7 @@ func (sc *scripts) kill(eval bool) error {
 		}
 		sc.mu.Unlock()
 		if run == nil {
-			return errors.New("NOTBUSY No scripts in execution right now.")
+			return replyError("NOTBUSY No scripts in execution right now.")
 		}
 		<-run.past
 		sc.mu.Lock()
@@ -467,12 +473,12 @@ func (sc *scripts) kill(eval bool) error {
 		}
 		switch {
 		case run.dirty.Load():
-			return errors.New("UNKILLABLE Sorry the script already executed write commands against the dataset. " +
+			return replyError("UNKILLABLE Sorry the script already executed write commands against the dataset. " +
 				"You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.")
 		case eval && !run.eval:
-			return errors.New(errBusyFunction)
+			return replyError(errBusyFunction)
 		case !eval && run.eval:
-			return errors.New(errBusyEval)
+			return replyError(errBusyEval)
 		}
 		if eval {
 			run.cancel(errScriptKilled)

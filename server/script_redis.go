@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/sha1"
 	"encoding/hex"
 	"log/slog"
@@ -87,7 +88,7 @@ func (sb *sandbox) redisAPI(srv *Server) *lua.LTable {
 			}
 		}
 		level := [...]slog.Level{slog.LevelDebug, slog.LevelDebug, slog.LevelInfo, slog.LevelWarn}[int(lv)]
-		srv.log.Log(nil, level, strings.Join(parts, " "), "source", "script")
+		srv.log.Log(context.Background(), level, strings.Join(parts, " "), "source", "script")
 		return 0
 	})
 	fn("setresp", func(L *lua.LState) int {

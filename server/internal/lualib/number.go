@@ -78,46 +78,6 @@ func trimZeros(s string) string {
 // isSpace is C's isspace in the C locale.
 func isSpace(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') }
 
-// scanNumber reports whether s is digits with an optional point and exponent, as
-// strtod reads them whole: at least one digit in the mantissa, and digits after
-// an exponent's letter and sign.
-func scanNumber(s string, hex bool) bool {
-	digit := func(c byte) bool {
-		return c >= '0' && c <= '9' || hex && (c >= 'a' && c <= 'f')
-	}
-	expo := byte('e')
-	if hex {
-		expo = 'p'
-	}
-	i, n := 0, 0
-	for i < len(s) && digit(s[i]) {
-		i, n = i+1, n+1
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && digit(s[i]) {
-			i, n = i+1, n+1
-		}
-	}
-	if n == 0 {
-		return false
-	}
-	if i < len(s) && s[i] == expo {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		m := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i, m = i+1, m+1
-		}
-		if m == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
 // toInteger is C's conversion of a double to a 64-bit integer on x86-64
 // (lua_tointeger): truncation, and the "integer indefinite" value for NaN and
 // for numbers out of range.
