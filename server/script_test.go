@@ -189,7 +189,9 @@ var scriptCases = []struct {
 		{"FCALL", "nope", "0"},
 		{"FCALL", "f", "-1"},
 		{"FCALL", "f", "3", "a"},
-		{"FUNCTION", "LIST", "LIBRARYNAME", "t2", "WITHCODE"},
+		// Redis lists a library's functions in its dict's order, which changes from
+		// run to run: only libraries of one function are listed.
+		{"FUNCTION", "LIST", "LIBRARYNAME", "t", "WITHCODE"},
 		{"FUNCTION", "LIST", "LIBRARYNAME", "t"},
 		{"FUNCTION", "LIST", "LIBRARYNAME", "nomatch*"},
 		{"FUNCTION", "LIST", "BAD"},
