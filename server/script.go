@@ -371,7 +371,7 @@ func (sc *scripts) check(run *scriptRun) {
 	if _, ok := sc.running[run]; !ok {
 		return
 	}
-	limit := uint64(max(run.srv.scriptMemory, int64(run.heap0)))
+	limit := uint64(max(run.srv.scriptMemory.Load(), int64(run.heap0)))
 	if h := heapBytes(); h > run.heap0 && h-run.heap0 > limit {
 		run.srv.log.Warn("Lua script killed: it grew the heap past its limit", "script", run.name, "bytes", h-run.heap0)
 		run.cancel(errScriptMemory)

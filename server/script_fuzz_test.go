@@ -526,7 +526,7 @@ func checkScript(t *testing.T, src string) {
 	}()
 	before := liveHeap()
 	s := New(WithBusyReplyThreshold(scriptBusy))
-	s.scriptMemory = scriptMemory
+	s.scriptMemory.Store(scriptMemory)
 	conn := func() (*scriptConn, net.Conn) {
 		nc, err := s.Dialer()(context.Background(), "tcp", "")
 		if err != nil {

@@ -371,7 +371,7 @@ func TestShutdownStopsScripts(t *testing.T) {
 // grew the heap past its bound, and the server goes on serving.
 func TestScriptMemoryBound(t *testing.T) {
 	addr, srv := startServer(t)
-	srv.scriptMemory = 64 << 20
+	srv.scriptMemory.Store(64 << 20)
 	w := dial(t, addr)
 	got := w.do("EVAL", "local t = {} for i = 1, 1e9 do t[i] = string.rep('x', 1e6) .. i end", "0")
 	if !strings.HasPrefix(got, "-"+errScriptMemory.Error()) {

@@ -87,8 +87,8 @@ type Server struct {
 	// busyThreshold is busy-reply-threshold (lua-time-limit) in milliseconds: a
 	// script running longer puts the server in busy mode (see script.go); 0 never.
 	busyThreshold atomic.Int64
-	scriptMemory  int64  // how much one script may grow the heap (scriptMemoryLimit)
-	onShutdown    func() // called after SHUTDOWN closed the server
+	scriptMemory  atomic.Int64 // how much one script may grow the heap (scriptMemoryLimit)
+	onShutdown    func()       // called after SHUTDOWN closed the server
 
 	mu        sync.Mutex
 	clients   map[int64]*client
@@ -118,7 +118,7 @@ func New(opts ...Option) *Server {
 	s.maxClients.Store(10000)
 	s.maxBulk.Store(512 << 20)
 	s.busyThreshold.Store(5000)
-	s.scriptMemory = scriptMemoryLimit
+	s.scriptMemory.Store(scriptMemoryLimit)
 	s.dbs.Store(new([NumDBs]*zlite.DB))
 	for _, o := range opts {
 		o(s)
