@@ -12,7 +12,7 @@ import (
 	"github.com/zlite/zlite/list"
 )
 
-// Many small keys (issue 10): memory per key and per element, the forced-GC time with
+// Many small keys: memory per key and per element, the forced-GC time with
 // the keyspace alive, and the speed of the core commands on a random key among many.
 //
 //	go test -run '^$' -bench 'BenchmarkManyKeys' -benchtime 1x -count 3 .

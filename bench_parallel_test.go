@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Parallel throughput (issue 16): the core commands from many goroutines at once, with
+// Parallel throughput: the core commands from many goroutines at once, with
 // b.RunParallel, so ns/op is wall time per operation summed over all goroutines (the
 // inverse of aggregate throughput). Run it with the core counts to compare:
 //
@@ -178,7 +178,7 @@ func BenchmarkParallel(b *testing.B) {
 	}
 }
 
-// BenchmarkScaling measures issue 16's targets as ratios taken within one run: the
+// BenchmarkScaling measures the scaling targets as ratios taken within one run: the
 // aggregate throughput of GOMAXPROCS goroutines (par=1) or of 4 per processor (par=4)
 // over that of one goroutine on one processor, x, for each core command on random
 // keys among 1,000 (keys=1000) and on one key (keys=1). BenchmarkParallel measures

@@ -242,9 +242,8 @@ func redisZSets(rc *redis.Client) handoff {
 // It and throughput loop over b.N rather than b.Loop, as every benchmark here meant
 // to be run with -cpu must: the testing package sets GOMAXPROCS from the -cpu list
 // after a benchmark's first call, and b.Loop measures everything in that first call,
-// so with -cpu 1,2 the "1" row of a b.Loop benchmark ran with the default GOMAXPROCS
-// (golang/go#49980; the hand-off rows of -cpu 1 before 2026-12-03 09:40 UTC were on
-// 2 processors).
+// so with -cpu 1,2 the "1" row of a b.Loop benchmark runs with the default
+// GOMAXPROCS.
 func pingPong(b *testing.B, h handoff) {
 	run, stop := trips(h)
 	b.ReportAllocs()

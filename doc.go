@@ -32,8 +32,8 @@
 // [DB.View], [DB.ViewKeys] and a [DoPipelined] pipeline of reads of one shard. A
 // single command takes its shards exclusively, reads included: a shared reader
 // costs two atomic adds on its shard's lock word, and one hot key read from several
-// cores then moves that word between them on every read, which on the 2-core VM
-// here cost more than taking the lock in turn. The lock is a reader-writer lock of
+// cores then moves that word between them on every read, which costs more than
+// taking the lock in turn. The lock is a reader-writer lock of
 // one word whose writer costs what a sync.Mutex costs (a compare-and-swap and an
 // add); under contention it lets the writer that arrives at a free shard take it
 // (as sync.Mutex does) until the longest waiter has waited 1 ms, and waiters spin
@@ -42,8 +42,7 @@
 // 0.15-0.27 for ZSCORE. Before yielding, the first waiter checks a few times
 // without yielding, unless a waiter slept on that lock within the last millisecond:
 // two goroutines that meet on a shard while working on random keys then go on
-// without a sleep (2 cores, 1,000 keys: ZADD 350 -> 302 ns/op), and a hot key's
-// holder still runs alone while the others sleep.
+// without a sleep, and a hot key's holder still runs alone while the others sleep.
 //
 // What scales commands on random keys is how few cache lines they write that
 // another core wrote last: each such line is a transfer between the cores' caches,
@@ -65,26 +64,13 @@
 // together should share a hash tag, as they must in Redis Cluster (the queues of
 // package queues do).
 //
-// Measured on a 2-core VM (go test -run '^$' -bench BenchmarkParallel -cpu 1,2 .;
-// the README has the table and what it predicts on more cores): on random keys among
-// 1,000, two goroutines on two cores ran ZSCORE at 1.14-1.56 times, ZRANK 1.32-1.79,
-// ZADD 0.72-0.86 and LPUSH+RPOP 0.85-0.95 times the rate of one (medians of paired
-// rounds in three runs; the best rounds 1.6-2.3), where one lock for the whole
-// keyspace ran them at 0.57-0.92 times; 16 independent DBs ran them at 1.16-1.26
-// times in one of those runs. On that VM a cache line moving between the cores costs
-// about 110 ns (BenchmarkMachine: a lock word written from both cores runs at 0.39
-// times one core's rate, private reads at 1.91 times), and a command on a random key
-// finds its shard's lock line on the other core half the time, which caps a command
-// of about 120 ns at about 1.4 times there. The price is the host's and changes
-// between runs: on another host of the same kind, in a round where that lock word ran
-// at 1.25 times one core, the same commands ran at 1.84, 2.25, 1.66 and 1.72 times,
-// and at 0.53-1.07 times in rounds where it ran at 0.40. With 64 shards two random
-// keys share a shard 1/64 of the time. Commands on one key share its shard's lock and
-// do not run in parallel. Measured instead in alternating slices of one run
-// (BenchmarkScaling -cpu 2, which cancels the host's drift between benchmarks; the
-// README has the table), two goroutines over one on random keys ran at 1.80-1.98
-// times in a quiet run (1.22-1.46 in a busy one), eight at 1.65-1.82, and on one key
-// at 0.83-0.97 times. A [Tx] is valid only inside the function it is passed to.
+// With 64 shards two random keys share a shard 1/64 of the time, so commands on
+// random keys rarely wait for each other; how far they scale with the cores is set
+// by what a cache line moving between cores costs on the machine, since a command
+// on a random key finds its shard's first line last written by another core about
+// half the time (BenchmarkMachine measures that price, BenchmarkScaling the scaling
+// itself; see docs/benchmarks.md). Commands on one key share its shard's lock and
+// do not run in parallel. A [Tx] is valid only inside the function it is passed to.
 //
 // # Blocking pops
 //
@@ -138,18 +124,10 @@
 // always take the general path, since the batch must see them. A write that serves
 // waiters pays O(1) per waiter served; waking a waiter costs one channel send.
 //
-// Measured on a shared 2-core AMD EPYC (go test -run '^$' -bench . ; noisy): ZSCORE
-// typed ~54 ns vs ~20 ns on zset.Set directly (a set of 1,024 members), ZCARD ~31
-// ns (the keyspace's cost of a command alone), Do ~160-250 ns; an LPUSH→BRPOP
-// ping-pong round trip ~0.72 µs against ~0.37 µs for a bare channel ping-pong on one
-// core (1.87 times; 0.81 against 0.29 µs, 2.57 times, on two) and ~195 µs on
-// redis-server through go-redis; ZADD→BZPOPMIN 1.92 and 2.72 times
-// (BenchmarkHandoff -cpu 1,2, medians of 5 rounds, 2026-12-03 09:40 UTC). In
-// alternating slices of one run (BenchmarkHandoff/.../mode=ratio, 15:43 UTC) the
-// LPUSH→BRPOP round trip took 2.91 times a channel round trip on one core and
-// 3.04-3.22 times on two. A
-// blocking pop served at once takes no waiter; one that blocks takes a pooled waiter
-// from the Registry it blocks in.
+// BenchmarkOverhead measures the keyspace's share of a command against the engine
+// called directly, and BenchmarkHandoff a push handed to a blocked pop against a
+// bare channel ping-pong. A blocking pop served at once takes no waiter; one that
+// blocks takes a pooled waiter from the Registry it blocks in.
 //
 // # Key table
 //
@@ -160,7 +138,7 @@
 // value in slabs of 3 KiB chunks that never move, so that a small sorted set is one
 // heap object (its packed buffer) and one pointer for the garbage collector, and a
 // one-page list one object (its page); and a pointer-free open-addressing index of 8-byte slots (the entry's number and
-// 32 bits of the key's hash (keyhash.go: an own seeded mix for keys of up to 16
+// 32 bits of the key's hash (keyhash.go: an own seeded mix for keys of up to 32
 // bytes, maphash beyond); linear probing with Robin Hood placement, backward-shift
 // deletion, load kept between 3/32 and 7/8), with beside it a 4-byte word per slot
 // holding the value's type and slot. A lookup hashes the key, probes the index, and
@@ -168,10 +146,9 @@
 // (zset.Set.Prefetch, list.List.Prefetch) while it reads the entry and compares the
 // key's bytes: among many keys, where each of these reads misses the cache, it waits
 // for three of them one after another (index; entry and value header; key bytes and
-// value contents) where it waited for four to six. Measured with BenchmarkManyKeys, 6
-// alternating runs against the table without those words (2026-12-03 17:40 UTC, 100k
-// keys of 10 elements): 0.82-0.91 times the time per command (ZSCORE 0.86, ZRANK
-// 0.85, ZADD 0.88, ZRANGE 0.91, ZPOPMIN 0.86, LPUSH+RPOP 0.82). Deleting a key marks its entry dead (the newest key's entry and bytes are
+// value contents) where it waited for four to six: among 100k keys of 10 elements
+// (BenchmarkManyKeysOps) the words took 0.82-0.91 of the time per command without
+// them, for about 5 bytes a key. Deleting a key marks its entry dead (the newest key's entry and bytes are
 // dropped at once, the common case of a queue key that fills and drains); once dead
 // entries are the majority they are compacted away, keeping every entry's sequence
 // number. A SCAN cursor is the sequence number of the next key, found by binary
@@ -188,8 +165,8 @@
 // share of the entries' growth, 10.5 bytes of index and 5.3 of the words beside it,
 // 13 of key bytes and their share of the arena's growth), against 116-151 bytes for
 // the map and SCAN order slice this table replaced; with an empty sorted set's 24-byte
-// header in its slot, 81.4-88.7 bytes at 10k, 100k and 1e6 keys (BenchmarkKeyTable,
-// 2026-12-03 18:30 UTC; 75.9-80.3 without the words beside the index). A lookup of a random key among 100k took 1.2-1.4 times as long as
+// header in its slot, 81.4-88.7 bytes at 10k, 100k and 1e6 keys (BenchmarkKeyTable).
+// A lookup of a random key among 100k took 1.2-1.4 times as long as
 // in that map (the index, the entry and the key bytes are three cache misses), which
 // the keyspace's command benchmarks did not show above their noise. From
 //
@@ -231,12 +208,11 @@
 // reclaims every due key in rounds of 20, releasing the lock between rounds. A
 // command that meets a key with a TTL reads the clock once; so does a write command
 // while some key has a TTL; commands on keys without one never do. time.Now costs
-// ~20 ns on most machines but measured 150-280 ns on the shared 2-core VM used here.
-// There, ZSCORE of a random one of 10k keys took ~450-600 ns without a TTL and
-// ~1000-2500 ns with one (go test -run '^$' -bench BenchmarkExpiry -benchtime 200ms
-// -count 4 .; the machine was loaded, so wall times are inflated), and a CPU profile
-// of the TTL case puts the check (the side map's lookup and the clock read) at
-// about 30% of the command's CPU time. [WithClock] accepts a cheaper, coarser clock.
+// about 20 ns where the clock is read in user space, and several times that on a
+// virtual machine whose clock read is a system call: there a CPU profile of ZSCORE
+// on a key with a TTL (BenchmarkExpiry) puts the check (the side map's lookup and
+// the clock read) at about 30% of the command's CPU time. [WithClock] accepts a
+// cheaper, coarser clock.
 //
 // For persistence, the keyspace exposes (unexported, under the lock) expireAt(key),
 // a key's time as Unix ms, to log as PEXPIREAT, and setExpireAt(key, ms), which sets

@@ -13,11 +13,10 @@ import (
 // products over two words that between them hold every byte of the key), one of 17
 // to 32 bytes (prefixed names: "tenant:00001234:queue", "bench:zlite:z:user:00012345")
 // by mixMid, three products over four words, a longer one by hash/maphash.
-// maphash.String was 68 of the 690 instructions of a one-key ZCARD (callgrind) for its
-// call, its set-up and the AES rounds; mixShort is about 20. With mixMid in place of
-// hashTag's search for a '{' and maphash, a ZCARD of a 27-byte key takes 640
-// instructions instead of 724 (callgrind, BenchmarkOverhead/op=ZCARD-27B-key), and one
-// of a 13-byte key 609 instead of 605. The keys of the key table are the caller's (a
+// maphash.String is a call with its own set-up and AES rounds, a tenth of a one-key
+// ZCARD's work; the mixes are a few multiplications in line, and the words they load
+// also serve hashTag's search for a '{' (BenchmarkOverhead/op=ZCARD-27B-key measures
+// a key of that kind). The keys of the key table are the caller's (a
 // server's clients'), so the mixes are seeded per process (hashK, from maphash's
 // random seed): which keys collide cannot be known in advance, as with maphash.
 

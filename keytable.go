@@ -48,14 +48,14 @@ import (
 //     lists (packVal), so that a lookup finds the value without reading the entry,
 //     and starts reading the value's contents (zset.Set.Prefetch,
 //     list.List.Prefetch) before it compares the key's bytes. Among many keys every
-//     one of these reads misses the cache (about 230 ns each on this VM, 300 with
-//     a large heap), and a lookup used to wait for them one after another: index
+//     one of these reads misses the cache (each a few hundred nanoseconds), and a
+//     lookup used to wait for them one after another: index
 //     slot, entry, value's slot, value's bytes (and for a set of more than 8
 //     entries its index at the end, then the entry found there). Now it waits for
 //     three: the index slot and its val; the entry and the value's slot; the key's
 //     bytes and the value's first lines, each pair read at once. It costs 4 bytes
-//     per index slot, 4.6–9 per key (+5.2 B/key measured at 100k keys), and about
-//     30 instructions a lookup when everything is in the cache.
+//     per index slot, 4.6–9 per key (+5.2 B/key measured at 100k keys), and a few
+//     dozen instructions a lookup when everything is in the cache.
 //
 // A deleted key's slot is emptied at once (its set's buffer or tree, its list's
 // pages, are left to the collector) and reused by the next key of its type. The slots
@@ -67,40 +67,34 @@ import (
 // goes.
 //
 // Measured with BenchmarkManyKeys (6 paired rounds against the layout with a heap
-// zset.Set or list.List per key, 2026-12-02 18:17 UTC, machine idle): with 100k sorted
-// sets of 10 members alive a forced runtime.GC took 4.9 ms (median; 3.9-5.1) against
-// 6.1 (4.8-6.4), per-round ratio 0.80 (0.63-0.99), collector CPU 0.66 (0.59-0.80);
-// one-member sets 0.48 wall, 0.56 CPU; 100k one-item lists 0.69 and 0.72; ten-item
-// lists 0.89 wall, 1.02 CPU. (With the sets in 3 KiB chunks, scanned object by object
-// rather than span by span, the ten-member ratio was 0.98 wall and 1.18 CPU: see
-// smallChunk.) Memory per key moved by the slack of the slabs' chunks and the
-// entries' growth: +2.8 B per one-member set (94.5 B/key), +0.28 B/elem at 10 members
-// (23.85), +0.14 at 100 (18.99), +6.4 B per one-item list (170.1), +0.64 B/elem at 10
-// items (34.61).
+// zset.Set or list.List per key): with 100k sorted sets of 10 members alive a forced
+// runtime.GC took 4.9 ms (median; 3.9-5.1) against 6.1 (4.8-6.4), per-round ratio 0.80
+// (0.63-0.99), collector CPU 0.66 (0.59-0.80); one-member sets 0.48 wall, 0.56 CPU;
+// 100k one-item lists 0.69 and 0.72; ten-item lists 0.89 wall, 1.02 CPU. (With the sets
+// in 3 KiB chunks, scanned object by object rather than span by span, the ten-member
+// ratio was 0.98 wall and 1.18 CPU: see smallChunk.) Memory per key moved by the slack
+// of the slabs' chunks and the entries' growth: +2.8 B per one-member set (94.5 B/key),
+// +0.28 B/elem at 10 members (23.85), +0.14 at 100 (18.99), +6.4 B per one-item list
+// (170.1), +0.64 B/elem at 10 items (34.61).
 //
 // Measured with BenchmarkManyKeys (6 alternating runs of this layout and the one
-// without vals, 2026-12-03 17:40 UTC, 100k sorted sets and 100k lists of 10, median
-// time per command new/old): ZSCORE 0.86 (0.80-1.06), ZRANK 0.85 (0.79-1.04), ZADD
-// 0.88 (0.75-0.96), ZRANGE 0.91 (0.82-1.09), ZPOPMIN 0.86 (0.77-0.98), LPUSH+RPOP
-// 0.82 (0.67-0.93). Those runs read ahead with ordinary loads left unused; with the
-// prefetch instruction (internal/prefetch, which pipelines need: see warmIndex) the
-// same commands ran at 0.98-1.06 of that time in 5 alternating runs, within the
-// noise. In the cache (one key, callgrind, before -> now): ZSCORE on a tree 754 ->
-// 765 instructions of this module, ZADD 2,555 -> 2,576, ZCARD on a small set 547 ->
-// 596 (the prefetch calls: they cannot be inlined); the LPUSH->BRPOP round trip 3,745
-// -> 3,693 (its lookups now read each value once). Since 2026-12-04 a set's Prefetch
-// is one call of internal/prefetch.Span, in line, instead of a loop of calls: a whole
-// ZCARD of a small set 609 -> 584 instructions, a ZRANGE 0 -1 of 10 members 2,027 ->
-// 1,975.
+// without vals, 100k sorted sets and 100k lists of 10, median time per command
+// new/old): ZSCORE 0.86 (0.80-1.06), ZRANK 0.85 (0.79-1.04), ZADD 0.88 (0.75-0.96),
+// ZRANGE 0.91 (0.82-1.09), ZPOPMIN 0.86 (0.77-0.98), LPUSH+RPOP 0.82 (0.67-0.93).
+// Reading ahead with the prefetch instruction (internal/prefetch, which pipelines need:
+// see warmIndex) instead of ordinary loads left unused did as well, within the noise.
+// In the cache the prefetch costs a call that cannot be inlined, up to a tenth of a
+// one-key command's work; a set's Prefetch is one call of internal/prefetch.Span rather
+// than a loop of calls.
 //
 // A pipeline warms its lookups ahead (warmIndex, warmEntry, warmValue, called by
-// DB.pipelineLocked for the three commands after the running one): each step reads
-// only lines the step before brought in and starts the next ones, so a command finds
-// its index slot, entry, value header, key bytes and value contents in the cache.
+// DB.pipelineLocked for the three commands after the running one): each step reads only
+// lines the step before brought in and starts the next ones, so a command finds its
+// index slot, entry, value header, key bytes and value contents in the cache.
 // BenchmarkManyKeysOps/op=.../pipeline=64, 5 alternating runs against the pipeline
-// without it (2026-12-03 18:40 UTC): ZADD 0.79 of the time per command, ZRANK 0.82,
-// LPUSH+RPOP 0.85 (warming with ordinary loads instead: 0.90, 1.03, 1.12, as such a
-// load holds back the instructions after it until its line arrives).
+// without it: ZADD 0.79 of the time per command, ZRANK 0.82, LPUSH+RPOP 0.85 (warming
+// with ordinary loads instead: 0.90, 1.03, 1.12, as such a load holds back the
+// instructions after it until its line arrives).
 //
 // SCAN's cursor is a sequence number: entries are in increasing seq order, so the
 // entry to resume from is found by binary search, and compaction (which drops deleted
@@ -174,7 +168,7 @@ const slabBytes = 3 << 10
 // zset.Set) get chunks of 16, at most 512 bytes. With 3 KiB chunks of sets (scanned
 // object by object) a forced GC with 100k sets of 10 members alive cost 1.18 times
 // the collector CPU of a heap Set per key; with 384-byte chunks 0.69 (8 paired
-// rounds, 2026-12-02 18:16 UTC, machine idle).
+// rounds).
 const smallChunk = 512
 
 // slabPlace returns the chunk and the index in it of slot ref, in a slab whose full

@@ -18,7 +18,7 @@ import (
 // Linearizability tests: several goroutines run random commands on a few keys of one
 // DB, every call and return is timestamped, and porcupine checks that the history has
 // a sequential order, consistent with real time, that a small model of Redis accepts.
-// They guard the keyspace's atomicity against changes to its locking (issue 16: a
+// They guard the keyspace's atomicity against changes to its locking (a
 // sharded keyspace must keep every command, multi-key command and batch atomic; reads
 // and View batches that share a shard's lock must still see one state: VIEW reads the
 // sizes of two keys in one View or ViewKeys batch).

@@ -70,8 +70,7 @@ func WithMaxReplyElements(n int) Option {
 // WithLatencyTracking makes [DB.Stats] report each command's latency histogram,
 // timed with time.Now. It costs two clock reads per command: about 20 ns each where
 // the clock is read in user space, but 150-300 ns each on a virtual machine whose
-// clock needs a system call (measured on the shared 2-core VM this was developed
-// on; see BenchmarkStatsOverhead), so it is off by default. The call counters are
+// clock needs a system call (see BenchmarkStatsOverhead), so it is off by default. The call counters are
 // always on.
 func WithLatencyTracking() Option {
 	return WithLatencyClock(time.Now)

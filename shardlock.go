@@ -78,22 +78,21 @@ const starveAfter = time.Millisecond
 // collapse LPUSH+RPOP on one key to 0.37 times one goroutine (0.91 with yields).
 const spins = 4
 
-// activeSpins is the number of times the queue's head checks for the writer to
-// leave without yielding, with a pause of pauseLoops between checks (about 40 ns),
-// before the spins above: two goroutines on two cores that meet on a shard while
-// working on random keys then mostly go on without a sleep and a wake-up. Four
-// interleaved rounds, 2 goroutines on 2 cores, 1,000 keys (BenchmarkParallel,
-// 2026-12-03): ZADD 350 -> 302 ns/op with the cores used 1.81 -> 1.97, ZSCORE 118
-// -> 103, LPUSH+RPOP 255 -> 245 (cores 1.76 -> 1.83). Checking without yielding
-// slows a lock that every goroutine wants, though: each check that wins moves the
-// key's cache lines to the other core, where a sleeper leaves the holder running
-// alone (LPUSH+RPOP on one key: 217–294 ns/op without the checks, 292–365 with them
-// on every wait). So the head skips them while the lock is hot: when a head slept
-// on it less than quietAfter ago. With that, the one-key figures did not move
-// (ZSCORE 174–207 and 168–241 ns/op in five interleaved rounds). With one
-// processor the checks cannot succeed (the holder does not run meanwhile), but
-// there a command finds its shard taken only when the holder was preempted inside
-// a command, and the checks cost about 0.3 µs.
+// activeSpins is the number of times the queue's head checks for the writer to leave
+// without yielding, with a pause of pauseLoops between checks (about 40 ns), before the
+// spins above: two goroutines on two cores that meet on a shard while working on random
+// keys then mostly go on without a sleep and a wake-up. Four interleaved rounds, 2
+// goroutines on 2 cores, 1,000 keys (BenchmarkParallel): ZADD 350 -> 302 ns/op with the
+// cores used 1.81 -> 1.97, ZSCORE 118 -> 103, LPUSH+RPOP 255 -> 245 (cores 1.76 ->
+// 1.83). Checking without yielding slows a lock that every goroutine wants, though:
+// each check that wins moves the key's cache lines to the other core, where a sleeper
+// leaves the holder running alone (LPUSH+RPOP on one key: 217–294 ns/op without the
+// checks, 292–365 with them on every wait). So the head skips them while the lock is
+// hot: when a head slept on it less than quietAfter ago. With that, the one-key figures
+// did not move (ZSCORE 174–207 and 168–241 ns/op in five interleaved rounds). With one
+// processor the checks cannot succeed (the holder does not run meanwhile), but there a
+// command finds its shard taken only when the holder was preempted inside a command,
+// and the checks cost about 0.3 µs.
 const (
 	activeSpins = 8
 	pauseLoops  = 100

@@ -171,8 +171,8 @@ func serverIs72(t *testing.T, rc *redis.Client) bool {
 	return false
 }
 
-// TestTimeoutTinyAndNegativeZero: BLPOP x 1e-400 replies nil after 1 ms (issue 11:
-// it blocked forever), -1e-400 and -0.001 block until served.
+// TestTimeoutTinyAndNegativeZero: BLPOP x 1e-400 replies nil after 1 ms (it
+// once blocked forever), -1e-400 and -0.001 block until served.
 func TestTimeoutTinyAndNegativeZero(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()

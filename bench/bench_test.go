@@ -506,7 +506,7 @@ const benchBatch = 100
 // reads the memory statistics, which stops the world and empties every processor's
 // allocation cache, and doing that every batch of 100 made the commands after it pay
 // for refilling them (ZPOPMIN on random keys among 100k: 1055-1134 ns/cmd so, against
-// 836-856 with the restores held back, 4 interleaved rounds on 2026-12-03).
+// 836-856 with the restores held back, 4 interleaved rounds).
 func loopBatches(b *testing.B, m *meter, run batch) {
 	size := min(benchBatch, m.max)
 	pos, held := 0, 0

@@ -45,8 +45,8 @@ type Registry[R any] struct {
 
 	// hot is the waiter released last, taken before the pool: a pop that blocks
 	// over and over (a consumer's loop, a hand-off ping-pong) reuses it with one
-	// atomic swap, where sync.Pool's Get and Put cost about 190 instructions a
-	// blocking pop (callgrind) for pinning the processor.
+	// atomic swap, where sync.Pool's Get and Put pin the processor and cost several
+	// times as much.
 	hot  atomic.Pointer[Waiter[R]]
 	pool sync.Pool // of *Waiter[R]; per Registry, so a waiter never changes hands
 }
@@ -245,8 +245,7 @@ func reset[R any](q *queue[R]) {
 }
 
 // drop zeroes ws, so that the entries keep no waiter alive. A queue of one entry,
-// the usual one, takes one store, where clear calls memclrHasPointers (47
-// instructions a call, callgrind).
+// the usual one, takes one store, where clear calls memclrHasPointers.
 func drop[R any](ws []entry[R]) {
 	if len(ws) == 1 {
 		ws[0] = entry[R]{}

@@ -292,8 +292,8 @@ func TestLastQueueSwept(t *testing.T) {
 }
 
 // TestSweepBudget: whatever the mix of waiters and keys, sweeps examine at most two
-// queues per key ever enqueued (issue 11: one waiter on 20k keys swept the whole map
-// once per key).
+// queues per key ever enqueued (a regression once had one waiter on 20k keys sweep
+// the whole map once per key).
 func TestSweepBudget(t *testing.T) {
 	var reg Registry[req]
 	keys := 0

@@ -110,7 +110,7 @@
 //
 //	go test -run '^$' -bench BenchmarkList -count 5 -timeout 60m ./list/
 //
-// on 2 shared AMD EPYC cores under load from other builds (the memory and GC rows are
+// on 2 shared cores under load from other builds (the memory and GC rows are
 // from `-bench 'BenchmarkList/op=mem' -count 5` after the last change to page sizing;
 // "forced GC" is the best of five runtime.GC calls with the n items alive):
 //
@@ -134,8 +134,8 @@
 // command container/list's pairs at n = 1e3 took only 53-62 ns (its GC work then ran
 // on the idle second core), putting the ratio at 0.65-0.78 there and 0.04-0.32 at
 // 1e6. With one processor (GOMAXPROCS=1 in the environment: `-cpu 1` does not reach a
-// b.Loop benchmark, golang/go#49980), where that GC work counts in the wall time, the
-// push+pop ratios were 0.40-0.59 at 1e3 and 0.15-0.27 at 1e6 (3 runs, 2026-12-03).
+// b.Loop benchmark), where that GC work counts in the wall time, the
+// push+pop ratios were 0.40-0.59 at 1e3 and 0.15-0.27 at 1e6 (3 runs).
 // Compare within one run.
 //
 // A push+pop pair costs one allocation, the popped string (16 B); container/list

@@ -59,8 +59,8 @@
 // Up to 16 entries that is all (8 in a set that had more), and every operation is a
 // linear scan from the start. A range's result is one copy of the entries it spans,
 // scores and lengths included, and its members are views of that copy: two
-// allocations and one copy for the whole result (ZRANGE 0 -1 of 10 members: 2,035
-// instructions in all, against 3,306 when each member was copied on its own), at the
+// allocations and one copy for the whole result (ZRANGE 0 -1 of 10 members: about
+// 40% less work than when each member was copied on its own), at the
 // cost of 2 bytes a member more for the caller to hold (up to 12 for wide scores).
 // A set that grows past 16 gains an index after the entries in the same buffer (1.5
 // bytes per entry), which it keeps until it shrinks to 8 (a bit of Set's length field
@@ -125,8 +125,8 @@
 // google/btree with a map[string]float64: 111), and a forced GC with it alive takes
 // about 1 ms against 45 ms for the google/btree + map baseline (4–20 ms against
 // 65–210 ms when the machine is loaded). Rank, Count and LIMIT offsets are O(log n)
-// where the baseline walks (RevRank at 1e6: 0.8–1.4 µs against 12 ms). Measured on the
-// shared 2-core development machine, so times vary by 2×:
+// where the baseline walks (RevRank at 1e6: 0.8–1.4 µs against 12 ms). Measured on a
+// shared 2-core machine, so times vary by 2×:
 //
 //	go test ./zset -run '^$' -bench . -benchmem -count 3 -benchtime 200ms
 //
@@ -165,7 +165,7 @@
 // for its memory: it moves a set of 100 16-byte entries from the allocator's
 // 1792-byte size class to the 2048-byte one, about 21.6 B/elem in a keyspace of 10k
 // such sets against Redis's 21.2 and our 19.0.
-// Measured on the shared 2-core machine under load (load average 5–13), as the minimum
+// Measured on a shared 2-core machine under load, as the minimum
 // of 20 interleaved runs of 10ms of two test binaries (100ms for BenchmarkManySetsOps;
 // single runs varied 2–3×):
 //

@@ -328,7 +328,7 @@ func TestIterateWhileConverting(t *testing.T) {
 
 // TestHostileCounts runs every count, offset and rank argument at its extremes on both
 // encodings: nothing panics, results are what Redis returns, and no call allocates more
-// than its result needs (issue 11: a caller-chosen count never sizes an allocation).
+// than its result needs (a caller-chosen count never sizes an allocation).
 func TestHostileCounts(t *testing.T) {
 	const big, small = math.MaxInt, math.MinInt
 	inf, ninf := ScoreBound{Value: math.Inf(1)}, ScoreBound{Value: math.Inf(-1)}

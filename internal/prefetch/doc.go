@@ -10,7 +10,7 @@
 // an ordinary load left unused would hold back every instruction after it once the
 // processor's window of about two hundred is full. Span reads up to five lines of a
 // buffer in one call (a small sorted set's first 256 bytes and its last byte), with
-// no loop of calls in Go. Elsewhere both do nothing. A call costs about 8
+// no loop of calls in Go. Elsewhere both do nothing. A call costs a few
 // instructions, as it cannot be inlined.
 //
 // Concurrency: Line and Span read nothing the program can see and write nothing;

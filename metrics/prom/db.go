@@ -15,8 +15,8 @@ import (
 // Each scrape calls [zlite.DB.Stats] once, which holds the keyspace lock while it
 // visits every key, so a command that arrives during a scrape waits for it, for a
 // time that grows with the keys: 40-200 ns per key, 4-16 ms for 100,000 small sorted
-// sets and 140-200 ms for a million, on a shared 2-core VM (BenchmarkDBCollector,
-// load average 15; no allocation per key). Scrape every 15 s or more (Prometheus's
+// sets and 140-200 ms for a million on a loaded 2-core machine (BenchmarkDBCollector;
+// no allocation per key). Scrape every 15 s or more (Prometheus's
 // default is 1 min), and every minute or more from a million keys on: the lock is
 // then held under 0.5% of the time, and the commands that arrive during a scrape
 // (once per interval) wait up to a scrape's time.
