@@ -121,7 +121,7 @@
 //   - Scripts on different keyspaces run in parallel; SCRIPT KILL stops the one
 //     that started first. A command already waiting for the keyspace's lock when a
 //     script passes busy-reply-threshold runs after the script instead of getting
-//     BUSY. FUNCTION DUMP and RESTORE are not implemented.
+//     BUSY. zlite has no FUNCTION DUMP or RESTORE.
 //   - math.random has one generator per pooled Lua state, each starting where
 //     Redis's starts; after math.randomseed the sequence is Redis's, but
 //     consecutive scripts do not continue one process-wide sequence as in Redis.
