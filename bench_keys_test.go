@@ -3,6 +3,7 @@ package zlite
 import (
 	"context"
 	"fmt"
+	"github.com/zlite/zlite/internal/serverapi"
 	"math/rand/v2"
 	"runtime"
 	"runtime/metrics"
@@ -250,12 +251,12 @@ func BenchmarkManyKeysOps(b *testing.B) {
 		for i := range cmds {
 			cmds[i] = o.cmd(i)
 		}
-		results := make([]Result, depth)
+		results := make([]serverapi.Result, depth)
 		b.Run(fmt.Sprintf("op=%s/pipeline=%d/keys=%d/n=%d/impl=zlite", o.op, depth, manyKeys, manyN), func(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				DoPipelined(ctx, db, cmds[i:i+depth], results)
+				doPipelined(ctx, db, cmds[i:i+depth], results, nil)
 				if i += depth; i == len(cmds) {
 					i = 0
 				}

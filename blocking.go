@@ -60,7 +60,7 @@ type popReq struct {
 type waiter = blocking.Waiter[popReq]
 
 // blockPop is a blocking command parsed for Do: its request, its keys as given
-// (repeats included) and the caller's notices (see DoNotify).
+// (repeats included) and the caller's notices (see doNotify).
 type blockPop struct {
 	req    popReq
 	keys   []string
@@ -368,7 +368,7 @@ func (tx *Tx) handZSet(key string, z Z) (handed bool) {
 // wait runs the blocking pop r, routed, on keys (as given, repeats included): served
 // at once if a key holds a value; otherwise it blocks (see blocking.Registry.Wait)
 // until an element is handed to it, its timeout expires (r.ok false, nil error) or
-// ctx is done (ctx.Err()); notify, if set, is the waiter's Notify (DoNotify).
+// ctx is done (ctx.Err()); notify, if set, is the waiter's Notify (doNotify).
 //
 // A pop served at once takes no waiter; one that blocks takes it from the pool of
 // the Registry it blocks in (waitIn). The keys and r are separate parameters, not

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zlite/zlite/internal/serverapi"
 	"github.com/zlite/zlite/zset"
 )
 
@@ -217,8 +218,8 @@ func cmdZPop(min bool) func(tx *Tx, a []string) (any, error) {
 }
 
 // cmdZPopPairs is ZPOPMIN/ZPOPMAX key [count] writing its reply to a PairWriter.
-func cmdZPopPairs(min bool) func(tx *Tx, a []string, w PairWriter) error {
-	return func(tx *Tx, a []string, w PairWriter) error {
+func cmdZPopPairs(min bool) func(tx *Tx, a []string, w serverapi.PairWriter) error {
+	return func(tx *Tx, a []string, w serverapi.PairWriter) error {
 		count, err := zpopArgs(a)
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/zlite/zlite/internal/serverapi"
 	"github.com/zlite/zlite/zset"
 )
 
@@ -30,16 +31,16 @@ type command struct {
 	// nil for a null reply, or an error whose text is Redis's.
 	run func(tx *Tx, args []string) (any, error)
 	// pairs, when set, runs the command as run does but writes the member-score
-	// pairs of its reply to w (see [DoPipelinedTo]); the reply is that of run
+	// pairs of its reply to w (see serverapi.Hooks.DoPipelined); the reply is that of run
 	// when it returns no error.
-	pairs func(tx *Tx, args []string, w PairWriter) error
+	pairs func(tx *Tx, args []string, w serverapi.PairWriter) error
 	// block, for blocking commands only, parses args into a waiter (run is then
 	// derived from it: try once, never block).
 	block func(db *DB, args []string) (blockPop, error)
 	// keys says where the command's keys are (set by register from keySpecs).
 	keys keySpec
 	// shared is set (by register) for the reads of one key, which a pipeline of them
-	// runs under the shard's lock shared with other reads (DoPipelined).
+	// runs under the shard's lock shared with other reads (doPipelined).
 	shared bool
 }
 

@@ -29,7 +29,7 @@
 // serves are served before the locks are released, so no command on those keys runs
 // in between. Batches of reads share their shards with each other when no key in
 // them has a TTL (a read deletes a key whose time has come, as Redis's reads do):
-// [DB.View], [DB.ViewKeys] and a [DoPipelined] pipeline of reads of one shard. A
+// [DB.View], [DB.ViewKeys] and the RESP server's pipelines of reads of one shard. A
 // single command takes its shards exclusively, reads included: a shared reader
 // costs two atomic adds on its shard's lock word, and one hot key read from several
 // cores then moves that word between them on every read, which costs more than

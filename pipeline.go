@@ -3,18 +3,11 @@ package zlite
 import (
 	"context"
 	"math/bits"
+
+	"github.com/zlite/zlite/internal/serverapi"
 )
 
-// A Result is one command's reply and error, as [DB.Do] returns them.
-type Result struct {
-	Value any
-	Err   error
-}
-
-// DoPipelined runs cmds on db in order and stores the reply of cmds[i] in results[i]
-// (which must be at least as long), each exactly as [DB.Do] would reply it, with
-// no command of another caller in between: as Redis runs the commands a client has
-// pipelined, one after the other, before it reads another client's.
+// doPipelined is the server's serverapi.Hooks.DoPipelined (see there for its contract).
 //
 // Read-only commands of one key each, all in one shard, run together under that
 // shard's lock shared with other reads, as [DB.Do] runs them, when no key of the
@@ -28,27 +21,9 @@ type Result struct {
 // otherwise, each command runs as its own Do with ctx. In one critical section the
 // lookup of each command's key (its first argument) is started while the commands
 // before it run, so that among many keys, where every read of a lookup misses the
-// cache, their misses overlap (about 0.8 of the time per command at 100k keys; see
-// keytable.go). The complexity is that of the commands.
-//
-// It is a function rather than a method of DB because every DB method but a few
-// mirrors a Tx method (see db_methods.go).
-func DoPipelined(ctx context.Context, db *DB, cmds [][]string, results []Result) {
-	doPipelined(ctx, db, cmds, results, nil)
-}
-
-// DoPipelinedTo is [DoPipelined] for a server that encodes replies itself: a
-// command that can (ZPOPMIN, ZPOPMAX) may write the member-score pairs of its reply
-// to w instead, its result's Value then being [WrittenPairs]; the calls of
-// w.Pairs are in the order of those commands. It does so for the commands that run
-// in one critical section; the others reply as in DoPipelined. The complexity is
-// that of the commands.
-func DoPipelinedTo(ctx context.Context, db *DB, cmds [][]string, results []Result, w PairWriter) {
-	doPipelined(ctx, db, cmds, results, w)
-}
-
-// doPipelined is DoPipelined, and DoPipelinedTo when w is not nil.
-func doPipelined(ctx context.Context, db *DB, cmds [][]string, results []Result, w PairWriter) {
+// cache, their misses overlap (see warm). Pairs are written to w only by the
+// commands that run in one critical section. The complexity is that of the commands.
+func doPipelined(ctx context.Context, db *DB, cmds [][]string, results []serverapi.Result, w serverapi.PairWriter) {
 	i := 0
 	if len(cmds) > 1 && !db.stats.timed {
 		// Look up every command and lock the shards of their keys, once. A
@@ -66,7 +41,7 @@ func doPipelined(ctx context.Context, db *DB, cmds [][]string, results []Result,
 				m |= c.keys.mask(db, args)
 				shared = shared && c.shared
 			} else {
-				results[j] = Result{Err: err}
+				results[j] = serverapi.Result{Err: err}
 			}
 			cs = append(cs, c)
 		}
@@ -96,8 +71,8 @@ func doPipelined(ctx context.Context, db *DB, cmds [][]string, results []Result,
 // pipelineLocked runs the commands cs of cmds in one critical section under the
 // shards of m, up to the first blocking command, unless a caller is blocked on a key
 // of those shards, and returns the number of commands it ran; with w, the commands
-// that can write their pairs there (see DoPipelinedTo).
-func (db *DB) pipelineLocked(cmds [][]string, cs []*command, m uint64, results []Result, w PairWriter) int {
+// that can write their pairs there.
+func (db *DB) pipelineLocked(cmds [][]string, cs []*command, m uint64, results []serverapi.Result, w serverapi.PairWriter) int {
 	i := 0
 	tx := db.lockMask(m)
 	if !tx.blocked() {
@@ -131,9 +106,9 @@ func (db *DB) pipelineLocked(cmds [][]string, cs []*command, m uint64, results [
 			tx.count(c.stat)
 			if w != nil && c.pairs != nil {
 				if err := c.pairs(tx, cmds[i], w); err != nil {
-					results[i] = Result{Err: err}
+					results[i] = serverapi.Result{Err: err}
 				} else {
-					results[i] = Result{Value: WrittenPairs{}}
+					results[i] = serverapi.Result{Value: serverapi.WrittenPairs{}}
 				}
 				continue
 			}

@@ -8,7 +8,11 @@ import (
 	"testing"
 
 	"github.com/zlite/zlite"
+	"github.com/zlite/zlite/internal/serverapi"
 )
+
+// hooks is the server's side of the keyspace, which these tests drive as the server does.
+var hooks = serverapi.Get[zlite.DB, zlite.Tx, zlite.Command]()
 
 // samePipelined runs setup and then cmds through DoPipelined on one keyspace, and
 // setup and cmds one Do at a time on another, and requires the same replies, errors
@@ -21,11 +25,11 @@ func samePipelined(t *testing.T, setup, cmds [][]string) {
 		one.Do(ctx, c...)
 		batch.Do(ctx, c...)
 	}
-	res := make([]zlite.Result, len(cmds))
-	zlite.DoPipelined(ctx, batch, cmds, res)
+	res := make([]serverapi.Result, len(cmds))
+	hooks.DoPipelined(ctx, batch, cmds, res, nil)
 	for i, c := range cmds {
 		v, err := one.Do(ctx, c...)
-		if got, want := fmt.Sprint(res[i]), fmt.Sprint(zlite.Result{Value: v, Err: err}); got != want {
+		if got, want := fmt.Sprint(res[i]), fmt.Sprint(serverapi.Result{Value: v, Err: err}); got != want {
 			t.Errorf("DoPipelined %q = %s; want %s (as Do)", c, got, want)
 		}
 	}
@@ -112,7 +116,7 @@ func TestDoPipelinedServesBetween(t *testing.T) {
 	blocked := make(chan struct{})
 	got := make(chan any, 1)
 	go func() {
-		v, _ := zlite.DoNotify(ctx, db, func(b bool) {
+		v, _ := hooks.DoNotify(ctx, db, func(b bool) {
 			if b {
 				close(blocked)
 			}
@@ -120,8 +124,8 @@ func TestDoPipelinedServesBetween(t *testing.T) {
 		got <- v
 	}()
 	<-blocked
-	res := make([]zlite.Result, 3)
-	zlite.DoPipelined(ctx, db, [][]string{{"RPUSH", "q", "a"}, {"RPUSH", "q", "b"}, {"LRANGE", "q", "0", "-1"}}, res)
+	res := make([]serverapi.Result, 3)
+	hooks.DoPipelined(ctx, db, [][]string{{"RPUSH", "q", "a"}, {"RPUSH", "q", "b"}, {"LRANGE", "q", "0", "-1"}}, res, nil)
 	if want := []any{"b"}; !slices.Equal(res[2].Value.([]any), want) {
 		t.Errorf("LRANGE after the pipeline = %v; want %v", res[2].Value, want)
 	}
@@ -139,7 +143,7 @@ func TestDoNotify(t *testing.T) {
 	blocked := make(chan struct{})
 	done := make(chan any, 1)
 	go func() {
-		v, _ := zlite.DoNotify(ctx, db, func(b bool) {
+		v, _ := hooks.DoNotify(ctx, db, func(b bool) {
 			notes = append(notes, b)
 			if b {
 				close(blocked)
@@ -158,7 +162,7 @@ func TestDoNotify(t *testing.T) {
 	if _, err := db.Do(ctx, "ZADD", "z", "2", "n"); err != nil {
 		t.Fatal(err)
 	}
-	v, err := zlite.DoNotify(ctx, db, func(bool) { t.Error("notified for a command served at once") }, "BZPOPMIN", "z", "0")
+	v, err := hooks.DoNotify(ctx, db, func(bool) { t.Error("notified for a command served at once") }, "BZPOPMIN", "z", "0")
 	if err != nil || fmt.Sprint(v) != "[z n 2]" {
 		t.Errorf("BZPOPMIN = %v, %v; want [z n 2]", v, err)
 	}

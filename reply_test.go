@@ -2,6 +2,7 @@ package zlite
 
 import (
 	"context"
+	"github.com/zlite/zlite/internal/serverapi"
 	"testing"
 )
 
@@ -24,32 +25,32 @@ func TestCommandsDeclareReply(t *testing.T) {
 func TestCommandShape(t *testing.T) {
 	tests := []struct {
 		args []string
-		want Shape
+		want serverapi.Shape
 	}{
-		{cmd("LPOP", "k"), Shape{}},
-		{cmd("LPOP", "k", "2"), Shape{NullArray: true}},
-		{cmd("BLPOP", "k", "0"), Shape{NullArray: true}},
-		{cmd("BLMOVE", "a", "b", "LEFT", "LEFT", "0"), Shape{NullArray: true, BatchNullBulk: true}},
-		{cmd("LSET", "k", "0", "v"), Shape{Status: true}},
-		{cmd("ZSCORE", "k", "m"), Shape{Doubles: DoubleScalar}},
-		{cmd("ZMSCORE", "k", "m"), Shape{Doubles: DoubleEach}},
-		{cmd("ZRANGE", "k", "0", "-1"), Shape{}},
-		{cmd("ZRANGE", "k", "0", "-1", "withscores"), Shape{Doubles: DoublePairs}},
-		{cmd("ZRANGE", "withscores", "0", "-1"), Shape{}},
-		{cmd("ZUNION", "1", "withscores"), Shape{}},
-		{cmd("ZUNION", "1", "withscores", "WITHSCORES"), Shape{Doubles: DoublePairs}},
-		{cmd("ZUNION", "x", "withscores"), Shape{}},
-		{cmd("ZPOPMIN", "k"), Shape{Doubles: DoubleFlatPairs}},
-		{cmd("ZPOPMIN", "k", "1"), Shape{Doubles: DoublePairs}},
-		{cmd("BZPOPMIN", "k", "0"), Shape{NullArray: true, Doubles: DoubleLast}},
-		{cmd("ZMPOP", "1", "k", "MIN"), Shape{NullArray: true, Doubles: DoubleMPop}},
+		{cmd("LPOP", "k"), serverapi.Shape{}},
+		{cmd("LPOP", "k", "2"), serverapi.Shape{NullArray: true}},
+		{cmd("BLPOP", "k", "0"), serverapi.Shape{NullArray: true}},
+		{cmd("BLMOVE", "a", "b", "LEFT", "LEFT", "0"), serverapi.Shape{NullArray: true, BatchNullBulk: true}},
+		{cmd("LSET", "k", "0", "v"), serverapi.Shape{Status: true}},
+		{cmd("ZSCORE", "k", "m"), serverapi.Shape{Doubles: serverapi.DoubleScalar}},
+		{cmd("ZMSCORE", "k", "m"), serverapi.Shape{Doubles: serverapi.DoubleEach}},
+		{cmd("ZRANGE", "k", "0", "-1"), serverapi.Shape{}},
+		{cmd("ZRANGE", "k", "0", "-1", "withscores"), serverapi.Shape{Doubles: serverapi.DoublePairs}},
+		{cmd("ZRANGE", "withscores", "0", "-1"), serverapi.Shape{}},
+		{cmd("ZUNION", "1", "withscores"), serverapi.Shape{}},
+		{cmd("ZUNION", "1", "withscores", "WITHSCORES"), serverapi.Shape{Doubles: serverapi.DoublePairs}},
+		{cmd("ZUNION", "x", "withscores"), serverapi.Shape{}},
+		{cmd("ZPOPMIN", "k"), serverapi.Shape{Doubles: serverapi.DoubleFlatPairs}},
+		{cmd("ZPOPMIN", "k", "1"), serverapi.Shape{Doubles: serverapi.DoublePairs}},
+		{cmd("BZPOPMIN", "k", "0"), serverapi.Shape{NullArray: true, Doubles: serverapi.DoubleLast}},
+		{cmd("ZMPOP", "1", "k", "MIN"), serverapi.Shape{NullArray: true, Doubles: serverapi.DoubleMPop}},
 	}
 	for _, tt := range tests {
 		c, err := Lookup(tt.args)
 		if err != nil {
 			t.Fatalf("Lookup(%q): %v", tt.args, err)
 		}
-		if got := c.Shape(tt.args); got != tt.want {
+		if got := shapeOf(c, tt.args); got != tt.want {
 			t.Errorf("Shape(%q) = %+v; want %+v", tt.args, got, tt.want)
 		}
 	}

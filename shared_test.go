@@ -3,6 +3,7 @@ package zlite
 import (
 	"context"
 	"fmt"
+	"github.com/zlite/zlite/internal/serverapi"
 	"strings"
 	"sync"
 	"testing"
@@ -49,9 +50,9 @@ func TestSharedReadsRunTogether(t *testing.T) {
 	require.NoError(t, db.ViewKeys([]string{z}, func(tx *Tx) error {
 		require.True(t, tx.shared, "a View of a shard without TTLs is shared")
 		require.Equal(t, uint64(1), tx.home.mu.state.Load(), "one reader inside, no writer")
-		res := make([]Result, 2)
-		DoPipelined(ctx, db, [][]string{{"ZSCORE", z, "a"}, {"ZRANGE", z, "0", "-1"}}, res)
-		require.Equal(t, []Result{{Value: "1"}, {Value: []any{"a"}}}, res)
+		res := make([]serverapi.Result, 2)
+		doPipelined(ctx, db, [][]string{{"ZSCORE", z, "a"}, {"ZRANGE", z, "0", "-1"}}, res, nil)
+		require.Equal(t, []serverapi.Result{{Value: "1"}, {Value: []any{"a"}}}, res)
 		return nil
 	}))
 	require.NoError(t, db.ViewKeys([]string{tk}, func(tx *Tx) error {
@@ -124,7 +125,7 @@ func TestSharedReadsConcurrent(t *testing.T) {
 	for i, args := range sharedReadCalls {
 		seen[strings.ToLower(args[0])] = true
 		r, err := db.Do(ctx, args...)
-		want[i] = fmt.Sprint(Result{Value: r, Err: err})
+		want[i] = fmt.Sprint(serverapi.Result{Value: r, Err: err})
 	}
 	for name, c := range commands {
 		if c.shared {
@@ -144,10 +145,10 @@ func TestSharedReadsConcurrent(t *testing.T) {
 	}
 	for range goroutines {
 		wg.Go(func() {
-			res := make([]Result, 2)
+			res := make([]serverapi.Result, 2)
 			for range rounds {
 				for i, args := range sharedReadCalls {
-					DoPipelined(ctx, db, [][]string{args, args}, res)
+					doPipelined(ctx, db, [][]string{args, args}, res, nil)
 					for _, r := range res {
 						if err := check(args, fmt.Sprint(r), want[i]); err != nil {
 							errs <- err
@@ -158,7 +159,7 @@ func TestSharedReadsConcurrent(t *testing.T) {
 				err := db.View(func(tx *Tx) error {
 					for i, args := range sharedReadCalls {
 						r, err := tx.Do(args...)
-						if err := check(args, fmt.Sprint(Result{Value: r, Err: err}), want[i]); err != nil {
+						if err := check(args, fmt.Sprint(serverapi.Result{Value: r, Err: err}), want[i]); err != nil {
 							return err
 						}
 					}
@@ -205,9 +206,9 @@ func TestSharedViews(t *testing.T) {
 	require.NoError(t, db.View(func(tx *Tx) error {
 		require.True(t, tx.shared, "a View without TTLs is shared")
 		// A pipeline of reads, and another View, get in beside it.
-		res := make([]Result, 2)
-		DoPipelined(ctx, db, [][]string{{"ZSCORE", "big", "m7"}, {"ZCARD", "big"}}, res)
-		require.Equal(t, []Result{{Value: "7"}, {Value: int64(50)}}, res)
+		res := make([]serverapi.Result, 2)
+		doPipelined(ctx, db, [][]string{{"ZSCORE", "big", "m7"}, {"ZCARD", "big"}}, res, nil)
+		require.Equal(t, []serverapi.Result{{Value: "7"}, {Value: int64(50)}}, res)
 		return db.ViewKeys([]string{"list"}, func(tx *Tx) error {
 			require.True(t, tx.shared)
 			return nil

@@ -3,6 +3,7 @@ package zlite
 import (
 	"strconv"
 
+	"github.com/zlite/zlite/internal/serverapi"
 	"github.com/zlite/zlite/zset"
 )
 
@@ -37,7 +38,7 @@ func (tx *Tx) zpop(key string, min bool, count int64) ([]Z, error) {
 // zpopTo is zpop writing the popped entries to w as it removes them, without
 // copying their members (see [zset.Set.PopMinFunc]); a keyspace that logs its
 // writes takes zpop's path, as the log needs the entries.
-func (tx *Tx) zpopTo(key string, lowest bool, count int64, w PairWriter) error {
+func (tx *Tx) zpopTo(key string, lowest bool, count int64, w serverapi.PairWriter) error {
 	if tx.log() != nil {
 		zs, err := tx.zpop(key, lowest, count)
 		if err != nil {

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/zlite/zlite"
+
+	"github.com/zlite/zlite/internal/serverapi"
 )
 
 // Causes of a cancelled blocking command.
@@ -47,12 +49,12 @@ type client struct {
 	watching chan struct{} // closed when the watcher of a blocked command ends
 	inline   bool          // served in the caller's goroutine (syncConn), not by serve
 
-	memo    commandMemo    // the command looked up last (see lookupCommand)
-	batch   []pending      // parsed keyspace commands not yet run (see dispatch)
-	cmds    [][]string     // the batch's arguments, for DoPipelined
-	results []zlite.Result // the batch's replies
-	pairs   pairBuf        // the pairs of the batch's replies written by the keyspace
-	replies replyMode      // CLIENT REPLY's state
+	memo    commandMemo        // the command looked up last (see lookupCommand)
+	batch   []pending          // parsed keyspace commands not yet run (see dispatch)
+	cmds    [][]string         // the batch's arguments, for the keyspace's pipeline
+	results []serverapi.Result // the batch's replies
+	pairs   pairBuf            // the pairs of the batch's replies written by the keyspace
+	replies replyMode          // CLIENT REPLY's state
 
 	mu      sync.Mutex // guards the fields below, read by CLIENT LIST/KILL/UNBLOCK
 	name    string
@@ -255,7 +257,7 @@ const maxBatch = 128
 // pending is a parsed keyspace command of the batch, waiting to run.
 type pending struct {
 	args []string
-	sh   zlite.Shape
+	sh   serverapi.Shape
 	mute bool // its reply is discarded (see replyMode)
 }
 
@@ -265,7 +267,7 @@ type pending struct {
 //
 // A non-blocking keyspace command outside MULTI joins the batch instead: the
 // pipelined commands of the connection that the read buffer holds whole run
-// together by [zlite.DoPipelined] (one keyspace lock for all where that is
+// together by the keyspace's pipeline (serverapi.Hooks.DoPipelined) (one keyspace lock for all where that is
 // observably the same), when the buffer holds no further command, the batch is
 // full, or any other command comes; their replies are written in order before
 // that command's. A command's reply, error or not, is discarded while CLIENT REPLY
@@ -298,7 +300,7 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 	}
 	if err == nil && !isServer && !cmd.Blocking() && across < 0 && c.multi == nil && !c.needsAuth() {
 		args[0] = cmd.Name() // the keyspace's own lookup then finds it at once
-		c.batch = append(c.batch, pending{args: args, sh: cmd.Shape(args), mute: mute})
+		c.batch = append(c.batch, pending{args: args, sh: hooks.Shape(cmd, args), mute: mute})
 		if len(c.batch) == maxBatch || c.rd.br.Buffered() == 0 {
 			c.runBatch()
 		}
@@ -332,7 +334,7 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 		quit = sc.run(c, args)
 	case across >= 0:
 		n, err := copyAcross(c.srv.DB(c.db), c.srv.DB(across), args[1], args[2], hasReplace(args))
-		c.reply(n, err, cmd.Shape(args), false)
+		c.reply(n, err, hooks.Shape(cmd, args), false)
 	default:
 		c.execBlocking(cmd, args)
 	}
@@ -359,10 +361,10 @@ func (c *client) runBatch() {
 			cmds = append(cmds, p.args)
 		}
 		res := slices.Grow(c.results[:0], len(b))[:len(b)]
-		zlite.DoPipelinedTo(context.Background(), db, cmds, res, &c.pairs)
+		hooks.DoPipelined(context.Background(), db, cmds, res, &c.pairs)
 		for i, p := range b {
 			c.w.mute(p.mute)
-			if _, ok := res[i].Value.(zlite.WrittenPairs); ok && res[i].Err == nil {
+			if _, ok := res[i].Value.(serverapi.WrittenPairs); ok && res[i].Err == nil {
 				c.w.pairs(&c.pairs, p.sh)
 				continue
 			}
@@ -393,13 +395,13 @@ func (c *client) execBlocking(cmd zlite.Command, args []string) {
 			return // disconnected or killed: no reply
 		}
 	}
-	c.reply(v, err, cmd.Shape(args), false)
+	c.reply(v, err, hooks.Shape(cmd, args), false)
 }
 
 var errUnblocked = errors.New("UNBLOCKED client unblocked via CLIENT UNBLOCK")
 
 // reply writes a keyspace command's reply.
-func (c *client) reply(v any, err error, sh zlite.Shape, batch bool) {
+func (c *client) reply(v any, err error, sh serverapi.Shape, batch bool) {
 	if err != nil {
 		c.w.errorReply(err.Error())
 		return
@@ -427,7 +429,7 @@ func (c *client) block(db *zlite.DB, args []string) (any, error) {
 	}
 	c.cancel = cancel
 	c.mu.Unlock()
-	v, err := zlite.DoNotify(ctx, db, c.notifyFn, args...)
+	v, err := hooks.DoNotify(ctx, db, c.notifyFn, args...)
 	c.mu.Lock()
 	if c.waiting { // timed out or cancelled
 		c.waiting = false
@@ -447,7 +449,7 @@ func (c *client) block(db *zlite.DB, args []string) (any, error) {
 }
 
 // notify is the keyspace's notice for the client's blocking command (see
-// [zlite.DoNotify]), run under the keyspace lock: the client is blocked, for
+// serverapi.Hooks.DoNotify), run under the keyspace lock: the client is blocked, for
 // CLIENT LIST, CLIENT UNBLOCK and INFO's blocked_clients, from the moment the
 // keyspace blocks it until the moment a command serves it (before that command
 // replies), as in Redis, which unblocks a served client before it runs the next

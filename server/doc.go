@@ -21,15 +21,15 @@
 // to wait for input, so a pipeline costs one read and one write (on Linux, raw
 // system calls through a TCP or Unix socket's syscall.RawConn: one that does not
 // block does not wake the runtime's monitor thread; see rawio_linux.go). The
-// non-blocking keyspace commands of a pipeline run together by [zlite.DoPipelined]: under
-// one keyspace lock when no client is blocked on the keyspace (so none is to be
+// non-blocking keyspace commands of a pipeline run together: under the locks of
+// the shards of their keys, taken once, when no client is blocked on those shards (so none is to be
 // served between two of them), else one by one, as Redis serves a blocked client
 // right after the command that made it ready. Under one lock (up to 128 commands)
 // no command of another connection runs between them, as in Redis, which runs the
 // commands a client's read brought before it reads another client's; one by one,
-// others may. Commands of different connections run in parallel up to
-// the keyspace's lock (one mutex per keyspace, as single-threaded as Redis per
-// keyspace).
+// others may. Commands of different connections run in parallel unless
+// they touch the same shard of a keyspace ([zlite.DB]: a command on one key locks
+// its key's shard, so commands on one key are as serial as in Redis).
 //
 // A blocking command (BLPOP, BZPOPMIN, BLMOVE, ...) blocks only its connection.
 // While it waits, a second goroutine reads ahead on the connection, so a client
@@ -38,7 +38,7 @@
 // was served; a served element is returned, never dropped nor given twice). CLIENT
 // UNBLOCK replies as on a timeout or with Redis's UNBLOCKED error; CLIENT KILL
 // closes the connection. A client is blocked (CLIENT LIST's b flag, CLIENT UNBLOCK,
-// blocked_clients) exactly while the keyspace holds it ([zlite.DoNotify]): never
+// blocked_clients) exactly while the keyspace holds it: never
 // for a command served at once, and no longer from the moment a command serves it,
 // before that command replies, as in Redis.
 //
@@ -56,12 +56,10 @@
 // buffer; a pipeline's commands share one keyspace lock (see above). Parsing
 // allocates one string for the arguments of a command of up to 128 bytes, one per
 // argument for longer ones; the argument slices of a pipeline share one reused
-// slice. (One string for all the commands of a read, tried, saved 63 allocations
-// per 64 commands and no time: 0.95-1.05x per command in BenchmarkServe.) The pipelined ZPOPMIN and ZPOPMAX of a
-// batch write their member-score pairs straight into a buffer of the connection as
-// they pop them ([zlite.DoPipelinedTo]): no copy of a member, no slice and no
-// formatted score string per pop, so that a pipelined pop allocates nothing. A TCP connection holds a
-// 16 KiB read and a 16 KiB write buffer and one goroutine (two while blocked). A
+// slice. The pipelined ZPOPMIN and ZPOPMAX of a batch write their
+// member-score pairs straight into a buffer of the connection as they pop them: no
+// copy of a member, no slice and no formatted score string per pop, so that a
+// pipelined pop allocates nothing. A TCP connection holds a 16 KiB read and a 16 KiB write buffer and one goroutine (two while blocked). A
 // [Dialer] connection starts no goroutine: its commands run on the goroutine that
 // writes them (go-redis's caller), their replies wait in memory for its read.
 //

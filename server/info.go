@@ -91,7 +91,7 @@ func (s *Server) infoSection(b *strings.Builder, sec string) {
 		line("rejected_connections", s.rejected.Load())
 		var expired uint64
 		for i := range NumDBs {
-			_ = s.DB(i).View(func(tx *zlite.Tx) error { _, e := zlite.ExpiryCounts(tx); expired += e; return nil })
+			_ = s.DB(i).View(func(tx *zlite.Tx) error { _, e := hooks.ExpiryCounts(tx); expired += e; return nil })
 		}
 		line("expired_keys", int64(expired))
 	case "commandstats":
@@ -118,7 +118,7 @@ func (s *Server) infoSection(b *strings.Builder, sec string) {
 			var n, expires int64
 			_ = s.DB(i).View(func(tx *zlite.Tx) error { // not counted as a DBSIZE
 				n, _ = tx.DBSize()
-				expires, _ = zlite.ExpiryCounts(tx)
+				expires, _ = hooks.ExpiryCounts(tx)
 				return nil
 			})
 			if n > 0 {

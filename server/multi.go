@@ -140,7 +140,7 @@ func cmdExec(c *client, a []string) bool {
 		}
 		for k, r := range results {
 			q := m.cmds[i+k]
-			c.reply(r.v, r.err, q.cmd.Shape(q.args), true)
+			c.reply(r.v, r.err, hooks.Shape(q.cmd, q.args), true)
 		}
 		results = results[:0]
 		for i = j; i < len(m.cmds) && m.cmds[i].sc != nil; i++ {

@@ -12,13 +12,14 @@ import (
 	"testing"
 
 	"github.com/zlite/zlite"
+	"github.com/zlite/zlite/internal/serverapi"
 	"github.com/zlite/zlite/zset"
 )
 
 // TestPairsMatchValue runs the same pipelines of ZPOPMIN and ZPOPMAX (with and
 // without a count, on small and tree sets, an empty key and a list) on two equal
-// keyspaces, one through [zlite.DoPipelined] and [writer.value], the other through
-// [zlite.DoPipelinedTo] and [writer.pairs], and requires the same bytes in RESP2 and
+// keyspaces, one through serverapi.Hooks.DoPipelined and [writer.value], the other through
+// serverapi.Hooks.DoPipelined with a PairWriter and [writer.pairs], and requires the same bytes in RESP2 and
 // RESP3, with writer buffers small enough that scores and members straddle them.
 func TestPairsMatchValue(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed(t), 13))
@@ -84,20 +85,20 @@ func TestPairsMatchValue(t *testing.T) {
 							}
 							return cs
 						}
-						res := [2][]zlite.Result{make([]zlite.Result, len(cmds)), make([]zlite.Result, len(cmds))}
-						zlite.DoPipelined(context.Background(), dbs[0], copyCmds(), res[0])
-						zlite.DoPipelinedTo(context.Background(), dbs[1], copyCmds(), res[1], &pb)
+						res := [2][]serverapi.Result{make([]serverapi.Result, len(cmds)), make([]serverapi.Result, len(cmds))}
+						hooks.DoPipelined(context.Background(), dbs[0], copyCmds(), res[0], nil)
+						hooks.DoPipelined(context.Background(), dbs[1], copyCmds(), res[1], &pb)
 						for i, c := range cmds {
 							cmd, err := zlite.Lookup(c)
-							var sh zlite.Shape
+							var sh serverapi.Shape
 							if err == nil {
-								sh = cmd.Shape(c)
+								sh = hooks.Shape(cmd, c)
 							}
 							for k, rs := range res {
 								switch {
 								case rs[i].Err != nil:
 									ws[k].errorReply(rs[i].Err.Error())
-								case k == 1 && rs[i].Value == zlite.WrittenPairs{}:
+								case k == 1 && rs[i].Value == serverapi.WrittenPairs{}:
 									ws[k].pairs(&pb, sh)
 								default:
 									ws[k].value(rs[i].Value, sh, false)
@@ -126,7 +127,7 @@ func TestPairsMatchValue(t *testing.T) {
 // TestWireZPopPipelined pipelines ZADD and ZPOPMIN/ZPOPMAX, with and without a
 // count, on a filled key, an empty key and a list, to both servers, and compares
 // the replies on the wire in RESP2 and RESP3 (the pipelined pops are the ones that
-// write their pairs straight into the reply; see [zlite.DoPipelinedTo]).
+// write their pairs straight into the reply; see serverapi.Hooks.DoPipelined with a PairWriter).
 func TestWireZPopPipelined(t *testing.T) {
 	s := seed(t)
 	for _, proto := range []int{2, 3} {

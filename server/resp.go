@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/zlite/zlite"
+	"github.com/zlite/zlite/internal/serverapi"
 	"github.com/zlite/zlite/zset"
 )
 
@@ -556,7 +556,7 @@ func (w *writer) double(s string) {
 
 // value writes a reply of [zlite.DB.Do] in the form sh declares; batch is set for
 // a reply from inside EXEC.
-func (w *writer) value(v any, sh zlite.Shape, batch bool) {
+func (w *writer) value(v any, sh serverapi.Shape, batch bool) {
 	switch v := v.(type) {
 	case nil:
 		w.null(sh.NullArray && !(batch && sh.BatchNullBulk))
@@ -568,7 +568,7 @@ func (w *writer) value(v any, sh zlite.Shape, batch bool) {
 		switch {
 		case sh.Status:
 			w.status(v)
-		case sh.Doubles == zlite.DoubleScalar:
+		case sh.Doubles == serverapi.DoubleScalar:
 			w.double(v)
 		default:
 			w.bulk(v)
@@ -581,9 +581,9 @@ func (w *writer) value(v any, sh zlite.Shape, batch bool) {
 }
 
 // list writes an array reply with doubles where d says.
-func (w *writer) list(v []any, d zlite.Doubles) {
+func (w *writer) list(v []any, d serverapi.Doubles) {
 	switch {
-	case d == zlite.DoublePairs && w.resp3:
+	case d == serverapi.DoublePairs && w.resp3:
 		w.array(len(v) / 2)
 		for i := 0; i+1 < len(v); i += 2 {
 			w.array(2)
@@ -591,22 +591,22 @@ func (w *writer) list(v []any, d zlite.Doubles) {
 			w.scoreElem(v[i+1])
 		}
 		return
-	case d == zlite.DoubleMPop && len(v) == 2:
+	case d == serverapi.DoubleMPop && len(v) == 2:
 		w.array(2)
 		w.plain(v[0])
 		pairs, _ := v[1].([]any)
 		w.array(len(pairs))
 		for _, p := range pairs {
-			w.list(p.([]any), zlite.DoubleLast)
+			w.list(p.([]any), serverapi.DoubleLast)
 		}
 		return
 	}
 	w.array(len(v))
 	for i, e := range v {
 		switch {
-		case d == zlite.DoubleEach,
-			(d == zlite.DoublePairs || d == zlite.DoubleFlatPairs) && i%2 == 1,
-			d == zlite.DoubleLast && i == len(v)-1:
+		case d == serverapi.DoubleEach,
+			(d == serverapi.DoublePairs || d == serverapi.DoubleFlatPairs) && i%2 == 1,
+			d == serverapi.DoubleLast && i == len(v)-1:
 			w.scoreElem(e)
 		default:
 			w.plain(e)
@@ -633,13 +633,13 @@ func (w *writer) plain(e any) {
 	case int64:
 		w.integer(e)
 	case []any:
-		w.list(e, zlite.NoDoubles)
+		w.list(e, serverapi.NoDoubles)
 	default:
-		w.value(e, zlite.Shape{}, false)
+		w.value(e, serverapi.Shape{}, false)
 	}
 }
 
-// pairBuf is a connection's [zlite.PairWriter]: it keeps the member-score pairs
+// pairBuf is a connection's [serverapi.PairWriter]: it keeps the member-score pairs
 // that the commands of a batch write while they run (ZPOPMIN, ZPOPMAX), in their
 // order, until the batch's replies are written, and is then reset. Each reply is a
 // count in replies; each pair, the member's length as a uvarint, its bytes and the
@@ -685,10 +685,10 @@ func (p *pairBuf) reset() {
 // nested in RESP3 when sh says so (ZPOPMIN with a count), else flat, the scores
 // formatted as [zset.FormatScore] does; byte for byte what [writer.value] writes for
 // [zlite.DB.Do]'s reply of the same command. The complexity is O(bytes written).
-func (w *writer) pairs(p *pairBuf, sh zlite.Shape) {
+func (w *writer) pairs(p *pairBuf, sh serverapi.Shape) {
 	n := p.replies[p.next]
 	p.next++
-	nested := w.resp3 && sh.Doubles == zlite.DoublePairs
+	nested := w.resp3 && sh.Doubles == serverapi.DoublePairs
 	if nested {
 		w.array(n)
 	} else {

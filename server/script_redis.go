@@ -12,6 +12,8 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/zlite/zlite"
+
+	"github.com/zlite/zlite/internal/serverapi"
 )
 
 // The redis table of scripts (redis.call, redis.pcall, ...) and the conversions
@@ -209,23 +211,23 @@ func formatG17(f float64) string {
 
 // scriptServerCommand reports the reply of a server command that scripts may call
 // (PING, ECHO, TIME); isServer is set for every server command.
-func scriptServerCommand(args []string) (reply any, sh zlite.Shape, isServer bool) {
+func scriptServerCommand(args []string) (reply any, sh serverapi.Shape, isServer bool) {
 	name := strings.ToLower(args[0])
 	if _, ok := serverCommands[name]; !ok {
-		return nil, zlite.Shape{}, false
+		return nil, serverapi.Shape{}, false
 	}
 	switch {
 	case name == "ping" && len(args) == 1:
-		return "PONG", zlite.Shape{Status: true}, true
+		return "PONG", serverapi.Shape{Status: true}, true
 	case name == "ping" && len(args) == 2:
-		return args[1], zlite.Shape{}, true
+		return args[1], serverapi.Shape{}, true
 	case name == "echo" && len(args) == 2:
-		return args[1], zlite.Shape{}, true
+		return args[1], serverapi.Shape{}, true
 	case name == "time" && len(args) == 1:
 		now := time.Now()
-		return []any{strconv.FormatInt(now.Unix(), 10), strconv.FormatInt(int64(now.Nanosecond()/1000), 10)}, zlite.Shape{}, true
+		return []any{strconv.FormatInt(now.Unix(), 10), strconv.FormatInt(int64(now.Nanosecond()/1000), 10)}, serverapi.Shape{}, true
 	}
-	return nil, zlite.Shape{}, true
+	return nil, serverapi.Shape{}, true
 }
 
 // call is redis.call (raise on error) and redis.pcall (return {err=...}).
@@ -282,13 +284,13 @@ func (sb *sandbox) call(L *lua.LState, raise bool) int {
 	if err != nil {
 		return fail("-" + err.Error())
 	}
-	L.Push(toLua(L, v, cmd.Shape(args), run.resp == 3))
+	L.Push(toLua(L, v, hooks.Shape(cmd, args), run.resp == 3))
 	return 1
 }
 
 // toLua converts a keyspace reply to Lua as Redis converts a RESP2 reply (resp3
 // unset) or a RESP3 one (after redis.setresp(3)).
-func toLua(L *lua.LState, v any, sh zlite.Shape, resp3 bool) lua.LValue {
+func toLua(L *lua.LState, v any, sh serverapi.Shape, resp3 bool) lua.LValue {
 	switch v := v.(type) {
 	case nil:
 		if resp3 {
@@ -303,7 +305,7 @@ func toLua(L *lua.LState, v any, sh zlite.Shape, resp3 bool) lua.LValue {
 			t := L.NewTable()
 			t.RawSetString("ok", lua.LString(v))
 			return t
-		case resp3 && sh.Doubles == zlite.DoubleScalar:
+		case resp3 && sh.Doubles == serverapi.DoubleScalar:
 			return doubleTable(L, v)
 		}
 		return lua.LString(v)
@@ -315,18 +317,18 @@ func toLua(L *lua.LState, v any, sh zlite.Shape, resp3 bool) lua.LValue {
 
 // listToLua converts an array reply, with RESP3's doubles and nested pairs where
 // d says.
-func listToLua(L *lua.LState, v []any, d zlite.Doubles, resp3 bool) *lua.LTable {
+func listToLua(L *lua.LState, v []any, d serverapi.Doubles, resp3 bool) *lua.LTable {
 	elem := func(e any, double bool) lua.LValue {
 		if s, ok := e.(string); ok && double && resp3 {
 			return doubleTable(L, s)
 		}
 		if sub, ok := e.([]any); ok {
-			return listToLua(L, sub, zlite.NoDoubles, resp3)
+			return listToLua(L, sub, serverapi.NoDoubles, resp3)
 		}
-		return toLua(L, e, zlite.Shape{}, resp3)
+		return toLua(L, e, serverapi.Shape{}, resp3)
 	}
 	switch {
-	case d == zlite.DoublePairs && resp3:
+	case d == serverapi.DoublePairs && resp3:
 		t := L.CreateTable(len(v)/2, 0)
 		for i := 0; i+1 < len(v); i += 2 {
 			p := L.CreateTable(2, 0)
@@ -335,22 +337,22 @@ func listToLua(L *lua.LState, v []any, d zlite.Doubles, resp3 bool) *lua.LTable 
 			t.Append(p)
 		}
 		return t
-	case d == zlite.DoubleMPop && len(v) == 2:
+	case d == serverapi.DoubleMPop && len(v) == 2:
 		t := L.CreateTable(2, 0)
 		t.Append(elem(v[0], false))
 		pairs, _ := v[1].([]any)
 		pt := L.CreateTable(len(pairs), 0)
 		for _, p := range pairs {
-			pt.Append(listToLua(L, p.([]any), zlite.DoubleLast, resp3))
+			pt.Append(listToLua(L, p.([]any), serverapi.DoubleLast, resp3))
 		}
 		t.Append(pt)
 		return t
 	}
 	t := L.CreateTable(len(v), 0)
 	for i, e := range v {
-		double := d == zlite.DoubleEach ||
-			(d == zlite.DoublePairs || d == zlite.DoubleFlatPairs) && i%2 == 1 ||
-			d == zlite.DoubleLast && i == len(v)-1
+		double := d == serverapi.DoubleEach ||
+			(d == serverapi.DoublePairs || d == serverapi.DoubleFlatPairs) && i%2 == 1 ||
+			d == serverapi.DoubleLast && i == len(v)-1
 		// A nil element of a RESP3 array is Lua nil: RawSetInt keeps the
 		// positions of the elements after it.
 		t.RawSetInt(i+1, elem(e, double))

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/zlite/zlite"
+
+	"github.com/zlite/zlite/internal/serverapi"
 )
 
 // NumDBs is the number of keyspaces a Server holds, Redis's default "databases".
@@ -140,6 +142,10 @@ func (s *Server) DB(i int) *zlite.DB { return s.dbs.Load()[i] }
 // ErrServerClosed is returned by [Server.Serve] after [Server.Close] or
 // [Server.Shutdown].
 var ErrServerClosed = errors.New("server: closed")
+
+// hooks is what the server needs of a keyspace beyond zlite's public API: reply
+// shapes, the pipeline, blocking notices and the expiry counts.
+var hooks = serverapi.Get[zlite.DB, zlite.Tx, zlite.Command]()
 
 // Serve accepts connections on l and serves each on its own goroutine until l
 // fails or the server is closed; it then returns the error (ErrServerClosed after
