@@ -92,33 +92,45 @@ func (tx *Tx) after(d time.Duration) int64 {
 // Expire is EXPIRE (PEXPIRE for a duration that is not whole seconds, as go-redis
 // sends it): key expires expiration from now, at millisecond precision; a duration
 // ≤ 0 deletes it. It reports whether the key exists. O(log k) for k keys with a TTL.
+//
+//zlite:command expire key
 func (tx *Tx) Expire(key string, expiration time.Duration) (bool, error) {
 	return tx.expire(key, tx.after(expiration), expireAlways)
 }
 
 // ExpireNX is EXPIRE NX: [Tx.Expire] only if key has no TTL.
+//
+//zlite:command expire key
 func (tx *Tx) ExpireNX(key string, expiration time.Duration) (bool, error) {
 	return tx.expire(key, tx.after(expiration), expireNX)
 }
 
 // ExpireXX is EXPIRE XX: [Tx.Expire] only if key has a TTL.
+//
+//zlite:command expire key
 func (tx *Tx) ExpireXX(key string, expiration time.Duration) (bool, error) {
 	return tx.expire(key, tx.after(expiration), expireXX)
 }
 
 // ExpireGT is EXPIRE GT: [Tx.Expire] only if key has a TTL that ends sooner than the
 // new one (no TTL counts as infinite, so it never applies).
+//
+//zlite:command expire key
 func (tx *Tx) ExpireGT(key string, expiration time.Duration) (bool, error) {
 	return tx.expire(key, tx.after(expiration), expireGT)
 }
 
 // ExpireLT is EXPIRE LT: [Tx.Expire] only if key has no TTL or one that ends later
 // than the new one.
+//
+//zlite:command expire key
 func (tx *Tx) ExpireLT(key string, expiration time.Duration) (bool, error) {
 	return tx.expire(key, tx.after(expiration), expireLT)
 }
 
 // PExpire is PEXPIRE: [Tx.Expire], named as go-redis names it.
+//
+//zlite:command pexpire key
 func (tx *Tx) PExpire(key string, expiration time.Duration) (bool, error) {
 	return tx.expire(key, tx.after(expiration), expireAlways)
 }
@@ -126,11 +138,15 @@ func (tx *Tx) PExpire(key string, expiration time.Duration) (bool, error) {
 // ExpireAt is EXPIREAT: key expires at tm, truncated to the second as go-redis
 // sends it; a time not after now deletes it. It reports whether the key exists.
 // O(log k) for k keys with a TTL.
+//
+//zlite:command expireat key
 func (tx *Tx) ExpireAt(key string, tm time.Time) (bool, error) {
 	return tx.expire(key, tm.Unix()*1000, expireAlways)
 }
 
 // PExpireAt is PEXPIREAT: [Tx.ExpireAt] at millisecond precision.
+//
+//zlite:command pexpireat key
 func (tx *Tx) PExpireAt(key string, tm time.Time) (bool, error) {
 	return tx.expire(key, tm.UnixMilli(), expireAlways)
 }
@@ -177,11 +193,15 @@ func durationOf(n int64, unit time.Duration) time.Duration {
 
 // TTL is TTL: the time key has left, rounded to the second; as go-redis, -2 (ns)
 // when key does not exist and -1 when it has no TTL. O(1).
+//
+//zlite:command ttl key
 func (tx *Tx) TTL(key string) (time.Duration, error) {
 	return durationOf(seconds(tx.ttl(key, false)), time.Second), nil
 }
 
 // PTTL is PTTL: [Tx.TTL] in milliseconds.
+//
+//zlite:command pttl key
 func (tx *Tx) PTTL(key string) (time.Duration, error) {
 	return durationOf(tx.ttl(key, false), time.Millisecond), nil
 }
@@ -189,16 +209,22 @@ func (tx *Tx) PTTL(key string) (time.Duration, error) {
 // ExpireTime is EXPIRETIME: key's expiry time as a Unix time in seconds (as a
 // Duration since the epoch, as go-redis returns it), or -2 (ns) when key does not
 // exist and -1 when it has no TTL. O(1).
+//
+//zlite:command expiretime key
 func (tx *Tx) ExpireTime(key string) (time.Duration, error) {
 	return durationOf(seconds(tx.ttl(key, true)), time.Second), nil
 }
 
 // PExpireTime is PEXPIRETIME: [Tx.ExpireTime] in milliseconds.
+//
+//zlite:command pexpiretime key
 func (tx *Tx) PExpireTime(key string) (time.Duration, error) {
 	return durationOf(tx.ttl(key, true), time.Millisecond), nil
 }
 
 // Persist is PERSIST: it removes key's TTL, reporting whether it had one. O(1).
+//
+//zlite:command persist key
 func (tx *Tx) Persist(key string) (bool, error) {
 	if err := tx.writeErr(); err != nil {
 		return false, err
@@ -220,6 +246,8 @@ func (tx *Tx) Persist(key string) (bool, error) {
 // does and replace is false. destDB must be 0 ([ErrDBIndex] otherwise: a DB is one
 // keyspace); [ErrSameObject] when the keys are the same. Callers blocked on
 // destination are served. O(n) for a value of n elements.
+//
+//zlite:command copy source destination
 func (tx *Tx) Copy(source, destination string, destDB int, replace bool) (int64, error) {
 	if err := tx.writeErr(); err != nil {
 		return 0, err
@@ -271,18 +299,24 @@ func clone(v any) any {
 
 // RenameNX is RENAMENX: [Tx.Rename] only if newKey does not exist; it reports
 // whether the key was renamed (false when key and newKey are the same). O(1).
+//
+//zlite:command renamenx key newKey
 func (tx *Tx) RenameNX(key, newKey string) (bool, error) {
 	return tx.rename(key, newKey, true)
 }
 
 // Unlink is UNLINK: [Tx.Del] (zlite frees values through the garbage collector, so
 // every delete is already non-blocking). O(1) per key.
+//
+//zlite:command unlink keys...
 func (tx *Tx) Unlink(keys ...string) (int64, error) {
 	return tx.Del(keys...)
 }
 
 // Touch is TOUCH: how many of keys exist (zlite keeps no access times to update).
 // O(1) per key.
+//
+//zlite:command touch keys...
 func (tx *Tx) Touch(keys ...string) (int64, error) {
 	return tx.Exists(keys...)
 }
@@ -291,6 +325,8 @@ func (tx *Tx) Touch(keys ...string) (int64, error) {
 // is empty. Expired keys it meets are deleted and the draw repeated. O(1) expected
 // (at most half the key table's entries are deleted ones), plus O(1) per expired
 // key deleted.
+//
+//zlite:command randomkey *
 func (tx *Tx) RandomKey() (string, bool, error) {
 	db := tx.db
 	for {

@@ -12,6 +12,8 @@ import (
 
 // Del is DEL: it deletes the given keys and returns how many existed. Callers blocked
 // on them stay blocked. O(1) per key.
+//
+//zlite:command del keys...
 func (tx *Tx) Del(keys ...string) (int64, error) {
 	if err := tx.writeErr(); err != nil {
 		return 0, err
@@ -30,6 +32,8 @@ func (tx *Tx) Del(keys ...string) (int64, error) {
 
 // Exists is EXISTS: how many of keys exist, a key named twice counting twice. O(1)
 // per key.
+//
+//zlite:command exists keys...
 func (tx *Tx) Exists(keys ...string) (int64, error) {
 	var n int64
 	for _, k := range keys {
@@ -52,12 +56,16 @@ func typeName(v any) string {
 }
 
 // Type is TYPE: "zset", "list", or "none" when key does not exist. O(1).
+//
+//zlite:command type key
 func (tx *Tx) Type(key string) (string, error) {
 	return typeName(tx.value(key)), nil
 }
 
 // Keys is KEYS: every key matching the glob pattern (as Redis: * ? [a-z] [^a] \x),
 // shard by shard in creation order, expired keys left out. O(number of keys).
+//
+//zlite:command keys *
 func (tx *Tx) Keys(pattern string) ([]string, error) {
 	all := pattern == "*"
 	r := []string{}
@@ -81,12 +89,16 @@ func (tx *Tx) Keys(pattern string) ([]string, error) {
 // not be. The cursor names a shard (its top 8 bits) and the creation number of the
 // next key to visit in it: the cost is O(log n + count), plus O(shards) over empty
 // shards.
+//
+//zlite:command scan *
 func (tx *Tx) Scan(cursor uint64, match string, count int64) ([]string, uint64, error) {
 	return tx.scan(cursor, match, count, "")
 }
 
 // ScanType is SCAN with TYPE keyType ("zset" or "list"; other names match nothing).
 // The cost is that of [Tx.Scan].
+//
+//zlite:command scan *
 func (tx *Tx) ScanType(cursor uint64, match string, count int64, keyType string) ([]string, uint64, error) {
 	return tx.scan(cursor, match, count, keyType)
 }
@@ -142,6 +154,8 @@ func (tx *Tx) scan(cursor uint64, match string, count int64, keyType string) ([]
 // DBSize is DBSIZE: the number of keys. Keys whose time has come are deleted
 // first, so the count never includes them (Redis's may, until its active expiry
 // cycle reaches them): O(shards), plus O(log n) per such key.
+//
+//zlite:command dbsize *
 func (tx *Tx) DBSize() (int64, error) {
 	var n int64
 	for b := tx.held; b != 0; b &= b - 1 {
@@ -154,6 +168,8 @@ func (tx *Tx) DBSize() (int64, error) {
 
 // FlushAll is FLUSHALL: it deletes every key. Blocked callers stay blocked. O(1)
 // (the old keys are left to the garbage collector).
+//
+//zlite:command flushall *
 func (tx *Tx) FlushAll() error {
 	if err := tx.writeErr(); err != nil {
 		return err
@@ -170,6 +186,8 @@ func (tx *Tx) FlushAll() error {
 // Rename is RENAME: it moves key's value and TTL to newKey, replacing any value
 // there, and serves callers blocked on newKey. [ErrNoSuchKey] when key does not
 // exist. O(1).
+//
+//zlite:command rename key newKey
 func (tx *Tx) Rename(key, newKey string) error {
 	_, err := tx.rename(key, newKey, false)
 	return err

@@ -61,24 +61,32 @@ func (tx *Tx) push(name, key string, left, xx bool, values []string) (int64, err
 // other (LPUSH k a b c leaves c b a), creating the key if needed, and returns the new
 // length. Callers blocked on key are served after the push. The complexity is O(1)
 // per value.
+//
+//zlite:command lpush key
 func (tx *Tx) LPush(key string, values ...string) (int64, error) {
 	return tx.push("lpush", key, true, false, values)
 }
 
 // RPush is RPUSH: it appends values to the list at key, creating it if needed, and
 // returns the new length. The complexity is O(1) per value.
+//
+//zlite:command rpush key
 func (tx *Tx) RPush(key string, values ...string) (int64, error) {
 	return tx.push("rpush", key, false, false, values)
 }
 
 // LPushX is LPUSHX: LPUSH only if key already holds a list; it returns 0 otherwise.
 // The complexity is O(1) per value.
+//
+//zlite:command lpushx key
 func (tx *Tx) LPushX(key string, values ...string) (int64, error) {
 	return tx.push("lpushx", key, true, true, values)
 }
 
 // RPushX is RPUSHX: RPUSH only if key already holds a list; it returns 0 otherwise.
 // The complexity is O(1) per value.
+//
+//zlite:command rpushx key
 func (tx *Tx) RPushX(key string, values ...string) (int64, error) {
 	return tx.push("rpushx", key, false, true, values)
 }
@@ -131,26 +139,36 @@ func (tx *Tx) popCount(key string, left bool, count int64) ([]string, error) {
 
 // LPop is LPOP: it removes and returns the first element of the list at key, or
 // ("", false) when the key does not exist. The complexity is O(1).
+//
+//zlite:command lpop key
 func (tx *Tx) LPop(key string) (string, bool, error) { return tx.popOne(key, true) }
 
 // RPop is RPOP: it removes and returns the last element of the list at key, or
 // ("", false) when the key does not exist. The complexity is O(1).
+//
+//zlite:command rpop key
 func (tx *Tx) RPop(key string) (string, bool, error) { return tx.popOne(key, false) }
 
 // LPopCount is LPOP key count: it removes and returns up to count elements from the
 // head; nil when the key does not exist, empty for count 0, [ErrNotPositive] for a
 // negative count. The complexity is O(count).
+//
+//zlite:command lpop key
 func (tx *Tx) LPopCount(key string, count int) ([]string, error) {
 	return tx.popCount(key, true, int64(count))
 }
 
 // RPopCount is RPOP key count: [Tx.LPopCount] from the tail (the last element
 // first). The complexity is O(count).
+//
+//zlite:command rpop key
 func (tx *Tx) RPopCount(key string, count int) ([]string, error) {
 	return tx.popCount(key, false, int64(count))
 }
 
 // LLen is LLEN: the length of the list at key, 0 if it does not exist. O(1).
+//
+//zlite:command llen key
 func (tx *Tx) LLen(key string) (int64, error) {
 	l, err := tx.listRead(key)
 	if l == nil || err != nil {
@@ -162,6 +180,8 @@ func (tx *Tx) LLen(key string) (int64, error) {
 // LIndex is LINDEX: the element at index (negative counts from the tail), or
 // ("", false) when out of range or the key does not exist. The complexity is that of
 // [list.List.Index].
+//
+//zlite:command lindex key
 func (tx *Tx) LIndex(key string, index int64) (string, bool, error) {
 	l, err := tx.listRead(key)
 	if l == nil || err != nil {
@@ -173,6 +193,8 @@ func (tx *Tx) LIndex(key string, index int64) (string, bool, error) {
 
 // LSet is LSET: it replaces the element at index. Errors: [ErrNoSuchKey] when the key
 // does not exist, list.ErrIndexOutOfRange. The complexity is that of [list.List.Set].
+//
+//zlite:command lset key
 func (tx *Tx) LSet(key string, index int64, value string) error {
 	l, err := tx.listWrite(key)
 	if err != nil {
@@ -197,6 +219,8 @@ func (tx *Tx) LSet(key string, index int64, value string) error {
 // LRange is LRANGE: the elements from start to stop inclusive, negative indexes
 // counting from the tail, clamped as Redis does; empty when the key does not exist.
 // The complexity is O(start + number of elements returned) at worst.
+//
+//zlite:command lrange key
 func (tx *Tx) LRange(key string, start, stop int64) ([]string, error) {
 	l, err := tx.listRead(key)
 	if err != nil {
@@ -215,6 +239,8 @@ func (tx *Tx) LRange(key string, start, stop int64) ([]string, error) {
 // LInsert is LINSERT: op is "BEFORE" or "AFTER" (any case, else [ErrSyntax]). It
 // inserts value next to the first occurrence of pivot and returns the new length,
 // -1 when pivot is absent, 0 when the key does not exist. O(n).
+//
+//zlite:command linsert key
 func (tx *Tx) LInsert(key, op, pivot, value string) (int64, error) {
 	var before bool
 	switch {
@@ -236,11 +262,15 @@ func (tx *Tx) LInsert(key, op, pivot, value string) (int64, error) {
 }
 
 // LInsertBefore is LINSERT key BEFORE pivot value: see [Tx.LInsert]. O(n).
+//
+//zlite:command linsert key
 func (tx *Tx) LInsertBefore(key, pivot, value string) (int64, error) {
 	return tx.LInsert(key, "BEFORE", pivot, value)
 }
 
 // LInsertAfter is LINSERT key AFTER pivot value: see [Tx.LInsert]. O(n).
+//
+//zlite:command linsert key
 func (tx *Tx) LInsertAfter(key, pivot, value string) (int64, error) {
 	return tx.LInsert(key, "AFTER", pivot, value)
 }
@@ -248,6 +278,8 @@ func (tx *Tx) LInsertAfter(key, pivot, value string) (int64, error) {
 // LRem is LREM: it removes up to |count| occurrences of value (all when count is 0),
 // from the head when count > 0 and from the tail when count < 0, and returns how
 // many it removed. O(n).
+//
+//zlite:command lrem key
 func (tx *Tx) LRem(key string, count int64, value string) (int64, error) {
 	l, err := tx.listWrite(key)
 	if l == nil || err != nil {
@@ -267,6 +299,8 @@ func (tx *Tx) LRem(key string, count int64, value string) (int64, error) {
 
 // LTrim is LTRIM: it keeps only the elements from start to stop inclusive (indexes
 // as LRANGE), deleting the key when nothing is left. O(number removed).
+//
+//zlite:command ltrim key
 func (tx *Tx) LTrim(key string, start, stop int64) error {
 	l, err := tx.listWrite(key)
 	if l == nil || err != nil {
@@ -302,6 +336,8 @@ func (tx *Tx) lpos(key, value string, rank, count, maxLen int64) ([]int, error) 
 
 // LPos is LPOS without COUNT: the index (from the head) of the a.Rank-th match of
 // value, or (0, false) when there is none. O(n) at worst.
+//
+//zlite:command lpos key
 func (tx *Tx) LPos(key, value string, a LPosArgs) (int64, bool, error) {
 	rank := a.Rank
 	if rank == 0 {
@@ -316,6 +352,8 @@ func (tx *Tx) LPos(key, value string, a LPosArgs) (int64, bool, error) {
 
 // LPosCount is LPOS with COUNT: the indexes of up to count matches (all when count is
 // 0), starting from the a.Rank-th. O(n) at worst.
+//
+//zlite:command lpos key
 func (tx *Tx) LPosCount(key, value string, count int64, a LPosArgs) ([]int64, error) {
 	rank := a.Rank
 	if rank == 0 {
@@ -346,6 +384,8 @@ func (tx *Tx) move(src, dst string, srcLeft, dstLeft bool) (string, bool, error)
 // and pushes it onto dst (dstPos), atomically, returning it; ("", false) when src
 // does not exist. src and dst may be the same list (a rotation). Callers blocked on
 // dst are served after the push. O(1).
+//
+//zlite:command lmove src dst
 func (tx *Tx) LMove(src, dst, srcPos, dstPos string) (string, bool, error) {
 	sl, dl, err := parseMove(srcPos, dstPos)
 	if err != nil {
@@ -355,6 +395,8 @@ func (tx *Tx) LMove(src, dst, srcPos, dstPos string) (string, bool, error) {
 }
 
 // RPopLPush is RPOPLPUSH: LMOVE src dst RIGHT LEFT (see [Tx.LMove]). O(1).
+//
+//zlite:command rpoplpush src dst
 func (tx *Tx) RPopLPush(src, dst string) (string, bool, error) {
 	return tx.move(src, dst, false, true)
 }
@@ -363,6 +405,8 @@ func (tx *Tx) RPopLPush(src, dst string) (string, bool, error) {
 // keys, from the head when direction is "LEFT" or the tail when "RIGHT", and returns
 // that key and the elements; values is nil when every key is missing. Errors as
 // Redis for count < 1 or a bad direction. O(count) plus one lookup per key tried.
+//
+//zlite:command lmpop keys...
 func (tx *Tx) LMPop(direction string, count int64, keys ...string) (key string, values []string, err error) {
 	r, err := typedMPop(popList, direction, count, keys)
 	if err == nil {

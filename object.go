@@ -4,6 +4,8 @@ package zlite
 // own encoding ("listpack" while small, "skiplist" after, as [zset.Set.Encoding]
 // reports), "quicklist" for a list (Redis 7.0's only list encoding); ok is false
 // when key does not exist. The complexity is O(1).
+//
+//zlite:command object key
 func (tx *Tx) ObjectEncoding(key string) (enc string, ok bool) {
 	switch v := tx.value(key).(type) {
 	case nil:

@@ -122,6 +122,8 @@ func (tx *Tx) storeSet(dst string, s *zset.Set) int64 {
 // each with the aggregate (SUM, MIN or MAX) of its weighted scores, in ascending
 // order. A list among the keys is [ErrWrongType]; no keys is [ErrNoInputKeys]. The
 // complexity is O(N + M log M) for N input members and M in the result.
+//
+//zlite:command zunion store.Keys...
 func (tx *Tx) ZUnion(store ZStore) ([]string, error) {
 	zs, err := tx.ZUnionWithScores(store)
 	if err != nil {
@@ -132,6 +134,8 @@ func (tx *Tx) ZUnion(store ZStore) ([]string, error) {
 
 // ZUnionWithScores is ZUNION ... WITHSCORES: [Tx.ZUnion] with the scores, at the
 // same cost.
+//
+//zlite:command zunion store.Keys...
 func (tx *Tx) ZUnionWithScores(store ZStore) ([]Z, error) {
 	s, err := tx.zalgebra("zunion", opUnion, &store)
 	if err != nil {
@@ -143,6 +147,8 @@ func (tx *Tx) ZUnionWithScores(store ZStore) ([]Z, error) {
 // ZUnionStore is ZUNIONSTORE: [Tx.ZUnion] stored as the sorted set dest (replacing
 // any value; deleting dest when the result is empty); it returns the result's size.
 // The complexity is that of [Tx.ZUnion].
+//
+//zlite:command zunionstore dest storeKeys(store)...
 func (tx *Tx) ZUnionStore(dest string, store *ZStore) (int64, error) {
 	if err := tx.writeErr(); err != nil {
 		return 0, err
@@ -157,6 +163,8 @@ func (tx *Tx) ZUnionStore(dest string, store *ZStore) (int64, error) {
 // ZInter is ZINTER: the members in every one of store.Keys, each with the aggregate of
 // its weighted scores, in ascending order. The complexity is O(N × K + M log M) for N
 // members in the smallest of K sets.
+//
+//zlite:command zinter storeKeys(store)...
 func (tx *Tx) ZInter(store *ZStore) ([]string, error) {
 	zs, err := tx.ZInterWithScores(store)
 	if err != nil {
@@ -167,6 +175,8 @@ func (tx *Tx) ZInter(store *ZStore) ([]string, error) {
 
 // ZInterWithScores is ZINTER ... WITHSCORES: [Tx.ZInter] with the scores, at the
 // same cost.
+//
+//zlite:command zinter storeKeys(store)...
 func (tx *Tx) ZInterWithScores(store *ZStore) ([]Z, error) {
 	s, err := tx.zalgebra("zinter", opInter, store)
 	if err != nil {
@@ -178,6 +188,8 @@ func (tx *Tx) ZInterWithScores(store *ZStore) ([]Z, error) {
 // ZInterStore is ZINTERSTORE: [Tx.ZInter] stored as the sorted set destination
 // (deleted when the result is empty); it returns the result's size. The complexity
 // is that of [Tx.ZInter].
+//
+//zlite:command zinterstore destination storeKeys(store)...
 func (tx *Tx) ZInterStore(destination string, store *ZStore) (int64, error) {
 	if err := tx.writeErr(); err != nil {
 		return 0, err
@@ -192,6 +204,8 @@ func (tx *Tx) ZInterStore(destination string, store *ZStore) (int64, error) {
 // ZInterCard is ZINTERCARD: the number of members in every one of keys, counting up
 // to limit (0: no limit; negative: [ErrLimitNegative]). The complexity is O(N × K)
 // for N members in the smallest of K sets, without building the intersection.
+//
+//zlite:command zintercard keys...
 func (tx *Tx) ZInterCard(limit int64, keys ...string) (int64, error) {
 	sets, err := tx.zsets("zintercard", keys)
 	if err != nil {
@@ -205,6 +219,8 @@ func (tx *Tx) ZInterCard(limit int64, keys ...string) (int64, error) {
 
 // ZDiff is ZDIFF: the members of the first key that are in none of the others, with
 // their scores, in ascending order. The complexity is that of [zset.Diff].
+//
+//zlite:command zdiff keys...
 func (tx *Tx) ZDiff(keys ...string) ([]string, error) {
 	zs, err := tx.ZDiffWithScores(keys...)
 	if err != nil {
@@ -215,6 +231,8 @@ func (tx *Tx) ZDiff(keys ...string) ([]string, error) {
 
 // ZDiffWithScores is ZDIFF ... WITHSCORES: [Tx.ZDiff] with the scores, at the same
 // cost.
+//
+//zlite:command zdiff keys...
 func (tx *Tx) ZDiffWithScores(keys ...string) ([]Z, error) {
 	sets, err := tx.zsets("zdiff", keys)
 	if err != nil {
@@ -225,6 +243,8 @@ func (tx *Tx) ZDiffWithScores(keys ...string) ([]Z, error) {
 
 // ZDiffStore is ZDIFFSTORE: [Tx.ZDiff] stored as the sorted set destination (deleted
 // when the result is empty); it returns the result's size.
+//
+//zlite:command zdiffstore destination keys...
 func (tx *Tx) ZDiffStore(destination string, keys ...string) (int64, error) {
 	if err := tx.writeErr(); err != nil {
 		return 0, err

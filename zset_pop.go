@@ -90,6 +90,8 @@ func zpopCount(count []int64) (int64, error) {
 // without count) with the lowest scores, lowest first, deleting the key once it is
 // empty. Empty for a missing key or count 0; [ErrNotPositive] for a negative count.
 // The complexity is O(log n + k).
+//
+//zlite:command zpopmin key
 func (tx *Tx) ZPopMin(key string, count ...int64) ([]Z, error) {
 	n, err := zpopCount(count)
 	if err != nil {
@@ -100,6 +102,8 @@ func (tx *Tx) ZPopMin(key string, count ...int64) ([]Z, error) {
 
 // ZPopMax is ZPOPMAX key [count]: [Tx.ZPopMin] taking the highest scores, highest
 // first. The complexity is O(log n + k).
+//
+//zlite:command zpopmax key
 func (tx *Tx) ZPopMax(key string, count ...int64) ([]Z, error) {
 	n, err := zpopCount(count)
 	if err != nil {
@@ -113,6 +117,8 @@ func (tx *Tx) ZPopMax(key string, count ...int64) ([]Z, error) {
 // case, else [ErrSyntax]), and returns that key and the members; zs is nil when every
 // key is missing. A key of the wrong type met first is [ErrWrongType]. The
 // complexity is O(log n + count) plus one lookup per key tried.
+//
+//zlite:command zmpop keys...
 func (tx *Tx) ZMPop(order string, count int64, keys ...string) (key string, zs []Z, err error) {
 	r, err := typedMPop(popZSet, order, count, keys)
 	if err == nil {
@@ -138,6 +144,8 @@ func (tx *Tx) zremRange(key string, del func(s *zset.Set) int, cmd string, lo, h
 // ZRemRangeByRank is ZREMRANGEBYRANK: it removes the members at ranks start..stop
 // (as [Tx.ZRange]) and returns how many, deleting the key once it is empty. The
 // complexity is O(log n + k).
+//
+//zlite:command zremrangebyrank key
 func (tx *Tx) ZRemRangeByRank(key string, start, stop int64) (int64, error) {
 	return tx.zremRange(key, func(s *zset.Set) int { return s.RemRangeByRank(clampInt(start), clampInt(stop)) },
 		"zremrangebyrank", strconv.FormatInt(start, 10), strconv.FormatInt(stop, 10))
@@ -145,6 +153,8 @@ func (tx *Tx) ZRemRangeByRank(key string, start, stop int64) (int64, error) {
 
 // ZRemRangeByScore is ZREMRANGEBYSCORE: it removes the members with a score between
 // min and max (as [Tx.ZCount]) and returns how many. O(log n + k).
+//
+//zlite:command zremrangebyscore key
 func (tx *Tx) ZRemRangeByScore(key, min, max string) (int64, error) {
 	lo, hi, err := parseScoreRange(min, max)
 	if err != nil {
@@ -155,6 +165,8 @@ func (tx *Tx) ZRemRangeByScore(key, min, max string) (int64, error) {
 
 // ZRemRangeByLex is ZREMRANGEBYLEX: it removes the members between the lex bounds
 // min and max (as [Tx.ZLexCount]) and returns how many. O(log n + k).
+//
+//zlite:command zremrangebylex key
 func (tx *Tx) ZRemRangeByLex(key, min, max string) (int64, error) {
 	lo, hi, err := parseLexRange(min, max)
 	if err != nil {

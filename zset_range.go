@@ -184,6 +184,8 @@ func (tx *Tx) zrangeArgs(z *ZRangeArgs) ([]Z, error) {
 // ascending order; negative ranks count from the end (-1 is the last) and ranks out
 // of range are clamped. Empty when the key does not exist. The complexity is
 // O(log n + k) for k members returned.
+//
+//zlite:command zrange key
 func (tx *Tx) ZRange(key string, start, stop int64) ([]string, error) {
 	return tx.zrangeMembers(key, start, stop, (*zset.Set).RangeMembers)
 }
@@ -207,18 +209,24 @@ func (tx *Tx) zrangeMembers(key string, start, stop int64, sel func(*zset.Set, i
 
 // ZRangeWithScores is ZRANGE ... WITHSCORES: [Tx.ZRange] with the scores. The
 // complexity is O(log n + k).
+//
+//zlite:command zrange key
 func (tx *Tx) ZRangeWithScores(key string, start, stop int64) ([]Z, error) {
 	return tx.zrange(key, &rangeSpec{kind: byRank, start: start, stop: stop, count: -1})
 }
 
 // ZRevRange is ZREVRANGE: [Tx.ZRange] over the descending order (rank 0 is the
 // highest score). The complexity is O(log n + k).
+//
+//zlite:command zrevrange key
 func (tx *Tx) ZRevRange(key string, start, stop int64) ([]string, error) {
 	return tx.zrangeMembers(key, start, stop, (*zset.Set).RevRangeMembers)
 }
 
 // ZRevRangeWithScores is ZREVRANGE ... WITHSCORES: [Tx.ZRevRange] with the scores.
 // The complexity is O(log n + k).
+//
+//zlite:command zrevrange key
 func (tx *Tx) ZRevRangeWithScores(key string, start, stop int64) ([]Z, error) {
 	return tx.zrange(key, &rangeSpec{kind: byRank, rev: true, start: start, stop: stop, count: -1})
 }
@@ -226,6 +234,8 @@ func (tx *Tx) ZRevRangeWithScores(key string, start, stop int64) ([]Z, error) {
 // ZRangeArgs is ZRANGE with all its options (BYSCORE, BYLEX, REV, LIMIT), errors and
 // all, exactly as Redis parses them; see [ZRangeArgs]. The complexity is
 // O(log n + k).
+//
+//zlite:command zrange z.Key
 func (tx *Tx) ZRangeArgs(z ZRangeArgs) ([]string, error) {
 	zs, err := tx.zrangeArgs(&z)
 	if err != nil {
@@ -236,6 +246,8 @@ func (tx *Tx) ZRangeArgs(z ZRangeArgs) ([]string, error) {
 
 // ZRangeArgsWithScores is ZRANGE ... WITHSCORES with all options (not BYLEX:
 // [ErrRangeWithScoresByLex]). The complexity is O(log n + k).
+//
+//zlite:command zrange z.Key
 func (tx *Tx) ZRangeArgsWithScores(z ZRangeArgs) ([]Z, error) {
 	a := append(z.words(), "WITHSCORES")
 	sp, err := parseRangeSpec(a, false, byAuto, dirAuto)
@@ -248,6 +260,8 @@ func (tx *Tx) ZRangeArgsWithScores(z ZRangeArgs) ([]Z, error) {
 // ZRangeStore is ZRANGESTORE: it stores the range z selects from z.Key, with scores,
 // as the sorted set dst (replacing any value; deleting dst when the range is empty)
 // and returns its size. The complexity is O(log n + k log k).
+//
+//zlite:command zrangestore dst z.Key
 func (tx *Tx) ZRangeStore(dst string, z ZRangeArgs) (int64, error) {
 	sp, err := parseRangeSpec(z.words(), true, byAuto, dirAuto)
 	if err != nil {
@@ -278,6 +292,8 @@ func (tx *Tx) zrangeBy(key string, opt *ZRangeBy, kind rangeKind, rev bool) ([]Z
 // opt.Max in ascending order, with opt's LIMIT (see [ZRangeBy]). Malformed bounds
 // are zset.ErrMinMaxNotFloat. The complexity is O(log n + k): the offset is skipped
 // in O(log n).
+//
+//zlite:command zrangebyscore key
 func (tx *Tx) ZRangeByScore(key string, opt *ZRangeBy) ([]string, error) {
 	zs, err := tx.zrangeBy(key, opt, byScore, false)
 	if err != nil {
@@ -288,12 +304,16 @@ func (tx *Tx) ZRangeByScore(key string, opt *ZRangeBy) ([]string, error) {
 
 // ZRangeByScoreWithScores is ZRANGEBYSCORE ... WITHSCORES: [Tx.ZRangeByScore] with
 // the scores. The complexity is O(log n + k).
+//
+//zlite:command zrangebyscore key
 func (tx *Tx) ZRangeByScoreWithScores(key string, opt *ZRangeBy) ([]Z, error) {
 	return tx.zrangeBy(key, opt, byScore, false)
 }
 
 // ZRevRangeByScore is ZREVRANGEBYSCORE: [Tx.ZRangeByScore] in descending order
 // (opt.Max is still the upper bound). The complexity is O(log n + k).
+//
+//zlite:command zrevrangebyscore key
 func (tx *Tx) ZRevRangeByScore(key string, opt *ZRangeBy) ([]string, error) {
 	zs, err := tx.zrangeBy(key, opt, byScore, true)
 	if err != nil {
@@ -304,6 +324,8 @@ func (tx *Tx) ZRevRangeByScore(key string, opt *ZRangeBy) ([]string, error) {
 
 // ZRevRangeByScoreWithScores is ZREVRANGEBYSCORE ... WITHSCORES: [Tx.ZRevRangeByScore]
 // with the scores. The complexity is O(log n + k).
+//
+//zlite:command zrevrangebyscore key
 func (tx *Tx) ZRevRangeByScoreWithScores(key string, opt *ZRangeBy) ([]Z, error) {
 	return tx.zrangeBy(key, opt, byScore, true)
 }
@@ -311,6 +333,8 @@ func (tx *Tx) ZRevRangeByScoreWithScores(key string, opt *ZRangeBy) ([]Z, error)
 // ZRangeByLex is ZRANGEBYLEX: the members between the lex bounds opt.Min and opt.Max
 // ("-", "+", "[a", "(b"; zset.ErrLexRange if malformed) in ascending order, with
 // opt's LIMIT, for a set whose members all have the same score. O(log n + k).
+//
+//zlite:command zrangebylex key
 func (tx *Tx) ZRangeByLex(key string, opt *ZRangeBy) ([]string, error) {
 	zs, err := tx.zrangeBy(key, opt, byLex, false)
 	if err != nil {
@@ -321,6 +345,8 @@ func (tx *Tx) ZRangeByLex(key string, opt *ZRangeBy) ([]string, error) {
 
 // ZRevRangeByLex is ZREVRANGEBYLEX: [Tx.ZRangeByLex] in descending order.
 // O(log n + k).
+//
+//zlite:command zrevrangebylex key
 func (tx *Tx) ZRevRangeByLex(key string, opt *ZRangeBy) ([]string, error) {
 	zs, err := tx.zrangeBy(key, opt, byLex, true)
 	if err != nil {

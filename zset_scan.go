@@ -43,6 +43,8 @@ func (tx *Tx) zrandMember(key string, count int64, withScores bool) ([]Z, error)
 // independently (repeats possible), an error matching [ErrReplyTooLarge] beyond
 // [WithMaxReplyElements]. Empty for a missing key or count 0. Each pick costs
 // O(log n); the whole set O(n).
+//
+//zlite:command zrandmember key
 func (tx *Tx) ZRandMember(key string, count int) ([]string, error) {
 	zs, err := tx.zrandMember(key, int64(count), false)
 	if err != nil {
@@ -53,6 +55,8 @@ func (tx *Tx) ZRandMember(key string, count int) ([]string, error) {
 
 // ZRandMemberWithScores is ZRANDMEMBER key count WITHSCORES: [Tx.ZRandMember] with
 // the scores. A |count| above MaxInt64/2 is [ErrOutOfRange], as in Redis.
+//
+//zlite:command zrandmember key
 func (tx *Tx) ZRandMemberWithScores(key string, count int) ([]Z, error) {
 	return tx.zrandMember(key, int64(count), true)
 }
@@ -90,6 +94,8 @@ func cursorScore(c uint64) float64 {
 // may or may not be; a member whose score changes during the iteration may be missed
 // or returned twice (Redis's hash-order cursor would return it). The complexity is
 // O(log n + count) per call, plus the members sharing the last score.
+//
+//zlite:command zscan key
 func (tx *Tx) ZScan(key string, cursor uint64, match string, count int64) ([]Z, uint64, error) {
 	s, err := tx.zsetRead(key)
 	if s == nil || err != nil {

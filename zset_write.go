@@ -105,30 +105,40 @@ func (a *ZAddArgs) options() (zset.AddOptions, int) {
 // creating the key if needed, and returns the number of new members. Callers
 // blocked on key (BZPOPMIN...) are served afterwards. A NaN score is
 // zset.ErrNotFloat and changes nothing. The complexity is O(log n) per member.
+//
+//zlite:command zadd key
 func (tx *Tx) ZAdd(key string, members ...Z) (int64, error) {
 	return tx.ZAddArgs(key, ZAddArgs{Members: members})
 }
 
 // ZAddNX is ZADD NX: it adds new members only. See [Tx.ZAdd]. The complexity is
 // O(log n) per member.
+//
+//zlite:command zadd key
 func (tx *Tx) ZAddNX(key string, members ...Z) (int64, error) {
 	return tx.ZAddArgs(key, ZAddArgs{NX: true, Members: members})
 }
 
 // ZAddXX is ZADD XX: it updates existing members only and never creates the key.
 // The complexity is O(log n) per member.
+//
+//zlite:command zadd key
 func (tx *Tx) ZAddXX(key string, members ...Z) (int64, error) {
 	return tx.ZAddArgs(key, ZAddArgs{XX: true, Members: members})
 }
 
 // ZAddGT is ZADD GT: it adds new members and raises existing scores only. The
 // complexity is O(log n) per member.
+//
+//zlite:command zadd key
 func (tx *Tx) ZAddGT(key string, members ...Z) (int64, error) {
 	return tx.ZAddArgs(key, ZAddArgs{GT: true, Members: members})
 }
 
 // ZAddLT is ZADD LT: it adds new members and lowers existing scores only. The
 // complexity is O(log n) per member.
+//
+//zlite:command zadd key
 func (tx *Tx) ZAddLT(key string, members ...Z) (int64, error) {
 	return tx.ZAddArgs(key, ZAddArgs{LT: true, Members: members})
 }
@@ -136,6 +146,8 @@ func (tx *Tx) ZAddLT(key string, members ...Z) (int64, error) {
 // ZAddArgs is ZADD with options: it returns the number of new members (with Ch, new
 // plus changed). Option conflicts are zset.ErrXXAndNX and zset.ErrGTLTNX; nothing
 // changes on error. The complexity is O(log n) per member.
+//
+//zlite:command zadd key
 func (tx *Tx) ZAddArgs(key string, args ZAddArgs) (int64, error) {
 	opt, nopts := args.options()
 	if len(args.Members) == 0 {
@@ -152,6 +164,8 @@ func (tx *Tx) ZAddArgs(key string, args ZAddArgs) (int64, error) {
 // score (a new member gets it) and returns the result; ok is false when NX, XX, GT or
 // LT prevented the update (Redis's nil reply). More than one member is
 // [ErrIncrPair]; a NaN sum is zset.ErrNaNResult. The complexity is O(log n).
+//
+//zlite:command zadd key
 func (tx *Tx) ZAddArgsIncr(key string, args ZAddArgs) (score float64, ok bool, err error) {
 	opt, nopts := args.options()
 	if len(args.Members) == 0 {
@@ -167,6 +181,8 @@ func (tx *Tx) ZAddArgsIncr(key string, args ZAddArgs) (score float64, ok bool, e
 // ZIncrBy is ZINCRBY: it adds increment to member's score, adding the member (with
 // score increment) if needed, and returns the new score. A NaN increment is
 // zset.ErrNotFloat, a NaN result zset.ErrNaNResult. The complexity is O(log n).
+//
+//zlite:command zincrby key
 func (tx *Tx) ZIncrBy(key string, increment float64, member string) (float64, error) {
 	zs := []Z{{Member: member, Score: increment}}
 	if err := validateZAdd(zset.AddOptions{}, true, zs); err != nil {
@@ -179,6 +195,8 @@ func (tx *Tx) ZIncrBy(key string, increment float64, member string) (float64, er
 // ZRem is ZREM: it removes members from the sorted set at key and returns how many
 // were present, deleting the key once it is empty. The complexity is O(log n) per
 // member.
+//
+//zlite:command zrem key
 func (tx *Tx) ZRem(key string, members ...string) (int64, error) {
 	if len(members) == 0 {
 		return 0, errArity("zrem")

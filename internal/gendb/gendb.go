@@ -1,18 +1,21 @@
 // Package gendb generates the root package's db_methods.go: one [zlite.DB] method
-// per exported Tx method that has no hand-written DB method. Each generated method
-// takes a context first (unused: only the blocking commands wait), locks the shards
-// of the keys it names, counts the command for DB.Stats (and times it when latency
+// per Tx method that has no hand-written DB method. Each generated method takes a
+// context first (unused: only the blocking commands wait), locks the shards of the
+// keys it names, counts the command for DB.Stats (and times it when latency
 // tracking is on), and calls the Tx method of the same name.
 //
-// The keys are the parameters named as keys (key, newKey, src, dst, source,
-// destination, dest), a variadic keys parameter, the Keys of a ZStore and the Key
-// of a ZRangeArgs; a method with none of them (KEYS, SCAN, DBSIZE, FLUSHALL,
-// RANDOMKEY) locks every shard.
+// What a Tx method runs is declared by a directive, the last line of its doc
+// comment:
 //
-// The Redis command a method runs is the first word after "is " in the Tx
-// method's doc comment ("ZAddNX is ZADD NX: ..." runs ZADD), which must be a
-// command name in upper case. Run it with go generate in the root package; a root
-// test fails when db_methods.go is not what [Generate] produces.
+//	//zlite:command zadd key
+//
+// names the Redis command (lower case; the counter DB.Stats reports it under) and
+// then the keys, each a Go expression of the method's parameters: a string
+// ("key", "z.Key") or, ending in "...", a []string ("keys...",
+// "storeKeys(store)..."); "*" means every shard (KEYS, SCAN, DBSIZE, FLUSHALL). Every
+// exported Tx method without a hand-written DB twin must have one, and a directive
+// whose keys name no parameter is an error. Run it with go generate in the root
+// package; a root test fails when db_methods.go is not what [Generate] produces.
 package gendb
 
 import (
@@ -25,8 +28,10 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // Output is the name of the generated file, in the root package's directory.
@@ -35,7 +40,8 @@ const Output = "db_methods.go"
 // method is one Tx method to wrap.
 type method struct {
 	name    string
-	command string // Redis's lower-case command name
+	command string   // Redis's lower-case command name
+	keys    []string // the key expressions of its directive; nil for every shard
 	params  []param
 	results string
 	nres    int  // number of results
@@ -57,7 +63,7 @@ func Generate(dir string) ([]byte, error) {
 	}
 	sort.Strings(paths)
 	fset := token.NewFileSet()
-	var txs []method
+	var txs []*ast.FuncDecl
 	hand := map[string]bool{}
 	for _, p := range paths {
 		base := filepath.Base(p)
@@ -81,19 +87,20 @@ func Generate(dir string) ([]byte, error) {
 			case "DB":
 				hand[fd.Name.Name] = true
 			case "Tx":
-				m, err := newMethod(fset, fd)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", fset.Position(fd.Pos()), err)
-				}
-				txs = append(txs, m)
+				txs = append(txs, fd)
 			}
 		}
 	}
 	var gen []method
-	for _, m := range txs {
-		if !hand[m.name] {
-			gen = append(gen, m)
+	for _, fd := range txs {
+		if hand[fd.Name.Name] {
+			continue
 		}
+		m, err := newMethod(fset, fd)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", fset.Position(fd.Pos()), err)
+		}
+		gen = append(gen, m)
 	}
 	return render(gen)
 }
@@ -110,21 +117,29 @@ func recvName(fd *ast.FuncDecl) string {
 	return ""
 }
 
-// newMethod reads a Tx method's name, command and signature.
+// directive is the prefix of the line that declares a Tx method's command.
+const directive = "//zlite:command "
+
+// newMethod reads a Tx method's directive and signature.
 func newMethod(fset *token.FileSet, fd *ast.FuncDecl) (method, error) {
 	m := method{name: fd.Name.Name}
-	doc := ""
 	if fd.Doc != nil {
-		doc = fd.Doc.Text()
+		for _, c := range fd.Doc.List {
+			if rest, ok := strings.CutPrefix(c.Text, directive); ok {
+				f := strings.Fields(rest)
+				if len(f) < 2 || strings.ToLower(f[0]) != f[0] {
+					return m, fmt.Errorf("method Tx.%s: want %q", m.name, directive+"name key...")
+				}
+				m.command = f[0]
+				if f[1] != "*" {
+					m.keys = f[1:]
+				}
+			}
+		}
 	}
-	rest, ok := strings.CutPrefix(doc, m.name+" is ")
-	if ok {
-		m.command, _, _ = strings.Cut(strings.Fields(rest + " ")[0], ":")
+	if m.command == "" {
+		return m, fmt.Errorf("method Tx.%s: its doc comment has no %q line", m.name, directive+"name key...")
 	}
-	if !ok || m.command == "" || strings.ToUpper(m.command) != m.command || strings.ContainsAny(m.command, "[].") {
-		m.command = ""
-	}
-	m.command = strings.ToLower(m.command)
 	for _, f := range fd.Type.Params.List {
 		typ := f.Type
 		variadic := false
@@ -139,6 +154,11 @@ func newMethod(fset *token.FileSet, fd *ast.FuncDecl) (method, error) {
 				return m, fmt.Errorf("method Tx.%s: parameter %s would shadow the wrapper's", m.name, n.Name)
 			}
 			m.params = append(m.params, param{name: n.Name, typ: expr(fset, typ), variadic: variadic})
+		}
+	}
+	for _, k := range m.keys {
+		if !slices.ContainsFunc(m.params, func(p param) bool { return usesParam(k, p.name) }) {
+			return m, fmt.Errorf("method Tx.%s: key %q names no parameter", m.name, k)
 		}
 	}
 	if fd.Type.Results != nil {
@@ -167,24 +187,26 @@ func newMethod(fset *token.FileSet, fd *ast.FuncDecl) (method, error) {
 	return m, nil
 }
 
-// keyParams are the names of the parameters that hold one key.
-var keyParams = map[string]bool{"key": true, "newKey": true, "src": true, "dst": true, "source": true, "destination": true, "dest": true}
+// usesParam reports whether the key expression k reads the parameter name.
+func usesParam(k, name string) bool {
+	for _, id := range strings.FieldsFunc(k, func(r rune) bool {
+		return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if id == name {
+			return true
+		}
+	}
+	return false
+}
 
 // lockExpr is the expression that locks the shards of m's keys and returns the Tx.
 func lockExpr(m method) string {
 	var one, many []string
-	for _, p := range m.params {
-		switch {
-		case p.typ == "string" && !p.variadic && keyParams[p.name]:
-			one = append(one, p.name)
-		case p.typ == "string" && p.variadic && p.name == "keys":
-			many = append(many, p.name+"...")
-		case p.typ == "ZStore":
-			many = append(many, p.name+".Keys...")
-		case p.typ == "*ZStore":
-			many = append(many, "storeKeys("+p.name+")...")
-		case p.typ == "ZRangeArgs":
-			one = append(one, p.name+".Key")
+	for _, k := range m.keys {
+		if e, ok := strings.CutSuffix(k, "..."); ok {
+			many = append(many, e+"...")
+		} else {
+			one = append(one, k)
 		}
 	}
 	switch {
@@ -217,9 +239,6 @@ func render(ms []method) ([]byte, error) {
 	// The counter of each command is named after the shortest method running it.
 	stat := map[string]string{}
 	for _, m := range ms {
-		if m.command == "" {
-			return nil, fmt.Errorf("method Tx.%s: its doc comment must start %q", m.name, m.name+" is COMMAND")
-		}
 		if s, ok := stat[m.command]; !ok || len(m.name) < len(s) {
 			stat[m.command] = m.name
 		}

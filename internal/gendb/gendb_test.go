@@ -24,13 +24,17 @@ const header = "package zlite\n\ntype DB struct{}\ntype Tx struct{}\n"
 func TestGenerate(t *testing.T) {
 	dir := write(t, map[string]string{
 		"a.go": header + `
-// Get is GET: the value.
+// Get returns the value.
+//
+//zlite:command get key
 func (tx *Tx) Get(key string) (string, error) { return "", nil }
 
-// GetMany is GET over many keys.
+// GetMany is Get over many keys.
+//
+//zlite:command get keys...
 func (tx *Tx) GetMany(keys ...string) (vals []string, err error) { return nil, nil }
 
-// Wait is BLOCK: hand-written on DB, so not generated.
+// Wait is hand-written on DB, so not generated, and needs no directive.
 func (tx *Tx) Wait() {}
 
 func (db *DB) Wait() {}
@@ -57,29 +61,22 @@ func (tx *Tx) unexported() {}
 }
 
 func TestLockExpr(t *testing.T) {
-	str := func(names ...string) []param {
-		var ps []param
-		for _, n := range names {
-			ps = append(ps, param{name: n, typ: "string"})
-		}
-		return ps
-	}
 	tests := []struct {
-		name   string
-		params []param
-		want   string
+		name string
+		keys []string
+		want string
 	}{
-		{"no key", str("pattern"), "db.lockAll()"},
-		{"one key", str("key", "member"), "db.lockKey(key)"},
-		{"two keys", str("src", "dst", "srcPos"), "db.lockMask(db.maskOf(src, dst))"},
-		{"variadic keys", []param{{name: "keys", typ: "string", variadic: true}}, "db.lockMask(db.maskOf(keys...))"},
-		{"variadic values are not keys", append(str("key"), param{name: "values", typ: "string", variadic: true}), "db.lockKey(key)"},
-		{"store", append(str("dest"), param{name: "store", typ: "*ZStore"}), "db.lockMask(db.maskOf(dest) | db.maskOf(storeKeys(store)...))"},
-		{"range args", []param{{name: "z", typ: "ZRangeArgs"}}, "db.lockKey(z.Key)"},
+		{"every shard", nil, "db.lockAll()"},
+		{"one key", []string{"key"}, "db.lockKey(key)"},
+		{"two keys", []string{"src", "dst"}, "db.lockMask(db.maskOf(src, dst))"},
+		{"variadic keys", []string{"keys..."}, "db.lockMask(db.maskOf(keys...))"},
+		{"store", []string{"dest", "storeKeys(store)..."}, "db.lockMask(db.maskOf(dest) | db.maskOf(storeKeys(store)...))"},
+		{"two slices", []string{"a...", "b.Keys..."}, "db.lockMask(db.maskOf(a...) | db.maskOf(b.Keys...))"},
+		{"range args", []string{"z.Key"}, "db.lockKey(z.Key)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, lockExpr(method{params: tt.params}))
+			require.Equal(t, tt.want, lockExpr(method{keys: tt.keys}))
 		})
 	}
 }
@@ -88,11 +85,14 @@ func TestGenerateErrors(t *testing.T) {
 	tests := []struct {
 		name, src, want string
 	}{
-		{"no command in the doc", "// Get returns the value.\nfunc (tx *Tx) Get(key string) error { return nil }\n", `doc comment must start "Get is COMMAND"`},
-		{"no doc", "func (tx *Tx) Get(key string) error { return nil }\n", "doc comment must start"},
-		{"a link, not a command", "// Get is [DB.Get] without waiting.\nfunc (tx *Tx) Get() error { return nil }\n", "doc comment must start"},
-		{"shadowing ctx", "// Get is GET.\nfunc (tx *Tx) Get(ctx string) error { return nil }\n", "parameter ctx would shadow"},
-		{"unnamed parameter", "// Get is GET.\nfunc (tx *Tx) Get(string) error { return nil }\n", "unnamed parameter"},
+		{"no directive", "// Get is GET.\nfunc (tx *Tx) Get(key string) error { return nil }\n", `has no "//zlite:command name key..." line`},
+		{"no doc", "func (tx *Tx) Get(key string) error { return nil }\n", "has no"},
+		{"no keys", "//zlite:command get\nfunc (tx *Tx) Get(key string) error { return nil }\n", "want"},
+		{"upper-case name", "//zlite:command GET key\nfunc (tx *Tx) Get(key string) error { return nil }\n", "want"},
+		{"a key that is no parameter", "//zlite:command get name\nfunc (tx *Tx) Get(key string) error { return nil }\n", `key "name" names no parameter`},
+		{"a key that is a longer name", "//zlite:command get k\nfunc (tx *Tx) Get(key string) error { return nil }\n", "names no parameter"},
+		{"shadowing ctx", "//zlite:command get ctx\nfunc (tx *Tx) Get(ctx string) error { return nil }\n", "parameter ctx would shadow"},
+		{"unnamed parameter", "//zlite:command get *\nfunc (tx *Tx) Get(string) error { return nil }\n", "unnamed parameter"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
