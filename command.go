@@ -24,7 +24,7 @@ type command struct {
 	write bool
 	// stat is the command's counter index for Stats (set by register).
 	stat int
-	// reply declares the RESP form of the reply (see reply.go); every command sets it.
+	// reply declares the RESP form of the reply (see command_info.go); every command sets it.
 	reply reply
 	// run executes the command under the keyspace lock. args[0] is the name as typed.
 	// It returns a reply shaped like go-redis Do().Result(): int64, string, []any,

@@ -31,7 +31,7 @@ type DB struct {
 	// stats is the configuration of the command counters, which live in the
 	// shards, and the counters of the blocking commands (stats.go).
 	stats counters
-	// dur is the log and snapshots of a DB made by Open, nil for New (persist.go).
+	// dur is the log and snapshots of a DB made by Open, nil for New (open_log.go).
 	dur *durable
 }
 
@@ -204,7 +204,7 @@ type Tx struct {
 	// script does.
 	now   int64
 	nowOK bool
-	// rec is the log record of the command or batch (persist.go).
+	// rec is the log record of the command or batch (open_log.go).
 	rec recorder
 	// lastKey and lastLen are the bytes of the key that sh last looked up, and
 	// lastSh its shard: a string at the same address with the same length is the

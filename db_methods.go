@@ -277,51 +277,6 @@ func (db *DB) Persist(ctx context.Context, key string) (bool, error) {
 	return r0, tx.finish(statPersist, t0, err)
 }
 
-// Copy is [Tx.Copy] (COPY) under the locks of its keys' shards.
-func (db *DB) Copy(ctx context.Context, source, destination string, destDB int, replace bool) (int64, error) {
-	tx := db.lockMask(db.maskOf(source, destination))
-	tx.home.count(statCopy)
-	t0 := db.start()
-	r0, err := tx.Copy(source, destination, destDB, replace)
-	return r0, tx.finish(statCopy, t0, err)
-}
-
-// RenameNX is [Tx.RenameNX] (RENAMENX) under the locks of its keys' shards.
-func (db *DB) RenameNX(ctx context.Context, key, newKey string) (bool, error) {
-	tx := db.lockMask(db.maskOf(key, newKey))
-	tx.home.count(statRenameNX)
-	t0 := db.start()
-	r0, err := tx.RenameNX(key, newKey)
-	return r0, tx.finish(statRenameNX, t0, err)
-}
-
-// Unlink is [Tx.Unlink] (UNLINK) under the locks of its keys' shards.
-func (db *DB) Unlink(ctx context.Context, keys ...string) (int64, error) {
-	tx := db.lockMask(db.maskOf(keys...))
-	tx.home.count(statUnlink)
-	t0 := db.start()
-	r0, err := tx.Unlink(keys...)
-	return r0, tx.finish(statUnlink, t0, err)
-}
-
-// Touch is [Tx.Touch] (TOUCH) under the locks of its keys' shards.
-func (db *DB) Touch(ctx context.Context, keys ...string) (int64, error) {
-	tx := db.lockMask(db.maskOf(keys...))
-	tx.home.count(statTouch)
-	t0 := db.start()
-	r0, err := tx.Touch(keys...)
-	return r0, tx.finish(statTouch, t0, err)
-}
-
-// RandomKey is [Tx.RandomKey] (RANDOMKEY) under every shard's lock.
-func (db *DB) RandomKey(ctx context.Context) (string, bool, error) {
-	tx := db.lockAll()
-	tx.home.count(statRandomKey)
-	t0 := db.start()
-	r0, r1, err := tx.RandomKey()
-	return r0, r1, tx.finish(statRandomKey, t0, err)
-}
-
 // Del is [Tx.Del] (DEL) under the locks of its keys' shards.
 func (db *DB) Del(ctx context.Context, keys ...string) (int64, error) {
 	tx := db.lockMask(db.maskOf(keys...))
@@ -401,6 +356,59 @@ func (db *DB) Rename(ctx context.Context, key, newKey string) error {
 	t0 := db.start()
 	err := tx.Rename(key, newKey)
 	return tx.finish(statRename, t0, err)
+}
+
+// Copy is [Tx.Copy] (COPY) under the locks of its keys' shards.
+func (db *DB) Copy(ctx context.Context, source, destination string, destDB int, replace bool) (int64, error) {
+	tx := db.lockMask(db.maskOf(source, destination))
+	tx.home.count(statCopy)
+	t0 := db.start()
+	r0, err := tx.Copy(source, destination, destDB, replace)
+	return r0, tx.finish(statCopy, t0, err)
+}
+
+// RenameNX is [Tx.RenameNX] (RENAMENX) under the locks of its keys' shards.
+func (db *DB) RenameNX(ctx context.Context, key, newKey string) (bool, error) {
+	tx := db.lockMask(db.maskOf(key, newKey))
+	tx.home.count(statRenameNX)
+	t0 := db.start()
+	r0, err := tx.RenameNX(key, newKey)
+	return r0, tx.finish(statRenameNX, t0, err)
+}
+
+// Unlink is [Tx.Unlink] (UNLINK) under the locks of its keys' shards.
+func (db *DB) Unlink(ctx context.Context, keys ...string) (int64, error) {
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.count(statUnlink)
+	t0 := db.start()
+	r0, err := tx.Unlink(keys...)
+	return r0, tx.finish(statUnlink, t0, err)
+}
+
+// Touch is [Tx.Touch] (TOUCH) under the locks of its keys' shards.
+func (db *DB) Touch(ctx context.Context, keys ...string) (int64, error) {
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.count(statTouch)
+	t0 := db.start()
+	r0, err := tx.Touch(keys...)
+	return r0, tx.finish(statTouch, t0, err)
+}
+
+// RandomKey is [Tx.RandomKey] (RANDOMKEY) under every shard's lock.
+func (db *DB) RandomKey(ctx context.Context) (string, bool, error) {
+	tx := db.lockAll()
+	tx.home.count(statRandomKey)
+	t0 := db.start()
+	r0, r1, err := tx.RandomKey()
+	return r0, r1, tx.finish(statRandomKey, t0, err)
+}
+
+// ObjectEncoding is [Tx.ObjectEncoding] (OBJECT) under the lock of its key's shard.
+func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bool) {
+	tx := db.lockKey(key)
+	tx.home.count(statObjectEncoding)
+	defer tx.end(statObjectEncoding, db.start())
+	return tx.ObjectEncoding(key)
 }
 
 // LPush is [Tx.LPush] (LPUSH) under the lock of its key's shard.
@@ -599,14 +607,6 @@ func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...
 	t0 := db.start()
 	r0, r1, err := tx.LMPop(direction, count, keys...)
 	return r0, r1, tx.finish(statLMPop, t0, err)
-}
-
-// ObjectEncoding is [Tx.ObjectEncoding] (OBJECT) under the lock of its key's shard.
-func (db *DB) ObjectEncoding(ctx context.Context, key string) (enc string, ok bool) {
-	tx := db.lockKey(key)
-	tx.home.count(statObjectEncoding)
-	defer tx.end(statObjectEncoding, db.start())
-	return tx.ObjectEncoding(key)
 }
 
 // ZUnion is [Tx.ZUnion] (ZUNION) under the locks of its keys' shards.

@@ -1,13 +1,27 @@
 package zlite
 
 import (
-	"github.com/zlite/zlite/internal/glob"
+	"errors"
 	"math/bits"
-	"strconv"
+	"math/rand/v2"
 	"strings"
+
+	"github.com/zlite/zlite/internal/glob"
 
 	"github.com/zlite/zlite/list"
 	"github.com/zlite/zlite/zset"
+)
+
+// The generic key commands (Redis's keyspace group): DEL, UNLINK, EXISTS, TOUCH, TYPE,
+// KEYS, SCAN, DBSIZE, FLUSHALL, RENAME, RENAMENX, COPY, RANDOMKEY and OBJECT ENCODING.
+// The Do forms are in keys_cmd.go.
+
+var (
+	// ErrSameObject is COPY's reply when the source and destination are one key.
+	ErrSameObject = errors.New("ERR source and destination objects are the same")
+	// ErrDBIndex is COPY's reply to a DB option other than 0: a DB is one keyspace,
+	// as a Redis server configured with "databases 1".
+	ErrDBIndex = errors.New("ERR DB index is out of range")
 )
 
 // Del is DEL: it deletes the given keys and returns how many existed. Callers blocked
@@ -226,100 +240,147 @@ func (tx *Tx) rename(key, newKey string, nx bool) (bool, error) {
 	return true, nil
 }
 
-func init() {
-	register(
-		&command{name: "del", arity: -2, reply: replyBulk, write: true, run: func(tx *Tx, a []string) (any, error) {
-			return intReply(tx.Del(a[1:]...))
-		}},
-		&command{name: "exists", arity: -2, reply: replyBulk, run: func(tx *Tx, a []string) (any, error) {
-			return intReply(tx.Exists(a[1:]...))
-		}},
-		&command{name: "type", arity: 2, reply: replyStatus, run: func(tx *Tx, a []string) (any, error) {
-			return tx.Type(a[1])
-		}},
-		&command{name: "keys", arity: 2, reply: replyBulk, run: func(tx *Tx, a []string) (any, error) {
-			ks, _ := tx.Keys(a[1])
-			return stringsReply(ks), nil
-		}},
-		&command{name: "scan", arity: -2, reply: replyBulk, run: cmdScan},
-		&command{name: "dbsize", arity: 1, reply: replyBulk, run: func(tx *Tx, a []string) (any, error) {
-			return intReply(tx.DBSize())
-		}},
-		&command{name: "flushall", arity: -1, reply: replyStatus, write: true, run: func(tx *Tx, a []string) (any, error) {
-			if len(a) > 2 || (len(a) == 2 && !strings.EqualFold(a[1], "sync") && !strings.EqualFold(a[1], "async")) {
-				return nil, ErrSyntax
-			}
-			return okReply(tx.FlushAll())
-		}},
-		&command{name: "rename", arity: 3, reply: replyStatus, write: true, run: func(tx *Tx, a []string) (any, error) {
-			return okReply(tx.Rename(a[1], a[2]))
-		}},
-	)
-}
-
-// parseCursor parses a SCAN cursor as Redis's strtoul: optional sign (a '-' wraps
-// around), decimal digits, nothing else; the empty string is 0.
-func parseCursor(s string) (uint64, error) {
-	if s == "" {
+// Copy is COPY source destination [DB db] [REPLACE]: it copies source's value and
+// TTL to destination and returns 1, or 0 when source does not exist or destination
+// does and replace is false. destDB must be 0 ([ErrDBIndex] otherwise: a DB is one
+// keyspace); [ErrSameObject] when the keys are the same. Callers blocked on
+// destination are served. O(n) for a value of n elements.
+//
+//zlite:command copy source destination
+func (tx *Tx) Copy(source, destination string, destDB int, replace bool) (int64, error) {
+	if err := tx.writeErr(); err != nil {
+		return 0, err
+	}
+	if destDB != 0 {
+		return 0, ErrDBIndex
+	}
+	if source == destination {
+		return 0, ErrSameObject
+	}
+	src, dst := tx.sh(source), tx.sh(destination)
+	i, ok := src.lookup(source)
+	if !ok {
 		return 0, nil
 	}
-	neg := false
-	d := s
-	if d[0] == '+' || d[0] == '-' {
-		neg = d[0] == '-'
-		d = d[1:]
+	v := src.keys.value(i)
+	at, ttl := src.expiry(i)
+	if _, ok := dst.lookup(destination); ok {
+		if !replace {
+			return 0, nil
+		}
+		dst.del(destination)
 	}
-	n, err := strconv.ParseUint(d, 10, 64)
-	if err != nil || d == "" || d[0] == '+' || d[0] == '-' {
-		return 0, ErrInvalidCursor
+	dst.add(destination, clone(v))
+	if ttl {
+		dst.setExpiry(len(dst.keys.ents)-1, at)
 	}
-	if neg {
-		n = -n
+	if d := tx.log(); d != nil {
+		d.cmd(nil, "copy", source, destination, "REPLACE")
 	}
-	return n, nil
+	tx.signal(destination)
+	return 1, nil
 }
 
-// cmdScan is SCAN cursor [MATCH pattern] [COUNT count] [TYPE type].
-func cmdScan(tx *Tx, a []string) (any, error) {
-	cursor, err := parseCursor(a[1])
-	if err != nil {
-		return nil, err
+// clone returns a deep copy of a key's value.
+func clone(v any) any {
+	switch v := v.(type) {
+	case *zset.Set:
+		return v.Clone()
+	case *list.List:
+		c := list.New()
+		for _, s := range v.All() {
+			c.PushBack(s)
+		}
+		return c
 	}
-	match, count, keyType, err := parseScanOptions(a[2:], true)
-	if err != nil {
-		return nil, err
-	}
-	keys, next, _ := tx.scan(cursor, match, count, keyType)
-	return []any{strconv.FormatUint(next, 10), stringsReply(keys)}, nil
+	panic("zlite: cannot copy a value of this type")
 }
 
-// parseScanOptions parses the [MATCH pattern] [COUNT count] options of SCAN and
-// ZSCAN, and SCAN's [TYPE type] when withType is set. count defaults to 10; an empty
-// TYPE comes back as "\x00", which matches no type name.
-func parseScanOptions(opts []string, withType bool) (match string, count int64, keyType string, err error) {
-	count = 10
-	for i := 0; i < len(opts); i += 2 {
-		more := i+1 < len(opts)
-		switch {
-		case strings.EqualFold(opts[i], "count") && more:
-			n, err := parseInt(opts[i+1])
-			if err != nil {
-				return "", 0, "", err
+// RenameNX is RENAMENX: [Tx.Rename] only if newKey does not exist; it reports
+// whether the key was renamed (false when key and newKey are the same). O(1).
+//
+//zlite:command renamenx key newKey
+func (tx *Tx) RenameNX(key, newKey string) (bool, error) {
+	return tx.rename(key, newKey, true)
+}
+
+// Unlink is UNLINK: [Tx.Del] (zlite frees values through the garbage collector, so
+// every delete is already non-blocking). O(1) per key.
+//
+//zlite:command unlink keys...
+func (tx *Tx) Unlink(keys ...string) (int64, error) {
+	return tx.Del(keys...)
+}
+
+// Touch is TOUCH: how many of keys exist (zlite keeps no access times to update).
+// O(1) per key.
+//
+//zlite:command touch keys...
+func (tx *Tx) Touch(keys ...string) (int64, error) {
+	return tx.Exists(keys...)
+}
+
+// RandomKey is RANDOMKEY: a key chosen uniformly at random, false when the keyspace
+// is empty. Expired keys it meets are deleted and the draw repeated. O(1) expected
+// (at most half the key table's entries are deleted ones), plus O(1) per expired
+// key deleted.
+//
+//zlite:command randomkey *
+func (tx *Tx) RandomKey() (string, bool, error) {
+	db := tx.db
+	for {
+		n := 0
+		for b := tx.held; b != 0; b &= b - 1 {
+			n += db.shards[bits.TrailingZeros64(b)].keys.n
+		}
+		if n == 0 {
+			return "", false, nil
+		}
+		// The shard holding the r-th key, counting shard by shard.
+		r := rand.IntN(n)
+		var sh *shard
+		for b := tx.held; b != 0; b &= b - 1 {
+			sh = &db.shards[bits.TrailingZeros64(b)]
+			if r < sh.keys.n {
+				break
 			}
-			if n < 1 {
-				return "", 0, "", ErrSyntax
-			}
-			count = n
-		case strings.EqualFold(opts[i], "match") && more:
-			match = opts[i+1]
-		case withType && strings.EqualFold(opts[i], "type") && more:
-			keyType = opts[i+1]
-			if keyType == "" {
-				keyType = "\x00" // matches no type name
-			}
-		default:
-			return "", 0, "", ErrSyntax
+			r -= sh.keys.n
+		}
+		if key, ok := sh.randomKey(); ok {
+			return key, true, nil
 		}
 	}
-	return match, count, keyType, nil
+}
+
+// randomKey returns one of the shard's keys chosen uniformly, or false when the
+// one drawn had expired (it is deleted: draw again). The shard holds a key.
+func (sh *shard) randomKey() (string, bool) {
+	t := &sh.keys
+	for {
+		i := rand.IntN(len(t.ents))
+		if !t.live(i) {
+			continue
+		}
+		if sh.expiredAt(i, sh.walkNow()) {
+			sh.expireEntry(i, t.key(i))
+			return "", false
+		}
+		return t.keyCopy(i), true
+	}
+}
+
+// ObjectEncoding is OBJECT ENCODING key: what Redis says for key: a sorted set's
+// own encoding ("listpack" while small, "skiplist" after, as [zset.Set.Encoding]
+// reports), "quicklist" for a list (Redis 7.0's only list encoding); ok is false
+// when key does not exist. The complexity is O(1).
+//
+//zlite:command object key
+func (tx *Tx) ObjectEncoding(key string) (enc string, ok bool) {
+	switch v := tx.value(key).(type) {
+	case nil:
+		return "", false
+	case interface{ Encoding() string }:
+		return v.Encoding(), true
+	}
+	return "quicklist", true
 }

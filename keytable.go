@@ -116,7 +116,7 @@ type keyTable struct {
 // keyEnt is a key's entry: its bytes are arena[off:off+n], or long[off] when n is
 // longKey; its value is sets.at(ref) or lists.at(ref), as kind says (kindNone once
 // deleted); seq is its SCAN sequence number. ttl is set while the key has an expiry
-// time, kept by the DB in a side table keyed by seq (expire.go); it sits in what
+// time, kept by the DB in a side table keyed by seq (expire_store.go); it sits in what
 // would be padding, so keys without a TTL pay no byte for it.
 type keyEnt struct {
 	off  uint32

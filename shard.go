@@ -94,7 +94,7 @@ type shardData struct {
 
 	// keys holds the shard's keys and their values (see keytable.go).
 	keys keyTable
-	// exp holds the keys' expiry times (expire.go).
+	// exp holds the keys' expiry times (expire_store.go).
 	exp expiries
 	// waits holds the callers blocked on this shard's keys alone.
 	waits blocking.Registry[popReq]

@@ -7,9 +7,9 @@ import (
 	"github.com/zlite/zlite/zset"
 )
 
-// ZUNION, ZINTER, ZDIFF, their STORE forms and ZINTERCARD. cmd_zset.go holds their
+// ZUNION, ZINTER, ZDIFF, their STORE forms and ZINTERCARD. zset_cmd.go holds their
 // one parser (parseAlgebra), which the typed methods use too. The Do forms are in
-// cmd_zset.go.
+// zset_cmd.go.
 
 // setOp is a sorted-set algebra operation.
 type setOp uint8

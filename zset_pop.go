@@ -8,7 +8,7 @@ import (
 )
 
 // ZPOPMIN, ZPOPMAX, ZMPOP and ZREMRANGEBY{RANK,SCORE,LEX}: removing members by
-// position, score or name range. The Do forms are in cmd_zset.go.
+// position, score or name range. The Do forms are in zset_cmd.go.
 
 // zpop implements ZPOPMIN and ZPOPMAX; count < 0 is a single pop.
 func (tx *Tx) zpop(key string, min bool, count int64) ([]Z, error) {

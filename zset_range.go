@@ -8,7 +8,7 @@ import (
 )
 
 // ZRANGE and its older forms (ZREVRANGE, Z[REV]RANGEBY{SCORE,LEX}) and ZRANGESTORE:
-// one range parser (rangeSpec) for all of them. The Do forms are in cmd_zset.go.
+// one range parser (rangeSpec) for all of them. The Do forms are in zset_cmd.go.
 
 // rangeKind is what a ZRANGE selects by.
 type rangeKind uint8

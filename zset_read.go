@@ -5,7 +5,7 @@ import (
 )
 
 // ZCARD, ZCOUNT, ZLEXCOUNT, ZSCORE, ZMSCORE, ZRANK and ZREVRANK: reads of one set
-// that return numbers. The Do forms are in cmd_zset.go.
+// that return numbers. The Do forms are in zset_cmd.go.
 
 // ZCard is ZCARD: the number of members of the sorted set at key, 0 if it does not
 // exist. O(1).

@@ -8,7 +8,7 @@ import (
 )
 
 // ZRANDMEMBER and ZSCAN: sampling and incremental iteration. The Do forms are in
-// cmd_zset.go.
+// zset_cmd.go.
 
 // zrandMember implements ZRANDMEMBER key count [WITHSCORES] after Redis's checks. A
 // count at least the set's size gives the whole set in Redis's order for that case

@@ -7,7 +7,7 @@ import (
 )
 
 // ZADD, ZINCRBY and ZREM: the writes that add, change or remove members by name. The
-// Do forms are in cmd_zset.go.
+// Do forms are in zset_cmd.go.
 
 // checkZAddOptions checks ZADD's options for n pairs in Redis's order: option
 // conflicts, then INCR with several pairs.

@@ -119,7 +119,7 @@ return {r, redis.call('ZSCORE', KEYS[1], ARGV[2])}`, "1", args[1], args[0], args
 		name: "timeout-out-of-range",
 		why: "Redis before 7.2 turns a blocking timeout of 2^63 ms or more (1e400, inf) into a " +
 			"negative number and replies 'timeout is negative'; 7.2+ checks the range first and " +
-			"replies 'timeout is out of range' (timeout.c), which zlite follows (timeout.go). " +
+			"replies 'timeout is out of range' (timeout.c), which zlite follows (block_timeout.go). " +
 			"Any other reply must match exactly.",
 		applies: func(args []string, redis72 bool) bool {
 			if redis72 || !blockingCommands[name(args)] {

@@ -43,7 +43,7 @@ type durable struct {
 		pos persist.Pos
 		_   [56]byte
 	}
-	// snap is the snapshot in progress, nil when none (snapshot.go); it changes
+	// snap is the snapshot in progress, nil when none (open_snapshot.go); it changes
 	// under every shard's lock.
 	snap *snapshot
 	// err is a failure to log a record that the store does not know of (a record

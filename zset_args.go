@@ -10,7 +10,7 @@ import (
 // method on *Tx validates its arguments in Redis's order (syntax and option errors,
 // then numbers, then the key's type) so that bad input changes nothing; the *DB
 // method of the same name, generated into db_methods.go, runs it under the keyspace
-// lock. cmd_zset.go parses the same commands for Do.
+// lock. zset_cmd.go parses the same commands for Do.
 
 // Errors of the sorted-set commands beyond those of the zset package. Each one's
 // Error() is Redis's reply text.

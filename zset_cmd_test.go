@@ -8,7 +8,7 @@ import (
 // options and its error paths, in Redis's order of checks. Scores compare as
 // numbers (the "scores" loosening of compare); replies in random order (ZRANDMEMBER)
 // are compared sorted. ZRANK/ZREVRANK WITHSCORE is Redis 7.2 and is tested in
-// zsets_test.go against Redis 7.2's documented replies.
+// zset_test.go against Redis 7.2's documented replies.
 
 // zcase is a named transcript for compare.
 type zcase struct {
