@@ -46,7 +46,7 @@ func New(opts ...Option) *DB {
 	for i := range db.shards {
 		sh := &db.shards[i]
 		sh.db = db
-		sh.mu.init()
+		sh.mu.Init()
 		sh.wtx = Tx{db: db, home: sh, writable: true}
 		sh.rtx = Tx{db: db, home: sh}
 		db.stats.reset(sh)

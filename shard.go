@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/zlite/zlite/blocking"
+	"github.com/zlite/zlite/internal/shardlock"
 	"github.com/zlite/zlite/list"
 )
 
@@ -72,7 +73,7 @@ const cacheLine = 64
 
 // shardData is a shard's fields; [shard] pads them to whole cache lines.
 type shardData struct {
-	mu shardLock
+	mu shardlock.RWMutex
 	// cur is the transaction holding mu (set when it is locked): the shard's code
 	// reads the command's clock and appends to its log record through it.
 	cur *Tx

@@ -1,4 +1,4 @@
-package zlite
+package shardlock
 
 import (
 	"runtime"
@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func newShardLock() *shardLock {
-	l := &shardLock{}
-	l.init()
+func newRWMutex() *RWMutex {
+	l := &RWMutex{}
+	l.Init()
 	return l
 }
 
@@ -19,7 +19,7 @@ func newShardLock() *shardLock {
 // or write the lock fails to order is reported, and a reader inside with a writer
 // sees the fields differ.
 func TestShardLockExclusion(t *testing.T) {
-	l := newShardLock()
+	l := newRWMutex()
 	var a, b int
 	const writers, readers, rounds = 3, 3, 2000
 	var wg sync.WaitGroup
@@ -72,20 +72,20 @@ func TestShardLockExclusion(t *testing.T) {
 func TestShardLockSleepers(t *testing.T) {
 	tests := []struct {
 		name          string
-		hold, release func(l *shardLock)
-		sleeping      func(l *shardLock) int32
+		hold, release func(l *RWMutex)
+		sleeping      func(l *RWMutex) int32
 		hot           bool
 	}{
 		{"writer waits for reader",
-			func(l *shardLock) { require.True(t, l.TryRLock()) }, (*shardLock).RUnlock,
-			func(l *shardLock) int32 { return l.sleepR.Load() }, false},
+			func(l *RWMutex) { require.True(t, l.TryRLock()) }, (*RWMutex).RUnlock,
+			func(l *RWMutex) int32 { return l.sleepR.Load() }, false},
 		{"writer waits for writer",
-			(*shardLock).Lock, (*shardLock).Unlock,
-			func(l *shardLock) int32 { return l.sleepW.Load() }, true},
+			(*RWMutex).Lock, (*RWMutex).Unlock,
+			func(l *RWMutex) int32 { return l.sleepW.Load() }, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := newShardLock()
+			l := newRWMutex()
 			tt.hold(l)
 			done := make(chan bool)
 			go func() {
@@ -117,7 +117,7 @@ func TestShardLockSleepers(t *testing.T) {
 // a free lock looks taken to a writer's fast path (which then queues behind it and
 // takes the lock in turn, clearing the bit), but not to readers.
 func TestShardLockQueued(t *testing.T) {
-	l := newShardLock()
+	l := newRWMutex()
 	l.state.Or(queuedBit)
 	require.True(t, l.TryRLock(), "readers do not queue behind writers")
 	l.RUnlock()
@@ -151,4 +151,27 @@ func TestSpin(t *testing.T) {
 			require.Equal(t, tt.wantCalls, calls, "checks made")
 		})
 	}
+}
+
+// TestHolders checks what Holders reports in each state of the lock.
+func TestHolders(t *testing.T) {
+	l := newRWMutex()
+	check := func(wantReaders int, wantWriter bool) {
+		t.Helper()
+		r, w := l.Holders()
+		require.Equal(t, wantReaders, r, "readers")
+		require.Equal(t, wantWriter, w, "writer")
+	}
+	check(0, false)
+	require.True(t, l.TryRLock())
+	require.True(t, l.TryRLock())
+	check(2, false)
+	l.RUnlock()
+	l.RUnlock()
+	l.Lock()
+	check(0, true)
+	require.False(t, l.TryRLock(), "a reader cannot enter while a writer holds the lock")
+	check(0, true)
+	l.Unlock()
+	check(0, false)
 }
