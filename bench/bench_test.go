@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
-	"github.com/zlite/zlite/server/respbench"
+	"github.com/zlite/zlite/bench/respbench"
 	"math"
 	"os"
 	"os/exec"

@@ -36,7 +36,7 @@
 //     members member:%07d, scores 0..n-1), and the throughput of ZADD, ZSCORE,
 //     ZRANK, ZRANGE 0 -1, ZPOPMIN and LPUSH+RPOP on random keys among 100k small
 //     keys;
-//   - resp: the Redis protocol, through package server/respbench: redis-benchmark
+//   - resp: the Redis protocol, through package bench/respbench: redis-benchmark
 //     (ZADD, ZPOPMIN, LPUSH, RPOP on random keys; -P 1 and 64; 1 and 50 clients)
 //     against a zlite server and against redis-server, and go-redis through the
 //     in-process server.Dialer against go-redis on miniredis. Without

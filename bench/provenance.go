@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/zlite/zlite/internal/redistest"
-	"github.com/zlite/zlite/server/respbench"
+	"github.com/zlite/zlite/bench/respbench"
 )
 
 // Provenance says what produced a [Report], so that two reports can be compared

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zlite/zlite/server/respbench"
+	"github.com/zlite/zlite/bench/respbench"
 )
 
 // defaultRespRequests is redis-benchmark's -n for the resp group: enough for a

@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"github.com/zlite/zlite/bench"
-	"github.com/zlite/zlite/server/respbench"
+	"github.com/zlite/zlite/bench/respbench"
 )
 
 func main() {

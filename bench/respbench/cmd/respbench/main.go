@@ -2,7 +2,7 @@
 // table: redis-benchmark on redis-server and on a zlite server with the same flags,
 // and go-redis through the in-process Dialer against go-redis on miniredis.
 //
-//	go run ./server/respbench/cmd/respbench -n 200000 -P 1,64 -c 1,50
+//	go run ./bench/respbench/cmd/respbench -n 200000 -P 1,64 -c 1,50
 package main
 
 import (
@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/zlite/zlite/internal/redistest"
-	"github.com/zlite/zlite/server/respbench"
+	"github.com/zlite/zlite/bench/respbench"
 )
 
 func main() {
