@@ -3,12 +3,14 @@ package zlite
 import (
 	"context"
 	"fmt"
-	"github.com/zlite/zlite/internal/serverapi"
 	"math/rand/v2"
 	"runtime"
 	"runtime/metrics"
 	"testing"
 	"time"
+
+	"github.com/zlite/zlite/internal/keytable"
+	"github.com/zlite/zlite/internal/serverapi"
 
 	"github.com/zlite/zlite/list"
 )
@@ -268,11 +270,11 @@ func BenchmarkManyKeysOps(b *testing.B) {
 
 // BenchmarkKeyTable measures what the key table costs per key, beyond the values, and
 // the speed of a lookup of a random key:
-// impl=zlite is keyTable; impl=map is the layout it replaced (a map from the key to
+// impl=zlite is keytable.Table; impl=map is the layout it replaced (a map from the key to
 // its value and SCAN sequence number, and a creation-ordered slice of sequence
 // numbers and key strings for SCAN), rebuilt here for the comparison. In the map every
-// key holds the same value, so only the table is counted; in keyTable every key holds
-// an empty sorted set, whose 24-byte header lives in the table (keyTable.sets) and is
+// key holds the same value, so only the table is counted; in keytable.Table every key holds
+// an empty sorted set, whose 24-byte header lives in the table (keytable.Table.sets) and is
 // counted with it.
 func BenchmarkKeyTable(b *testing.B) {
 	type entry struct {
@@ -291,9 +293,9 @@ func BenchmarkKeyTable(b *testing.B) {
 			build func() any
 		}{
 			{"zlite", func() any {
-				var t keyTable
+				var t keytable.Table
 				for i := range n {
-					t.addZSet(benchKey(i))
+					t.AddZSet(benchKey(i))
 				}
 				return &t
 			}},
@@ -318,7 +320,7 @@ func BenchmarkKeyTable(b *testing.B) {
 			name string
 			get  func(built any) func(string) any
 		}{
-			{"zlite", func(built any) func(string) any { return built.(*keyTable).get }},
+			{"zlite", func(built any) func(string) any { return built.(*keytable.Table).Get }},
 			{"map", func(built any) func(string) any {
 				m := built.([]any)[0].(map[string]entry)
 				return func(k string) any { return m[k].val }

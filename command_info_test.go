@@ -2,8 +2,9 @@ package zlite
 
 import (
 	"context"
-	"github.com/zlite/zlite/internal/serverapi"
 	"testing"
+
+	"github.com/zlite/zlite/internal/serverapi"
 )
 
 // TestCommandsDeclareReply checks that every command of the table declares the RESP

@@ -275,7 +275,7 @@ func (tx *Tx) listWrite(key string) (*list.List, error) {
 func (tx *Tx) newZSet(key string) *zset.Set {
 	sh := tx.sh(key)
 	sh.touch(key)
-	s := sh.keys.addZSet(key) // in the key table's own storage (keytable.go)
+	s := sh.keys.AddZSet(key) // in the key table's own storage (keytable.go)
 	if l := tx.db.cfg.zsetLimits; l != zset.DefaultLimits {
 		s.SetLimits(l)
 	}
@@ -286,7 +286,7 @@ func (tx *Tx) newZSet(key string) *zset.Set {
 func (tx *Tx) newList(key string) *list.List {
 	sh := tx.sh(key)
 	sh.touch(key)
-	l := sh.keys.addList(key) // in the key table's own storage (keytable.go)
+	l := sh.keys.AddList(key) // in the key table's own storage (keytable.go)
 	if sh.spareList != nil {
 		l.Swap(sh.spareList) // the buffers of the last list drained, if any
 	}
@@ -325,7 +325,7 @@ func (tx *Tx) store(key string, v interface{ Len() int }) {
 	if i, ok := sh.lookup(key); ok {
 		sh.clearExpiry(i)
 	}
-	sh.keys.set(key, v)
+	sh.keys.Set(key, v)
 	if d != nil {
 		d.value(key, v)
 	}
@@ -349,10 +349,10 @@ func (sh *shard) value(key string) any {
 	return v
 }
 
-// add stores v under a new key.
-func (sh *shard) add(key string, v any) {
+// add stores v under a new key and returns its entry's number.
+func (sh *shard) add(key string, v any) int {
 	sh.touch(key)
-	sh.keys.add(key, v)
+	return sh.keys.Add(key, v)
 }
 
 // del deletes key with its TTL, reporting whether it existed (an expired key did
@@ -368,6 +368,6 @@ func (sh *shard) del(key string) bool {
 // flush deletes every key of the shard. Blocked callers stay blocked.
 func (sh *shard) flush() {
 	sh.touchAll()
-	sh.keys.reset()
+	sh.keys.Reset()
 	sh.resetExpiries()
 }

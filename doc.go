@@ -131,47 +131,17 @@
 //
 // # Key table
 //
-// The keys live in one table (keyTable, keytable.go) rather than a Go map: their
-// bytes back to back in a pointer-free byte arena; one pointer-free 24-byte entry per
-// key in creation order (arena offset, length, the value's type and slot, SCAN
-// sequence number); the values themselves, the zset.Set and list.List headers, by
-// value in slabs of 3 KiB chunks that never move, so that a small sorted set is one
-// heap object (its packed buffer) and one pointer for the garbage collector, and a
-// one-page list one object (its page); and a pointer-free open-addressing index of 8-byte slots (the entry's number and
-// 32 bits of the key's hash (keyhash.go: an own seeded mix for keys of up to 32
-// bytes, maphash beyond); linear probing with Robin Hood placement, backward-shift
-// deletion, load kept between 3/32 and 7/8), with beside it a 4-byte word per slot
-// holding the value's type and slot. A lookup hashes the key, probes the index, and
-// on a hash match reads the value's slot and starts reading the value's contents
-// (zset.Set.Prefetch, list.List.Prefetch) while it reads the entry and compares the
-// key's bytes: among many keys, where each of these reads misses the cache, it waits
-// for three of them one after another (index; entry and value header; key bytes and
-// value contents) where it waited for four to six: among 100k keys of 10 elements
-// (BenchmarkManyKeysOps) the words took 0.82-0.91 of the time per command without
-// them, for about 5 bytes a key. Deleting a key marks its entry dead (the newest key's entry and bytes are
-// dropped at once, the common case of a queue key that fills and drains); once dead
-// entries are the majority they are compacted away, keeping every entry's sequence
-// number. A SCAN cursor is the sequence number of the next key, found by binary
-// search over the entries, so it stays valid across deletes, growth and compaction,
-// and KEYS and SCAN walk the entries in creation order without a separate order
-// slice. Keys longer than 4 KiB are kept as strings beside the arena. Each shard has
-// its own table, so SCAN's cursor also names the shard (its top 8 bits) and KEYS
-// lists the keys shard by shard. Growing the entries, the arena or the index copies
-// it whole; with the keys spread over 64 shards that is 1/64 of the keyspace (at 1e6
-// keys, about 0.4 MB in one command, where one table copied 24 MB); Redis rehashes
-// incrementally.
-//
-// A key costs 57-65 bytes beyond its value (at 100k keys: a 24-byte entry plus its
-// share of the entries' growth, 10.5 bytes of index and 5.3 of the words beside it,
-// 13 of key bytes and their share of the arena's growth), against 116-151 bytes for
-// the map and SCAN order slice this table replaced; with an empty sorted set's 24-byte
-// header in its slot, 81.4-88.7 bytes at 10k, 100k and 1e6 keys (BenchmarkKeyTable).
-// A lookup of a random key among 100k took 1.2-1.4 times as long as
-// in that map (the index, the entry and the key bytes are three cache misses), which
-// the keyspace's command benchmarks did not show above their noise. From
-//
-//	go test -run '^$' -bench BenchmarkKeyTable -benchtime 1x .
-//	go test -run '^$' -bench 'BenchmarkKeyTable/op=get' -benchtime 200ms -count 5 .
+// Each shard keeps its keys in one table (internal/keytable) rather than a Go map:
+// the key bytes back to back in a pointer-free arena, one pointer-free 24-byte entry
+// per key in creation order, the values' headers (zset.Set, list.List) by value in
+// slabs that never move, and an open-addressing index, so that the garbage collector
+// sees about one pointer per key and a key costs about 60 bytes beyond its value and
+// its own bytes. A lookup is O(1) on average and, among many keys, waits for three
+// cache misses one after another. KEYS and SCAN walk the entries in creation order;
+// a SCAN cursor is a sequence number (and the shard, in its top 8 bits), so it stays
+// valid across deletes, growth and compaction. Growing a table copies it whole, which
+// with the keys spread over 64 shards is 1/64 of the keyspace; Redis rehashes
+// incrementally. docs/design.md explains the layout and the measurements behind it.
 //
 // # Expiry
 //

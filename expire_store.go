@@ -2,6 +2,7 @@ package zlite
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -61,9 +62,9 @@ func (sh *shard) lookup(key string) (int, bool) {
 
 // lookupValue is lookup that also returns the key's value.
 func (sh *shard) lookupValue(key string) (int, any, bool) {
-	i, v, ok := sh.keys.findValue(key, sh.hashOf(key))
+	i, v, ok := sh.keys.FindValue(key, sh.hashOf(key))
 	if ok {
-		if e := &sh.keys.ents[i]; e.ttl && sh.exp.at[e.seq] <= sh.nowMs() {
+		if seq, ttl := sh.keys.Expiring(i); ttl && sh.exp.at[seq] <= sh.nowMs() {
 			sh.expireEntry(i, key)
 			return 0, nil, false
 		}
@@ -73,43 +74,42 @@ func (sh *shard) lookupValue(key string) (int, any, bool) {
 
 // expiry returns entry i's expiry time in Unix ms, if it has one.
 func (sh *shard) expiry(i int) (int64, bool) {
-	e := &sh.keys.ents[i]
-	if !e.ttl {
+	seq, ttl := sh.keys.Expiring(i)
+	if !ttl {
 		return 0, false
 	}
-	return sh.exp.at[e.seq], true
+	return sh.exp.at[seq], true
 }
 
 // expiredAt reports whether entry i, a live one, is expired at now (Unix ms), for the
 // walks over the keyspace (KEYS, SCAN), which skip such keys without deleting them.
 func (sh *shard) expiredAt(i int, now int64) bool {
-	e := &sh.keys.ents[i]
-	return e.ttl && sh.exp.at[e.seq] <= now
+	seq, ttl := sh.keys.Expiring(i)
+	return ttl && sh.exp.at[seq] <= now
 }
 
 // setExpiry makes at (Unix ms) entry i's expiry time. O(log k) for k keys with a TTL.
 func (sh *shard) setExpiry(i int, at int64) {
-	e := &sh.keys.ents[i]
 	if sh.exp.at == nil {
 		sh.exp.at = make(map[uint64]int64)
 	}
-	if old, ok := sh.exp.at[e.seq]; ok && old == at {
+	seq := sh.keys.SetExpiring(i, true)
+	if old, ok := sh.exp.at[seq]; ok && old == at {
 		return
 	}
-	e.ttl = true
-	sh.exp.at[e.seq] = at
-	sh.exp.push(expiryRef{at: at, seq: e.seq})
+	sh.exp.at[seq] = at
+	sh.exp.push(expiryRef{at: at, seq: seq})
 	sh.dropStale()
 }
 
 // clearExpiry removes entry i's expiry time, reporting whether it had one. O(1).
 func (sh *shard) clearExpiry(i int) bool {
-	e := &sh.keys.ents[i]
-	if !e.ttl {
+	seq, ttl := sh.keys.Expiring(i)
+	if !ttl {
 		return false
 	}
-	e.ttl = false
-	delete(sh.exp.at, e.seq)
+	sh.keys.SetExpiring(i, false)
+	delete(sh.exp.at, seq)
 	sh.dropStale()
 	return true
 }
@@ -129,7 +129,7 @@ func (sh *shard) dropStale() {
 func (sh *shard) remove(i int, key string) {
 	sh.clearExpiry(i)
 	sh.touch(key)
-	sh.keys.delAt(i, key)
+	sh.keys.DelAt(i, key)
 }
 
 // expireEntry deletes entry i, named key, because its time came.
@@ -165,8 +165,8 @@ func (sh *shard) reclaim(budget int) bool {
 			continue // stale: the TTL changed or went away
 		}
 		t := &sh.keys
-		i := t.seek(r.seq)
-		sh.expireEntry(i, t.key(i))
+		i := t.Seek(r.seq)
+		sh.expireEntry(i, t.Key(i))
 	}
 	if len(h.at) == 0 {
 		h.heap = h.heap[:0]
@@ -232,7 +232,7 @@ func (sh *shard) expireAt(key string) (unixMs int64, ok bool) {
 // as Redis does while loading: a key loaded with a past time expires on its first
 // access or the next reclaim. It reports whether key exists. The caller holds the shard.
 func (sh *shard) setExpireAt(key string, unixMs int64) bool {
-	i, ok := sh.keys.findHash(key, sh.hashOf(key))
+	i, ok := sh.keys.FindHash(key, sh.hashOf(key))
 	if ok {
 		sh.setExpiry(i, unixMs)
 	}
@@ -255,7 +255,9 @@ func (sh *shard) rebuildHeap() {
 	for i := len(h.heap)/2 - 1; i >= 0; i-- {
 		h.down(i)
 	}
-	h.heap = shrink(h.heap)
+	if cap(h.heap) > 2*len(h.heap)+8 {
+		h.heap = slices.Clone(h.heap) // give back what a shrunken heap no longer needs
+	}
 }
 
 func (h *expiries) push(r expiryRef) {

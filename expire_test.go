@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // The expiry commands against a real redis-server. Every TTL compared is either
@@ -472,7 +474,7 @@ func TestExpiryModel(t *testing.T) {
 		n  int
 		at int64 // Unix ms; 0: no TTL
 	}
-	r := rand.New(rand.NewPCG(ztestSeed(t), 0))
+	r := rand.New(rand.NewPCG(testmain.Seed(t), 0))
 	clk := newFakeClock()
 	db := New(WithClock(clk.Now))
 	ctx := context.Background()

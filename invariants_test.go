@@ -21,22 +21,22 @@ func (db *DB) check() error {
 
 // check verifies the invariants of shard number i.
 func (sh *shard) check(i int) error {
-	if err := sh.keys.check(); err != nil {
+	if err := sh.keys.Check(); err != nil {
 		return err
 	}
 	if err := sh.checkExpiries(); err != nil {
 		return err
 	}
-	for e := range sh.keys.ents {
-		v := sh.keys.value(e)
+	for e := range sh.keys.Entries() {
+		v := sh.keys.Value(e)
 		if v == nil {
 			continue
 		}
 		if l, ok := v.(interface{ Len() int }); !ok || l.Len() == 0 {
-			return fmt.Errorf("key %q holds %T with no elements", sh.keys.key(e), v)
+			return fmt.Errorf("key %q holds %T with no elements", sh.keys.Key(e), v)
 		}
-		if j := sh.db.shardOf(sh.keys.key(e)); j != i {
-			return fmt.Errorf("key %q belongs in shard %d", sh.keys.key(e), j)
+		if j := sh.db.shardOf(sh.keys.Key(e)); j != i {
+			return fmt.Errorf("key %q belongs in shard %d", sh.keys.Key(e), j)
 		}
 	}
 	return sh.waits.Check()
@@ -69,7 +69,7 @@ func (db *DB) inspect(fn func(sh *shard)) {
 // keyCount returns the number of keys in the key tables, expired ones included.
 func (db *DB) keyCount() int {
 	n := 0
-	db.inspect(func(sh *shard) { n += sh.keys.n })
+	db.inspect(func(sh *shard) { n += sh.keys.Len() })
 	return n
 }
 
@@ -85,15 +85,16 @@ func mustCheck(t testing.TB, db *DB) {
 // min-heap.
 func (db *shard) checkExpiries() error {
 	flagged := 0
-	for i, e := range db.keys.ents {
-		if !e.ttl {
+	for i := range db.keys.Entries() {
+		seq, ttl := db.keys.Expiring(i)
+		if !ttl {
 			continue
 		}
-		if !db.keys.live(i) {
+		if !db.keys.Live(i) {
 			return fmt.Errorf("deleted entry %d has the ttl flag", i)
 		}
-		if _, ok := db.exp.at[e.seq]; !ok {
-			return fmt.Errorf("key %q has the ttl flag but no expiry time", db.keys.key(i))
+		if _, ok := db.exp.at[seq]; !ok {
+			return fmt.Errorf("key %q has the ttl flag but no expiry time", db.keys.Key(i))
 		}
 		flagged++
 	}

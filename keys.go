@@ -87,9 +87,9 @@ func (tx *Tx) Keys(pattern string) ([]string, error) {
 		sh := &tx.db.shards[bits.TrailingZeros64(b)]
 		t := &sh.keys
 		now := sh.walkNow()
-		for i := range t.ents {
-			if t.live(i) && !sh.expiredAt(i, now) && (all || glob.Match(pattern, t.key(i))) {
-				r = append(r, t.keyCopy(i))
+		for i := range t.Entries() {
+			if t.Live(i) && !sh.expiredAt(i, now) && (all || glob.Match(pattern, t.Key(i))) {
+				r = append(r, t.KeyCopy(i))
 			}
 		}
 	}
@@ -138,28 +138,28 @@ func (tx *Tx) scan(cursor uint64, match string, count int64, keyType string) ([]
 		sh := &db.shards[si]
 		t := &sh.keys
 		now := sh.walkNow()
-		i := t.seek(seq)
-		for ; i < len(t.ents) && visited < count; i++ {
-			if !t.live(i) {
+		i := t.Seek(seq)
+		for ; i < t.Entries() && visited < count; i++ {
+			if !t.Live(i) {
 				continue
 			}
 			visited++
 			if sh.expiredAt(i, now) {
 				continue
 			}
-			if match != "" && !glob.Match(match, t.key(i)) {
+			if match != "" && !glob.Match(match, t.Key(i)) {
 				continue
 			}
-			if keyType != "" && !strings.EqualFold(keyType, typeName(t.value(i))) {
+			if keyType != "" && !strings.EqualFold(keyType, typeName(t.Value(i))) {
 				continue
 			}
-			r = append(r, t.keyCopy(i))
+			r = append(r, t.KeyCopy(i))
 		}
-		for i < len(t.ents) && !t.live(i) {
+		for i < t.Entries() && !t.Live(i) {
 			i++
 		}
-		if i < len(t.ents) {
-			return r, uint64(si)<<scanShardShift | t.ents[i].seq, nil
+		if i < t.Entries() {
+			return r, uint64(si)<<scanShardShift | t.Seq(i), nil
 		}
 	}
 	return r, 0, nil
@@ -175,7 +175,7 @@ func (tx *Tx) DBSize() (int64, error) {
 	for b := tx.held; b != 0; b &= b - 1 {
 		sh := &tx.db.shards[bits.TrailingZeros64(b)]
 		sh.reclaim(-1)
-		n += int64(sh.keys.n)
+		n += int64(sh.keys.Len())
 	}
 	return n, nil
 }
@@ -225,13 +225,13 @@ func (tx *Tx) rename(key, newKey string, nx bool) (bool, error) {
 		return false, nil
 	}
 	src.touch(key)            // a snapshot copies the value before it moves out
-	v := src.keys.detached(i) // outlives the entry's deletion
+	v := src.keys.Detached(i) // outlives the entry's deletion
 	at, ttl := src.expiry(i)
 	src.remove(i, key)
 	dst.del(newKey)
-	dst.add(newKey, v)
+	j := dst.add(newKey, v)
 	if ttl {
-		dst.setExpiry(len(dst.keys.ents)-1, at)
+		dst.setExpiry(j, at)
 	}
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "rename", key, newKey)
@@ -262,7 +262,7 @@ func (tx *Tx) Copy(source, destination string, destDB int, replace bool) (int64,
 	if !ok {
 		return 0, nil
 	}
-	v := src.keys.value(i)
+	v := src.keys.Value(i)
 	at, ttl := src.expiry(i)
 	if _, ok := dst.lookup(destination); ok {
 		if !replace {
@@ -270,9 +270,9 @@ func (tx *Tx) Copy(source, destination string, destDB int, replace bool) (int64,
 		}
 		dst.del(destination)
 	}
-	dst.add(destination, clone(v))
+	j := dst.add(destination, clone(v))
 	if ttl {
-		dst.setExpiry(len(dst.keys.ents)-1, at)
+		dst.setExpiry(j, at)
 	}
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "copy", source, destination, "REPLACE")
@@ -331,7 +331,7 @@ func (tx *Tx) RandomKey() (string, bool, error) {
 	for {
 		n := 0
 		for b := tx.held; b != 0; b &= b - 1 {
-			n += db.shards[bits.TrailingZeros64(b)].keys.n
+			n += db.shards[bits.TrailingZeros64(b)].keys.Len()
 		}
 		if n == 0 {
 			return "", false, nil
@@ -341,10 +341,10 @@ func (tx *Tx) RandomKey() (string, bool, error) {
 		var sh *shard
 		for b := tx.held; b != 0; b &= b - 1 {
 			sh = &db.shards[bits.TrailingZeros64(b)]
-			if r < sh.keys.n {
+			if r < sh.keys.Len() {
 				break
 			}
-			r -= sh.keys.n
+			r -= sh.keys.Len()
 		}
 		if key, ok := sh.randomKey(); ok {
 			return key, true, nil
@@ -357,15 +357,15 @@ func (tx *Tx) RandomKey() (string, bool, error) {
 func (sh *shard) randomKey() (string, bool) {
 	t := &sh.keys
 	for {
-		i := rand.IntN(len(t.ents))
-		if !t.live(i) {
+		i := rand.IntN(t.Entries())
+		if !t.Live(i) {
 			continue
 		}
 		if sh.expiredAt(i, sh.walkNow()) {
-			sh.expireEntry(i, t.key(i))
+			sh.expireEntry(i, t.Key(i))
 			return "", false
 		}
-		return t.keyCopy(i), true
+		return t.KeyCopy(i), true
 	}
 }
 

@@ -3,11 +3,13 @@ package zlite
 import (
 	"context"
 	"fmt"
-	"github.com/zlite/zlite/internal/glob"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/zlite/zlite/internal/glob"
+	"github.com/zlite/zlite/list"
 )
 
 func TestKeysCompare(t *testing.T) {
@@ -206,5 +208,39 @@ func TestScanCompare(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("SCAN MATCH %q TYPE %q: zlite %d keys, redis %d keys", tc.match, tc.typ, len(got), len(want))
 		}
+	}
+}
+
+// TestScanCursorAcrossCompaction checks that a SCAN cursor taken before many deletes
+// (and the compaction they cause) and before growth resumes at the same key.
+func TestScanCursorAcrossCompaction(t *testing.T) {
+	db := New(WithShards(1)) // SCAN's order is a shard's creation order
+	sh := &db.shards[0]
+	tx := &sh.rtx
+	tx.begin(db.all)
+	for i := range 1000 {
+		sh.add(fmt.Sprintf("k%04d", i), list.New())
+	}
+	first, cursor, _ := tx.Scan(0, "", 500)
+	if len(first) != 500 || first[499] != "k0499" {
+		t.Fatalf("first SCAN page: %d keys ending %q", len(first), first[len(first)-1])
+	}
+	for i := range 600 {
+		if i != 500 {
+			sh.del(fmt.Sprintf("k%04d", i))
+		}
+	}
+	if sh.keys.Entries() >= 1000 {
+		t.Fatalf("%d entries after 599 deletes of 1000: not compacted", sh.keys.Entries())
+	}
+	for i := range 3000 {
+		sh.add(fmt.Sprintf("n%04d", i), list.New())
+	}
+	if err := sh.keys.Check(); err != nil {
+		t.Fatal(err)
+	}
+	rest, _, _ := tx.Scan(cursor, "", 1)
+	if len(rest) != 1 || rest[0] != "k0500" {
+		t.Fatalf("SCAN resumed at %q; want k0500", rest)
 	}
 }

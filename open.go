@@ -143,7 +143,7 @@ type replayer DB
 func (r *replayer) LoadKey(k *persist.Key) error {
 	db := (*DB)(r)
 	sh := &db.shards[db.shardOf(k.Name)]
-	if sh.keys.get(k.Name) != nil {
+	if sh.keys.Get(k.Name) != nil {
 		return fmt.Errorf("zlite: key %q twice in the snapshot", k.Name)
 	}
 	var v interface{ Len() int }
@@ -166,7 +166,7 @@ func (r *replayer) LoadKey(k *persist.Key) error {
 		return fmt.Errorf("zlite: key %q of unknown type %d in the snapshot", k.Name, k.Type)
 	}
 	if v.Len() > 0 {
-		sh.keys.add(k.Name, v)
+		sh.keys.Add(k.Name, v)
 		if k.ExpireAt != 0 {
 			sh.setExpireAt(k.Name, k.ExpireAt) // expires on first access if past
 		}

@@ -146,18 +146,18 @@ func (db *DB) snapshot() error {
 	}
 	n := 0
 	for i := range db.shards {
-		n += db.shards[i].keys.n
+		n += db.shards[i].keys.Len()
 	}
 	s := &snapshot{keys: make([]snapKey, 0, n), pending: make(map[any]int, n)}
 	for i := range db.shards {
 		sh := &db.shards[i]
 		t := &sh.keys
-		for i := range t.ents {
-			if t.live(i) {
-				v := t.value(i)
+		for i := range t.Entries() {
+			if t.Live(i) {
+				v := t.Value(i)
 				at, _ := sh.expiry(i) // an expired key is written with its time, as Redis's RDB does
 				s.pending[v] = len(s.keys)
-				s.keys = append(s.keys, snapKey{name: t.keyCopy(i), v: v, expireAt: at})
+				s.keys = append(s.keys, snapKey{name: t.KeyCopy(i), v: v, expireAt: at})
 			}
 		}
 	}

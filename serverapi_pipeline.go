@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 
+	"github.com/zlite/zlite/internal/keytable"
 	"github.com/zlite/zlite/internal/serverapi"
 )
 
@@ -148,23 +149,23 @@ func (db *DB) warm(c *command, args []string) warmKey {
 	i, h, whole := db.shardHash(key)
 	w := warmKey{&db.shards[i], h >> 32}
 	if !whole {
-		w.hash = keyHash(key)
+		w.hash = keytable.Hash(key)
 	}
-	w.sh.keys.warmIndex(w.hash)
+	w.sh.keys.WarmIndex(w.hash)
 	return w
 }
 
-// entry takes the second step of w's lookup (keyTable.warmEntry). O(1).
+// entry takes the second step of w's lookup (keytable.Table.warmEntry). O(1).
 func (w warmKey) entry() {
 	if w.sh != nil {
-		w.sh.keys.warmEntry(w.hash)
+		w.sh.keys.WarmEntry(w.hash)
 	}
 }
 
-// value takes the third step of w's lookup (keyTable.warmValue). O(1).
+// value takes the third step of w's lookup (keytable.Table.warmValue). O(1).
 func (w warmKey) value() {
 	if w.sh != nil {
-		w.sh.keys.warmValue(w.hash)
+		w.sh.keys.WarmValue(w.hash)
 	}
 }
 

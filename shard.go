@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"strings"
 	"unsafe"
 
 	"github.com/zlite/zlite/blocking"
+	"github.com/zlite/zlite/internal/keytable"
 	"github.com/zlite/zlite/internal/shardlock"
 	"github.com/zlite/zlite/list"
 )
@@ -94,7 +94,7 @@ type shardData struct {
 	db *DB
 
 	// keys holds the shard's keys and their values (see keytable.go).
-	keys keyTable
+	keys keytable.Table
 	// exp holds the keys' expiry times (expire_store.go).
 	exp expiries
 	// waits holds the callers blocked on this shard's keys alone.
@@ -117,57 +117,19 @@ type shardData struct {
 	wtx, rtx Tx
 }
 
-// hashTag returns the part of key that chooses its shard: as in Redis Cluster, the
-// bytes between the first '{' and the first '}' after it, when there are any, else
-// the whole key. Keys with the same tag ("{user1}:a", "{user1}:b") share a shard,
-// so commands on them lock one shard.
-func hashTag(key string) string {
-	i := strings.IndexByte(key, '{')
-	if i < 0 {
-		return key
-	}
-	j := strings.IndexByte(key[i+1:], '}')
-	if j <= 0 {
-		return key
-	}
-	return key[i+1 : i+1+j]
-}
-
 // shardOf returns the index of key's shard. O(len(key)).
 func (db *DB) shardOf(key string) int {
 	i, _, _ := db.shardHash(key)
 	return i
 }
 
-// shardHash returns key's shard and the hash of key's hash tag (strHash): its low
-// bits choose the shard and its high 32 the key's slot in the shard's key table
-// (keyHash), so that a key whose tag is the whole key (whole) is hashed once for
-// both. A key of up to 32 bytes is loaded once, as two or four words, for both the
-// search for a '{' and the hash.
+// shardHash returns key's shard and the hash of key's hash tag ([keytable.TagHash]):
+// its low bits choose the shard and its high 32 the key's slot in the shard's key
+// table ([keytable.Hash]), so that a key whose tag is the whole key (whole) is hashed
+// once for both.
 func (db *DB) shardHash(key string) (i int, h uint64, whole bool) {
-	switch n := len(key); {
-	case n <= 16:
-		if a, b := shortWords(key); !hasBrace(a) && !hasBrace(b) {
-			h = mixShort(a, b, n)
-			return int(h & db.shardMask), h, true
-		}
-	case n <= 32:
-		if a, b, c, d := midWords(key); !hasBrace(a) && !hasBrace(b) && !hasBrace(c) && !hasBrace(d) {
-			h = mixMid(a, b, c, d, n)
-			return int(h & db.shardMask), h, true
-		}
-	}
-	tag := hashTag(key)
-	h = strHash(tag)
-	return int(h & db.shardMask), h, len(tag) == len(key)
-}
-
-// hasBrace reports whether a byte of x is '{'. (y-ones)&^y has the high bit of
-// some byte set exactly when y has a zero byte.
-func hasBrace(x uint64) bool {
-	const ones, highs, braces = 0x0101010101010101, 0x8080808080808080, '{' * 0x0101010101010101
-	x ^= braces
-	return (x-ones)&^x&highs != 0
+	h, whole = keytable.TagHash(key)
+	return int(h & db.shardMask), h, whole
 }
 
 // maskOf returns the set of the shards of keys, one bit per shard.
@@ -212,12 +174,12 @@ func (sh *shard) remember(key string, h uint64) {
 	}
 }
 
-// hashOf returns keyHash(key), from the hash lockKey took of it when it can.
+// hashOf returns keytable.Hash(key), from the hash lockKey took of it when it can.
 func (sh *shard) hashOf(key string) uint64 {
 	if sh.hashKey != 0 && uintptr(unsafe.Pointer(unsafe.StringData(key))) == sh.hashKey && len(key) == int(sh.hashLen) {
 		return uint64(sh.hashVal)
 	}
-	return keyHash(key)
+	return keytable.Hash(key)
 }
 
 // rlockMask read-locks the shards of m for a batch of reads (a View, a pipeline of

@@ -1,7 +1,6 @@
 package zlite
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,78 +13,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestHashTag(t *testing.T) {
-	// Redis Cluster's rules (cluster.c keyHashSlot).
-	tests := []struct{ key, tag string }{
-		{"plain", "plain"},
-		{"{user1000}.following", "user1000"},
-		{"{user1000}.followers", "user1000"},
-		{"foo{}{bar}", "foo{}{bar}"}, // an empty tag: the whole key
-		{"foo{{bar}}zap", "{bar"},
-		{"foo{bar}{zap}", "bar"},
-		{"no{close", "no{close"},
-		{"}{x}", "x"},
-		{"", ""},
-	}
-	for _, tt := range tests {
-		require.Equal(t, tt.tag, hashTag(tt.key), "hashTag(%q)", tt.key)
-	}
+// TestShardOfTag checks that keys with one hash tag, and the tag itself, share a
+// shard.
+func TestShardOfTag(t *testing.T) {
 	db := New()
 	require.Equal(t, db.shardOf("{q}:a"), db.shardOf("{q}:b"), "keys with one tag share a shard")
 	require.Equal(t, db.shardOf("q"), db.shardOf("{q}:b"), "a key and its tag share a shard")
-}
-
-// TestShardHash checks the one-load path of shardHash against hashTag and strHash
-// at every key length it treats apart (0, 1-3, 4-7, 8-16, 17-32, longer), with a brace at
-// each position and next to bytes one above and below it, and with a tag.
-func TestShardHash(t *testing.T) {
-	db := New()
-	check := func(key string) {
-		tag := hashTag(key)
-		i, h, whole := db.shardHash(key)
-		require.Equal(t, strHash(tag), h, "shardHash(%q)", key)
-		require.Equal(t, int(h&db.shardMask), i, "shardHash(%q)", key)
-		require.Equal(t, tag == key, whole, "shardHash(%q)", key)
-	}
-	for n := range 40 {
-		for _, fill := range []byte{'a', '{' - 1, '{' + 1, '}', 0, 0xff} {
-			key := bytes.Repeat([]byte{fill}, n)
-			check(string(key))
-			for i := range n {
-				k := slices.Clone(key)
-				k[i] = '{'
-				check(string(k))
-				if i+2 < n {
-					k[n-1] = '}'
-					check(string(k))
-				}
-			}
-		}
-	}
-}
-
-// TestStrHashSpread checks that strHash spreads keys that differ in a few bytes (the
-// usual "user:%08d") evenly over the shards (its low bits) and the key-table slots
-// (its high 32 bits), for short keys (mixShort), middling ones (mixMid) and long ones
-// (maphash).
-func TestStrHashSpread(t *testing.T) {
-	for _, format := range []string{"u:%d", "user:%08d", "%016d", "tenant:%08d:queue",
-		"bench:zlite:z:user:%08d", "%032d", "%017d", "session:%08d:tenant:00000001:queue"} {
-		const n, shards = 64_000, 64
-		var per [shards]int
-		high := make(map[uint32]bool, n)
-		for i := range n {
-			h := strHash(fmt.Sprintf(format, i))
-			per[h%shards]++
-			high[uint32(h>>32)] = true
-		}
-		for s, c := range per {
-			// 1000 expected per shard, with a standard deviation of about 31.
-			require.InDelta(t, n/shards, c, 200, "%s: shard %d holds %d keys", format, s, c)
-		}
-		// n²/2³³ ≈ 0.5 collisions expected among random 32-bit values.
-		require.GreaterOrEqual(t, len(high), n-8, "%s: distinct slot hashes", format)
-	}
 }
 
 func TestWithShards(t *testing.T) {

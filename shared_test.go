@@ -3,11 +3,12 @@ package zlite
 import (
 	"context"
 	"fmt"
-	"github.com/zlite/zlite/internal/serverapi"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/zlite/zlite/internal/serverapi"
 
 	"github.com/stretchr/testify/require"
 )
@@ -64,7 +65,7 @@ func TestSharedReadsRunTogether(t *testing.T) {
 
 	now = now.Add(time.Second)
 	sh := &db.shards[db.shardOf(tk)]
-	_, ok := sh.keys.find(tk)
+	_, ok := sh.keys.Find(tk)
 	require.True(t, ok, "the due key is still in the table before the read")
 	require.NoError(t, db.ViewKeys([]string{tk}, func(tx *Tx) error {
 		_, ok, err := tx.ZScore(tk, "a")
@@ -72,7 +73,7 @@ func TestSharedReadsRunTogether(t *testing.T) {
 		require.False(t, ok)
 		return nil
 	}))
-	_, ok = sh.keys.find(tk)
+	_, ok = sh.keys.Find(tk)
 	require.False(t, ok, "the read deleted the due key")
 }
 

@@ -309,7 +309,7 @@ func (db *DB) Stats() Stats {
 	for i := range db.shards {
 		sh := &db.shards[i]
 		sh.reclaim(-1)
-		st.Keys += int64(sh.keys.n)
+		st.Keys += int64(sh.keys.Len())
 		st.Expires += int64(len(sh.exp.at))
 		st.ExpiredKeys += sh.exp.expired
 		st.Blocked += int64(sh.waits.Blocked())
@@ -339,8 +339,8 @@ func (db *DB) Stats() Stats {
 
 // typeStats adds the shard's keys to types, by type.
 func (sh *shard) typeStats(types map[string]TypeStats) {
-	for i := range sh.keys.ents {
-		val := sh.keys.value(i)
+	for i := range sh.keys.Entries() {
+		val := sh.keys.Value(i)
 		if val == nil {
 			continue
 		}

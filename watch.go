@@ -91,7 +91,7 @@ func (sh *shard) touch(key string) {
 // shard with watches.
 func (sh *shard) touchSlow(key string) {
 	if d := sh.db.dur; d != nil && d.snap != nil {
-		d.snap.cow(sh.keys.get(key)) // a snapshot's copy-on-write (open_snapshot.go)
+		d.snap.cow(sh.keys.Get(key)) // a snapshot's copy-on-write (open_snapshot.go)
 	}
 	if sh.watches.n == 0 {
 		return

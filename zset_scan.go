@@ -1,8 +1,9 @@
 package zlite
 
 import (
-	"github.com/zlite/zlite/internal/glob"
 	"math"
+
+	"github.com/zlite/zlite/internal/glob"
 
 	"github.com/zlite/zlite/zset"
 )

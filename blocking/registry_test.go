@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // req is the fake request of these tests: up to n items (0: one) from the first of
@@ -508,7 +509,7 @@ func seed(t *testing.T) uint64 {
 // consumers block on random key sets with random timeouts and cancellations. Every
 // item pushed is received once or left in the store.
 func TestStress(t *testing.T) {
-	sd := seed(t)
+	sd := testmain.Seed(t)
 	const (
 		nkeys     = 5
 		producers = 3

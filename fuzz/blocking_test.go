@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/internal/redistest"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // An event of a blocking scenario: client runs args, either to completion or, with
@@ -398,7 +399,7 @@ func TestDifferentialBlocking(t *testing.T) {
 			c.Close()
 		}
 	}()
-	seed := seed(t)
+	seed := testmain.Seed(t)
 	t.Logf("ZLITE_SEED=%d", seed)
 	rnd := rand.New(rand.NewPCG(seed, 7))
 	scs := slices.Clone(blockingScenarios)

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/internal/redistest"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // zliteTarget runs commands through the keyspace's Do, one after the other.
@@ -106,7 +107,7 @@ func newDiffer(t testing.TB) (*differ, map[string]bool) {
 // identical replies (up to the loosenings in loosen_test.go).
 func TestDifferential(t *testing.T) {
 	d, allowed := newDiffer(t)
-	s := seed(t)
+	s := testmain.Seed(t)
 	n := transcriptLen(t)
 	t.Logf("ZLITE_SEED=%d, %d commands", s, n)
 	start := time.Now()

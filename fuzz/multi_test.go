@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zlite/zlite"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // nakedBlocking returns a blocking command with nothing pushed before it: inside a
@@ -46,7 +47,7 @@ func txDo(tx *zlite.Tx, args []string) (v val) {
 func TestDifferentialMulti(t *testing.T) {
 	d, allowed := newDiffer(t)
 	db := zlite.New()
-	s := seed(t)
+	s := testmain.Seed(t)
 	n := transcriptLen(t) / 4
 	t.Logf("ZLITE_SEED=%d, %d commands in transactions", s, n)
 	g := &gen{src: randSource{rand.New(rand.NewPCG(s, s^0x51))}, allowed: allowed}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/zlite/zlite/internal/redistest"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // TestDifferentialRedisSelf checks the harness itself: the same transcript on two
@@ -15,7 +16,7 @@ func TestDifferentialRedisSelf(t *testing.T) {
 	defer a.Close()
 	defer b.Close()
 	d := &differ{zl: redisTarget{b}, rd: redisTarget{a}, redis72: true}
-	s := seed(t)
+	s := testmain.Seed(t)
 	t.Logf("ZLITE_SEED=%d", s)
 	n := transcriptLen(t) / 40
 	if testing.Short() {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/zlite/zlite"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // TestGeneratorShapes checks that the seeded transcripts exercise what the
@@ -13,7 +14,7 @@ import (
 // elements (Redis's listpack limit), large sets, and members around 64 bytes. It
 // runs the generator on zlite alone and samples every key's size after each step.
 func TestGeneratorShapes(t *testing.T) {
-	s := seed(t)
+	s := testmain.Seed(t)
 	t.Logf("ZLITE_SEED=%d", s)
 	g := &gen{src: randSource{rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))}}
 	db := zlite.New()

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // opArgs are the operands of one randomized operation; each operation uses the ones
@@ -257,7 +259,7 @@ func TestModel(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		ops = 20_000
 	}
-	s := seed(t)
+	s := testmain.Seed(t)
 	for _, size := range []int{32, 100, 256, 2048} {
 		t.Run(fmt.Sprintf("pageSize=%d", size), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(s, uint64(size)))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/zlite/zlite/internal/redistest"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // keyspace is a minimal command layer over List for comparing with a real
@@ -300,7 +301,7 @@ func TestAgainstRedis(t *testing.T) {
 // span pages, on Redis and on List and compares every reply.
 func TestAgainstRedisRandom(t *testing.T) {
 	rdb := redisClient(t)
-	s := seed(t)
+	s := testmain.Seed(t)
 	r := rand.New(rand.NewPCG(s, 3))
 	keys := []string{"list:r:a", "list:r:b"}
 	rdb.Del(context.Background(), keys...)

@@ -7,13 +7,12 @@ import (
 	"io"
 	"math/rand/v2"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/zlite/zlite/internal/redistest"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // The RESP-level differential tests: the same bytes sent over TCP to redis-server
@@ -24,20 +23,6 @@ import (
 //     zlite with Redis 7.2's shortest round-trip form; such a string or double is
 //     compared as a number, everything else in the reply still byte for byte.
 //   - HELLO's map is not compared (server version and client id differ).
-
-// seed returns ZLITE_SEED or a new seed, and logs it.
-func seed(t *testing.T) uint64 {
-	s := uint64(time.Now().UnixNano())
-	if v := os.Getenv("ZLITE_SEED"); v != "" {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			t.Fatalf("ZLITE_SEED=%q: %v", v, err)
-		}
-		s = n
-	}
-	t.Logf("seed %d (set ZLITE_SEED=%d to replay)", s, s)
-	return s
-}
 
 // pair is the same client on both servers: conns[0] on zlite, conns[1] on Redis.
 type pair struct {
@@ -298,7 +283,7 @@ func (g gen) next() []string {
 // TestWireDifferential sends the same random transcript to both servers and
 // compares every reply on the wire, in RESP2 and RESP3.
 func TestWireDifferential(t *testing.T) {
-	s := seed(t)
+	s := testmain.Seed(t)
 	n := 1500
 	if testing.Short() {
 		n = 300
@@ -316,7 +301,7 @@ func TestWireDifferential(t *testing.T) {
 
 // TestWireDifferentialPipelined sends the transcript in one write per 50 commands.
 func TestWireDifferentialPipelined(t *testing.T) {
-	s := seed(t)
+	s := testmain.Seed(t)
 	for _, proto := range []int{2, 3} {
 		t.Run("resp="+strconv.Itoa(proto), func(t *testing.T) {
 			p := sides(t, 1, proto)[0]

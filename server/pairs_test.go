@@ -13,6 +13,7 @@ import (
 
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/internal/serverapi"
+	"github.com/zlite/zlite/internal/testmain"
 	"github.com/zlite/zlite/zset"
 )
 
@@ -22,7 +23,7 @@ import (
 // serverapi.Hooks.DoPipelined with a PairWriter and [writer.pairs], and requires the same bytes in RESP2 and
 // RESP3, with writer buffers small enough that scores and members straddle them.
 func TestPairsMatchValue(t *testing.T) {
-	r := rand.New(rand.NewPCG(seed(t), 13))
+	r := rand.New(rand.NewPCG(testmain.Seed(t), 13))
 	scores := []float64{0, math.Copysign(0, -1), 1, -3, 2.5, 0.1, 1e21, 1e-7, 5e-324,
 		math.MaxFloat64, 1 << 62, 1<<62 + 1<<10, -(1 << 63), math.Inf(1), math.Inf(-1), 1.0 / 3}
 	fill := func(db *zlite.DB, n int) {
@@ -129,7 +130,7 @@ func TestPairsMatchValue(t *testing.T) {
 // the replies on the wire in RESP2 and RESP3 (the pipelined pops are the ones that
 // write their pairs straight into the reply; see serverapi.Hooks.DoPipelined with a PairWriter).
 func TestWireZPopPipelined(t *testing.T) {
-	s := seed(t)
+	s := testmain.Seed(t)
 	for _, proto := range []int{2, 3} {
 		t.Run("resp="+strconv.Itoa(proto), func(t *testing.T) {
 			p := sides(t, 1, proto)[0]

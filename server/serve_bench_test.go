@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zlite/zlite"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // batchConn is a net.Conn that a benchmark feeds one pipelined batch at a time:
@@ -150,7 +151,7 @@ func (c *chunkConn) Write(p []byte) (int, error) { return c.out.Write(p) }
 // return another value. The values are compared after the whole stream, once the
 // read buffer has been overwritten many times.
 func TestStraddlingReads(t *testing.T) {
-	r := rand.New(rand.NewPCG(seed(t), 3))
+	r := rand.New(rand.NewPCG(testmain.Seed(t), 3))
 	var in, want bytes.Buffer
 	n := 0
 	for i := range 3000 {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 var (
@@ -229,7 +231,7 @@ func TestSetAlgebraRedis(t *testing.T) {
 	if strings.Contains(info, "redis_version:7.0.") || strings.Contains(info, "redis_version:6.") {
 		format = FormatScore70
 	}
-	seed := seed(t)
+	seed := testmain.Seed(t)
 	rng := rand.New(rand.NewPCG(seed, 2))
 	scores := []float64{inf, negInf, 0, 1, -1, 2.5, 3, 1e308, -1e308, 0.1, 7}
 	weights := []float64{1, 1, 1, 0, -1, 2, 0.5, inf, negInf, 1e10}

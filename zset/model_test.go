@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // model is the naive reference: a map and a sorted slice, everything by linear scans. It
@@ -273,7 +275,7 @@ func TestModel(t *testing.T) {
 }
 
 func testModel(t *testing.T, lim Limits, ops int) {
-	r := rand.New(rand.NewPCG(seed(t), 7))
+	r := rand.New(rand.NewPCG(testmain.Seed(t), 7))
 	// Phases vary the member pool (set size), whether scores are all equal (lexicographic
 	// operations are only specified then) and the score spread.
 	type phase struct {

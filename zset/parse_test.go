@@ -14,6 +14,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/zlite/zlite/internal/redistest"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 func TestMain(m *testing.M) {
@@ -453,7 +454,7 @@ func TestFormatScore(t *testing.T) {
 // TestFormatScoreRoundTrip checks that every formatted score parses back to the same
 // float64, over random bit patterns and decimal-looking values.
 func TestFormatScoreRoundTrip(t *testing.T) {
-	seed := seed(t)
+	seed := testmain.Seed(t)
 	rng := rand.New(rand.NewPCG(seed, seed))
 	n := 50000
 	if testing.Short() || raceEnabled {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // TestPopFunc pops random counts from both ends of sets of many sizes, small and
@@ -12,7 +14,7 @@ import (
 // passed to f (copied at once, as a caller must) and the sets left must be the same,
 // with the invariants after each pop.
 func TestPopFunc(t *testing.T) {
-	r := rand.New(rand.NewPCG(seed(t), 11))
+	r := rand.New(rand.NewPCG(testmain.Seed(t), 11))
 	for _, n := range []int{0, 1, 2, 16, 17, 128, 129, 300, 5000} {
 		for _, max := range []bool{false, true} {
 			t.Run("n="+strconv.Itoa(n)+"/max="+strconv.FormatBool(max), func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	lua "github.com/yuin/gopher-lua"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // The differential tests run each Lua chunk on a state opened with this
@@ -684,7 +685,7 @@ func batch(t *testing.T, exprs []string) {
 // TestDiffPatternRandom compares find, match and gsub of random short subjects
 // and patterns made of Lua's pattern items.
 func TestDiffPatternRandom(t *testing.T) {
-	r := rand.New(rand.NewPCG(seed(t), 0))
+	r := rand.New(rand.NewPCG(testmain.Seed(t), 0))
 	items := []string{"a", "b", "(", ")", ".", "%a", "%d", "%s", "%W", "[ab]", "[^a]", "[a-c%d]", "*", "+", "-", "?",
 		"%1", "%2", "^", "$", "%b()", "%f[a]", "%f[%W]", "()", "%", "[", "]", "%%", "1", " ",
 		"%b", "%f", "[]a]", "[^]]", "[a-]", "[%a-c]", "%0", "%z", "(()", "%x", "%P", "[%]"}
@@ -716,7 +717,7 @@ func TestDiffPatternRandom(t *testing.T) {
 // TestDiffNumbersRandom compares tostring and string.format's number
 // directives on random numbers of every magnitude.
 func TestDiffNumbersRandom(t *testing.T) {
-	r := rand.New(rand.NewPCG(seed(t), 0))
+	r := rand.New(rand.NewPCG(testmain.Seed(t), 0))
 	var exprs []string
 	for range 400 {
 		var f float64
@@ -740,7 +741,7 @@ func TestDiffNumbersRandom(t *testing.T) {
 // TestDiffToNumberRandom compares tonumber of random number-like strings, with
 // and without a base.
 func TestDiffToNumberRandom(t *testing.T) {
-	r := rand.New(rand.NewPCG(seed(t), 0))
+	r := rand.New(rand.NewPCG(testmain.Seed(t), 0))
 	const alphabet = "0123456789xXeEpP.+- \t\nabfFinINaz\x00"
 	bases := []string{"", ", 10", ", 16", ", 2", ", 36", ", 8"}
 	var exprs []string
@@ -782,7 +783,7 @@ func randomDirective(r *rand.Rand) string {
 // the function and the error, which show that the quicksort is Lua 5.1's step
 // for step.
 func TestDiffSortRandom(t *testing.T) {
-	r := rand.New(rand.NewPCG(seed(t), 0))
+	r := rand.New(rand.NewPCG(testmain.Seed(t), 0))
 	orders := []string{
 		"function(a, b) return a < b end",
 		"function(a, b) return a <= b end",

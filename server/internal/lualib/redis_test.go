@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	lua "github.com/yuin/gopher-lua"
 	"github.com/zlite/zlite/internal/redistest"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // The differential harness: each case is the body of a script, run on a gopher-lua
@@ -161,23 +161,9 @@ func compareCases(t *testing.T, cases []luaCase) {
 	}
 }
 
-// seed returns ZLITE_SEED or a new seed, and logs it.
-func seed(t testing.TB) uint64 {
-	s := uint64(time.Now().UnixNano())
-	if v := os.Getenv("ZLITE_SEED"); v != "" {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			t.Fatalf("ZLITE_SEED=%q: %v", v, err)
-		}
-		s = n
-	}
-	t.Logf("seed %d (set ZLITE_SEED=%d to replay)", s, s)
-	return s
-}
-
-// newRand returns a generator seeded by seed(t).
+// newRand returns a generator seeded by testmain.Seed(t).
 func newRand(t testing.TB) *rand.Rand {
-	s := seed(t)
+	s := testmain.Seed(t)
 	return rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
 }
 

@@ -1,4 +1,4 @@
-package zlite
+package keytable
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 	"github.com/zlite/zlite/zset"
 )
 
-// keyTable maps key names to values (a *zset.Set or *list.List). It is the keyspace's
+// Table maps key names to values (a *zset.Set or *list.List). It is the keyspace's
 // only record of its keys, built so that a key costs little beyond its bytes and the
 // garbage collector sees as few pointers and objects per key as possible: none in the
 // entry, the key or the index, and the value's own header (the zset.Set or
@@ -21,7 +21,7 @@ import (
 // holds one per shard. It is not safe for concurrent use.
 //
 // Layout:
-//   - ents holds one 24-byte keyEnt per key in creation order, deleted keys included
+//   - ents holds one 24-byte entry per key in creation order, deleted keys included
 //     until the next compaction: the key's place in arena (or in long), its length,
 //     the value's type and its slot in sets or lists (ref), and its SCAN sequence
 //     number. An entry holds no pointer, so the collector never scans ents. Past
@@ -48,14 +48,13 @@ import (
 //     lists (packVal), so that a lookup finds the value without reading the entry,
 //     and starts reading the value's contents (zset.Set.Prefetch,
 //     list.List.Prefetch) before it compares the key's bytes. Among many keys every
-//     one of these reads misses the cache (each a few hundred nanoseconds), and a
+//     one of these reads misses the cache, and a
 //     lookup used to wait for them one after another: index
 //     slot, entry, value's slot, value's bytes (and for a set of more than 8
 //     entries its index at the end, then the entry found there). Now it waits for
 //     three: the index slot and its val; the entry and the value's slot; the key's
 //     bytes and the value's first lines, each pair read at once. It costs 4 bytes
-//     per index slot, 4.6–9 per key (+5.2 B/key measured at 100k keys), and a few
-//     dozen instructions a lookup when everything is in the cache.
+//     per index slot, 4.6–9 per key.
 //
 // A deleted key's slot is emptied at once (its set's buffer or tree, its list's
 // pages, are left to the collector) and reused by the next key of its type. The slots
@@ -66,42 +65,25 @@ import (
 // emptied list's buffers are moved to the shard's spare (dropIfEmpty) before its key
 // goes.
 //
-// Measured with BenchmarkManyKeys (6 paired rounds against the layout with a heap
-// zset.Set or list.List per key): with 100k sorted sets of 10 members alive a forced
-// runtime.GC took 4.9 ms (median; 3.9-5.1) against 6.1 (4.8-6.4), per-round ratio 0.80
-// (0.63-0.99), collector CPU 0.66 (0.59-0.80); one-member sets 0.48 wall, 0.56 CPU;
-// 100k one-item lists 0.69 and 0.72; ten-item lists 0.89 wall, 1.02 CPU. (With the sets
-// in 3 KiB chunks, scanned object by object rather than span by span, the ten-member
-// ratio was 0.98 wall and 1.18 CPU: see smallChunk.) Memory per key moved by the slack
-// of the slabs' chunks and the entries' growth: +2.8 B per one-member set (94.5 B/key),
-// +0.28 B/elem at 10 members (23.85), +0.14 at 100 (18.99), +6.4 B per one-item list
-// (170.1), +0.64 B/elem at 10 items (34.61).
-//
-// Measured with BenchmarkManyKeys (6 alternating runs of this layout and the one
-// without vals, 100k sorted sets and 100k lists of 10, median time per command
-// new/old): ZSCORE 0.86 (0.80-1.06), ZRANK 0.85 (0.79-1.04), ZADD 0.88 (0.75-0.96),
-// ZRANGE 0.91 (0.82-1.09), ZPOPMIN 0.86 (0.77-0.98), LPUSH+RPOP 0.82 (0.67-0.93).
-// Reading ahead with the prefetch instruction (internal/prefetch, which pipelines need:
-// see warmIndex) instead of ordinary loads left unused did as well, within the noise.
-// In the cache the prefetch costs a call that cannot be inlined, up to a tenth of a
-// one-key command's work; a set's Prefetch is one call of internal/prefetch.Span rather
-// than a loop of calls.
+// A value in a slot rather than on the heap makes a forced collection with many small
+// keys alive cheaper, and vals makes a lookup among many keys faster, for about five
+// bytes a key; prefetching rather than ordinary loads is what lets a pipeline read
+// ahead without stalling the command that runs meanwhile (docs/design.md gives the
+// measurements).
 //
 // A pipeline warms its lookups ahead (warmIndex, warmEntry, warmValue, called by
 // DB.pipelineLocked for the three commands after the running one): each step reads only
 // lines the step before brought in and starts the next ones, so a command finds its
 // index slot, entry, value header, key bytes and value contents in the cache.
-// BenchmarkManyKeysOps/op=.../pipeline=64, 5 alternating runs against the pipeline
-// without it: ZADD 0.79 of the time per command, ZRANK 0.82, LPUSH+RPOP 0.85 (warming
-// with ordinary loads instead: 0.90, 1.03, 1.12, as such a load holds back the
-// instructions after it until its line arrives).
+// Warming with ordinary loads instead would hold back the instructions after each
+// load until its line arrives.
 //
 // SCAN's cursor is a sequence number: entries are in increasing seq order, so the
 // entry to resume from is found by binary search, and compaction (which drops deleted
 // entries once they are the majority) keeps every live entry's seq and relative
 // order, so cursors stay valid across deletes, growth and compaction.
-type keyTable struct {
-	ents    []keyEnt
+type Table struct {
+	ents    []entry
 	sets    slab[zset.Set]
 	lists   slab[list.List]
 	arena   []byte
@@ -113,12 +95,12 @@ type keyTable struct {
 	nextSeq uint64   // seq of the next key added; seqs start at 1 (0 ends a SCAN)
 }
 
-// keyEnt is a key's entry: its bytes are arena[off:off+n], or long[off] when n is
+// entry is a key's entry: its bytes are arena[off:off+n], or long[off] when n is
 // longKey; its value is sets.at(ref) or lists.at(ref), as kind says (kindNone once
 // deleted); seq is its SCAN sequence number. ttl is set while the key has an expiry
 // time, kept by the DB in a side table keyed by seq (expire_store.go); it sits in what
 // would be padding, so keys without a TTL pay no byte for it.
-type keyEnt struct {
+type entry struct {
 	off  uint32
 	n    uint16
 	kind uint8
@@ -137,7 +119,7 @@ const (
 const (
 	entsSlowGrowth = 1024 // ents at least this long grow by 1/8 at a time
 
-	longKey     = math.MaxUint16 // keyEnt.n of a key kept in long
+	longKey     = math.MaxUint16 // entry.n of a key kept in long
 	maxArenaKey = 4096           // longer keys are kept in long
 	maxArena    = math.MaxUint32 // arena size above which keys go to long
 )
@@ -238,7 +220,7 @@ func (s *slab[T]) release(ref uint32) {
 // key's value from then on. A sorted set's header is copied: v may still be read (it
 // has the same contents) but must not be written. A list's contents are moved
 // (list.List.Swap): v is left empty.
-func (t *keyTable) store(v any) (uint8, uint32) {
+func (t *Table) store(v any) (uint8, uint32) {
 	switch v := v.(type) {
 	case *zset.Set:
 		ref := t.sets.alloc()
@@ -253,7 +235,7 @@ func (t *keyTable) store(v any) (uint8, uint32) {
 }
 
 // drop empties the slot of entry i's value.
-func (t *keyTable) drop(i int) {
+func (t *Table) drop(i int) {
 	switch e := &t.ents[i]; e.kind {
 	case kindZSet:
 		t.sets.release(e.ref)
@@ -262,10 +244,10 @@ func (t *keyTable) drop(i int) {
 	}
 }
 
-// value returns entry i's value, or nil for a deleted entry. It points into the
-// table: it stays valid (and is the key's value) until the key is deleted or the table
+// Value returns entry i's Value, or nil for a deleted entry. It points into the
+// table: it stays valid (and is the key's Value) until the key is deleted or the table
 // reset.
-func (t *keyTable) value(i int) any {
+func (t *Table) Value(i int) any {
 	switch e := &t.ents[i]; e.kind {
 	case kindZSet:
 		return t.sets.at(e.ref)
@@ -277,7 +259,7 @@ func (t *keyTable) value(i int) any {
 
 // fetch returns the value of packVal val, nil for 0, and starts reading its contents
 // into the cache without waiting for them (zset.Set.Prefetch, list.List.Prefetch).
-func (t *keyTable) fetch(val uint32) any {
+func (t *Table) fetch(val uint32) any {
 	switch val >> valKindShift {
 	case uint32(kindZSet):
 		s := t.sets.at(val & valRefMask)
@@ -291,11 +273,11 @@ func (t *keyTable) fetch(val uint32) any {
 	return nil
 }
 
-// warmIndex starts reading the index slot, and its val, where a lookup of a key of
-// hash keyHash begins, without waiting for them: the first of three steps, then
+// WarmIndex starts reading the index slot, and its val, where a lookup of a key of
+// hash Hash begins, without waiting for them: the first of three steps, then
 // warmEntry and warmValue, that make a lookup soon after it find what it reads in
 // the cache (see DB.pipelineLocked). O(1).
-func (t *keyTable) warmIndex(hash uint64) {
+func (t *Table) WarmIndex(hash uint64) {
 	if len(t.index) == 0 {
 		return
 	}
@@ -304,9 +286,9 @@ func (t *keyTable) warmIndex(hash uint64) {
 	prefetch.Line(unsafe.Pointer(&t.vals[j]))
 }
 
-// atHome returns the home index slot of keyHash hash and the entry it names, if that
+// atHome returns the home index slot of Hash hash and the entry it names, if that
 // slot holds hash: the only slot the warm steps look at. O(1).
-func (t *keyTable) atHome(hash uint64) (j uint64, e int, ok bool) {
+func (t *Table) atHome(hash uint64) (j uint64, e int, ok bool) {
 	if len(t.index) == 0 {
 		return 0, 0, false
 	}
@@ -315,11 +297,11 @@ func (t *keyTable) atHome(hash uint64) (j uint64, e int, ok bool) {
 	return j, int(uint32(v)) - 1, v != 0 && v>>32 == hash
 }
 
-// warmEntry starts reading the entry and the value's slot of the key of hash keyHash
+// WarmEntry starts reading the entry and the value's slot of the key of hash Hash
 // when its index slot is its home one, which warmIndex should have read some time
 // before, without waiting for them; a lookup of the key after it finds both in the
 // cache and waits only for the key's bytes and the value's contents. O(1).
-func (t *keyTable) warmEntry(hash uint64) {
+func (t *Table) WarmEntry(hash uint64) {
 	j, e, ok := t.atHome(hash)
 	if !ok {
 		return
@@ -333,10 +315,10 @@ func (t *keyTable) warmEntry(hash uint64) {
 	}
 }
 
-// warmValue starts reading the key's bytes and the value's contents of the key of
-// hash keyHash when its index slot is its home one, whose entry and value slot
+// WarmValue starts reading the key's bytes and the value's contents of the key of
+// hash Hash when its index slot is its home one, whose entry and value slot
 // warmEntry should have read some time before, without waiting for them. O(1).
-func (t *keyTable) warmValue(hash uint64) {
+func (t *Table) WarmValue(hash uint64) {
 	j, e, ok := t.atHome(hash)
 	if !ok {
 		return
@@ -362,12 +344,12 @@ const (
 	valRefMask   = 1<<valKindShift - 1
 )
 
-// detached returns entry i's value in a form that stays valid after the entry is
+// Detached returns entry i's value in a form that stays valid after the entry is
 // deleted, for moving it to another key (RENAME): a sorted set as a copy of its header
 // on the heap, sharing its contents, which the caller must not write before the entry
 // is deleted; a list moved out to the heap, leaving the entry's list empty. A snapshot
 // must therefore have copied the value first (shard.touch).
-func (t *keyTable) detached(i int) any {
+func (t *Table) Detached(i int) any {
 	switch e := t.ents[i]; e.kind {
 	case kindZSet:
 		s := new(zset.Set)
@@ -381,12 +363,12 @@ func (t *keyTable) detached(i int) any {
 	return nil
 }
 
-// keyHash returns key's hash in its shard's key table: the high 32 bits of
+// Hash returns key's hash in its shard's key table: the high 32 bits of
 // strHash, whose low bits choose the shard of a hash tag (shardHash). O(len(key)).
-func keyHash(key string) uint64 { return strHash(key) >> 32 }
+func Hash(key string) uint64 { return strHash(key) >> 32 }
 
-// key returns entry i's name without copying; it is valid until the table changes.
-func (t *keyTable) key(i int) string {
+// Key returns entry i's name without copying; it is valid until the table changes.
+func (t *Table) Key(i int) string {
 	e := &t.ents[i]
 	if e.n == longKey {
 		return t.long[e.off]
@@ -397,8 +379,8 @@ func (t *keyTable) key(i int) string {
 	return unsafe.String(&t.arena[e.off], int(e.n))
 }
 
-// keyCopy returns entry i's name as a fresh string, safe to hand to callers.
-func (t *keyTable) keyCopy(i int) string {
+// KeyCopy returns entry i's name as a fresh string, safe to hand to callers.
+func (t *Table) KeyCopy(i int) string {
 	e := t.ents[i]
 	if e.n == longKey {
 		return t.long[e.off]
@@ -406,17 +388,17 @@ func (t *keyTable) keyCopy(i int) string {
 	return string(t.arena[e.off : e.off+uint32(e.n)])
 }
 
-// find returns the entry number of key. The complexity is O(1) on average.
-func (t *keyTable) find(key string) (int, bool) { return t.findHash(key, keyHash(key)) }
+// Find returns the entry number of key. The complexity is O(1) on average.
+func (t *Table) Find(key string) (int, bool) { return t.FindHash(key, Hash(key)) }
 
-// findHash is find given keyHash(key).
-func (t *keyTable) findHash(key string, hash uint64) (int, bool) {
-	i, _, ok := t.findValue(key, hash)
+// FindHash is find given Hash(key).
+func (t *Table) FindHash(key string, hash uint64) (int, bool) {
+	i, _, ok := t.FindValue(key, hash)
 	return i, ok
 }
 
-// findValue is findHash that also returns the entry's value, as value does.
-func (t *keyTable) findValue(key string, hash uint64) (int, any, bool) {
+// FindValue is findHash that also returns the entry's value, as value does.
+func (t *Table) FindValue(key string, hash uint64) (int, any, bool) {
 	if t.n == 0 {
 		return 0, nil, false
 	}
@@ -432,9 +414,9 @@ func (t *keyTable) findValue(key string, hash uint64) (int, any, bool) {
 			// The value is found, and its contents read, before the key's bytes are
 			// compared: the reads overlap (see vals).
 			val := t.fetch(t.vals[i])
-			if e := int(uint32(v) - 1); t.key(e) == key {
+			if e := int(uint32(v) - 1); t.Key(e) == key {
 				if val == nil {
-					val = t.value(e)
+					val = t.Value(e)
 				}
 				return e, val, true
 			}
@@ -442,16 +424,16 @@ func (t *keyTable) findValue(key string, hash uint64) (int, any, bool) {
 	}
 }
 
-// get returns the value at key, or nil.
-func (t *keyTable) get(key string) any {
-	_, v, _ := t.findValue(key, keyHash(key))
+// Get returns the value at key, or nil.
+func (t *Table) Get(key string) any {
+	_, v, _ := t.FindValue(key, Hash(key))
 	return v
 }
 
-// set makes v the value of key, adding the key (last in SCAN order) if it is absent.
+// Set makes v the value of key, adding the key (last in SCAN order) if it is absent.
 // A key's expiry flag is left as it is.
-func (t *keyTable) set(key string, v any) {
-	if i, ok := t.find(key); ok {
+func (t *Table) Set(key string, v any) {
+	if i, ok := t.Find(key); ok {
 		if s, isSet := v.(*zset.Set); isSet && t.ents[i].kind == kindZSet {
 			*t.sets.at(t.ents[i].ref) = *s // in place: the key's *zset.Set stays the same
 			return
@@ -459,44 +441,45 @@ func (t *keyTable) set(key string, v any) {
 		t.drop(i)
 		e := &t.ents[i]
 		e.kind, e.ref = t.store(v)
-		t.vals[t.slotOf(keyHash(key)<<32|uint64(i+1))] = packVal(e.kind, e.ref)
+		t.vals[t.slotOf(Hash(key)<<32|uint64(i+1))] = packVal(e.kind, e.ref)
 		return
 	}
-	t.add(key, v)
+	t.Add(key, v)
 }
 
-// addZSet adds key, which must be absent, holding an empty sorted set with
+// AddZSet adds key, which must be absent, holding an empty sorted set with
 // [zset.DefaultLimits], and returns the set. The complexity is O(1) amortised.
-func (t *keyTable) addZSet(key string) *zset.Set {
+func (t *Table) AddZSet(key string) *zset.Set {
 	ref := t.sets.alloc()
 	t.addRef(key, kindZSet, ref)
 	return t.sets.at(ref)
 }
 
-// addList adds key, which must be absent, holding an empty list, and returns the
+// AddList adds key, which must be absent, holding an empty list, and returns the
 // list. The complexity is O(1) amortised.
-func (t *keyTable) addList(key string) *list.List {
+func (t *Table) AddList(key string) *list.List {
 	ref := t.lists.alloc()
 	t.addRef(key, kindList, ref)
 	return t.lists.at(ref)
 }
 
-// add stores v under key, which must be absent; see store for what becomes of v. The
-// complexity is O(1) amortised.
-func (t *keyTable) add(key string, v any) {
+// Add stores v under key, which must be absent; see store for what becomes of v. The
+// complexity is O(1) amortised. It returns the new entry's number.
+func (t *Table) Add(key string, v any) int {
 	kind, ref := t.store(v)
 	t.addRef(key, kind, ref)
+	return len(t.ents) - 1
 }
 
 // addRef adds key, which must be absent, with the value of the given kind in slot ref.
-func (t *keyTable) addRef(key string, kind uint8, ref uint32) {
+func (t *Table) addRef(key string, kind uint8, ref uint32) {
 	if t.nextSeq == 0 {
 		t.nextSeq = 1
 	}
 	if (t.n+1)*8 > len(t.index)*7 {
 		t.resize(max(8, len(t.index)*2))
 	}
-	e := keyEnt{kind: kind, ref: ref, seq: t.nextSeq}
+	e := entry{kind: kind, ref: ref, seq: t.nextSeq}
 	t.nextSeq++
 	if len(key) > maxArenaKey || uint64(len(t.arena)+len(key)) > maxArena {
 		e.off, e.n = uint32(len(t.long)), longKey
@@ -505,11 +488,11 @@ func (t *keyTable) addRef(key string, kind uint8, ref uint32) {
 		e.off, e.n = uint32(len(t.arena)), uint16(len(key))
 		t.arena = append(t.arena, key...)
 	}
-	t.put(keyHash(key)<<32|uint64(len(t.ents)+1), packVal(kind, ref))
+	t.put(Hash(key)<<32|uint64(len(t.ents)+1), packVal(kind, ref))
 	if n := len(t.ents); n == cap(t.ents) && n >= entsSlowGrowth {
 		// Grow by an eighth rather than append's quarter: the entries are most of
 		// what a key costs, and a copy of them is 1/64 of the keyspace (a shard's).
-		t.ents = append(slices.Grow([]keyEnt(nil), n+n/8), t.ents...)
+		t.ents = append(slices.Grow([]entry(nil), n+n/8), t.ents...)
 	}
 	t.ents = append(t.ents, e)
 	t.n++
@@ -519,7 +502,7 @@ func (t *keyTable) addRef(key string, kind uint8, ref uint32) {
 // it takes the place of the first slot whose value is nearer its own home, and that
 // value goes on in its stead. Displacements stay short and even, so the index can be
 // kept 7/8 full.
-func (t *keyTable) put(v uint64, val uint32) {
+func (t *Table) put(v uint64, val uint32) {
 	mask := uint64(len(t.index) - 1)
 	for i, d := v>>32&mask, uint64(0); ; i, d = (i+1)&mask, d+1 {
 		cur := t.index[i]
@@ -535,7 +518,7 @@ func (t *keyTable) put(v uint64, val uint32) {
 }
 
 // resize rebuilds the index with size slots (a power of two).
-func (t *keyTable) resize(size int) {
+func (t *Table) resize(size int) {
 	old, oldVals := t.index, t.vals
 	t.index, t.vals = make([]uint64, size), make([]uint32, size)
 	for j, v := range old {
@@ -545,20 +528,20 @@ func (t *keyTable) resize(size int) {
 	}
 }
 
-// del deletes key and reports whether it existed. The complexity is O(1) amortised.
-func (t *keyTable) del(key string) bool {
-	i, ok := t.find(key)
+// Del deletes key and reports whether it existed. The complexity is O(1) amortised.
+func (t *Table) Del(key string) bool {
+	i, ok := t.Find(key)
 	if ok {
-		t.delAt(i, key)
+		t.DelAt(i, key)
 	}
 	return ok
 }
 
-// delAt deletes entry i, whose name is key (which may be a view of the arena: it is
+// DelAt deletes entry i, whose name is key (which may be a view of the arena: it is
 // not read after the table starts changing). The complexity is O(1) amortised.
-func (t *keyTable) delAt(i int, key string) {
+func (t *Table) DelAt(i int, key string) {
 	t.n--
-	t.unindex(keyHash(key)<<32 | uint64(i+1))
+	t.unindex(Hash(key)<<32 | uint64(i+1))
 	t.drop(i)
 	t.ents[i].kind, t.ents[i].ref, t.ents[i].ttl = kindNone, 0, false
 	if i == len(t.ents)-1 {
@@ -583,7 +566,7 @@ func (t *keyTable) delAt(i int, key string) {
 }
 
 // slotOf returns the index slot holding v, which must be present.
-func (t *keyTable) slotOf(v uint64) uint64 {
+func (t *Table) slotOf(v uint64) uint64 {
 	mask := uint64(len(t.index) - 1)
 	i := v >> 32 & mask
 	for t.index[i] != v {
@@ -593,7 +576,7 @@ func (t *keyTable) slotOf(v uint64) uint64 {
 }
 
 // unindex removes the index slot holding v, which must be present.
-func (t *keyTable) unindex(v uint64) {
+func (t *Table) unindex(v uint64) {
 	mask := uint64(len(t.index) - 1)
 	i := t.slotOf(v)
 	// Backward shift: the values after the hole that are not in their home slot move
@@ -612,7 +595,7 @@ func (t *keyTable) unindex(v uint64) {
 // seq, so SCAN cursors stay valid, and rebuilds the index for the new entry numbers.
 // Slices far larger than what they now hold are reallocated, so a keyspace that
 // shrinks gives its memory back. The complexity is O(entries + key bytes).
-func (t *keyTable) compact() {
+func (t *Table) compact() {
 	ents := t.ents[:0]
 	arena, long := t.arena[:0], t.long[:0]
 	for _, e := range t.ents {
@@ -638,7 +621,7 @@ func (t *keyTable) compact() {
 	t.dead = 0
 	clear(t.index)
 	for i, e := range t.ents {
-		t.put(keyHash(t.key(i))<<32|uint64(i+1), packVal(e.kind, e.ref))
+		t.put(Hash(t.Key(i))<<32|uint64(i+1), packVal(e.kind, e.ref))
 	}
 }
 
@@ -650,17 +633,46 @@ func shrink[S ~[]E, E any](s S) S {
 	return s
 }
 
-// reset deletes every key and gives the memory back. Sequence numbers go on from
+// Reset deletes every key and gives the memory back. Sequence numbers go on from
 // where they were, so a cursor from before never matches a key created after.
-func (t *keyTable) reset() {
-	*t = keyTable{nextSeq: t.nextSeq}
+func (t *Table) Reset() {
+	*t = Table{nextSeq: t.nextSeq}
 }
 
-// seek returns the number of the first entry with seq ≥ seq. The complexity is
+// Seek returns the number of the first entry with seq ≥ seq. The complexity is
 // O(log entries).
-func (t *keyTable) seek(seq uint64) int {
+func (t *Table) Seek(seq uint64) int {
 	return sort.Search(len(t.ents), func(i int) bool { return t.ents[i].seq >= seq })
 }
 
-// live reports whether entry i holds a key.
-func (t *keyTable) live(i int) bool { return t.ents[i].kind != kindNone }
+// Live reports whether entry i holds a key.
+func (t *Table) Live(i int) bool { return t.ents[i].kind != kindNone }
+
+// Len returns the number of keys. O(1).
+func (t *Table) Len() int { return t.n }
+
+// Entries returns the number of entries, deleted ones included: entry numbers run
+// from 0 to Entries()-1, in creation order, and [Table.Live] tells which hold a
+// key. O(1).
+func (t *Table) Entries() int { return len(t.ents) }
+
+// Seq returns entry i's SCAN sequence number: entries are in increasing Seq order,
+// and a key keeps its number until it is deleted. O(1).
+func (t *Table) Seq(i int) uint64 { return t.ents[i].seq }
+
+// Expiring returns entry i's sequence number and whether it is marked as having an
+// expiry time (SetExpiring): the caller keeps the times themselves, keyed by the
+// sequence number. O(1).
+func (t *Table) Expiring(i int) (seq uint64, ttl bool) {
+	e := &t.ents[i]
+	return e.seq, e.ttl
+}
+
+// SetExpiring marks entry i, a live one, as having an expiry time or not, and
+// returns its sequence number. The mark costs no memory: it sits in the entry's
+// padding. O(1).
+func (t *Table) SetExpiring(i int, ttl bool) uint64 {
+	e := &t.ents[i]
+	e.ttl = ttl
+	return e.seq
+}

@@ -1,23 +1,22 @@
-package zlite
+package keytable
 
 import (
 	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
+	"strings"
 	"unsafe"
 )
 
-// Keys are hashed once per command (shardHash) and the hash serves both the shard
-// and the slot in its key table. A key of up to 16 bytes, the common kind, is hashed
+// Keys are hashed once per command (TagHash) and the hash serves both the shard and
+// the slot in its key table. A key of up to 16 bytes, the common kind, is hashed
 // by mixShort, a seeded multiply-and-fold in the manner of wyhash (two 64×64→128-bit
 // products over two words that between them hold every byte of the key), one of 17
 // to 32 bytes (prefixed names: "tenant:00001234:queue", "bench:zlite:z:user:00012345")
 // by mixMid, three products over four words, a longer one by hash/maphash.
-// maphash.String is a call with its own set-up and AES rounds, a tenth of a one-key
-// ZCARD's work; the mixes are a few multiplications in line, and the words they load
-// also serve hashTag's search for a '{' (BenchmarkOverhead/op=ZCARD-27B-key measures
-// a key of that kind). The keys of the key table are the caller's (a
-// server's clients'), so the mixes are seeded per process (hashK, from maphash's
+// maphash.String is a call with its own set-up and AES rounds; the mixes are a few
+// multiplications in line, and the words they load also serve TagHash's search for a
+// '{'. The keys of the key table are the caller's (a server's clients'), so the mixes are seeded per process (hashK, from maphash's
 // random seed): which keys collide cannot be known in advance, as with maphash.
 
 // keySeed seeds the hashes of keys longer than 32 bytes, and hashK, the keys of
@@ -95,4 +94,48 @@ func loadLE64(s string, i int) uint64 {
 // loadLE32 returns the 4 bytes of s from i, little endian.
 func loadLE32(s string, i int) uint32 {
 	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s), len(s))[i:])
+}
+
+// Tag returns the part of key that chooses its shard: as in Redis Cluster, the
+// bytes between the first '{' and the first '}' after it, when there are any, else
+// the whole key. Keys with the same tag ("{user1}:a", "{user1}:b") share a shard,
+// so commands on them lock one shard. O(len(key)).
+func Tag(key string) string {
+	i := strings.IndexByte(key, '{')
+	if i < 0 {
+		return key
+	}
+	j := strings.IndexByte(key[i+1:], '}')
+	if j <= 0 {
+		return key
+	}
+	return key[i+1 : i+1+j]
+}
+
+// TagHash returns the hash of key's tag ([Tag]) and whether the tag is the whole
+// key: the hash's low bits choose a shard, and when whole its high 32 are also
+// [Hash](key), so that such a key is hashed once for both. A key of up to 32 bytes
+// is loaded once, as two or four words, for both the search for a '{' and the hash.
+// O(len(key)).
+func TagHash(key string) (h uint64, whole bool) {
+	switch n := len(key); {
+	case n <= 16:
+		if a, b := shortWords(key); !hasBrace(a) && !hasBrace(b) {
+			return mixShort(a, b, n), true
+		}
+	case n <= 32:
+		if a, b, c, d := midWords(key); !hasBrace(a) && !hasBrace(b) && !hasBrace(c) && !hasBrace(d) {
+			return mixMid(a, b, c, d, n), true
+		}
+	}
+	tag := Tag(key)
+	return strHash(tag), len(tag) == len(key)
+}
+
+// hasBrace reports whether a byte of x is '{'. (y-ones)&^y has the high bit of
+// some byte set exactly when y has a zero byte.
+func hasBrace(x uint64) bool {
+	const ones, highs, braces = 0x0101010101010101, 0x8080808080808080, '{' * 0x0101010101010101
+	x ^= braces
+	return (x-ones)&^x&highs != 0
 }

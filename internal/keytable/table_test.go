@@ -1,0 +1,314 @@
+package keytable
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/zlite/zlite/internal/testmain"
+	"github.com/zlite/zlite/list"
+	"github.com/zlite/zlite/zset"
+)
+
+// every chunk size, and the chunk sizes of the two slabs of a key table.
+func TestSlabPlace(t *testing.T) {
+	for shift := uint8(4); shift <= 10; shift++ {
+		c, j := uint32(0), uint32(0)
+		for ref := range uint32(20_000) {
+			gc, gj := slabPlace(ref, shift)
+			if gc != c || gj != j {
+				t.Fatalf("slabPlace(%d, %d) = %d, %d; want %d, %d", ref, shift, gc, gj, c, j)
+			}
+			if j++; int(j) == slabChunk(int(c), shift) {
+				c, j = c+1, 0
+			}
+		}
+	}
+	var kt Table
+	kt.AddZSet("z")
+	kt.Add("l", list.New())
+	if kt.sets.shift != 4 || kt.lists.shift != 5 {
+		t.Fatalf("slab shifts %d (sets), %d (lists); want 4 (384-byte chunks) and 5 (3 KiB)", kt.sets.shift, kt.lists.shift)
+	}
+}
+
+// TestKeyTableSetStable checks that a sorted set handed out by the table stays the
+// key's value while other keys come and go (the chunks never move) and is emptied,
+// not left holding its members, when its key is deleted.
+func TestKeyTableSetStable(t *testing.T) {
+	var kt Table
+	s := kt.AddZSet("keep")
+	s.Add(zset.AddOptions{}, zset.Entry{Member: "m", Score: 1})
+	for i := range 5000 {
+		k := "k" + strconv.Itoa(i)
+		kt.AddZSet(k).Add(zset.AddOptions{}, zset.Entry{Member: k, Score: 2})
+		if i%3 == 0 {
+			kt.Del(k)
+		}
+	}
+	if got := kt.Get("keep"); got != s {
+		t.Fatalf("get(keep) = %p; want the set handed out, %p", got, s)
+	}
+	if sc, ok := s.Score("m"); !ok || sc != 1 {
+		t.Fatalf("s.Score(m) = %v, %v; want 1, true", sc, ok)
+	}
+	kt.Del("keep")
+	if s.Len() != 0 {
+		t.Fatalf("deleted key's set has %d members; want its slot emptied", s.Len())
+	}
+	if err := kt.Check(); err != nil {
+		t.Fatal(err)
+	}
+	// A deleted slot is reused by the next set.
+	if s2 := kt.AddZSet("again"); s2 != s {
+		t.Fatalf("addZSet after a delete = %p; want the freed slot %p", s2, s)
+	}
+}
+
+// TestKeyTableDetached checks RENAME's move: a detached set survives its entry's
+// deletion and is stored under the new key with its members.
+func TestKeyTableDetached(t *testing.T) {
+	var kt Table
+	kt.AddZSet("a").Add(zset.AddOptions{}, zset.Entry{Member: "x", Score: 3})
+	i, _ := kt.Find("a")
+	v := kt.Detached(i)
+	kt.DelAt(i, "a")
+	kt.Add("b", v)
+	got, ok := kt.Get("b").(*zset.Set)
+	if !ok {
+		t.Fatalf("get(b) = %T; want *zset.Set", kt.Get("b"))
+	}
+	if sc, ok := got.Score("x"); !ok || sc != 3 || got.Len() != 1 {
+		t.Fatalf("renamed set: Score(x) = %v, %v, Len %d; want 3, true, 1", sc, ok, got.Len())
+	}
+	if kt.Get("a") != nil {
+		t.Fatalf("get(a) = %v after delete; want nil", kt.Get("a"))
+	}
+	kt.AddList("l").PushBack("p", "q")
+	i, _ = kt.Find("l")
+	v = kt.Detached(i)
+	kt.DelAt(i, "l")
+	kt.Add("m", v)
+	if l, ok := kt.Get("m").(*list.List); !ok || !slices.Equal(l.Range(0, -1), []string{"p", "q"}) {
+		t.Fatalf("renamed list: get(m) = %v; want [p q]", kt.Get("m"))
+	}
+	if err := kt.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// keyModel is the reference for the key table: a map and the keys in creation order.
+type keyModel struct {
+	vals  map[string]int
+	order []string
+}
+
+func (m *keyModel) del(k string) bool {
+	if _, ok := m.vals[k]; !ok {
+		return false
+	}
+	delete(m.vals, k)
+	m.order = slices.DeleteFunc(m.order, func(s string) bool { return s == k })
+	return true
+}
+
+// TestKeyTableModel runs random adds, replacements, deletes, resets and SCANs against
+// a map and a creation-ordered slice, checking the invariants after every step.
+func TestKeyTableModel(t *testing.T) {
+	r := rand.New(rand.NewPCG(testmain.Seed(t), 10))
+	var kt Table
+	m := keyModel{vals: map[string]int{}}
+	// Values of both kinds, which the table moves into its own storage: value v is a
+	// list (v even) or a sorted set (v odd) holding the one element strconv.Itoa(v).
+	const values = 64
+	newValue := func(v int) any {
+		if v%2 == 0 {
+			l := list.New()
+			l.PushBack(strconv.Itoa(v))
+			return l
+		}
+		s := zset.New()
+		s.Add(zset.AddOptions{}, zset.Entry{Member: strconv.Itoa(v), Score: float64(v)})
+		return s
+	}
+	same := func(got any, v int) bool {
+		switch g := got.(type) {
+		case *zset.Set:
+			sc, found := g.Score(strconv.Itoa(v))
+			return v%2 == 1 && g.Len() == 1 && found && sc == float64(v)
+		case *list.List:
+			return v%2 == 0 && slices.Equal(g.Range(0, -1), []string{strconv.Itoa(v)})
+		}
+		return false
+	}
+	randKey := func() string {
+		switch k := r.IntN(100); {
+		case k < 2:
+			return ""
+		case k < 4:
+			return strings.Repeat("L", maxArenaKey+1+r.IntN(10)) // kept in long
+		default:
+			return "k" + strconv.Itoa(r.IntN(300))
+		}
+	}
+	steps := 60_000
+	if testing.Short() {
+		steps = 10_000
+	}
+	for step := range steps {
+		k := randKey()
+		switch op := r.IntN(100); {
+		case op < 45:
+			v := r.IntN(values)
+			kt.Set(k, newValue(v))
+			if _, ok := m.vals[k]; !ok {
+				m.order = append(m.order, k)
+			}
+			m.vals[k] = v
+		case op < 90:
+			if got, want := kt.Del(k), m.del(k); got != want {
+				t.Fatalf("step %d: del(%.20q) = %v; want %v", step, k, got, want)
+			}
+		case op < 99:
+			// A full SCAN with a random COUNT returns every key once, in creation order.
+			var got []string
+			cursor, count := uint64(0), 1+r.IntN(50)
+			for {
+				i := kt.Seek(cursor)
+				for seen := 0; i < len(kt.ents) && seen < count; i++ {
+					if kt.Live(i) {
+						got = append(got, kt.KeyCopy(i))
+						seen++
+					}
+				}
+				for i < len(kt.ents) && !kt.Live(i) {
+					i++
+				}
+				if i == len(kt.ents) {
+					break
+				}
+				cursor = kt.ents[i].seq
+			}
+			if !slices.Equal(got, m.order) {
+				t.Fatalf("step %d: scan returned %d keys; want %d in creation order", step, len(got), len(m.order))
+			}
+		default:
+			kt.Reset()
+			m = keyModel{vals: map[string]int{}}
+		}
+		if err := kt.Check(); err != nil {
+			t.Fatalf("step %d: %v", step, err)
+		}
+		if kt.n != len(m.vals) {
+			t.Fatalf("step %d: %d keys; want %d", step, kt.n, len(m.vals))
+		}
+		if step%97 == 0 {
+			for key, v := range m.vals {
+				if got := kt.Get(key); !same(got, v) {
+					t.Fatalf("step %d: get(%.20q) = %v; want box %d", step, key, got, v)
+				}
+				if i, v, ok := kt.FindValue(key, Hash(key)); !ok || v != kt.Value(i) {
+					t.Fatalf("step %d: findValue(%.20q) = %d, %p, %v: not the entry's value", step, key, i, v, ok)
+				}
+			}
+		}
+	}
+}
+
+// TestPackVal checks that a value's kind and slot survive packVal unless the slot is too
+// large for the word, which packs as 0: fetch then returns nil and findValue reads the
+// entry.
+func TestPackVal(t *testing.T) {
+	var kt Table
+	kt.AddZSet("z")
+	kt.AddList("l")
+	for _, tc := range []struct {
+		kind uint8
+		ref  uint32
+		want uint32
+	}{
+		{kindZSet, 0, 1 << valKindShift},
+		{kindList, 7, 2<<valKindShift | 7},
+		{kindZSet, valRefMask, 1<<valKindShift | valRefMask},
+		{kindList, valRefMask + 1, 0},
+		{kindZSet, math.MaxUint32, 0},
+	} {
+		if got := packVal(tc.kind, tc.ref); got != tc.want {
+			t.Errorf("packVal(%d, %#x) = %#x; want %#x", tc.kind, tc.ref, got, tc.want)
+		}
+	}
+	if v := kt.fetch(0); v != nil {
+		t.Errorf("fetch(0) = %p; want nil", v)
+	}
+	for _, key := range []string{"z", "l"} {
+		i, ok := kt.Find(key)
+		if !ok {
+			t.Fatalf("find(%q) = %d, false", key, i)
+		}
+		e := kt.ents[i]
+		if got, want := kt.fetch(packVal(e.kind, e.ref)), kt.Value(i); got != want {
+			t.Errorf("fetch of %q's packed value = %p; want the entry's value %p", key, got, want)
+		}
+		// A value whose slot did not fit: the index holds 0 for it.
+		kt.vals[kt.slotOf(Hash(key)<<32|uint64(i+1))] = 0
+		if j, v, ok := kt.FindValue(key, Hash(key)); !ok || j != i || v != kt.Value(i) {
+			t.Errorf("findValue(%q) with val 0 = %d, %p, %v; want %d, %p", key, j, v, ok, i, kt.Value(i))
+		}
+	}
+}
+
+// TestWarmSteps runs the three steps of a pipeline's read-ahead (warmIndex,
+// warmEntry, warmValue) for keys present and absent, at their home slot and displaced,
+// empty and kept in long, on an empty table too, and checks that they change nothing.
+func TestWarmSteps(t *testing.T) {
+	var kt Table
+	warm := func(key string) {
+		h := Hash(key)
+		kt.WarmIndex(h)
+		kt.WarmEntry(h)
+		kt.WarmValue(h)
+	}
+	warm("absent") // no index yet
+	keys := []string{"", strings.Repeat("L", maxArenaKey+1)}
+	for i := range 500 {
+		keys = append(keys, "k"+strconv.Itoa(i))
+	}
+	for i, k := range keys {
+		if i%2 == 0 {
+			kt.AddZSet(k).Add(zset.AddOptions{}, zset.Entry{Member: k, Score: float64(i)})
+		} else {
+			kt.AddList(k).PushBack(k)
+		}
+	}
+	mask := uint64(len(kt.index) - 1)
+	displaced := 0
+	for _, k := range append(keys, "absent", "k-none") {
+		if i, ok := kt.Find(k); ok && kt.index[Hash(k)&mask] != Hash(k)<<32|uint64(i+1) {
+			displaced++
+		}
+		warm(k)
+	}
+	if displaced == 0 {
+		t.Fatal("no key away from its home slot: the displaced case is not exercised")
+	}
+	if err := kt.Check(); err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range keys {
+		switch v := kt.Get(k).(type) {
+		case *zset.Set:
+			if sc, ok := v.Score(k); i%2 != 0 || !ok || sc != float64(i) || v.Len() != 1 {
+				t.Fatalf("%.10q: set of %d, score %v %v", k, v.Len(), sc, ok)
+			}
+		case *list.List:
+			if i%2 != 1 || !slices.Equal(v.Range(0, -1), []string{k}) {
+				t.Fatalf("%.10q: list %d items", k, v.Len())
+			}
+		default:
+			t.Fatalf("%.10q: value %T", k, v)
+		}
+	}
+}
