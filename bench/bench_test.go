@@ -87,6 +87,9 @@ func TestRunResp(t *testing.T) {
 			if !(v > 0) || math.IsInf(v, 0) {
 				t.Errorf("%s %s = %v; want a positive finite figure", r.ID, s, v)
 			}
+			if sp, ok := r.Spread[s]; !ok || !(sp.Min <= v && v <= sp.Max) {
+				t.Errorf("%s %s = %v, spread %+v, %v; want the median of %d rounds within their range", r.ID, s, v, sp, ok, cfg.Runs)
+			}
 			if s == Reference {
 				continue
 			}
