@@ -299,36 +299,72 @@ func checkMarkdown(t *testing.T, rep *Report) {
 				t.Errorf("row %d %s cell %q: spread %q; want half of %+v relative to %v", i, s, c[3+j], spread, sp, v)
 			}
 		}
-		if flagged := strings.HasSuffix(c[0], " ⚠"); flagged != row.Disagrees() {
-			t.Errorf("row %d %q flagged %v; want %v (spreads %+v)", i, c[0], flagged, row.Disagrees(), row.Spread)
+		if strings.Contains(c[0], "⚠") {
+			t.Errorf("row %d workload %q carries ⚠; it belongs on a ratio", i, c[0])
+		}
+		for j, p := range rep.peers() {
+			cell := c[3+len(rep.Systems)+j]
+			if flagged := strings.HasSuffix(cell, " ⚠"); flagged != row.Uncertain(p) {
+				t.Errorf("row %d %q vs %s: ratio %q flagged %v; want %v (spreads %+v)", i, c[0], p, cell, flagged, row.Uncertain(p), row.Spread)
+			}
 		}
 	}
 }
 
 func TestRowSet(t *testing.T) {
 	tests := []struct {
-		runs      []float64
-		value     float64
-		spread    Spread
-		disagrees bool
+		runs   []float64
+		value  float64
+		spread Spread
 	}{
-		{[]float64{5}, 5, Spread{5, 5}, false},
-		{[]float64{100, 104, 96}, 100, Spread{96, 104}, false},
-		{[]float64{100, 110, 95, 101}, 100.5, Spread{95, 110}, true},
-		{[]float64{1, 2, 3, 4, 100}, 3, Spread{1, 100}, true},
+		{[]float64{5}, 5, Spread{5, 5}},
+		{[]float64{100, 104, 96}, 100, Spread{96, 104}},
+		{[]float64{100, 110, 95, 101}, 100.5, Spread{95, 110}},
+		{[]float64{1, 2, 3, 4, 100}, 3, Spread{1, 100}},
 	}
 	for _, tt := range tests {
 		row := Row{Values: map[string]float64{}}
 		row.set("x", tt.runs)
-		if row.Values["x"] != tt.value || row.Spread["x"] != tt.spread || row.Disagrees() != tt.disagrees {
-			t.Errorf("set(%v): value %v, spread %+v, disagrees %v; want %v, %+v, %v",
-				tt.runs, row.Values["x"], row.Spread["x"], row.Disagrees(), tt.value, tt.spread, tt.disagrees)
+		if row.Values["x"] != tt.value || row.Spread["x"] != tt.spread {
+			t.Errorf("set(%v): value %v, spread %+v; want %v, %+v", tt.runs, row.Values["x"], row.Spread["x"], tt.value, tt.spread)
 		}
 	}
 	row := Row{Values: map[string]float64{}}
 	row.set("x", nil)
-	if _, ok := row.Values["x"]; ok || row.Disagrees() {
+	if _, ok := row.Values["x"]; ok {
 		t.Errorf("set(nil) recorded %v; want nothing", row.Values)
+	}
+}
+
+// TestUncertain: a ratio is uncertain exactly when the two systems' ranges of runs
+// overlap, whatever the spread of either on its own.
+func TestUncertain(t *testing.T) {
+	tests := []struct {
+		name       string
+		ref, other []float64 // runs; nil: no figure
+		want       bool
+	}{
+		{"apart, wide spreads", []float64{100, 150, 200}, []float64{10, 50, 90}, false},
+		{"apart, the other better", []float64{10, 11, 12}, []float64{13, 20, 30}, false},
+		{"overlap, narrow spreads", []float64{100, 101, 102}, []float64{102, 103, 104}, true},
+		{"one inside the other", []float64{90, 100, 110}, []float64{99, 100, 101}, true},
+		{"touching ranges", []float64{1, 2}, []float64{2, 3}, true},
+		{"single runs", []float64{5}, []float64{5}, false},
+		{"reference missing", nil, []float64{1, 2}, false},
+		{"other missing", []float64{1, 2}, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			row := Row{Values: map[string]float64{}}
+			row.set(Reference, tt.ref)
+			row.set("redis", tt.other)
+			if got := row.Uncertain("redis"); got != tt.want {
+				t.Errorf("Uncertain(redis) with runs %v and %v = %v; want %v", tt.ref, tt.other, got, tt.want)
+			}
+			if got := row.anyUncertain([]string{"miniredis", "redis"}); got != tt.want {
+				t.Errorf("anyUncertain = %v; want %v", got, tt.want)
+			}
+		})
 	}
 }
 

@@ -44,6 +44,7 @@ func (r *Report) SVG() string {
 		{"Memory per element (log scale; shorter is better)", []Metric{BytesPerElem}},
 		{"Memory per key (log scale; shorter is better)", []Metric{BytesPerKey}},
 	}
+	peers := r.peers()
 	var body strings.Builder
 	y := 60
 	// legend
@@ -54,6 +55,8 @@ func (r *Report) SVG() string {
 		x += 40 + 8*len(DisplayName(s))
 	}
 	y += 20
+	fmt.Fprintf(&body, `<text x="%d" y="%d" class="s">%s</text>`+"\n", pad, y, esc("⚠ on a workload: for some system, its runs and zlite's overlap, so which is better is not settled by this run."))
+	y += 10
 	for _, p := range panels {
 		var rows []Row
 		lo, hi := math.Inf(1), math.Inf(-1)
@@ -118,7 +121,7 @@ func (r *Report) SVG() string {
 			if row.N > 0 {
 				label += " · n=" + row.sizeText()
 			}
-			if row.Disagrees() {
+			if row.anyUncertain(peers) {
 				label += " ⚠"
 			}
 			if row.Metric == LatencyP50 || row.Metric == LatencyP99 {
