@@ -779,3 +779,110 @@ func TestOpenUnknownSystem(t *testing.T) {
 		t.Fatalf("Open with an unknown system: err = %v; want one naming it", err)
 	}
 }
+
+// TestSVGLabels renders charts whose longest labels differ: the label column must
+// hold the longest one (its right-aligned text, at the width textWidth bounds it
+// by, starts inside the chart), every bar starts right of every label, and the
+// chart is wide enough for every bar and its value.
+func TestSVGLabels(t *testing.T) {
+	long := "RESP ZPOPMIN -P 64 -c 50 (zlite server vs redis-server)"
+	tests := []struct {
+		name   string
+		labels []string
+	}{
+		{"short", []string{"ZSCORE", "ZADD"}},
+		{"RESP rows", []string{"ZSCORE", long}},
+		{"longer than any today", []string{strings.Repeat("MW", 40) + " " + long, "LRANGE 0 99"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := &Report{Systems: []string{Reference, "redis"}}
+			for i, l := range tt.labels {
+				row := Row{Workload: l, Metric: OpsPerSec, N: 1000 * (i + 1), Values: map[string]float64{}}
+				row.set(Reference, []float64{100, 110, 120}) // overlaps redis's: the label gets ⚠
+				row.set("redis", []float64{115, 130, 140})
+				rep.Rows = append(rep.Rows, row)
+			}
+			rep.Rows = append(rep.Rows, Row{Workload: "latency", Metric: LatencyP99, Values: map[string]float64{Reference: 1e-6, "redis": 1e-4}})
+			svg := rep.SVG()
+			type text struct {
+				x      float64
+				anchor string
+				body   string
+			}
+			var texts []text
+			var barX []float64
+			var width, barEnd float64
+			dec := xml.NewDecoder(strings.NewReader(svg))
+			for {
+				tok, err := dec.Token()
+				if err != nil {
+					break
+				}
+				se, ok := tok.(xml.StartElement)
+				if !ok {
+					continue
+				}
+				attr := func(name string) string {
+					for _, a := range se.Attr {
+						if a.Name.Local == name {
+							return a.Value
+						}
+					}
+					return ""
+				}
+				num := func(name string) float64 {
+					f, err := strconv.ParseFloat(attr(name), 64)
+					if err != nil {
+						t.Fatalf("<%s %s=%q>: %v", se.Name.Local, name, attr(name), err)
+					}
+					return f
+				}
+				switch se.Name.Local {
+				case "svg":
+					vb := strings.Fields(attr("viewBox"))
+					if len(vb) != 4 {
+						t.Fatalf("viewBox %q", attr("viewBox"))
+					}
+					width, _ = strconv.ParseFloat(vb[2], 64)
+				case "text":
+					var body string
+					if err := dec.DecodeElement(&body, &se); err != nil {
+						t.Fatal(err)
+					}
+					texts = append(texts, text{num("x"), attr("text-anchor"), body})
+				case "rect":
+					if attr("fill") != "white" && attr("width") != "14" { // not the background or legend
+						barX = append(barX, num("x"))
+						barEnd = max(barEnd, num("x")+num("width"))
+					}
+				}
+			}
+			labels := 0
+			for _, tx := range texts {
+				if tx.anchor != "end" {
+					continue
+				}
+				labels++
+				if left := tx.x - float64(textWidth(tx.body)); left < 0 {
+					t.Errorf("label %q ends at x=%v and is up to %d wide: clipped by %v", tx.body, tx.x, textWidth(tx.body), -left)
+				}
+				for _, bx := range barX {
+					if bx <= tx.x {
+						t.Errorf("a bar starts at x=%v, left of the end of label %q (%v)", bx, tx.body, tx.x)
+						break
+					}
+				}
+			}
+			if labels != len(rep.Rows) {
+				t.Errorf("%d labels; want %d", labels, len(rep.Rows))
+			}
+			if !strings.Contains(svg, esc(long)) && tt.name == "RESP rows" {
+				t.Errorf("chart lacks label %q", long)
+			}
+			if barEnd > width {
+				t.Errorf("bars reach x=%v, beyond the chart's width %v", barEnd, width)
+			}
+		})
+	}
+}
