@@ -87,6 +87,9 @@ func TestRunResp(t *testing.T) {
 			if !(v > 0) || math.IsInf(v, 0) {
 				t.Errorf("%s %s = %v; want a positive finite figure", r.ID, s, v)
 			}
+			if sp, ok := r.Spread[s]; !ok || !(sp.Min <= v && v <= sp.Max) {
+				t.Errorf("%s %s = %v, spread %+v, %v; want the median of %d rounds within their range", r.ID, s, v, sp, ok, cfg.Runs)
+			}
 			if s == Reference {
 				continue
 			}
@@ -296,36 +299,72 @@ func checkMarkdown(t *testing.T, rep *Report) {
 				t.Errorf("row %d %s cell %q: spread %q; want half of %+v relative to %v", i, s, c[3+j], spread, sp, v)
 			}
 		}
-		if flagged := strings.HasSuffix(c[0], " ⚠"); flagged != row.Disagrees() {
-			t.Errorf("row %d %q flagged %v; want %v (spreads %+v)", i, c[0], flagged, row.Disagrees(), row.Spread)
+		if strings.Contains(c[0], "⚠") {
+			t.Errorf("row %d workload %q carries ⚠; it belongs on a ratio", i, c[0])
+		}
+		for j, p := range rep.peers() {
+			cell := c[3+len(rep.Systems)+j]
+			if flagged := strings.HasSuffix(cell, " ⚠"); flagged != row.Uncertain(p) {
+				t.Errorf("row %d %q vs %s: ratio %q flagged %v; want %v (spreads %+v)", i, c[0], p, cell, flagged, row.Uncertain(p), row.Spread)
+			}
 		}
 	}
 }
 
 func TestRowSet(t *testing.T) {
 	tests := []struct {
-		runs      []float64
-		value     float64
-		spread    Spread
-		disagrees bool
+		runs   []float64
+		value  float64
+		spread Spread
 	}{
-		{[]float64{5}, 5, Spread{5, 5}, false},
-		{[]float64{100, 104, 96}, 100, Spread{96, 104}, false},
-		{[]float64{100, 110, 95, 101}, 100.5, Spread{95, 110}, true},
-		{[]float64{1, 2, 3, 4, 100}, 3, Spread{1, 100}, true},
+		{[]float64{5}, 5, Spread{5, 5}},
+		{[]float64{100, 104, 96}, 100, Spread{96, 104}},
+		{[]float64{100, 110, 95, 101}, 100.5, Spread{95, 110}},
+		{[]float64{1, 2, 3, 4, 100}, 3, Spread{1, 100}},
 	}
 	for _, tt := range tests {
 		row := Row{Values: map[string]float64{}}
 		row.set("x", tt.runs)
-		if row.Values["x"] != tt.value || row.Spread["x"] != tt.spread || row.Disagrees() != tt.disagrees {
-			t.Errorf("set(%v): value %v, spread %+v, disagrees %v; want %v, %+v, %v",
-				tt.runs, row.Values["x"], row.Spread["x"], row.Disagrees(), tt.value, tt.spread, tt.disagrees)
+		if row.Values["x"] != tt.value || row.Spread["x"] != tt.spread {
+			t.Errorf("set(%v): value %v, spread %+v; want %v, %+v", tt.runs, row.Values["x"], row.Spread["x"], tt.value, tt.spread)
 		}
 	}
 	row := Row{Values: map[string]float64{}}
 	row.set("x", nil)
-	if _, ok := row.Values["x"]; ok || row.Disagrees() {
+	if _, ok := row.Values["x"]; ok {
 		t.Errorf("set(nil) recorded %v; want nothing", row.Values)
+	}
+}
+
+// TestUncertain: a ratio is uncertain exactly when the two systems' ranges of runs
+// overlap, whatever the spread of either on its own.
+func TestUncertain(t *testing.T) {
+	tests := []struct {
+		name       string
+		ref, other []float64 // runs; nil: no figure
+		want       bool
+	}{
+		{"apart, wide spreads", []float64{100, 150, 200}, []float64{10, 50, 90}, false},
+		{"apart, the other better", []float64{10, 11, 12}, []float64{13, 20, 30}, false},
+		{"overlap, narrow spreads", []float64{100, 101, 102}, []float64{102, 103, 104}, true},
+		{"one inside the other", []float64{90, 100, 110}, []float64{99, 100, 101}, true},
+		{"touching ranges", []float64{1, 2}, []float64{2, 3}, true},
+		{"single runs", []float64{5}, []float64{5}, false},
+		{"reference missing", nil, []float64{1, 2}, false},
+		{"other missing", []float64{1, 2}, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			row := Row{Values: map[string]float64{}}
+			row.set(Reference, tt.ref)
+			row.set("redis", tt.other)
+			if got := row.Uncertain("redis"); got != tt.want {
+				t.Errorf("Uncertain(redis) with runs %v and %v = %v; want %v", tt.ref, tt.other, got, tt.want)
+			}
+			if got := row.anyUncertain([]string{"miniredis", "redis"}); got != tt.want {
+				t.Errorf("anyUncertain = %v; want %v", got, tt.want)
+			}
+		})
 	}
 }
 
@@ -738,5 +777,112 @@ func BenchmarkMemory(b *testing.B) {
 func TestOpenUnknownSystem(t *testing.T) {
 	if _, _, _, err := Open([]string{"zlite", "memcached"}); err == nil || !strings.Contains(err.Error(), `"memcached"`) {
 		t.Fatalf("Open with an unknown system: err = %v; want one naming it", err)
+	}
+}
+
+// TestSVGLabels renders charts whose longest labels differ: the label column must
+// hold the longest one (its right-aligned text, at the width textWidth bounds it
+// by, starts inside the chart), every bar starts right of every label, and the
+// chart is wide enough for every bar and its value.
+func TestSVGLabels(t *testing.T) {
+	long := "RESP ZPOPMIN -P 64 -c 50 (zlite server vs redis-server)"
+	tests := []struct {
+		name   string
+		labels []string
+	}{
+		{"short", []string{"ZSCORE", "ZADD"}},
+		{"RESP rows", []string{"ZSCORE", long}},
+		{"longer than any today", []string{strings.Repeat("MW", 40) + " " + long, "LRANGE 0 99"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := &Report{Systems: []string{Reference, "redis"}}
+			for i, l := range tt.labels {
+				row := Row{Workload: l, Metric: OpsPerSec, N: 1000 * (i + 1), Values: map[string]float64{}}
+				row.set(Reference, []float64{100, 110, 120}) // overlaps redis's: the label gets ⚠
+				row.set("redis", []float64{115, 130, 140})
+				rep.Rows = append(rep.Rows, row)
+			}
+			rep.Rows = append(rep.Rows, Row{Workload: "latency", Metric: LatencyP99, Values: map[string]float64{Reference: 1e-6, "redis": 1e-4}})
+			svg := rep.SVG()
+			type text struct {
+				x      float64
+				anchor string
+				body   string
+			}
+			var texts []text
+			var barX []float64
+			var width, barEnd float64
+			dec := xml.NewDecoder(strings.NewReader(svg))
+			for {
+				tok, err := dec.Token()
+				if err != nil {
+					break
+				}
+				se, ok := tok.(xml.StartElement)
+				if !ok {
+					continue
+				}
+				attr := func(name string) string {
+					for _, a := range se.Attr {
+						if a.Name.Local == name {
+							return a.Value
+						}
+					}
+					return ""
+				}
+				num := func(name string) float64 {
+					f, err := strconv.ParseFloat(attr(name), 64)
+					if err != nil {
+						t.Fatalf("<%s %s=%q>: %v", se.Name.Local, name, attr(name), err)
+					}
+					return f
+				}
+				switch se.Name.Local {
+				case "svg":
+					vb := strings.Fields(attr("viewBox"))
+					if len(vb) != 4 {
+						t.Fatalf("viewBox %q", attr("viewBox"))
+					}
+					width, _ = strconv.ParseFloat(vb[2], 64)
+				case "text":
+					var body string
+					if err := dec.DecodeElement(&body, &se); err != nil {
+						t.Fatal(err)
+					}
+					texts = append(texts, text{num("x"), attr("text-anchor"), body})
+				case "rect":
+					if attr("fill") != "white" && attr("width") != "14" { // not the background or legend
+						barX = append(barX, num("x"))
+						barEnd = max(barEnd, num("x")+num("width"))
+					}
+				}
+			}
+			labels := 0
+			for _, tx := range texts {
+				if tx.anchor != "end" {
+					continue
+				}
+				labels++
+				if left := tx.x - float64(textWidth(tx.body)); left < 0 {
+					t.Errorf("label %q ends at x=%v and is up to %d wide: clipped by %v", tx.body, tx.x, textWidth(tx.body), -left)
+				}
+				for _, bx := range barX {
+					if bx <= tx.x {
+						t.Errorf("a bar starts at x=%v, left of the end of label %q (%v)", bx, tx.body, tx.x)
+						break
+					}
+				}
+			}
+			if labels != len(rep.Rows) {
+				t.Errorf("%d labels; want %d", labels, len(rep.Rows))
+			}
+			if !strings.Contains(svg, esc(long)) && tt.name == "RESP rows" {
+				t.Errorf("chart lacks label %q", long)
+			}
+			if barEnd > width {
+				t.Errorf("bars reach x=%v, beyond the chart's width %v", barEnd, width)
+			}
+		})
 	}
 }

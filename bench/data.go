@@ -102,10 +102,6 @@ func (s Spread) Relative(v float64) float64 {
 	return (s.Max - s.Min) / v
 }
 
-// disagreement is the relative spread above which a row is flagged: its runs
-// disagree too much for the figure to be read on its own.
-const disagreement = 0.10
-
 // set records the figure of system name from its runs: their median, with their
 // minimum and maximum as the spread. With no runs it records nothing.
 func (row *Row) set(name string, runs []float64) {
@@ -120,11 +116,25 @@ func (row *Row) set(name string, runs []float64) {
 	row.Spread[name] = Spread{Min: q[0], Max: q[2]}
 }
 
-// Disagrees reports whether, for some system, the runs behind the row's figure
-// differ by more than 10% of it.
-func (row *Row) Disagrees() bool {
-	for name, sp := range row.Spread {
-		if sp.Relative(row.Values[name]) > disagreement {
+// Uncertain reports whether the ratio of the [Reference]'s figure to peer's could
+// point either way: both figures come from several runs and the ranges of those
+// runs overlap, so that some run of one system was as good as some run of the
+// other. A ratio that is not uncertain is one where every run of one system beat
+// every run of the other, in rounds where they took turns. Figures without a
+// spread (single measurements, such as memory) are never uncertain.
+func (row *Row) Uncertain(peer string) bool {
+	a, okA := row.Spread[Reference]
+	b, okB := row.Spread[peer]
+	if !okA || !okB || a.Max == a.Min && b.Max == b.Min {
+		return false
+	}
+	return a.Min <= b.Max && b.Min <= a.Max
+}
+
+// anyUncertain reports whether the ratio to some peer of peers is [Row.Uncertain].
+func (row *Row) anyUncertain(peers []string) bool {
+	for _, p := range peers {
+		if row.Uncertain(p) {
 			return true
 		}
 	}

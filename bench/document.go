@@ -33,9 +33,11 @@ func (r *Report) Document() string {
 		fmt.Fprintf(&b, "Load average when it started (1, 5, 15 min): %s; a busy machine lowers every figure.\n", r.Load)
 	}
 	fmt.Fprintf(&b, "Versions and command line: %s.\n", r.Provenance)
-	fmt.Fprintf(&b, "Each figure is the median of %d runs of %s of timed work after an untimed warm-up, "+
-		"± half the range of the runs; a workload marked ⚠ had runs that disagreed by more than 10%%. "+
-		"Every system got the same data, built the same way, and the same command arguments.\n", c.Runs, c.Duration)
+	fmt.Fprintf(&b, "Each figure is the median of %d runs of %s of timed work after an untimed warm-up "+
+		"(the RESP rows: %d redis-benchmark runs of %d requests, or %d go-redis runs of %s), "+
+		"± half the range of the runs; the systems took turns within each round. "+
+		"Every system got the same data, built the same way, and the same command arguments.\n", c.Runs, c.Duration, c.Runs, c.RespRequests, c.Runs, c.Duration)
+	b.WriteString(Legend + "\n")
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "\n> %s\n", n)
 	}
@@ -66,6 +68,11 @@ miniredis over TCP; their zlite figure is in the zlite column.
 `)
 	return b.String()
 }
+
+// Legend says what the ⚠ on a ratio means, for the report and the chart.
+const Legend = "⚠ on a ratio: the ranges of the two systems' runs overlap, so this run does not " +
+	"settle which is better; rerun that row with more -runs (or on a quieter machine) before quoting it. " +
+	"A ratio without ⚠ held in every round."
 
 // loadAverage returns the 1, 5 and 15 minute load averages, or "" where unknown.
 func loadAverage() string {

@@ -7,8 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/zlite/zlite/internal/redistest"
 	"github.com/zlite/zlite/bench/respbench"
+	"github.com/zlite/zlite/internal/redistest"
 )
 
 // Provenance says what produced a [Report], so that two reports can be compared

@@ -139,8 +139,9 @@ func (row *Row) sizeText() string {
 
 // Markdown renders the report as a Markdown table: one row per workload, size and
 // metric; a column per system, each figure with its spread (±: half the range of its
-// runs, as a percentage of the figure); and a column per peer giving the zlite ratio.
-// A workload marked ⚠ had runs that disagreed by more than 10% on some system.
+// runs, as a percentage of the figure); and a column per peer giving the zlite ratio,
+// marked ⚠ where it is [Row.Uncertain]: the two systems' runs overlap, so that the
+// ratio's direction is not settled by this run.
 func (r *Report) Markdown() string {
 	var b strings.Builder
 	peers := r.peers()
@@ -155,11 +156,7 @@ func (r *Report) Markdown() string {
 	b.WriteString(strings.Repeat("--:|", len(r.Systems)+len(peers)))
 	b.WriteString("\n")
 	for _, row := range r.Rows {
-		title := row.Workload
-		if row.Disagrees() {
-			title += " ⚠"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s |", title, row.sizeText(), row.Metric)
+		fmt.Fprintf(&b, "| %s | %s | %s |", row.Workload, row.sizeText(), row.Metric)
 		for _, s := range r.Systems {
 			v, ok := row.Values[s]
 			cell := "—"
@@ -175,6 +172,9 @@ func (r *Report) Markdown() string {
 			cell := "—"
 			if ratio, ok := Ratio(row.Metric, row.Values[Reference], row.Values[p]); ok {
 				cell = RatioText(row.Metric, ratio)
+				if row.Uncertain(p) {
+					cell += " ⚠"
+				}
 			}
 			fmt.Fprintf(&b, " %s |", cell)
 		}

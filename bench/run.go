@@ -63,8 +63,8 @@ type Config struct {
 	Runs       int           // runs per figure; the median is reported
 	MinSamples int           // fewest hand-offs behind a latency figure; 0 means 20
 	Groups     []string      // subset of [AllGroups]; nil means all
-	// RespRequests is redis-benchmark's -n (requests per test, flag combination
-	// and server) in the resp group; 0 means 50,000.
+	// RespRequests is redis-benchmark's -n (requests per test, flag combination,
+	// server and round) in the resp group; 0 means 20,000.
 	RespRequests int
 	Progress     io.Writer // progress: a bar on a terminal, lines otherwise; nil for none
 	Notes        []string  // carried into the report

@@ -28,9 +28,8 @@ func colorOf(name string) string {
 // group of bars, one per system, labelled with its value.
 func (r *Report) SVG() string {
 	const (
-		width  = 1100
-		labelW = 300
 		barW   = 640
+		valueW = 160 // room right of the longest bar for its value
 		barH   = 9
 		gap    = 1
 		pad    = 6
@@ -44,6 +43,14 @@ func (r *Report) SVG() string {
 		{"Memory per element (log scale; shorter is better)", []Metric{BytesPerElem}},
 		{"Memory per key (log scale; shorter is better)", []Metric{BytesPerKey}},
 	}
+	peers := r.peers()
+	// The label column is as wide as the longest label, so none is clipped.
+	labelW := 0
+	for _, row := range r.Rows {
+		labelW = max(labelW, textWidth(row.label(peers)))
+	}
+	labelW += pad + labelGap
+	width := labelW + barW + valueW
 	var body strings.Builder
 	y := 60
 	// legend
@@ -54,6 +61,8 @@ func (r *Report) SVG() string {
 		x += 40 + 8*len(DisplayName(s))
 	}
 	y += 20
+	fmt.Fprintf(&body, `<text x="%d" y="%d" class="s">%s</text>`+"\n", pad, y, esc("⚠ on a workload: for some system, its runs and zlite's overlap, so which is better is not settled by this run."))
+	y += 10
 	for _, p := range panels {
 		var rows []Row
 		lo, hi := math.Inf(1), math.Inf(-1)
@@ -83,7 +92,7 @@ func (r *Report) SVG() string {
 			dhi = dlo + 1
 		}
 		xOf := func(v float64) float64 {
-			return labelW + (math.Log10(v)-dlo)/(dhi-dlo)*barW
+			return float64(labelW) + (math.Log10(v)-dlo)/(dhi-dlo)*barW
 		}
 		y += 20
 		fmt.Fprintf(&body, `<text x="%d" y="%d" class="h">%s</text>`+"\n", pad, y, esc(p.title))
@@ -101,7 +110,7 @@ func (r *Report) SVG() string {
 			bottom += 2 * pad
 		}
 		for d := dlo; d <= dhi; d++ {
-			gx := labelW + (d-dlo)/(dhi-dlo)*barW
+			gx := float64(labelW) + (d-dlo)/(dhi-dlo)*barW
 			fmt.Fprintf(&body, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" class="g"/>`+"\n", gx, top, gx, bottom-pad)
 			fmt.Fprintf(&body, `<text x="%.1f" y="%d" text-anchor="middle" class="v">%s</text>`+"\n", gx, axisY, esc(tickText(p.metrics[0], int(d))))
 		}
@@ -114,17 +123,7 @@ func (r *Report) SVG() string {
 				}
 			}
 			groupH := n*(barH+gap) - gap
-			label := row.Workload
-			if row.N > 0 {
-				label += " · n=" + row.sizeText()
-			}
-			if row.Disagrees() {
-				label += " ⚠"
-			}
-			if row.Metric == LatencyP50 || row.Metric == LatencyP99 {
-				label += " · " + row.Metric.String()
-			}
-			fmt.Fprintf(&body, `<text x="%d" y="%d" text-anchor="end">%s</text>`+"\n", labelW-8, y+groupH/2+4, esc(label))
+			fmt.Fprintf(&body, `<text x="%d" y="%d" text-anchor="end">%s</text>`+"\n", labelW-labelGap, y+groupH/2+4, esc(row.label(peers)))
 			for _, s := range r.Systems {
 				v, ok := row.Values[s]
 				if !ok {
@@ -135,8 +134,8 @@ func (r *Report) SVG() string {
 					end = xOf(v)
 				}
 				fmt.Fprintf(&body, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s: %s</title></rect>`+"\n",
-					labelW, y, math.Max(end-labelW, 1), barH, colorOf(s), esc(DisplayName(s)), esc(formatValue(row.Metric, v)))
-				fmt.Fprintf(&body, `<text x="%.1f" y="%d" class="v">%s</text>`+"\n", math.Max(end, labelW+1)+4, y+barH-1, esc(formatValue(row.Metric, v)))
+					labelW, y, math.Max(end-float64(labelW), 1), barH, colorOf(s), esc(DisplayName(s)), esc(formatValue(row.Metric, v)))
+				fmt.Fprintf(&body, `<text x="%.1f" y="%d" class="v">%s</text>`+"\n", math.Max(end, float64(labelW)+1)+4, y+barH-1, esc(formatValue(row.Metric, v)))
 				y += barH + gap
 			}
 			y += 2 * pad
@@ -152,6 +151,48 @@ func (r *Report) SVG() string {
 	b.WriteString(body.String())
 	b.WriteString("</svg>\n")
 	return b.String()
+}
+
+// labelGap is the space between a workload's label and its bars.
+const labelGap = 8
+
+// label is the chart's label of row: the workload, its size, ⚠ when a ratio to
+// one of peers is [Row.Uncertain], and the latency quantile.
+func (row *Row) label(peers []string) string {
+	label := row.Workload
+	if row.N > 0 {
+		label += " · n=" + row.sizeText()
+	}
+	if row.anyUncertain(peers) {
+		label += " ⚠"
+	}
+	if row.Metric == LatencyP50 || row.Metric == LatencyP99 {
+		label += " · " + row.Metric.String()
+	}
+	return label
+}
+
+// textWidth returns an upper bound on the width in pixels of s in the chart's
+// 11-pixel sans-serif labels, from advance widths at least as large as DejaVu Sans
+// (the widest of the common sans-serif faces) and Arial give each class of
+// character: spaces and narrow punctuation 4.5, lower-case letters 7, digits 7,
+// capitals 8.5, m, w, M and W 11, anything outside ASCII (⚠, ×, →) 11. A label
+// measured so is never clipped; it may have a little room to spare.
+func textWidth(s string) int {
+	w := 0.0
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune(" .,:;()-/|'", c):
+			w += 4.5
+		case strings.ContainsRune("mwMW", c) || c > 0x7f:
+			w += 11
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			w += 7
+		default: // capitals, other ASCII symbols
+			w += 8.5
+		}
+	}
+	return int(math.Ceil(w))
 }
 
 // subtitle is the chart's provenance line: date, load, versions and flags.

@@ -8,9 +8,10 @@
 //
 // The redis-benchmark rows need redis-benchmark (Debian's redis-tools) and a
 // redis-server (REDIS_ADDR, or redis-server from PATH, started on a free loopback
-// port); without them those rows are left out and Report.Skipped says why. The
-// systems take turns for each test and flag combination, so machine load affects
-// both alike; compare ratios, not absolute figures, on a shared machine.
+// port); without them those rows are left out and Report.Skipped says why. Every
+// figure is the median of [Config.Rounds] runs; in each round the systems take
+// turns for each test and flag combination, so machine load affects both alike;
+// compare ratios, not absolute figures, on a shared machine.
 package respbench
 
 import (
@@ -25,6 +26,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -44,7 +46,8 @@ type Config struct {
 	Random    int           // redis-benchmark -r (random keys): 100000
 	Pipelines []int         // redis-benchmark -P values: 1, 64
 	Clients   []int         // redis-benchmark -c values: 1, 50
-	Duration  time.Duration // timed work per go-redis row: 1s
+	Duration  time.Duration // timed work per go-redis run: 200ms
+	Rounds    int           // runs per figure, the systems taking turns in each: 5
 	// Server starts the zlite server that redis-benchmark measures and returns its
 	// address and a function that stops it; nil serves a [server.Server] from this
 	// process, sharing its heap and its garbage collector with the caller's.
@@ -69,16 +72,49 @@ func (c *Config) defaults() {
 		c.Clients = []int{1, 50}
 	}
 	if c.Duration == 0 {
-		c.Duration = time.Second
+		c.Duration = 200 * time.Millisecond
+	}
+	if c.Rounds <= 0 {
+		c.Rounds = 5
 	}
 }
 
 // Row is one workload's throughput on two systems.
 type Row struct {
-	Workload string  // e.g. "ZADD -P 64 -c 50"
-	Base     string  // the system compared with: "redis-server" or "miniredis"
-	Zlite    float64 // requests per second on zlite
-	Other    float64 // requests per second on Base
+	Workload  string    // e.g. "ZADD -P 64 -c 50"
+	Base      string    // the system compared with: "redis-server" or "miniredis"
+	Zlite     float64   // requests per second on zlite: the median of ZliteRuns
+	Other     float64   // requests per second on Base: the median of OtherRuns
+	ZliteRuns []float64 // the figure of each round on zlite, in round order
+	OtherRuns []float64 // the figure of each round on Base, in round order
+}
+
+// newRow returns the row of workload from the runs of each system.
+func newRow(workload, base string, zlite, other []float64) Row {
+	return Row{Workload: workload, Base: base, Zlite: median(zlite), Other: median(other), ZliteRuns: zlite, OtherRuns: other}
+}
+
+// median returns the median of xs (the mean of the middle two for an even
+// count), 0 for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 0 {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+	return s[len(s)/2]
+}
+
+// spread returns the range of xs as a fraction of their median, 0 for none.
+func spread(xs []float64) float64 {
+	m := median(xs)
+	if !(m > 0) {
+		return 0
+	}
+	return (slices.Max(xs) - slices.Min(xs)) / m
 }
 
 // Ratio is Zlite / Other.
@@ -90,12 +126,14 @@ type Report struct {
 	Skipped string // why the redis-benchmark rows are missing, if they are
 }
 
-// Markdown renders the report as a table.
+// Markdown renders the report as a table: each figure the median of its rounds
+// with their range (max-min) as a percentage of it.
 func (r Report) Markdown() string {
 	var b strings.Builder
-	b.WriteString("| Workload | vs | zlite req/s | other req/s | zlite / other |\n|---|---|--:|--:|--:|\n")
+	b.WriteString("| Workload | vs | zlite req/s | range | other req/s | range | zlite / other |\n|---|---|--:|--:|--:|--:|--:|\n")
 	for _, row := range r.Rows {
-		fmt.Fprintf(&b, "| %s | %s | %.0f | %.0f | %.2f× |\n", row.Workload, row.Base, row.Zlite, row.Other, row.Ratio())
+		fmt.Fprintf(&b, "| %s | %s | %.0f | %.0f%% | %.0f | %.0f%% | %.2f× |\n", row.Workload, row.Base,
+			row.Zlite, 100*spread(row.ZliteRuns), row.Other, 100*spread(row.OtherRuns), row.Ratio())
 	}
 	if r.Skipped != "" {
 		fmt.Fprintf(&b, "\nredis-benchmark rows skipped: %s\n", r.Skipped)
@@ -153,28 +191,40 @@ func benchmarkRows(ctx context.Context, cfg Config) ([]Row, error) {
 		return nil, err
 	}
 	defer stop()
+	tests := strings.Split(cfg.Tests, ",")
 	var rows []Row
 	for _, p := range cfg.Pipelines {
 		for _, c := range cfg.Clients {
-			// One test at a time on each system in turn, so that a change in the
-			// machine's load falls on both alike; each server keeps its keys from one
-			// test to the next (ZPOPMIN pops what ZADD added), as in one run of all.
-			for _, test := range strings.Split(cfg.Tests, ",") {
-				one := cfg
-				one.Tests = test
-				z, err := redisBenchmark(ctx, bin, zaddr, one, p, c)
-				if err != nil {
-					return rows, fmt.Errorf("zlite: %w", err)
+			zruns, rruns := map[string][]float64{}, map[string][]float64{}
+			// Rounds of one test at a time on each system in turn, so that a change
+			// in the machine's load falls on both alike; each server keeps its keys
+			// from one test to the next (ZPOPMIN pops what ZADD added), as in one run
+			// of all.
+			for range cfg.Rounds {
+				for _, test := range tests {
+					one := cfg
+					one.Tests = test
+					z, err := redisBenchmark(ctx, bin, zaddr, one, p, c)
+					if err != nil {
+						return rows, fmt.Errorf("zlite: %w", err)
+					}
+					r, err := redisBenchmark(ctx, bin, raddr, one, p, c)
+					if err != nil {
+						return rows, fmt.Errorf("redis-server: %w", err)
+					}
+					name := strings.ToUpper(test)
+					if z[name] > 0 && r[name] > 0 { // a round too short to time is left out
+						zruns[name] = append(zruns[name], z[name])
+						rruns[name] = append(rruns[name], r[name])
+					}
 				}
-				r, err := redisBenchmark(ctx, bin, raddr, one, p, c)
-				if err != nil {
-					return rows, fmt.Errorf("redis-server: %w", err)
-				}
+			}
+			for _, test := range tests {
 				name := strings.ToUpper(test)
-				if z[name] == 0 || r[name] == 0 {
+				if len(zruns[name]) == 0 {
 					continue
 				}
-				rows = append(rows, Row{Workload: fmt.Sprintf("%s -P %d -c %d", name, p, c), Base: "redis-server", Zlite: z[name], Other: r[name]})
+				rows = append(rows, newRow(fmt.Sprintf("%s -P %d -c %d", name, p, c), "redis-server", zruns[name], rruns[name]))
 			}
 		}
 	}
@@ -292,7 +342,26 @@ func redisBenchmark(ctx context.Context, bin, addr string, cfg Config, pipeline,
 	return rps, nil
 }
 
-// dialerRows compares go-redis through the Dialer with go-redis on miniredis.
+// dialerOps are the go-redis workloads of the Dialer rows. Each starts from the
+// data the ones before it left: ZADD adds members "0" to "999", which ZSCORE
+// then reads.
+var dialerOps = []struct {
+	name string
+	run  func(ctx context.Context, c *redis.Client, i int) error
+}{
+	{"go-redis ZADD", func(ctx context.Context, c *redis.Client, i int) error {
+		return c.ZAdd(ctx, "z", redis.Z{Score: float64(i % 1000), Member: strconv.Itoa(i % 1000)}).Err()
+	}},
+	{"go-redis ZSCORE", func(ctx context.Context, c *redis.Client, i int) error {
+		return c.ZScore(ctx, "z", strconv.Itoa(i%1000)).Err()
+	}},
+	{"go-redis LPUSH", func(ctx context.Context, c *redis.Client, i int) error { return c.LPush(ctx, "l", "v").Err() }},
+	{"go-redis RPOP", func(ctx context.Context, c *redis.Client, i int) error { return c.RPop(ctx, "l").Err() }},
+}
+
+// dialerRows compares go-redis through the Dialer with go-redis on miniredis: an
+// untimed warm-up of every workload on both (dials, the handshake, the keys ZSCORE
+// reads), then cfg.Rounds rounds in which each workload runs on each system in turn.
 func dialerRows(ctx context.Context, cfg Config) ([]Row, error) {
 	m, err := miniredis.Run()
 	if err != nil {
@@ -303,39 +372,40 @@ func dialerRows(ctx context.Context, cfg Config) ([]Row, error) {
 	defer zc.Close()
 	mc := redis.NewClient(&redis.Options{Addr: m.Addr()})
 	defer mc.Close()
-	ops := []struct {
-		name string
-		run  func(c *redis.Client, i int) error
-	}{
-		{"go-redis ZADD", func(c *redis.Client, i int) error {
-			return c.ZAdd(ctx, "z", redis.Z{Score: float64(i % 1000), Member: strconv.Itoa(i % 1000)}).Err()
-		}},
-		{"go-redis ZSCORE", func(c *redis.Client, i int) error { return c.ZScore(ctx, "z", strconv.Itoa(i%1000)).Err() }},
-		{"go-redis LPUSH", func(c *redis.Client, i int) error { return c.LPush(ctx, "l", "v").Err() }},
-		{"go-redis RPOP", func(c *redis.Client, i int) error { return c.RPop(ctx, "l").Err() }},
+	clients := []*redis.Client{zc, mc}
+	runs := make([][2][]float64, len(dialerOps))
+	for round := -1; round < cfg.Rounds; round++ {
+		for i, op := range dialerOps {
+			for j, c := range clients {
+				d := cfg.Duration
+				if round < 0 {
+					d /= 4
+				}
+				v, err := rate(ctx, c, op.run, d)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", op.name, err)
+				}
+				if round >= 0 {
+					runs[i][j] = append(runs[i][j], v)
+				}
+			}
+		}
 	}
 	var rows []Row
-	for _, op := range ops {
-		z, err := rate(zc, op.run, cfg.Duration)
-		if err != nil {
-			return rows, err
-		}
-		o, err := rate(mc, op.run, cfg.Duration)
-		if err != nil {
-			return rows, err
-		}
-		rows = append(rows, Row{Workload: op.name + " (Dialer vs TCP)", Base: "miniredis", Zlite: z, Other: o})
+	for i, op := range dialerOps {
+		rows = append(rows, newRow(op.name+" (Dialer vs TCP)", "miniredis", runs[i][0], runs[i][1]))
 	}
 	return rows, nil
 }
 
-// rate runs op on c for d and returns operations per second.
-func rate(c *redis.Client, op func(c *redis.Client, i int) error, d time.Duration) (float64, error) {
+// rate runs op on c for d and returns operations per second. A miss (redis.Nil) is
+// an answer, not an error.
+func rate(ctx context.Context, c *redis.Client, op func(ctx context.Context, c *redis.Client, i int) error, d time.Duration) (float64, error) {
 	start := time.Now()
 	n := 0
 	for time.Since(start) < d {
 		for range 100 {
-			if err := op(c, n); err != nil && !errors.Is(err, redis.Nil) {
+			if err := op(ctx, c, n); err != nil && !errors.Is(err, redis.Nil) {
 				return 0, err
 			}
 			n++

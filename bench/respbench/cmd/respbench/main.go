@@ -2,7 +2,7 @@
 // table: redis-benchmark on redis-server and on a zlite server with the same flags,
 // and go-redis through the in-process Dialer against go-redis on miniredis.
 //
-//	go run ./bench/respbench/cmd/respbench -n 200000 -P 1,64 -c 1,50
+//	go run ./bench/respbench/cmd/respbench -n 200000 -P 1,64 -c 1,50 -rounds 5
 package main
 
 import (
@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zlite/zlite/internal/redistest"
 	"github.com/zlite/zlite/bench/respbench"
+	"github.com/zlite/zlite/internal/redistest"
 )
 
 func main() {
@@ -25,7 +25,8 @@ func main() {
 	flag.IntVar(&cfg.Random, "r", 100000, "redis-benchmark random keyspace size")
 	pipes := flag.String("P", "1,64", "pipeline depths")
 	clients := flag.String("c", "1,50", "client counts")
-	flag.DurationVar(&cfg.Duration, "d", time.Second, "timed work per go-redis row")
+	flag.DurationVar(&cfg.Duration, "d", 200*time.Millisecond, "timed work per go-redis run")
+	flag.IntVar(&cfg.Rounds, "rounds", 5, "runs per figure; the median is shown with the range")
 	flag.Parse()
 	cfg.Pipelines, cfg.Clients = ints(*pipes), ints(*clients)
 	start := time.Now()
