@@ -3,7 +3,6 @@ package blocking
 import (
 	"context"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"sync"
 	"testing"
@@ -489,20 +488,6 @@ func TestRaceWithServe(t *testing.T) {
 			}
 		})
 	}
-}
-
-// seed returns the seed of the randomized tests: ZLITE_SEED if set, else a fresh
-// one, printed so that a failure can be replayed.
-func seed(t *testing.T) uint64 {
-	s := rand.Uint64()
-	if v := os.Getenv("ZLITE_SEED"); v != "" {
-		var err error
-		if s, err = strconv.ParseUint(v, 10, 64); err != nil {
-			t.Fatalf("ZLITE_SEED=%q: %v", v, err)
-		}
-	}
-	t.Logf("ZLITE_SEED=%d", s)
-	return s
 }
 
 // TestStress runs producers and consumers on real goroutines and the real clock:

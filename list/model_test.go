@@ -3,9 +3,7 @@ package list
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -239,19 +237,6 @@ func randOp(r *rand.Rand, n int, grow bool, pageSize int) opArgs {
 		}
 	}
 	return a
-}
-
-func seed(t *testing.T) uint64 {
-	t.Helper()
-	s := rand.Uint64()
-	if env := os.Getenv("ZLITE_SEED"); env != "" {
-		var err error
-		if s, err = strconv.ParseUint(env, 10, 64); err != nil {
-			t.Fatalf("ZLITE_SEED=%q: %v", env, err)
-		}
-	}
-	t.Logf("seed %d (set ZLITE_SEED=%d to replay)", s, s)
-	return s
 }
 
 func TestModel(t *testing.T) {

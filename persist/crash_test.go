@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // The crash test re-executes the test binary as a child (TestMain sees crashChildEnv),
@@ -166,7 +168,7 @@ func TestCrashSIGKILL(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run("sync="+tc.sync.String(), func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(seed(t), 0))
+			rng := rand.New(rand.NewPCG(testmain.Seed(t), 0))
 			dir := t.TempDir()
 			total, torn := 0, 0
 			for round := range tc.rounds {
@@ -286,7 +288,7 @@ func TestCrashLarge(t *testing.T) {
 	}
 	for _, p := range []SyncPolicy{EverySecond, Never} {
 		t.Run("sync="+p.String(), func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(seed(t), 0))
+			rng := rand.New(rand.NewPCG(testmain.Seed(t), 0))
 			dir := t.TempDir()
 			total := 0
 			var kills, stops [3]int
@@ -479,7 +481,7 @@ func TestCrashLockFree(t *testing.T) {
 	}
 	for _, p := range []SyncPolicy{EverySecond, Never} {
 		t.Run("sync="+p.String(), func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(seed(t), 0))
+			rng := rand.New(rand.NewPCG(testmain.Seed(t), 0))
 			dir := t.TempDir()
 			const rounds = 20
 			holes, torn := 0, 0

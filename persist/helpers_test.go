@@ -6,10 +6,8 @@ import (
 	"io"
 	"log/slog"
 	"maps"
-	"math/rand/v2"
 	"os"
 	"slices"
-	"strconv"
 	"sync"
 	"testing"
 
@@ -107,21 +105,6 @@ func recs(from, n int) []string {
 		out[i] = fmt.Sprintf("rec-%d-%s", k, bytes.Repeat([]byte{'a' + byte(k%26)}, k%37))
 	}
 	return out
-}
-
-// seed returns the seed of a randomized test: ZLITE_SEED if set, else a random one,
-// printed so that a failure can be replayed.
-func seed(t testing.TB) uint64 {
-	t.Helper()
-	s := rand.Uint64()
-	if v := os.Getenv("ZLITE_SEED"); v != "" {
-		var err error
-		if s, err = strconv.ParseUint(v, 10, 64); err != nil {
-			t.Fatalf("ZLITE_SEED=%q: %v", v, err)
-		}
-	}
-	t.Logf("ZLITE_SEED=%d", s)
-	return s
 }
 
 // copyDir copies the regular files of src into a new temporary directory.

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 // powerWorkload appends records 1..n one at a time (snapshots every 8) on fsys, until
@@ -56,7 +58,7 @@ func powerWorkload(t *testing.T, fsys FS, p SyncPolicy, n int) int {
 func TestPowerLoss(t *testing.T) {
 	for _, p := range []SyncPolicy{Always, EverySecond, Never} {
 		t.Run("sync="+p.String(), func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(seed(t), 0))
+			rng := rand.New(rand.NewPCG(testmain.Seed(t), 0))
 			const n = 30
 			for step := 1; ; step++ {
 				fsys := newMemFS()

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/zlite/zlite/internal/testmain"
@@ -221,18 +219,6 @@ func (m *model) removeAll(es []Entry) {
 var edgeScores = []float64{
 	math.Inf(-1), math.Inf(1), math.Copysign(0, -1), 0, 5e-324, -5e-324,
 	1.7976931348623157e308, -1.7976931348623157e308, 1, 1, 2, 2, 3, 1.5, -1, 0.1,
-}
-
-func seed(t testing.TB) uint64 {
-	s := rand.Uint64()
-	if v := os.Getenv("ZLITE_SEED"); v != "" {
-		var err error
-		if s, err = strconv.ParseUint(v, 10, 64); err != nil {
-			t.Fatalf("ZLITE_SEED=%q: %v", v, err)
-		}
-	}
-	t.Logf("seed %d (set ZLITE_SEED to reproduce)", s)
-	return s
 }
 
 func sameEntries(a, b []Entry) bool {
