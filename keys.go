@@ -281,7 +281,7 @@ func (tx *Tx) Copy(source, destination string, destDB int, replace bool) (int64,
 	return 1, nil
 }
 
-// clone returns a deep copy of a key's value.
+// clone returns a deep copy of a key's value (COPY; a snapshot's copy-on-write). O(n).
 func clone(v any) any {
 	switch v := v.(type) {
 	case *zset.Set:

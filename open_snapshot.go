@@ -55,22 +55,7 @@ func (s *snapshot) cow(v any) {
 func (s *snapshot) copy(i int) {
 	k := &s.keys[i]
 	delete(s.pending, k.v)
-	k.v, k.copied = cloneValue(k.v), true
-}
-
-// cloneValue returns a copy of a *list.List or *zset.Set. O(n).
-func cloneValue(v any) any {
-	switch v := v.(type) {
-	case *list.List:
-		c := list.New()
-		for _, it := range v.All() {
-			c.PushBack(it)
-		}
-		return c
-	case *zset.Set:
-		return v.Clone()
-	}
-	return v
+	k.v, k.copied = clone(k.v), true
 }
 
 // Snapshot writes a snapshot of the keyspace and compacts the log to it, like
