@@ -275,7 +275,7 @@ func (tx *Tx) listWrite(key string) (*list.List, error) {
 func (tx *Tx) newZSet(key string) *zset.Set {
 	sh := tx.sh(key)
 	sh.touch(key)
-	s := sh.keys.AddZSet(key) // in the key table's own storage (keytable.go)
+	s := sh.keys.AddZSet(key) // in the key table's own storage (internal/keytable)
 	if l := tx.db.cfg.zsetLimits; l != zset.DefaultLimits {
 		s.SetLimits(l)
 	}
@@ -286,7 +286,7 @@ func (tx *Tx) newZSet(key string) *zset.Set {
 func (tx *Tx) newList(key string) *list.List {
 	sh := tx.sh(key)
 	sh.touch(key)
-	l := sh.keys.AddList(key) // in the key table's own storage (keytable.go)
+	l := sh.keys.AddList(key) // in the key table's own storage (internal/keytable)
 	if sh.spareList != nil {
 		l.Swap(sh.spareList) // the buffers of the last list drained, if any
 	}

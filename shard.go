@@ -93,7 +93,7 @@ type shardData struct {
 
 	db *DB
 
-	// keys holds the shard's keys and their values (see keytable.go).
+	// keys holds the shard's keys and their values (internal/keytable).
 	keys keytable.Table
 	// exp holds the keys' expiry times (expire_store.go).
 	exp expiries

@@ -1,5 +1,6 @@
 // Package keytable is the keyspace's table of keys: it maps key names to their values
-// (a *zset.Set or a *list.List) with little memory per key and few pointers for the
+// (a *zset.Set, a *list.List, or any other value: the slot of a new type until it
+// gets a slab of its own) with little memory per key and few pointers for the
 // garbage collector, and hashes keys for it and for the choice of a shard.
 //
 // A Table holds the key bytes back to back in a pointer-free arena, one pointer-free

@@ -1,7 +1,6 @@
 package keytable
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -13,7 +12,8 @@ import (
 	"github.com/zlite/zlite/zset"
 )
 
-// Table maps key names to values (a *zset.Set or *list.List). It is the keyspace's
+// Table maps key names to values (a *zset.Set, a *list.List, or any other value,
+// kept as it is given). It is the keyspace's
 // only record of its keys, built so that a key costs little beyond its bytes and the
 // garbage collector sees as few pointers and objects per key as possible: none in the
 // entry, the key or the index, and the value's own header (the zset.Set or
@@ -32,7 +32,7 @@ import (
 //     the key is deleted or the table reset. So a small sorted set is one heap object
 //     (its buffer) and one pointer (from its slot) for the collector, where it was two
 //     and two (entry → Set → buffer), and a one-page list is one object (its page)
-//     where it was two. A value stored from outside (add, set: COPY, RENAME, the
+//     where it was two. A value stored from outside (Add, Set: COPY, RENAME, the
 //     *STORE commands, loading a snapshot) is moved in: a Set's header is copied, a
 //     list's contents swapped in (list.List.Swap).
 //   - arena holds the bytes of the keys back to back, in creation order. A key longer
@@ -61,7 +61,7 @@ import (
 // themselves stay until reset: a keyspace that shrinks keeps 24 bytes per sorted set
 // and 96 per list of its peak count (Redis, too, keeps most of its freed memory).
 // Because a deleted key's slot is reused, a *zset.Set or *list.List must not be used
-// after its key is deleted: RENAME takes the value out with detached first, and an
+// after its key is deleted: RENAME takes the value out with Detached first, and an
 // emptied list's buffers are moved to the shard's spare (dropIfEmpty) before its key
 // goes.
 //
@@ -71,7 +71,7 @@ import (
 // ahead without stalling the command that runs meanwhile (docs/design.md gives the
 // measurements).
 //
-// A pipeline warms its lookups ahead (warmIndex, warmEntry, warmValue, called by
+// A pipeline warms its lookups ahead (WarmIndex, WarmEntry, WarmValue, called by
 // DB.pipelineLocked for the three commands after the running one): each step reads only
 // lines the step before brought in and starts the next ones, so a command finds its
 // index slot, entry, value header, key bytes and value contents in the cache.
@@ -86,6 +86,7 @@ type Table struct {
 	ents    []entry
 	sets    slab[zset.Set]
 	lists   slab[list.List]
+	others  slab[any] // values of any other type, as they were given
 	arena   []byte
 	long    []string
 	index   []uint64
@@ -111,9 +112,10 @@ type entry struct {
 
 // The types of value a key can hold.
 const (
-	kindNone uint8 = iota // a deleted entry
-	kindZSet              // a zset.Set in sets
-	kindList              // a list.List in lists
+	kindNone  uint8 = iota // a deleted entry
+	kindZSet               // a zset.Set in sets
+	kindList               // a list.List in lists
+	kindOther              // any other value, in others
 )
 
 const (
@@ -219,7 +221,7 @@ func (s *slab[T]) release(ref uint32) {
 // store puts v in a new slot and returns its kind and slot; the table's copy is the
 // key's value from then on. A sorted set's header is copied: v may still be read (it
 // has the same contents) but must not be written. A list's contents are moved
-// (list.List.Swap): v is left empty.
+// (list.List.Swap): v is left empty. Any other value is kept as it is.
 func (t *Table) store(v any) (uint8, uint32) {
 	switch v := v.(type) {
 	case *zset.Set:
@@ -231,7 +233,9 @@ func (t *Table) store(v any) (uint8, uint32) {
 		t.lists.at(ref).Swap(v)
 		return kindList, ref
 	}
-	panic(fmt.Sprintf("zlite: a key cannot hold a %T", v))
+	ref := t.others.alloc()
+	*t.others.at(ref) = v
+	return kindOther, ref
 }
 
 // drop empties the slot of entry i's value.
@@ -241,11 +245,13 @@ func (t *Table) drop(i int) {
 		t.sets.release(e.ref)
 	case kindList:
 		t.lists.release(e.ref)
+	case kindOther:
+		t.others.release(e.ref)
 	}
 }
 
-// Value returns entry i's Value, or nil for a deleted entry. It points into the
-// table: it stays valid (and is the key's Value) until the key is deleted or the table
+// Value returns entry i's value, or nil for a deleted entry. It points into the
+// table: it stays valid (and is the key's value) until the key is deleted or the table
 // reset.
 func (t *Table) Value(i int) any {
 	switch e := &t.ents[i]; e.kind {
@@ -253,6 +259,8 @@ func (t *Table) Value(i int) any {
 		return t.sets.at(e.ref)
 	case kindList:
 		return t.lists.at(e.ref)
+	case kindOther:
+		return *t.others.at(e.ref)
 	}
 	return nil
 }
@@ -269,6 +277,8 @@ func (t *Table) fetch(val uint32) any {
 		l := t.lists.at(val & valRefMask)
 		l.Prefetch()
 		return l
+	case uint32(kindOther):
+		return *t.others.at(val & valRefMask)
 	}
 	return nil
 }
@@ -359,12 +369,14 @@ func (t *Table) Detached(i int) any {
 		l := new(list.List)
 		l.Swap(t.lists.at(e.ref))
 		return l
+	case kindOther:
+		return *t.others.at(e.ref)
 	}
 	return nil
 }
 
 // Hash returns key's hash in its shard's key table: the high 32 bits of
-// strHash, whose low bits choose the shard of a hash tag (shardHash). O(len(key)).
+// strHash, whose low bits choose the shard of a hash tag (TagHash). O(len(key)).
 func Hash(key string) uint64 { return strHash(key) >> 32 }
 
 // Key returns entry i's name without copying; it is valid until the table changes.
@@ -391,13 +403,14 @@ func (t *Table) KeyCopy(i int) string {
 // Find returns the entry number of key. The complexity is O(1) on average.
 func (t *Table) Find(key string) (int, bool) { return t.FindHash(key, Hash(key)) }
 
-// FindHash is find given Hash(key).
+// FindHash is [Table.Find] given [Hash](key).
 func (t *Table) FindHash(key string, hash uint64) (int, bool) {
 	i, _, ok := t.FindValue(key, hash)
 	return i, ok
 }
 
-// FindValue is findHash that also returns the entry's value, as value does.
+// FindValue is [Table.FindHash] that also returns the entry's value, as
+// [Table.Value] does.
 func (t *Table) FindValue(key string, hash uint64) (int, any, bool) {
 	if t.n == 0 {
 		return 0, nil, false

@@ -312,3 +312,37 @@ func TestWarmSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherValues checks that a value of a type the table has no slab for is kept
+// as it is given: found, replaced, detached and deleted like the others.
+func TestOtherValues(t *testing.T) {
+	type blob struct{ b []byte }
+	var kt Table
+	a, b := &blob{[]byte("a")}, &blob{[]byte("b")}
+	i := kt.Add("x", a)
+	kt.AddZSet("z")
+	if got := kt.Value(i); got != any(a) {
+		t.Fatalf("Value = %v, want the value added", got)
+	}
+	if _, v, ok := kt.FindValue("x", Hash("x")); !ok || v != any(a) {
+		t.Fatalf("FindValue = %v, %v", v, ok)
+	}
+	kt.Set("x", b)
+	if got := kt.Get("x"); got != any(b) {
+		t.Fatalf("after Set, Get = %v", got)
+	}
+	kt.Set("z", a) // a sorted set's key takes a value of another type
+	j, _ := kt.Find("z")
+	if got := kt.Detached(j); got != any(a) {
+		t.Fatalf("Detached = %v", got)
+	}
+	if err := kt.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if !kt.Del("x") || kt.Get("x") != nil || kt.Len() != 1 {
+		t.Fatalf("after Del: Get = %v, Len = %d", kt.Get("x"), kt.Len())
+	}
+	if err := kt.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
