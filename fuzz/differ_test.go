@@ -198,18 +198,6 @@ func (d *differ) report(transcript []step) string {
 	return b.String()
 }
 
-// seed returns the seed from ZLITE_SEED, or a fresh one.
-func seed(t testing.TB) uint64 {
-	if s := os.Getenv("ZLITE_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("ZLITE_SEED=%q: %v", s, err)
-		}
-		return v
-	}
-	return uint64(time.Now().UnixNano())
-}
-
 // transcriptLen returns how many commands the seeded differential test compares:
 // ZLITE_DIFF_COMMANDS if set, else 200k (20k under the race detector, whose CI run is
 // followed by a full run without it in .ci/fuzz).
