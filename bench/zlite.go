@@ -8,6 +8,7 @@ import (
 
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/embedded"
 )
 
 // zliteSys is the zlite keyspace, in process, through its typed methods or through Do.
@@ -42,7 +43,7 @@ func (s *zliteSys) QueueBackend() queues.Backend {
 	if s.do {
 		return nil
 	}
-	return queues.NewEmbedded(s.db)
+	return embedded.New(s.db)
 }
 
 func (s *zliteSys) Del(ctx context.Context, keys ...string) error {

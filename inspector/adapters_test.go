@@ -15,6 +15,7 @@ import (
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/inspector"
 	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/embedded"
 )
 
 type fixedClock struct{ t time.Time }
@@ -61,7 +62,7 @@ func stats(t *testing.T, q inspector.Queue) inspector.Stats {
 func TestAdapterCallQueue(t *testing.T) {
 	ctx := t.Context()
 	clock := &fixedClock{t0}
-	calls := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "calls", queues.WithClock(clock))
+	calls := queues.NewCallQueue(embedded.New(zlite.New()), "calls", queues.WithClock(clock))
 	for i, c := range []struct {
 		id string
 		p  float64
@@ -104,7 +105,7 @@ func TestAdapterCallQueue(t *testing.T) {
 
 func TestAdapterWaitlist(t *testing.T) {
 	ctx := t.Context()
-	wl := queues.NewWaitlist(queues.NewEmbedded(zlite.New()), "tables")
+	wl := queues.NewWaitlist(embedded.New(zlite.New()), "tables")
 	for _, p := range []struct {
 		name  string
 		seats int64
@@ -128,7 +129,7 @@ func TestAdapterWaitlist(t *testing.T) {
 
 func TestAdapterLevels(t *testing.T) {
 	ctx := t.Context()
-	lv := queues.NewLevels(queues.NewEmbedded(zlite.New()), "tickets", []string{"hi", "mid", "lo"})
+	lv := queues.NewLevels(embedded.New(zlite.New()), "tickets", []string{"hi", "mid", "lo"})
 	require.NoError(t, lv.Push(ctx, "lo", "a", "b"))
 	require.NoError(t, lv.Push(ctx, "hi", "c"))
 	require.NoError(t, lv.Push(ctx, "lo", "d"))
@@ -150,7 +151,7 @@ func TestAdapterLevels(t *testing.T) {
 
 func TestAdapterPriorityAndFIFO(t *testing.T) {
 	ctx := t.Context()
-	b := queues.NewEmbedded(zlite.New())
+	b := embedded.New(zlite.New())
 	pq := queues.NewPriority(b, "renders", queues.WithOrder(queues.HighestFirst))
 	for _, v := range []struct {
 		v string
@@ -177,7 +178,7 @@ func mid(seq int, v string) string { return fmt.Sprintf("%016x:%s", seq, v) }
 // id changes nothing.
 func TestAdapterCancel(t *testing.T) {
 	ctx := t.Context()
-	b := queues.NewEmbedded(zlite.New())
+	b := embedded.New(zlite.New())
 	fq := queues.NewFIFO(b, "jobs")
 	require.NoError(t, fq.Push(ctx, "1", "2", "1"))
 	lq := queues.NewLevels(b, "tickets", []string{"hi", "lo"})
@@ -224,7 +225,7 @@ func TestAdapterCancel(t *testing.T) {
 // between two samples.
 func TestAdapterThroughput(t *testing.T) {
 	ctx := t.Context()
-	fq := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "jobs")
+	fq := queues.NewFIFO(embedded.New(zlite.New()), "jobs")
 	require.NoError(t, fq.Push(ctx, "1", "2", "3", "4", "5"))
 	now := t0
 	h := inspector.New([]inspector.Queue{inspector.FIFO("jobs", fq)}, inspector.WithClock(func() time.Time { return now }))
@@ -246,7 +247,7 @@ func TestAdapterThroughput(t *testing.T) {
 func TestAdapterDelayedAndScheduler(t *testing.T) {
 	ctx := t.Context()
 	clock := &fixedClock{t0.Add(-time.Minute)} // a due time in the past would mean now
-	b := queues.NewEmbedded(zlite.New())
+	b := embedded.New(zlite.New())
 	dq := queues.NewDelayed(b, "reminders", queues.WithClock(clock))
 	require.NoError(t, dq.Schedule(ctx, "later", t0.Add(5*time.Second)))
 	require.NoError(t, dq.Schedule(ctx, "due", t0.Add(-2*time.Second)))
@@ -294,7 +295,7 @@ func TestAdapterDelayedAndScheduler(t *testing.T) {
 func TestAdapterReliable(t *testing.T) {
 	ctx := t.Context()
 	clock := &fixedClock{t0}
-	rq := queues.NewReliable(queues.NewEmbedded(zlite.New()), "pay", queues.WithLease(time.Minute), queues.WithClock(clock))
+	rq := queues.NewReliable(embedded.New(zlite.New()), "pay", queues.WithLease(time.Minute), queues.WithClock(clock))
 	ids := map[string]string{}
 	for _, v := range []string{"x", "y", "z"} {
 		id, err := rq.Push(ctx, v)
@@ -340,7 +341,7 @@ func TestAdapterReliable(t *testing.T) {
 func TestKeyspace(t *testing.T) {
 	ctx := t.Context()
 	db := zlite.New(zlite.WithLatencyTracking())
-	b := queues.NewEmbedded(db)
+	b := embedded.New(db)
 	fq := queues.NewFIFO(b, "jobs")
 	require.NoError(t, fq.Push(ctx, "1", "2", "3"))
 	pq := queues.NewPriority(b, "renders")
@@ -391,7 +392,7 @@ func TestKeyspace(t *testing.T) {
 func TestAdapterReliableDead(t *testing.T) {
 	ctx := t.Context()
 	clock := &fixedClock{t0}
-	rq := queues.NewReliable(queues.NewEmbedded(zlite.New()), "pay", queues.WithLease(time.Minute),
+	rq := queues.NewReliable(embedded.New(zlite.New()), "pay", queues.WithLease(time.Minute),
 		queues.WithClock(clock), queues.WithMaxDeliveries(1))
 	ids := map[string]string{}
 	for _, v := range []string{"x", "y", "z", "w"} {

@@ -11,6 +11,7 @@ import (
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/inspector"
 	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/embedded"
 )
 
 // BenchmarkPages renders the index (every queue with full chart history) and a queue
@@ -51,7 +52,7 @@ func BenchmarkPages(b *testing.B) {
 // read of every call.
 func BenchmarkCallQueuePage(b *testing.B) {
 	for _, n := range []int{1_000, 100_000} {
-		calls := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "calls")
+		calls := queues.NewCallQueue(embedded.New(zlite.New()), "calls")
 		for i := range n {
 			if err := calls.Enqueue(b.Context(), strconv.Itoa(i), float64(i%5)); err != nil {
 				b.Fatal(err)

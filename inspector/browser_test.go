@@ -17,6 +17,7 @@ import (
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/inspector"
 	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/embedded"
 )
 
 // chromium returns the browser to drive: $ZLITE_CHROMIUM, or chromium from PATH.
@@ -71,7 +72,7 @@ func TestBrowser(t *testing.T) {
 	// figures, waits and lease states shown are exact.
 	clock := &fixedClock{time.Now().Truncate(time.Second)}
 	now := clock.t
-	b := queues.NewEmbedded(zlite.New())
+	b := embedded.New(zlite.New())
 	calls := queues.NewCallQueue(b, "support", queues.WithClock(clock))
 	for i, id := range []string{"ann", "bob", "cy", "dee"} {
 		require.NoError(t, calls.Enqueue(ctx, id, float64(i%2)))

@@ -10,12 +10,13 @@ import (
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/inspector"
 	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/embedded"
 )
 
 // An app mounts the inspector under a prefix of its own; a script reads the JSON.
 func Example() {
 	ctx := context.Background()
-	b := queues.NewEmbedded(zlite.New())
+	b := embedded.New(zlite.New())
 	jobs := queues.NewFIFO(b, "jobs")
 	jobs.Push(ctx, "resize:1", "resize:2")
 	calls := queues.NewCallQueue(b, "support")

@@ -15,8 +15,8 @@ import (
 type Z = zset.Entry
 
 // Backend is the small set of Redis commands the queue types are written against. Two
-// implementations exist: [Embedded] over the in-process keyspace of package zlite, and
-// redisq.Backend over a real Redis through go-redis (package
+// implementations exist: embedded.Backend over the in-process keyspace of package zlite
+// (package github.com/zlite/zlite/queues/embedded), and redisq.Backend over a real Redis through go-redis (package
 // github.com/zlite/zlite/queues/redisq).
 //
 // Every method is safe for concurrent use. Blocking methods share one contract:

@@ -1,10 +1,11 @@
 // Package queues implements the queue systems people build on Redis sorted sets and
 // lists, each written once against a small [Backend] interface and run either on the
-// embedded keyspace of package zlite (no server) or on a real Redis through go-redis
-// (package github.com/zlite/zlite/queues/redisq; a single node, Sentinel or Cluster),
+// embedded keyspace of package zlite (package github.com/zlite/zlite/queues/embedded;
+// no server) or on a real Redis through go-redis (package
+// github.com/zlite/zlite/queues/redisq; a single node, Sentinel or Cluster),
 // which is how a user who outgrows one process scales out:
 //
-//	q := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "jobs")
+//	q := queues.NewFIFO(embedded.New(zlite.New()), "jobs")
 //	q.Push(ctx, "job-1")
 //	v, ok, err := q.Pop(ctx, time.Second)
 //
@@ -67,7 +68,7 @@
 // ZCARD and the blocking BRPOP, BZPOPMIN and BLMOVE) and [Backend.Eval], which runs a
 // compound step atomically. A step is a [Script]: its Lua source, run by EVALSHA on
 // Redis, and an equivalent Go function over a keyspace transaction ([Tx]), run inside
-// one [zlite.DB.Update] by the [Embedded] backend. Each queue defines its compound
+// one zlite.DB.Update by the embedded backend. Each queue defines its compound
 // steps once as such a pair and the rest of its logic once against Backend; the
 // contract tests run every queue on both backends. All keys of one queue share the
 // hash tag {name} ("{jobs}:items"), so Redis Cluster keeps them in one slot and

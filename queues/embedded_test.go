@@ -5,6 +5,7 @@ import (
 
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/embedded"
 )
 
-func newEmbedded(testing.TB) queues.Backend { return queues.NewEmbedded(zlite.New()) }
+func newEmbedded(testing.TB) queues.Backend { return embedded.New(zlite.New()) }

@@ -9,12 +9,13 @@ import (
 
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/embedded"
 )
 
 // A FIFO work queue: LPUSH to produce, BRPOP to consume.
 func ExampleFIFO() {
 	ctx := context.Background()
-	q := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "mail")
+	q := queues.NewFIFO(embedded.New(zlite.New()), "mail")
 	q.Push(ctx, "welcome@example.com", "reset@example.com")
 	for {
 		v, ok, _ := q.Pop(ctx, 10*time.Millisecond)
@@ -32,7 +33,7 @@ func ExampleFIFO() {
 // drains a before b.
 func ExampleLevels() {
 	ctx := context.Background()
-	q := queues.NewLevels(queues.NewEmbedded(zlite.New()), "tiers", []string{"a", "b"})
+	q := queues.NewLevels(embedded.New(zlite.New()), "tiers", []string{"a", "b"})
 	for _, level := range []string{"a", "b"} {
 		for _, v := range []string{"1", "2", "3"} {
 			q.Push(ctx, level, v) // lpush <level> <v>
@@ -54,7 +55,7 @@ func ExampleLevels() {
 // Priorities from 0 to 99999 on one sorted set; equal priorities leave in order.
 func ExamplePriority() {
 	ctx := context.Background()
-	q := queues.NewPriority(queues.NewEmbedded(zlite.New()), "tasks", queues.WithOrder(queues.HighestFirst))
+	q := queues.NewPriority(embedded.New(zlite.New()), "tasks", queues.WithOrder(queues.HighestFirst))
 	q.Push(ctx, "compile", 7)
 	q.Push(ctx, "backup", 1)
 	q.Push(ctx, "page on-call", 99999)
@@ -74,7 +75,7 @@ func ExamplePriority() {
 // frees up.
 func ExampleWaitlist() {
 	ctx := context.Background()
-	w := queues.NewWaitlist(queues.NewEmbedded(zlite.New()), "restaurant")
+	w := queues.NewWaitlist(embedded.New(zlite.New()), "restaurant")
 	w.Add(ctx, "Bob", 4)
 	w.Add(ctx, "Karen", 2)
 	w.Add(ctx, "You", 2)
@@ -102,7 +103,7 @@ func (c fixedClock) Now() time.Time { return *c.t }
 func ExampleCallQueue() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "support", queues.WithClock(fixedClock{&now}))
+	q := queues.NewCallQueue(embedded.New(zlite.New()), "support", queues.WithClock(fixedClock{&now}))
 	q.Enqueue(ctx, "+1-555-0100", 1)
 	now = now.Add(20 * time.Second)
 	q.Enqueue(ctx, "+1-555-0101", 1)
@@ -136,7 +137,7 @@ func ExampleCallQueue() {
 func ExampleDelayed() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewDelayed(queues.NewEmbedded(zlite.New()), "reminders", queues.WithClock(fixedClock{&now}))
+	q := queues.NewDelayed(embedded.New(zlite.New()), "reminders", queues.WithClock(fixedClock{&now}))
 	q.Schedule(ctx, "send reminder", now.Add(time.Hour))
 	q.Schedule(ctx, "retry payment", now.Add(-time.Minute)) // in the past: due now
 
@@ -157,7 +158,7 @@ func ExampleDelayed() {
 func ExampleScheduler() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	s := queues.NewScheduler(queues.NewEmbedded(zlite.New()), "cron", queues.WithBatch(100), queues.WithClock(fixedClock{&now}))
+	s := queues.NewScheduler(embedded.New(zlite.New()), "cron", queues.WithBatch(100), queues.WithClock(fixedClock{&now}))
 	s.AddFutureJob(ctx, queues.FutureJob{Queue: "email", Func: "send_digest", Args: json.RawMessage(`["ann"]`)}, now.Add(time.Minute))
 	err := s.AddFutureJob(ctx, queues.FutureJob{Func: "orphan"}, now)
 	fmt.Println(err)
@@ -181,7 +182,7 @@ func ExampleScheduler() {
 func ExampleReliable() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewReliable(queues.NewEmbedded(zlite.New()), "work", queues.WithLease(time.Minute), queues.WithClock(fixedClock{&now}))
+	q := queues.NewReliable(embedded.New(zlite.New()), "work", queues.WithLease(time.Minute), queues.WithClock(fixedClock{&now}))
 	q.Push(ctx, "resize image 1")
 	q.Push(ctx, "resize image 2")
 
@@ -230,7 +231,7 @@ func ExampleNewScript() {
 	ctx := context.Background()
 	db := zlite.New()
 	db.ZAdd(ctx, "{jobs}:due", zlite.Z{Member: "report", Score: 20}, zlite.Z{Member: "backup", Score: 10})
-	var b queues.Backend = queues.NewEmbedded(db)
+	var b queues.Backend = embedded.New(db)
 	keys := []string{"{jobs}:due", "{jobs}:ready"}
 	for range 2 {
 		fmt.Println(b.Eval(ctx, promoteDue, keys, "15"))
@@ -246,7 +247,7 @@ func ExampleNewScript() {
 func ExampleCallQueue_Items() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "support", queues.WithClock(fixedClock{&now}))
+	q := queues.NewCallQueue(embedded.New(zlite.New()), "support", queues.WithClock(fixedClock{&now}))
 	for i, id := range []string{"ann", "bob", "cat", "dan", "eve"} {
 		q.Enqueue(ctx, id, float64(i%2)) // bob and dan are VIPs
 		now = now.Add(time.Minute)
@@ -273,7 +274,7 @@ func ExampleCallQueue_Items() {
 func ExampleDelayed_Stats() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewDelayed(queues.NewEmbedded(zlite.New()), "reminders", queues.WithClock(fixedClock{&now}))
+	q := queues.NewDelayed(embedded.New(zlite.New()), "reminders", queues.WithClock(fixedClock{&now}))
 	q.Schedule(ctx, "a", now.Add(time.Second))
 	q.Schedule(ctx, "b", now.Add(2*time.Second))
 	q.Schedule(ctx, "c", now.Add(time.Hour))
@@ -291,7 +292,7 @@ func ExampleDelayed_Stats() {
 // Stats is an expvar.Var: its String is its JSON form (package queuevar publishes it).
 func ExampleStats() {
 	ctx := context.Background()
-	q := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "mail")
+	q := queues.NewFIFO(embedded.New(zlite.New()), "mail")
 	q.Push(ctx, "a", "b")
 	s, _ := q.Stats(ctx)
 	fmt.Println(s.String())
@@ -303,7 +304,7 @@ func ExampleStats() {
 // to the dead set, where an operator finds it and moves it back.
 func ExampleWithMaxDeliveries() {
 	ctx := context.Background()
-	q := queues.NewReliable(queues.NewEmbedded(zlite.New()), "payments", queues.WithMaxDeliveries(2))
+	q := queues.NewReliable(embedded.New(zlite.New()), "payments", queues.WithMaxDeliveries(2))
 	q.Push(ctx, "charge 42")
 	for range 2 {
 		d, _, _ := q.Pop(ctx, time.Second)
@@ -326,7 +327,7 @@ func ExampleWithMaxDeliveries() {
 // Cancelling a scheduled job: the ids come from Items.
 func ExampleDelayed_Cancel() {
 	ctx := context.Background()
-	q := queues.NewDelayed(queues.NewEmbedded(zlite.New()), "reminders")
+	q := queues.NewDelayed(embedded.New(zlite.New()), "reminders")
 	q.Schedule(ctx, "call mum", time.Now().Add(time.Hour))
 	q.Schedule(ctx, "water plants", time.Now().Add(2*time.Hour))
 	jobs, _ := q.Items(ctx, 0, 10)
@@ -340,7 +341,7 @@ func ExampleDelayed_Cancel() {
 // Removing a value from a FIFO: LREM from the end served first.
 func ExampleFIFO_Remove() {
 	ctx := context.Background()
-	q := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "mail")
+	q := queues.NewFIFO(embedded.New(zlite.New()), "mail")
 	q.Push(ctx, "spam", "hello", "spam")
 	n, _ := q.Remove(ctx, "spam", 0) // 0: every one
 	items, _ := q.Items(ctx, 0, 10)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/embedded"
 )
 
 // The fuzz targets decode their input into operations, apply them to a queue on the
@@ -31,7 +32,7 @@ func FuzzCallQueue(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		ctx := context.Background()
 		clock := newFakeClock()
-		q := queues.NewCallQueue(queues.NewEmbedded(zlite.New()), "calls", queues.WithClock(clock))
+		q := queues.NewCallQueue(embedded.New(zlite.New()), "calls", queues.WithClock(clock))
 		var model []modelCall
 		seq := 0
 		order := func() {
@@ -121,7 +122,7 @@ func FuzzWaitlist(f *testing.F) {
 	f.Add([]byte{0, 1, 0, 2, 0, 3, 0, 4, 2, 6, 2, 6, 2, 6, 2, 6})
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		ctx := context.Background()
-		w := queues.NewWaitlist(queues.NewEmbedded(zlite.New()), "w")
+		w := queues.NewWaitlist(embedded.New(zlite.New()), "w")
 		var model []modelParty // arrival order
 		find := func(name string) int {
 			return slices.IndexFunc(model, func(p modelParty) bool { return p.name == name })

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/embedded"
 )
 
 // The timing tests run on the embedded backend inside a synctest bubble: time.Now
@@ -38,7 +39,7 @@ type arrival struct {
 func TestDelayedWakesExactlyAtDueTime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
-		b := &countingBackend{Backend: queues.NewEmbedded(zlite.New())}
+		b := &countingBackend{Backend: embedded.New(zlite.New())}
 		q := queues.NewDelayed(b, "d")
 		start := time.Now()
 		got := make(chan arrival)
@@ -82,7 +83,7 @@ func TestDelayedWakesExactlyAtDueTime(t *testing.T) {
 func TestSchedulerRunMovesAtDueTime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
-		s := queues.NewScheduler(queues.NewEmbedded(zlite.New()), "s")
+		s := queues.NewScheduler(embedded.New(zlite.New()), "s")
 		start := time.Now()
 		got := make(chan arrival, 4)
 		done := make(chan error)
@@ -109,7 +110,7 @@ func TestSchedulerRunMovesAtDueTime(t *testing.T) {
 func TestBlockingTimeouts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
-		b := queues.NewEmbedded(zlite.New())
+		b := embedded.New(zlite.New())
 		pops := map[string]func() (bool, error){
 			"fifo": func() (bool, error) { _, ok, err := queues.NewFIFO(b, "f").Pop(ctx, 3*time.Second); return ok, err },
 			"levels": func() (bool, error) {

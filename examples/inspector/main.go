@@ -33,6 +33,7 @@ import (
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/inspector"
 	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/embedded"
 )
 
 func main() {
@@ -120,7 +121,7 @@ var levels = []string{"urgent", "normal", "low"}
 
 func newDemo(maxDepth int64) *demo {
 	db := zlite.New(zlite.WithLatencyTracking())
-	b := queues.NewEmbedded(db)
+	b := embedded.New(db)
 	d := &demo{
 		db:        db,
 		max:       maxDepth,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/embedded"
 	"go.uber.org/goleak"
 )
 
@@ -24,7 +25,7 @@ func restart(t *testing.T, before, after func(b queues.Backend)) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f(queues.NewEmbedded(db))
+		f(embedded.New(db))
 		if err := db.Close(); err != nil {
 			t.Fatal(err)
 		}

@@ -10,11 +10,12 @@ import (
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/metrics/prom"
 	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/embedded"
 )
 
 // Export a queue's statistics on /metrics.
 func ExampleNewCollector() {
-	jobs := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "jobs")
+	jobs := queues.NewFIFO(embedded.New(zlite.New()), "jobs")
 	jobs.Push(context.Background(), "a", "b")
 
 	reg := prometheus.NewRegistry()

@@ -14,6 +14,7 @@ import (
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/metrics/prom"
 	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/embedded"
 )
 
 // clock is a queues.Clock moved by the test.
@@ -32,7 +33,7 @@ func (failing) Stats(context.Context) (queues.Stats, error) {
 // Prometheus's lint, with the values the queues report.
 func TestCollector(t *testing.T) {
 	ctx := context.Background()
-	b := queues.NewEmbedded(zlite.New())
+	b := embedded.New(zlite.New())
 	clk := &clock{time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	fifo := queues.NewFIFO(b, "jobs")
 	require.NoError(t, fifo.Push(ctx, "a", "b", "c"))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/queues"
+	"github.com/zlite/zlite/queues/embedded"
 	"github.com/zlite/zlite/queues/queuevar"
 )
 
@@ -25,7 +26,7 @@ var _ expvar.Var = queues.Stats{}
 // TestPublish: a published queue shows its Stats as JSON on /debug/vars, and a
 // failing Stats shows its error.
 func TestPublish(t *testing.T) {
-	q := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "published")
+	q := queues.NewFIFO(embedded.New(zlite.New()), "published")
 	require.NoError(t, q.Push(context.Background(), "a"))
 	queuevar.Publish("zlite.queues.published", q, 0)
 	queuevar.Publish("zlite.queues.failing", failing{}, time.Second)
@@ -51,7 +52,7 @@ func (failing) Stats(context.Context) (queues.Stats, error) {
 // Publish serves a queue's live Stats on /debug/vars.
 func ExamplePublish() {
 	ctx := context.Background()
-	q := queues.NewFIFO(queues.NewEmbedded(zlite.New()), "mail")
+	q := queues.NewFIFO(embedded.New(zlite.New()), "mail")
 	q.Push(ctx, "a", "b")
 	queuevar.Publish("queues.mail", q, time.Second)
 	fmt.Println(expvar.Get("queues.mail"))

@@ -1,29 +1,26 @@
-package queues
+package embedded
 
 import (
 	"context"
 	"time"
 
 	"github.com/zlite/zlite"
+	"github.com/zlite/zlite/queues"
 )
 
-// Embedded is a [Backend] on the in-process keyspace of package zlite: no server,
-// no network. Scripts run their Go half inside one [zlite.DB.Update], so each is
-// atomic; blocking pops are the keyspace's own, which hand an element to the first
-// waiter under the lock of the write that made it available and wait with exact
-// timers. It is safe for concurrent use.
-type Embedded struct {
+// Backend is a [queues.Backend] on db. It is safe for concurrent use.
+type Backend struct {
 	db *zlite.DB
 }
 
-var _ Backend = (*Embedded)(nil)
+var _ queues.Backend = (*Backend)(nil)
 
-// NewEmbedded returns a Backend on db. Several queues (and other users) may share
-// one db; their keys do not collide as long as their names differ.
-func NewEmbedded(db *zlite.DB) *Embedded { return &Embedded{db: db} }
+// New returns a Backend on db. Several queues (and other users) may share one db;
+// their keys do not collide as long as their names differ. O(1).
+func New(db *zlite.DB) *Backend { return &Backend{db: db} }
 
 // Eval runs s's Go half in one db.Update, unless ctx is already done.
-func (e *Embedded) Eval(ctx context.Context, s *Script, keys []string, args ...string) (any, error) {
+func (e *Backend) Eval(ctx context.Context, s *queues.Script, keys []string, args ...string) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -37,21 +34,21 @@ func (e *Embedded) Eval(ctx context.Context, s *Script, keys []string, args ...s
 }
 
 // LPush is LPUSH ([zlite.DB.LPush]). The complexity is O(1) per value.
-func (e *Embedded) LPush(ctx context.Context, key string, values ...string) (int64, error) {
+func (e *Backend) LPush(ctx context.Context, key string, values ...string) (int64, error) {
 	return e.db.LPush(ctx, key, values...)
 }
 
 // LLen is LLEN ([zlite.DB.LLen]). O(1).
-func (e *Embedded) LLen(ctx context.Context, key string) (int64, error) { return e.db.LLen(ctx, key) }
+func (e *Backend) LLen(ctx context.Context, key string) (int64, error) { return e.db.LLen(ctx, key) }
 
 // ZCard is ZCARD ([zlite.DB.ZCard]). O(1).
-func (e *Embedded) ZCard(ctx context.Context, key string) (int64, error) { return e.db.ZCard(ctx, key) }
+func (e *Backend) ZCard(ctx context.Context, key string) (int64, error) { return e.db.ZCard(ctx, key) }
 
 // The blocking methods check ctx first: the keyspace would serve a ready element even
-// to a done context, and the Backend contract says a done ctx takes nothing.
+// to a done context, and the queues.Backend contract says a done ctx takes nothing.
 
 // BRPop is BRPOP with an exact timeout ([zlite.DB.BRPop], at its cost).
-func (e *Embedded) BRPop(ctx context.Context, timeout time.Duration, keys ...string) (string, string, bool, error) {
+func (e *Backend) BRPop(ctx context.Context, timeout time.Duration, keys ...string) (string, string, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return "", "", false, err
 	}
@@ -59,22 +56,22 @@ func (e *Embedded) BRPop(ctx context.Context, timeout time.Duration, keys ...str
 }
 
 // BZPopMin is BZPOPMIN with an exact timeout ([zlite.DB.BZPopMin], at its cost).
-func (e *Embedded) BZPopMin(ctx context.Context, timeout time.Duration, keys ...string) (string, Z, bool, error) {
+func (e *Backend) BZPopMin(ctx context.Context, timeout time.Duration, keys ...string) (string, queues.Z, bool, error) {
 	if err := ctx.Err(); err != nil {
-		return "", Z{}, false, err
+		return "", queues.Z{}, false, err
 	}
 	return e.db.BZPopMin(ctx, timeout, keys...)
 }
 
 // BLMove is BLMOVE with an exact timeout ([zlite.DB.BLMove], at its cost).
-func (e *Embedded) BLMove(ctx context.Context, src, dst, srcPos, dstPos string, timeout time.Duration) (string, bool, error) {
+func (e *Backend) BLMove(ctx context.Context, src, dst, srcPos, dstPos string, timeout time.Duration) (string, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return "", false, err
 	}
 	return e.db.BLMove(ctx, src, dst, srcPos, dstPos, timeout)
 }
 
-// embeddedTx adapts a keyspace transaction to [Tx].
+// embeddedTx adapts a keyspace transaction to [queues.Tx].
 type embeddedTx struct{ tx *zlite.Tx }
 
 func (t embeddedTx) ZAdd(key string, score float64, member string) (int64, error) {
@@ -99,18 +96,18 @@ func (t embeddedTx) ZRank(key, member string) (int64, bool, error) {
 
 func (t embeddedTx) ZCard(key string) (int64, error) { return t.tx.ZCard(key) }
 
-func (t embeddedTx) ZRangeWithScores(key string, start, stop int64) ([]Z, error) {
+func (t embeddedTx) ZRangeWithScores(key string, start, stop int64) ([]queues.Z, error) {
 	return t.tx.ZRangeWithScores(key, start, stop)
 }
 
-func (t embeddedTx) ZRangeByScoreWithScores(key, min, max string, offset, count int64) ([]Z, error) {
+func (t embeddedTx) ZRangeByScoreWithScores(key, min, max string, offset, count int64) ([]queues.Z, error) {
 	return t.tx.ZRangeByScoreWithScores(key, &zlite.ZRangeBy{Min: min, Max: max, Offset: offset, Count: count})
 }
 
-func (t embeddedTx) ZPopMin(key string) (Z, bool, error) {
+func (t embeddedTx) ZPopMin(key string) (queues.Z, bool, error) {
 	zs, err := t.tx.ZPopMin(key)
 	if err != nil || len(zs) == 0 {
-		return Z{}, false, err
+		return queues.Z{}, false, err
 	}
 	return zs[0], true, nil
 }
