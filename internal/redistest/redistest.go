@@ -120,31 +120,62 @@ func Start(bin string) (string, error) {
 
 // start is Start with mu held.
 func start(bin string) (string, error) {
-	port, err := freePort()
-	if err != nil {
-		return "", err
-	}
 	d, err := os.MkdirTemp("", "zlite-redis-*")
 	if err != nil {
 		return "", err
 	}
-	cmd := exec.Command(bin,
-		"--port", fmt.Sprint(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", d,
-		"--protected-mode", "yes", "--loglevel", "warning")
-	if err := cmd.Start(); err != nil {
+	sv, a, err := run(bin, d)
+	if err != nil {
 		os.RemoveAll(d)
-		return "", fmt.Errorf("start %s: %w", bin, err)
+		return "", err
+	}
+	servers = append(servers, sv)
+	return a, nil
+}
+
+// Own starts a redis-server of tb's own in a temporary directory, with args after the
+// defaults of [Start] (a later flag wins: "--appendonly", "yes" turns the log on), and
+// stops it when tb ends. It returns the server's address and directory, or an error
+// when there is no redis-server in PATH or it does not start.
+func Own(tb testing.TB, args ...string) (addr, dir string, err error) {
+	tb.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		return "", "", errors.New("redis-server is not in PATH")
+	}
+	dir = tb.TempDir()
+	sv, addr, err := run(bin, dir, args...)
+	if err != nil {
+		return "", "", err
+	}
+	tb.Cleanup(func() {
+		_ = sv.cmd.Process.Kill()
+		_ = sv.cmd.Wait()
+	})
+	return addr, dir, nil
+}
+
+// run starts bin on a free loopback port with its files in dir and persistence off
+// unless args say otherwise, and waits until it answers PING.
+func run(bin, dir string, args ...string) (server, string, error) {
+	port, err := freePort()
+	if err != nil {
+		return server{}, "", err
+	}
+	cmd := exec.Command(bin, append([]string{
+		"--port", fmt.Sprint(port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", dir,
+		"--protected-mode", "yes", "--loglevel", "warning"}, args...)...)
+	if err := cmd.Start(); err != nil {
+		return server{}, "", fmt.Errorf("start %s: %w", bin, err)
 	}
 	a := fmt.Sprintf("127.0.0.1:%d", port)
 	if err := ping(a, 10*time.Second); err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		os.RemoveAll(d)
-		return "", fmt.Errorf("redis-server on %s did not answer: %w", a, err)
+		return server{}, "", fmt.Errorf("redis-server on %s did not answer: %w", a, err)
 	}
-	servers = append(servers, server{cmd, d})
-	return a, nil
+	return server{cmd, dir}, a, nil
 }
 
 func freePort() (int, error) {

@@ -2,10 +2,12 @@ package redistest
 
 import (
 	"bufio"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -117,5 +119,48 @@ func TestOrigin(t *testing.T) {
 	}
 	if got != want {
 		t.Fatalf("Origin() with the server at %s = %q; want %q", a, got, want)
+	}
+}
+
+// TestOwn checks that Own's flags reach the server (CONFIG GET appendonly reads what
+// was asked for) and that the server stops when the test that started it ends.
+func TestOwn(t *testing.T) {
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("skipping: redis-server is not in PATH")
+	}
+	var a string
+	t.Run("own", func(t *testing.T) {
+		var dir string
+		var err error
+		a, dir, err = Own(t, "--appendonly", "yes")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := net.DialTimeout("tcp", a, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		fmt.Fprint(c, "CONFIG GET appendonly\r\nCONFIG GET dir\r\n")
+		r := bufio.NewReader(c)
+		var lines []string
+		for range 10 {
+			l, err := r.ReadString('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, strings.TrimRight(l, "\r\n"))
+		}
+		if lines[4] != "yes" {
+			t.Errorf("CONFIG GET appendonly = %q; want %q", lines[4], "yes")
+		}
+		if lines[9] != dir {
+			t.Errorf("CONFIG GET dir = %q; want the directory Own returned, %q", lines[9], dir)
+		}
+	})
+	if c, err := net.DialTimeout("tcp", a, time.Second); err == nil {
+		c.Close()
+		t.Fatalf("after the test that started it, %s still accepts connections", a)
 	}
 }
