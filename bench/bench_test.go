@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
-	"github.com/zlite/zlite/bench/respbench"
 	"math"
 	"os"
 	"os/exec"
@@ -15,14 +14,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zlite/zlite/internal/testmain"
-
+	"github.com/zlite/zlite/bench/respbench"
 	"github.com/zlite/zlite/internal/redistest"
+	"github.com/zlite/zlite/internal/testmain"
 )
 
 func TestMain(m *testing.M) {
 	respbench.ServeIfChild() // the resp group's server process (see runResp)
-	testmain.Run(m)
+	// buntdb's background goroutine ends at its next one-second tick after Close.
+	testmain.RunIgnoring(m, []string{"github.com/tidwall/buntdb.(*DB).backgroundManager"})
 }
 
 // inProcess lists the systems that need no server.

@@ -47,10 +47,10 @@
 // table ([Report.Markdown]) and an SVG chart ([Report.SVG]), both with the run's
 // [Provenance] (versions of Go, go-redis, miniredis, Redis and redis-benchmark,
 // where Redis came from, the flags, date and load average). Each table figure carries ± half the
-// range of its runs, and a workload whose runs disagree by more than 10% is marked
-// ⚠. Progress goes to [Config].Progress: a bar redrawn in place on a terminal, plain
+// range of its runs, and a ratio is marked ⚠ when the two systems' runs overlap
+// ([Row.Uncertain]). Progress goes to [Config].Progress: a bar redrawn in place on a terminal, plain
 // lines otherwise. The zbench command (bench/cmd/zbench) is a thin wrapper around
-// them. The Go benchmarks in this package (go test -bench . ./bench) name their
+// them. The Go benchmarks in this package (go test -C bench -bench .) name their
 // sub-benchmarks op=…/n=…/impl=… (op=…/keys=…/n=…/impl=… for many keys) so that
 // benchstat -col /impl compares implementations and benchstat old.txt new.txt
 // compares commits.

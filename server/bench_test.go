@@ -5,30 +5,17 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/server"
 )
 
-// BenchmarkGoRedis compares go-redis on an embedded DB through the in-process
-// Dialer with go-redis on miniredis (its usual test double), one command per round
-// trip: benchstat -col /impl.
+// BenchmarkGoRedis measures go-redis on an embedded DB through the in-process
+// Dialer, one command per round trip. The bench module's resp group (zbench) runs
+// the same commands on miniredis, the usual test double, in the same run.
 func BenchmarkGoRedis(b *testing.B) {
 	ctx := context.Background()
-	impls := []struct {
-		name string
-		open func(b *testing.B) *redis.Client
-	}{
-		{"zlite-dialer", func(b *testing.B) *redis.Client {
-			return redis.NewClient(&redis.Options{Dialer: server.Dialer(zlite.New())})
-		}},
-		{"miniredis", func(b *testing.B) *redis.Client {
-			m := miniredis.RunT(b)
-			return redis.NewClient(&redis.Options{Addr: m.Addr()})
-		}},
-	}
 	ops := []struct {
 		name string
 		run  func(c *redis.Client, i int) error
@@ -47,23 +34,21 @@ func BenchmarkGoRedis(b *testing.B) {
 		}},
 	}
 	for _, op := range ops {
-		for _, im := range impls {
-			b.Run("op="+op.name+"/impl="+im.name, func(b *testing.B) {
-				c := im.open(b)
-				defer c.Close()
-				for i := range 1000 {
-					c.ZAdd(ctx, "z", redis.Z{Score: float64(i), Member: strconv.Itoa(i)})
+		b.Run("op="+op.name, func(b *testing.B) {
+			c := redis.NewClient(&redis.Options{Dialer: server.Dialer(zlite.New())})
+			defer c.Close()
+			for i := range 1000 {
+				c.ZAdd(ctx, "z", redis.Z{Score: float64(i), Member: strconv.Itoa(i)})
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if err := op.run(c, i); err != nil {
+					b.Fatal(err)
 				}
-				b.ReportAllocs()
-				i := 0
-				for b.Loop() {
-					if err := op.run(c, i); err != nil {
-						b.Fatal(err)
-					}
-					i++
-				}
-			})
-		}
+				i++
+			}
+		})
 	}
 }
 

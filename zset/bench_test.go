@@ -470,7 +470,7 @@ var encodings = []struct {
 }{{"small", zset.DefaultLimits}, {"tree", zset.Limits{Entries: 0, Value: 64}}}
 
 // smallMember returns the i-th member of the many-small-sets shapes: "member:%07d", 14
-// bytes, as in /work/shared/notes/small-keys.md.
+// bytes, the shape of the root package's many-keys benchmarks.
 func smallMember(i int) string { return fmt.Sprintf("member:%07d", i) }
 
 // BenchmarkSmall runs the core operations on one set of n members (scores 0..n-1) in

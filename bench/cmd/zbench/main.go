@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./bench/cmd/zbench [flags]
+//	go run -C bench ./cmd/zbench [flags]
 //
 // Redis: the server at REDIS_ADDR when set, else redis-server from PATH started on a
 // free 127.0.0.1 port (persistence off) and stopped at the end; with neither, the

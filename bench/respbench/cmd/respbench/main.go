@@ -2,7 +2,7 @@
 // table: redis-benchmark on redis-server and on a zlite server with the same flags,
 // and go-redis through the in-process Dialer against go-redis on miniredis.
 //
-//	go run ./bench/respbench/cmd/respbench -n 200000 -P 1,64 -c 1,50 -rounds 5
+//	go run -C bench ./respbench/cmd/respbench -n 200000 -P 1,64 -c 1,50 -rounds 5
 package main
 
 import (
