@@ -28,12 +28,13 @@ func TestMain(m *testing.M) {
 type model struct {
 	lists   map[string][]string
 	zsets   map[string]map[string]float64
+	strs    map[string]string
 	expires map[string]int64
 	records []string
 }
 
 func newModel() *model {
-	return &model{lists: map[string][]string{}, zsets: map[string]map[string]float64{}, expires: map[string]int64{}}
+	return &model{lists: map[string][]string{}, zsets: map[string]map[string]float64{}, strs: map[string]string{}, expires: map[string]int64{}}
 }
 
 func (m *model) LoadKey(k *Key) error {
@@ -43,6 +44,12 @@ func (m *model) LoadKey(k *Key) error {
 		m.lists[k.Name] = slices.Collect(k.ListItems())
 	case TypeZSet:
 		m.zsets[k.Name] = maps.Collect(k.ZSetEntries())
+	case TypeString:
+		v, ok := k.String()
+		if !ok {
+			return fmt.Errorf("string key %q: no value", k.Name)
+		}
+		m.strs[k.Name] = v
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"iter"
 	"math"
 	"os"
+	"strconv"
 )
 
 // KeyType is the type of a key's value in a snapshot.
@@ -20,6 +21,8 @@ const (
 	TypeList KeyType = 1
 	// TypeZSet is a Redis sorted set: (member, score) entries.
 	TypeZSet KeyType = 2
+	// TypeString is a Redis string: one byte string.
+	TypeString KeyType = 3
 )
 
 // Frame kinds of a snapshot (the first byte of each frame's payload).
@@ -156,6 +159,22 @@ func (w *SnapshotWriter) WriteList(name string, expireAt int64, items iter.Seq[s
 		}
 		w.frame = binary.AppendUvarint(w.frame, uint64(len(it)))
 		w.frame = append(w.frame, it...)
+		w.elem()
+	}
+	return w.endKey()
+}
+
+// WriteString writes a string key: its name, its expiry time in Unix milliseconds (0
+// for none) and its bytes. Errors are as for [SnapshotWriter.WriteList]. The
+// complexity is O(len(value)).
+func (w *SnapshotWriter) WriteString(name string, expireAt int64, value string) error {
+	if w.settled {
+		return errSettled
+	}
+	w.startKey(TypeString, name, expireAt)
+	if w.fits(value) {
+		w.frame = binary.AppendUvarint(w.frame, uint64(len(value)))
+		w.frame = append(w.frame, value...)
 		w.elem()
 	}
 	return w.endKey()
@@ -361,10 +380,31 @@ type Key struct {
 // yields nothing. It can be used once, during LoadKey; a damaged file stops it early
 // and makes [Open] fail.
 func (k *Key) ListItems() iter.Seq[string] {
+	if k.Type != TypeList {
+		return func(func(string) bool) {}
+	}
+	return k.items()
+}
+
+// String returns the value of a [TypeString] key, and false for another type or a
+// damaged file (which makes [Open] fail). It can be used once, during LoadKey.
+func (k *Key) String() (string, bool) {
+	if k.Type != TypeString {
+		return "", false
+	}
+	v, n := "", 0
+	for it := range k.items() {
+		v, n = it, n+1
+	}
+	if n != 1 && k.sr.err == nil {
+		k.sr.bad("a string key holds " + strconv.Itoa(n) + " values")
+	}
+	return v, n == 1 && k.sr.err == nil
+}
+
+// items iterates over a list's items or a string's one value.
+func (k *Key) items() iter.Seq[string] {
 	return func(yield func(string) bool) {
-		if k.Type != TypeList {
-			return
-		}
 		for b := range k.sr.elements() {
 			n, ok := k.sr.uvarint(&b)
 			if !ok || n > uint64(len(b)) {
@@ -531,11 +571,14 @@ func (s *Store) loadSnapshot(gen uint64, r Replayer) error {
 			k.sr = sr
 			sr.keys++
 			if err := r.LoadKey(k); err != nil {
+				if sr.err != nil {
+					return sr.err // the damage LoadKey met, not what it made of it
+				}
 				return fmt.Errorf("persist: loading key %q from %s: %w", k.Name, p, err)
 			}
 			switch k.Type { // skip what LoadKey did not read
-			case TypeList:
-				for range k.ListItems() {
+			case TypeList, TypeString:
+				for range k.items() {
 				}
 			case TypeZSet:
 				for range k.ZSetEntries() {
@@ -571,7 +614,7 @@ func parseKeyFrame(b []byte) (*Key, bool) {
 		return nil, false
 	}
 	k := &Key{Type: KeyType(b[0])}
-	if k.Type != TypeList && k.Type != TypeZSet {
+	if k.Type != TypeList && k.Type != TypeZSet && k.Type != TypeString {
 		return nil, false
 	}
 	b = b[1:]

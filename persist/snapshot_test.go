@@ -13,16 +13,17 @@ import (
 	"unsafe"
 )
 
-// testKeys is a keyspace for snapshots: lists and sorted sets, one large enough to
-// span several element frames, scores of every encoding, expiry times.
+// testKeys is a keyspace for snapshots: lists, sorted sets and strings, some large
+// enough to span several element frames, scores of every encoding, expiry times.
 type testKeys struct {
 	lists   map[string][]string
 	zsets   map[string]map[string]float64
+	strs    map[string]string
 	expires map[string]int64
 }
 
 func newTestKeys() testKeys {
-	k := testKeys{lists: map[string][]string{}, zsets: map[string]map[string]float64{}, expires: map[string]int64{}}
+	k := testKeys{lists: map[string][]string{}, zsets: map[string]map[string]float64{}, strs: map[string]string{}, expires: map[string]int64{}}
 	k.lists["small"] = []string{"a", "", "ccc"}
 	big := make([]string, 20000)
 	for i := range big {
@@ -40,6 +41,10 @@ func newTestKeys() testKeys {
 		z[fmt.Sprintf("m%d", i)] = float64(i) / 3
 	}
 	k.zsets["many"] = z
+	k.strs["empty"] = ""
+	k.strs["counter"] = "-42"
+	k.strs["blob"] = strings.Repeat("\x00\xffbytes", 10_000) // spans frames
+	k.expires["counter"] = 1_900_000_000_456
 	return k
 }
 
@@ -55,6 +60,11 @@ func (k testKeys) write(t testing.TB, w *SnapshotWriter) error {
 			return err
 		}
 	}
+	for _, name := range slices.Sorted(maps.Keys(k.strs)) {
+		if err := w.WriteString(name, k.expires[name], k.strs[name]); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -62,6 +72,9 @@ func (k testKeys) write(t testing.TB, w *SnapshotWriter) error {
 func (k testKeys) equal(m *model) error {
 	if !maps.EqualFunc(k.lists, m.lists, slices.Equal) {
 		return fmt.Errorf("lists differ: %d keys loaded, want %d", len(m.lists), len(k.lists))
+	}
+	if !maps.Equal(k.strs, m.strs) {
+		return fmt.Errorf("strings differ: %d keys loaded, want %d", len(m.strs), len(k.strs))
 	}
 	for name, z := range k.zsets {
 		got := m.zsets[name]
@@ -149,8 +162,9 @@ func TestSnapshotPartialRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if len(p.expires) != 4 || !slices.Equal(p.records, []string{"tail"}) {
-		t.Fatalf("loaded %d keys and records %q; want 4 keys and the tail", len(p.expires), p.records)
+	want := len(keys.lists) + len(keys.zsets) + len(keys.strs)
+	if len(p.expires) != want || !slices.Equal(p.records, []string{"tail"}) {
+		t.Fatalf("loaded %d keys and records %q; want %d keys and the tail", len(p.expires), p.records, want)
 	}
 }
 
