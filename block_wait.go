@@ -143,8 +143,13 @@ func (tx *Tx) mpopOnce(kind popKind, a []string) (any, error) {
 
 // accepts reports whether r can be served from a value of v's type.
 func (r *popReq) accepts(v any) bool {
-	_, isSet := v.(*zset.Set)
-	return isSet == (r.kind == popZSet)
+	switch v.(type) {
+	case *zset.Set:
+		return r.kind == popZSet
+	case *list.List:
+		return r.kind != popZSet
+	}
+	return false
 }
 
 // tryKeys serves r at once from the first of keys that holds a value, as the

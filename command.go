@@ -73,7 +73,8 @@ var keySpecs = map[string]keySpec{
 	"blmpop": {0, 0, 0, 2, false}, "bzmpop": {0, 0, 0, 2, false},
 	"zunionstore": {1, 1, 1, 2, false}, "zinterstore": {1, 1, 1, 2, false},
 	"zdiffstore": {1, 1, 1, 2, false},
-	"keys":       {whole: true}, "scan": {whole: true}, "dbsize": {whole: true},
+	"mget":       {1, -1, 1, 0, false}, "mset": {1, -1, 2, 0, false}, "msetnx": {1, -1, 2, 0, false},
+	"keys": {whole: true}, "scan": {whole: true}, "dbsize": {whole: true},
 	"flushall": {whole: true}, "randomkey": {whole: true},
 }
 

@@ -44,6 +44,8 @@ const (
 	// replyMove: BLMOVE, BRPOPLPUSH: a timeout is a null array, but nothing ready
 	// inside a batch (MULTI) is a null bulk string, as in Redis.
 	replyMove
+	// replySet: SET: a status reply (+OK), or the old value as a bulk string with GET.
+	replySet
 )
 
 // Command is an entry of the command table behind [DB.Do]: what a server needs to

@@ -9,14 +9,25 @@ import (
 
 // The counters of the commands that typed DB methods run, indexes into statNames.
 const (
-	statCopy = iota
+	statAppend = iota
+	statCopy
 	statDBSize
+	statDecr
+	statDecrBy
 	statDel
 	statExists
 	statExpire
 	statExpireAt
 	statExpireTime
 	statFlushAll
+	statGet
+	statGetDel
+	statGetEx
+	statGetRange
+	statGetSet
+	statIncr
+	statIncrBy
+	statIncrByFloat
 	statKeys
 	statLIndex
 	statLInsert
@@ -31,6 +42,9 @@ const (
 	statLRem
 	statLSet
 	statLTrim
+	statMGet
+	statMSet
+	statMSetNX
 	statObjectEncoding
 	statPersist
 	statPExpire
@@ -45,6 +59,10 @@ const (
 	statRPush
 	statRPushX
 	statScan
+	statSet
+	statSetEx
+	statSetRange
+	statStrLen
 	statTouch
 	statTTL
 	statType
@@ -86,14 +104,25 @@ const (
 // statNames names the command counters of Stats; register appends the commands
 // that only Do runs.
 var statNames = []string{
+	"append",
 	"copy",
 	"dbsize",
+	"decr",
+	"decrby",
 	"del",
 	"exists",
 	"expire",
 	"expireat",
 	"expiretime",
 	"flushall",
+	"get",
+	"getdel",
+	"getex",
+	"getrange",
+	"getset",
+	"incr",
+	"incrby",
+	"incrbyfloat",
 	"keys",
 	"lindex",
 	"linsert",
@@ -108,6 +137,9 @@ var statNames = []string{
 	"lrem",
 	"lset",
 	"ltrim",
+	"mget",
+	"mset",
+	"msetnx",
 	"object",
 	"persist",
 	"pexpire",
@@ -122,6 +154,10 @@ var statNames = []string{
 	"rpush",
 	"rpushx",
 	"scan",
+	"set",
+	"setex",
+	"setrange",
+	"strlen",
 	"touch",
 	"ttl",
 	"type",
@@ -607,6 +643,195 @@ func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...
 	t0 := db.start()
 	r0, r1, err := tx.LMPop(direction, count, keys...)
 	return r0, r1, tx.finish(statLMPop, t0, err)
+}
+
+// Get is [Tx.Get] (GET) under the lock of its key's shard.
+func (db *DB) Get(ctx context.Context, key string) (string, bool, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statGet)
+	t0 := db.start()
+	r0, r1, err := tx.Get(key)
+	return r0, r1, tx.finish(statGet, t0, err)
+}
+
+// Set is [Tx.Set] (SET) under the lock of its key's shard.
+func (db *DB) Set(ctx context.Context, key, value string, expiration time.Duration) error {
+	tx := db.lockKey(key)
+	tx.home.count(statSet)
+	t0 := db.start()
+	err := tx.Set(key, value, expiration)
+	return tx.finish(statSet, t0, err)
+}
+
+// SetNX is [Tx.SetNX] (SET) under the lock of its key's shard.
+func (db *DB) SetNX(ctx context.Context, key, value string, expiration time.Duration) (bool, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSet)
+	t0 := db.start()
+	r0, err := tx.SetNX(key, value, expiration)
+	return r0, tx.finish(statSet, t0, err)
+}
+
+// SetXX is [Tx.SetXX] (SET) under the lock of its key's shard.
+func (db *DB) SetXX(ctx context.Context, key, value string, expiration time.Duration) (bool, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSet)
+	t0 := db.start()
+	r0, err := tx.SetXX(key, value, expiration)
+	return r0, tx.finish(statSet, t0, err)
+}
+
+// SetArgs is [Tx.SetArgs] (SET) under the lock of its key's shard.
+func (db *DB) SetArgs(ctx context.Context, key, value string, a SetArgs) (string, bool, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSet)
+	t0 := db.start()
+	r0, r1, err := tx.SetArgs(key, value, a)
+	return r0, r1, tx.finish(statSet, t0, err)
+}
+
+// SetEx is [Tx.SetEx] (SETEX) under the lock of its key's shard.
+func (db *DB) SetEx(ctx context.Context, key, value string, expiration time.Duration) error {
+	tx := db.lockKey(key)
+	tx.home.count(statSetEx)
+	t0 := db.start()
+	err := tx.SetEx(key, value, expiration)
+	return tx.finish(statSetEx, t0, err)
+}
+
+// GetSet is [Tx.GetSet] (GETSET) under the lock of its key's shard.
+func (db *DB) GetSet(ctx context.Context, key, value string) (string, bool, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statGetSet)
+	t0 := db.start()
+	r0, r1, err := tx.GetSet(key, value)
+	return r0, r1, tx.finish(statGetSet, t0, err)
+}
+
+// GetDel is [Tx.GetDel] (GETDEL) under the lock of its key's shard.
+func (db *DB) GetDel(ctx context.Context, key string) (string, bool, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statGetDel)
+	t0 := db.start()
+	r0, r1, err := tx.GetDel(key)
+	return r0, r1, tx.finish(statGetDel, t0, err)
+}
+
+// GetEx is [Tx.GetEx] (GETEX) under the lock of its key's shard.
+func (db *DB) GetEx(ctx context.Context, key string, expiration time.Duration) (string, bool, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statGetEx)
+	t0 := db.start()
+	r0, r1, err := tx.GetEx(key, expiration)
+	return r0, r1, tx.finish(statGetEx, t0, err)
+}
+
+// MGet is [Tx.MGet] (MGET) under the locks of its keys' shards.
+func (db *DB) MGet(ctx context.Context, keys ...string) (values []string, ok []bool, err error) {
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.count(statMGet)
+	t0 := db.start()
+	r0, r1, err := tx.MGet(keys...)
+	return r0, r1, tx.finish(statMGet, t0, err)
+}
+
+// MSet is [Tx.MSet] (MSET) under the locks of its keys' shards.
+func (db *DB) MSet(ctx context.Context, pairs ...string) error {
+	tx := db.lockMask(db.maskOf(pairKeys(pairs)...))
+	tx.home.count(statMSet)
+	t0 := db.start()
+	err := tx.MSet(pairs...)
+	return tx.finish(statMSet, t0, err)
+}
+
+// MSetNX is [Tx.MSetNX] (MSETNX) under the locks of its keys' shards.
+func (db *DB) MSetNX(ctx context.Context, pairs ...string) (bool, error) {
+	tx := db.lockMask(db.maskOf(pairKeys(pairs)...))
+	tx.home.count(statMSetNX)
+	t0 := db.start()
+	r0, err := tx.MSetNX(pairs...)
+	return r0, tx.finish(statMSetNX, t0, err)
+}
+
+// Append is [Tx.Append] (APPEND) under the lock of its key's shard.
+func (db *DB) Append(ctx context.Context, key, value string) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statAppend)
+	t0 := db.start()
+	r0, err := tx.Append(key, value)
+	return r0, tx.finish(statAppend, t0, err)
+}
+
+// StrLen is [Tx.StrLen] (STRLEN) under the lock of its key's shard.
+func (db *DB) StrLen(ctx context.Context, key string) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statStrLen)
+	t0 := db.start()
+	r0, err := tx.StrLen(key)
+	return r0, tx.finish(statStrLen, t0, err)
+}
+
+// Incr is [Tx.Incr] (INCR) under the lock of its key's shard.
+func (db *DB) Incr(ctx context.Context, key string) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statIncr)
+	t0 := db.start()
+	r0, err := tx.Incr(key)
+	return r0, tx.finish(statIncr, t0, err)
+}
+
+// Decr is [Tx.Decr] (DECR) under the lock of its key's shard.
+func (db *DB) Decr(ctx context.Context, key string) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statDecr)
+	t0 := db.start()
+	r0, err := tx.Decr(key)
+	return r0, tx.finish(statDecr, t0, err)
+}
+
+// IncrBy is [Tx.IncrBy] (INCRBY) under the lock of its key's shard.
+func (db *DB) IncrBy(ctx context.Context, key string, value int64) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statIncrBy)
+	t0 := db.start()
+	r0, err := tx.IncrBy(key, value)
+	return r0, tx.finish(statIncrBy, t0, err)
+}
+
+// DecrBy is [Tx.DecrBy] (DECRBY) under the lock of its key's shard.
+func (db *DB) DecrBy(ctx context.Context, key string, decrement int64) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statDecrBy)
+	t0 := db.start()
+	r0, err := tx.DecrBy(key, decrement)
+	return r0, tx.finish(statDecrBy, t0, err)
+}
+
+// IncrByFloat is [Tx.IncrByFloat] (INCRBYFLOAT) under the lock of its key's shard.
+func (db *DB) IncrByFloat(ctx context.Context, key string, value float64) (float64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statIncrByFloat)
+	t0 := db.start()
+	r0, err := tx.IncrByFloat(key, value)
+	return r0, tx.finish(statIncrByFloat, t0, err)
+}
+
+// GetRange is [Tx.GetRange] (GETRANGE) under the lock of its key's shard.
+func (db *DB) GetRange(ctx context.Context, key string, start, end int64) (string, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statGetRange)
+	t0 := db.start()
+	r0, err := tx.GetRange(key, start, end)
+	return r0, tx.finish(statGetRange, t0, err)
+}
+
+// SetRange is [Tx.SetRange] (SETRANGE) under the lock of its key's shard.
+func (db *DB) SetRange(ctx context.Context, key string, offset int64, value string) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSetRange)
+	t0 := db.start()
+	r0, err := tx.SetRange(key, offset, value)
+	return r0, tx.finish(statSetRange, t0, err)
 }
 
 // ZUnion is [Tx.ZUnion] (ZUNION) under the locks of its keys' shards.

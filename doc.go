@@ -1,12 +1,13 @@
-// Package zlite implements an in-process keyspace of Redis sorted sets and lists,
-// with Redis's commands, replies, error texts and blocking pops, and no server.
+// Package zlite implements an in-process keyspace of Redis sorted sets, lists and
+// strings, with Redis's commands, replies, error texts and blocking pops, and no server.
 //
 //	db := zlite.New()
 //	db.ZAdd(ctx, "jobs", zlite.Z{Member: "a", Score: 1})
 //	key, z, ok, err := db.BZPopMin(ctx, time.Second, "jobs")
 //
-// A [DB] holds named keys, each a *zset.Set or a *list.List; a key that becomes
-// empty is deleted at once, as in Redis. Commands are available three ways: typed
+// A [DB] holds named keys, each a sorted set (*zset.Set), a list (*list.List) or a
+// string; a sorted set or list that becomes empty is deleted at once, as in Redis
+// (a string may be empty). Commands are available three ways: typed
 // methods named and ordered like go-redis's ([DB.LPush], [DB.BRPop], [DB.ZAdd], ...),
 // [DB.Do] taking a command as words and replying like go-redis's Do().Result(), and
 // the same two inside an atomic batch ([DB.Update], [Tx]).
@@ -290,6 +291,9 @@
 //     Redis's small (listpack) sets read it back as 0.
 //   - Typed ZADD with NX and XX, or GT and LT, returns Redis's error; go-redis drops
 //     the second flag before sending.
+//   - INCRBYFLOAT adds in long-double precision and formats as Redis does, but takes
+//     only numbers within float64's range: "1e400" or "1e-400", which Redis's long
+//     double holds, is "ERR value is not a valid float".
 //   - Typed methods take time.Duration timeouts exactly; go-redis rounds them to
 //     whole seconds for Redis.
 //   - DBSIZE (and Stats.Keys) never counts expired keys; Redis's counts those its

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/zlite/zlite/internal/glob"
@@ -65,6 +66,8 @@ func typeName(v any) string {
 		return "zset"
 	case *list.List:
 		return "list"
+	case *stringValue:
+		return "string"
 	}
 	return "none"
 }
@@ -292,6 +295,8 @@ func clone(v any) any {
 			c.PushBack(s)
 		}
 		return c
+	case *stringValue:
+		return &stringValue{b: slices.Clone(v.b), enc: v.enc}
 	}
 	panic("zlite: cannot copy a value of this type")
 }

@@ -146,14 +146,21 @@ func (r *replayer) LoadKey(k *persist.Key) error {
 	if sh.keys.Get(k.Name) != nil {
 		return fmt.Errorf("zlite: key %q twice in the snapshot", k.Name)
 	}
-	var v interface{ Len() int }
+	var v any
+	empty := false // an empty list or sorted set is not a key
 	switch k.Type {
+	case persist.TypeString:
+		s, ok := k.String()
+		if !ok {
+			return fmt.Errorf("zlite: string key %q without its value", k.Name)
+		}
+		v = &stringValue{b: []byte(s)}
 	case persist.TypeList:
 		l := list.New()
 		for it := range k.ListItems() {
 			l.PushBack(it)
 		}
-		v = l
+		v, empty = l, l.Len() == 0
 	case persist.TypeZSet:
 		s := zset.NewWithLimits(db.cfg.zsetLimits)
 		for m, sc := range k.ZSetEntries() {
@@ -161,11 +168,11 @@ func (r *replayer) LoadKey(k *persist.Key) error {
 				return fmt.Errorf("zlite: loading key %q: %w", k.Name, err)
 			}
 		}
-		v = s
+		v, empty = s, s.Len() == 0
 	default:
 		return fmt.Errorf("zlite: key %q of unknown type %d in the snapshot", k.Name, k.Type)
 	}
-	if v.Len() > 0 {
+	if !empty {
 		sh.keys.Add(k.Name, v)
 		if k.ExpireAt != 0 {
 			sh.setExpireAt(k.Name, k.ExpireAt) // expires on first access if past

@@ -135,8 +135,9 @@ func (d *recorder) cmdN(name, key string, n int) {
 	d.int(int64(n))
 }
 
-// value appends the commands that recreate v (a *list.List or *zset.Set) at key,
-// replacing what is there: DEL, then RPUSH or ZADD in batches of bounded size.
+// value appends the commands that recreate v (a *list.List, *zset.Set or string) at
+// key, replacing what is there: DEL, then RPUSH or ZADD in batches of bounded size,
+// or SET.
 func (d *recorder) value(key string, v any) {
 	d.cmd(nil, "del", key)
 	const batch = 1024
@@ -152,6 +153,8 @@ func (d *recorder) value(key string, v any) {
 		if len(items) > 0 {
 			d.cmd(items, "rpush", key)
 		}
+	case *stringValue:
+		d.cmd(nil, "set", key, string(v.b))
 	case *zset.Set:
 		left := v.Len()
 		n := 0

@@ -210,6 +210,9 @@ func writeKey(w *persist.SnapshotWriter, k *snapKey, size int64) (int64, error) 
 			}
 		})
 		return size, err
+	case *stringValue:
+		size += int64(len(v.b))
+		return size, w.WriteString(k.name, k.expireAt, string(v.b))
 	}
 	return size, nil
 }

@@ -61,14 +61,31 @@ func openT(t testing.TB, dir string, opts ...Option) *DB {
 func randomWrite(r *rand.Rand) []string {
 	lk := func() string { return []string{"l1", "l2", "l3"}[r.IntN(3)] }
 	zk := func() string { return []string{"z1", "z2", "z3"}[r.IntN(3)] }
-	anyk := func() string { return []string{"l1", "l2", "z1", "z2", "x"}[r.IntN(5)] }
+	anyk := func() string { return []string{"l1", "l2", "z1", "z2", "s1", "x"}[r.IntN(6)] }
+	sk := func() string { return []string{"s1", "s2"}[r.IntN(2)] }
 	v := func() string { return "v" + strconv.Itoa(r.IntN(6)) }
 	n := func(lo, hi int) string { return strconv.Itoa(lo + r.IntN(hi-lo+1)) }
 	sc := func() string {
 		return []string{"1", "-2.5", "3", "0.1", "+inf", "-inf", "1e300", strconv.Itoa(r.IntN(9))}[r.IntN(8)]
 	}
 	side := func() string { return []string{"LEFT", "RIGHT"}[r.IntN(2)] }
-	switch r.IntN(33) {
+	switch r.IntN(41) {
+	case 33:
+		return []string{"set", sk(), v(), []string{"NX", "XX", "GET", "KEEPTTL"}[r.IntN(4)]}
+	case 34:
+		return []string{"set", sk(), v(), "PX", n(1, 400)}
+	case 35:
+		return []string{"append", sk(), v()}
+	case 36:
+		return []string{[]string{"incr", "decr"}[r.IntN(2)], sk()}
+	case 37:
+		return []string{"incrbyfloat", sk(), sc()}
+	case 38:
+		return []string{"setrange", sk(), n(0, 8), v()}
+	case 39:
+		return []string{"mset", sk(), v(), sk(), n(-3, 3)}
+	case 40:
+		return []string{[]string{"getdel", "getset"}[r.IntN(2)], sk(), v()}[:2+r.IntN(2)]
 	case 26, 27:
 		return []string{"pexpire", anyk(), n(-5, 400)}
 	case 28:

@@ -52,6 +52,13 @@ func shapeOf(c Command, args []string) serverapi.Shape {
 		return serverapi.Shape{NullArray: true, Doubles: serverapi.DoubleLast}
 	case replyMPop:
 		return serverapi.Shape{NullArray: true, Doubles: serverapi.DoubleMPop}
+	case replySet:
+		for _, a := range args[min(3, len(args)):] {
+			if strings.EqualFold(a, "get") {
+				return serverapi.Shape{} // an expiry value cannot be GET without an error reply
+			}
+		}
+		return serverapi.Shape{Status: true}
 	case replyMove:
 		return serverapi.Shape{NullArray: true, BatchNullBulk: true}
 	}

@@ -79,7 +79,7 @@ func TestSharedReadsRunTogether(t *testing.T) {
 
 // sharedReadCalls are calls of every shared command on keys of every kind: a small
 // sorted set, one with a member index (more than 16 members), a large one, a list, a
-// missing key and keys of the wrong type.
+// string, a missing key and keys of the wrong type.
 var sharedReadCalls = [][]string{
 	{"ZSCORE", "small", "m3"}, {"ZSCORE", "big", "m150"}, {"ZSCORE", "nokey", "m"}, {"ZSCORE", "list", "m"},
 	{"ZMSCORE", "small", "m1", "nope", "m2"}, {"ZMSCORE", "big", "m1", "m199"},
@@ -98,6 +98,8 @@ var sharedReadCalls = [][]string{
 	{"TTL", "small"}, {"PTTL", "nokey"}, {"EXPIRETIME", "list"}, {"PEXPIRETIME", "big"},
 	{"LLEN", "list"}, {"LLEN", "small"}, {"LINDEX", "list", "-3"}, {"LRANGE", "list", "2", "40"},
 	{"LPOS", "list", "v7", "RANK", "-1", "COUNT", "0"}, {"LPOS", "list", "v1", "MAXLEN", "10"},
+	{"GET", "str"}, {"GET", "list"}, {"GET", "nokey"}, {"STRLEN", "str"}, {"STRLEN", "small"},
+	{"GETRANGE", "str", "2", "-3"}, {"SUBSTR", "str", "-5", "-1"}, {"GETRANGE", "list", "0", "1"},
 }
 
 // TestSharedReadsConcurrent runs every shared command from several goroutines at once
@@ -123,6 +125,8 @@ func TestSharedReadsConcurrent(t *testing.T) {
 		_, err = db.RPush(ctx, "list", fmt.Sprintf("v%d", i%13))
 		require.NoError(t, err)
 	}
+	_, err := db.Append(ctx, "str", "a string of some length")
+	require.NoError(t, err)
 	seen := map[string]bool{}
 	want := make([]string, len(sharedReadCalls))
 	for i, args := range sharedReadCalls {

@@ -58,8 +58,8 @@ func TestDialerGoRedis(t *testing.T) {
 		if s, _, _ := db.ZScore(ctx, "board", "ann"); s != 32 {
 			t.Fatalf("resp%d: ZScore after MULTI = %v", proto, s)
 		}
-		if err := rdb.Do(ctx, "SET", "k", "v").Err(); err == nil || err.Error() != "ERR unknown command 'SET', with args beginning with: 'k' 'v' " {
-			t.Fatalf("resp%d: SET err = %v; want Redis's unknown command", proto, err)
+		if err := rdb.Do(ctx, "XADD", "k", "v").Err(); err == nil || err.Error() != "ERR unknown command 'XADD', with args beginning with: 'k' 'v' " {
+			t.Fatalf("resp%d: XADD err = %v; want Redis's unknown command", proto, err)
 		}
 		if err := rdb.Close(); err != nil {
 			t.Fatal(err)

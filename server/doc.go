@@ -144,8 +144,9 @@
 //     (Redis moves it with the index: a push to the new data wakes it).
 //   - A server command (PING, SELECT, ...) inside MULTI runs between the batches of
 //     keyspace commands around it rather than inside one atomic step.
-//   - There are 16 keyspaces, no other data types (strings, hashes, sets, streams),
-//     no persistence, replication, pub/sub or ACL users.
+//   - There are 16 keyspaces, no other data types than sorted sets, lists and
+//     strings (no hashes, sets, streams, bit commands or LCS), no persistence,
+//     replication, pub/sub or ACL users.
 //   - COPY src dst DB n to another keyspace reads src and then writes dst, each
 //     under its keyspace's lock: a command on dst's keyspace may run in between (the
 //     copy is of src as read). Inside MULTI and scripts, COPY takes DB 0 only, as

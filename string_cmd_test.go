@@ -1,0 +1,194 @@
+package zlite
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// TestStringCommands runs the string commands through Do and through go-redis on a
+// real redis-server, and requires the same replies and error texts.
+func TestStringCommands(t *testing.T) {
+	cmd := func(w ...string) []string { return w }
+	tests := []struct {
+		name string
+		cmds [][]string
+	}{
+		{"get set", [][]string{
+			cmd("GET", "s"), cmd("SET", "s", "v"), cmd("GET", "s"), cmd("SET", "s", ""), cmd("GET", "s"), cmd("STRLEN", "s"),
+			cmd("EXISTS", "s"), cmd("TYPE", "s"), cmd("SET", "s", "a", "NX"), cmd("SET", "t", "a", "XX"), cmd("GET", "t"),
+			cmd("SET", "t", "b", "nx"), cmd("SET", "t", "c", "xx"), cmd("GET", "t"), cmd("SET", "t", "d", "NX", "XX"),
+			cmd("SET", "t", "d", "XX", "NX"), cmd("SET", "t", "d", "GET"), cmd("SET", "u", "e", "GET"), cmd("GET", "u"),
+			cmd("SET", "t", "f", "NX", "GET"), cmd("SET", "new", "f", "XX", "GET"), cmd("EXISTS", "new"), cmd("SET", "t", "g", "GET", "GET"),
+			cmd("SET", "t", "g", "FOO"), cmd("SET", "t"), cmd("SET"), cmd("GET", "t", "u"),
+		}},
+		{"set expiry", [][]string{
+			cmd("SET", "k", "v", "EX", "100"), cmd("TTL", "k"), cmd("SET", "k", "v"), cmd("TTL", "k"),
+			cmd("SET", "k", "v", "PX", "100000"), cmd("TTL", "k"), cmd("SET", "k", "w", "KEEPTTL"), cmd("TTL", "k"), cmd("GET", "k"),
+			cmd("SET", "k", "v", "EXAT", "4000000000"), cmd("EXPIRETIME", "k"), cmd("SET", "k", "v", "PXAT", "4000000000123"), cmd("PEXPIRETIME", "k"),
+			cmd("SET", "k", "v", "EX", "0"), cmd("SET", "k", "v", "EX", "-1"), cmd("SET", "k", "v", "EX", "x"), cmd("SET", "k", "v", "PX", "0"),
+			cmd("SET", "k", "v", "EX", "9223372036854775807"), cmd("SET", "k", "v", "EX", "9223372036854775"), cmd("SET", "k", "v", "PX", "9223372036854775807"),
+			cmd("SET", "k", "v", "EX", "10", "PX", "10"), cmd("SET", "k", "v", "EX", "10", "KEEPTTL"), cmd("SET", "k", "v", "KEEPTTL", "EX", "10"),
+			cmd("SET", "k", "v", "EX", "10", "EX", "20"), cmd("TTL", "k"), cmd("SET", "k", "v", "EX"), cmd("SET", "k", "v", "EXAT", "1"), cmd("GET", "k"), cmd("EXISTS", "k"),
+			cmd("SET", "k", "v", "PXAT", "1", "GET"), cmd("SETEX", "k", "100", "v"), cmd("TTL", "k"), cmd("SETEX", "k", "0", "v"), cmd("SETEX", "k", "x", "v"),
+			cmd("PSETEX", "k", "100000", "v"), cmd("TTL", "k"), cmd("PSETEX", "k", "-5", "v"), cmd("SETNX", "k", "w"), cmd("SETNX", "n", "w"), cmd("GET", "n"),
+			cmd("EXPIRE", "n", "100"), cmd("GETSET", "n", "x"), cmd("TTL", "n"), cmd("GETSET", "nope", "x"),
+		}},
+		{"getex getdel", [][]string{
+			cmd("SET", "k", "v"), cmd("GETEX", "k"), cmd("GETEX", "k", "EX", "100"), cmd("TTL", "k"), cmd("GETEX", "k", "PERSIST"), cmd("TTL", "k"),
+			cmd("GETEX", "k", "PXAT", "4000000000123"), cmd("PEXPIRETIME", "k"), cmd("GETEX", "k", "EXAT", "1"), cmd("EXISTS", "k"),
+			cmd("GETEX", "missing", "EX", "x"), cmd("SET", "k", "v"), cmd("GETEX", "k", "EX", "x"), cmd("GETEX", "k", "EX", "0"), cmd("GETEX", "k", "EX"),
+			cmd("GETEX", "k", "PERSIST", "EX", "10"), cmd("GETEX", "k", "EX", "10", "PERSIST"), cmd("GETEX", "k", "FOO"), cmd("GETEX", "k", "EX", "10", "EX", "20"), cmd("TTL", "k"),
+			cmd("GETDEL", "k"), cmd("GETDEL", "k"), cmd("EXISTS", "k"), cmd("RPUSH", "l", "a"), cmd("GETDEL", "l"), cmd("GETEX", "l"), cmd("GETEX", "l", "EX", "x"),
+		}},
+		{"mget mset", [][]string{
+			cmd("MSET", "a", "1", "b", "2"), cmd("MGET", "a", "b", "c"), cmd("RPUSH", "l", "x"), cmd("MGET", "l", "a"),
+			cmd("MSET", "a"), cmd("MSET", "a", "1", "b"), cmd("MSETNX", "a", "9", "z", "9"), cmd("MGET", "a", "z"), cmd("MSETNX", "y", "1", "z", "2"),
+			cmd("MGET", "y", "z"), cmd("MSETNX", "y"), cmd("EXPIRE", "a", "100"), cmd("MSET", "a", "3"), cmd("TTL", "a"), cmd("MSET", "l", "s"), cmd("TYPE", "l"),
+		}},
+		{"append strlen getrange setrange", [][]string{
+			cmd("APPEND", "s", "hello"), cmd("APPEND", "s", " world"), cmd("GET", "s"), cmd("STRLEN", "s"), cmd("STRLEN", "nope"),
+			cmd("GETRANGE", "s", "0", "4"), cmd("GETRANGE", "s", "-5", "-1"), cmd("GETRANGE", "s", "-1", "-5"), cmd("GETRANGE", "s", "5", "2"),
+			cmd("GETRANGE", "s", "-100", "100"), cmd("GETRANGE", "s", "100", "200"), cmd("GETRANGE", "nope", "0", "1"), cmd("GETRANGE", "s", "x", "1"),
+			cmd("SUBSTR", "s", "1", "3"), cmd("GETRANGE", "s", "0", "-100"), cmd("GETRANGE", "s", "9223372036854775807", "-9223372036854775808"),
+			cmd("SETRANGE", "s", "6", "WORLD"), cmd("GET", "s"), cmd("SETRANGE", "s", "20", "!"), cmd("GET", "s"), cmd("SETRANGE", "s", "0", ""),
+			cmd("SETRANGE", "n", "3", "x"), cmd("GET", "n"), cmd("SETRANGE", "m", "3", ""), cmd("EXISTS", "m"), cmd("SETRANGE", "s", "-1", "x"),
+			cmd("SETRANGE", "s", "x", "x"), cmd("SETRANGE", "s", "536870911", "x"), cmd("SETRANGE", "s", "536870912", ""), cmd("SETRANGE", "q", "536870912", "x"), cmd("EXISTS", "q"),
+			cmd("SET", "e", ""), cmd("GETRANGE", "e", "0", "-1"), cmd("APPEND", "e", ""), cmd("RPUSH", "l", "a"), cmd("APPEND", "l", "x"), cmd("STRLEN", "l"),
+			cmd("GETRANGE", "l", "0", "1"), cmd("SETRANGE", "l", "0", "x"),
+		}},
+		{"incr", [][]string{
+			cmd("INCR", "n"), cmd("INCR", "n"), cmd("DECR", "n"), cmd("INCRBY", "n", "100"), cmd("DECRBY", "n", "50"), cmd("GET", "n"),
+			cmd("INCRBY", "n", "x"), cmd("INCRBY", "n", "1.5"), cmd("DECRBY", "n", "-9223372036854775808"), cmd("SET", "n", "9223372036854775807"),
+			cmd("INCR", "n"), cmd("SET", "n", "-9223372036854775808"), cmd("DECR", "n"), cmd("INCRBY", "n", "-1"), cmd("SET", "n", " 1"), cmd("INCR", "n"),
+			cmd("SET", "n", "01"), cmd("INCR", "n"), cmd("SET", "n", "+1"), cmd("INCR", "n"), cmd("SET", "n", "1x"), cmd("INCR", "n"), cmd("SET", "n", ""),
+			cmd("INCR", "n"), cmd("RPUSH", "l", "a"), cmd("INCR", "l"), cmd("SET", "t", "5", "EX", "100"), cmd("INCR", "t"), cmd("TTL", "t"),
+			cmd("INCRBY", "n", "9223372036854775808"),
+		}},
+		{"incrbyfloat", [][]string{
+			cmd("INCRBYFLOAT", "f", "0.1"), cmd("INCRBYFLOAT", "f", "0.2"), cmd("GET", "f"), cmd("INCRBYFLOAT", "f", "-0.3"), cmd("GET", "f"),
+			cmd("INCRBYFLOAT", "f", "1e10"), cmd("INCRBYFLOAT", "f", "5.0e3"), cmd("INCRBYFLOAT", "f", "x"), cmd("INCRBYFLOAT", "f", "inf"),
+			cmd("INCRBYFLOAT", "f", "nan"), cmd("INCRBYFLOAT", "f", " 1"), cmd("INCRBYFLOAT", "f", ""), cmd("SET", "f", "abc"), cmd("INCRBYFLOAT", "f", "1"),
+			cmd("SET", "f", "10"), cmd("INCRBYFLOAT", "f", "-10"), cmd("GET", "f"), cmd("INCRBYFLOAT", "g", "3.0"), cmd("INCRBYFLOAT", "g", "1.5e-7"),
+			cmd("INCRBYFLOAT", "h", "1.7976931348623157e308"), cmd("INCRBYFLOAT", "h", "1e308"), cmd("INCRBYFLOAT", "i", "0x10"),
+			cmd("INCRBYFLOAT", "j", "123456789012345678"), cmd("INCRBYFLOAT", "j", "0.5"), cmd("RPUSH", "l", "a"), cmd("INCRBYFLOAT", "l", "1"),
+			cmd("SET", "k", "5", "EX", "100"), cmd("INCRBYFLOAT", "k", "1.5"), cmd("TTL", "k"),
+		}},
+		{"types and keys", [][]string{
+			cmd("SET", "s", "v"), cmd("RENAME", "s", "t"), cmd("GET", "t"), cmd("COPY", "t", "u"), cmd("APPEND", "u", "2"), cmd("GET", "t"), cmd("GET", "u"),
+			cmd("ZADD", "z", "1", "m"), cmd("GET", "z"), cmd("SET", "z", "v"), cmd("TYPE", "z"), cmd("ZADD", "z", "1", "m"), cmd("LPUSH", "t", "x"),
+			cmd("INCR", "i"), cmd("sorted:KEYS", "*"), cmd("DEL", "t", "u"), cmd("DBSIZE"),
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { compare(t, tt.cmds...) })
+	}
+}
+
+// TestStringEncoding checks OBJECT ENCODING of strings made by each kind of write
+// against Redis's.
+func TestStringEncoding(t *testing.T) {
+	ctx := context.Background()
+	rc := redisClient(t)
+	if err := rc.FlushDB(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	db := New()
+	big := strings.Repeat("x", 44)
+	cmds := [][]string{
+		{"SET", "int", "1"}, {"SET", "long", "12345678901234567890"}, {"SET", "neg", "-12"}, {"SET", "lead", "012"},
+		{"SET", "short", "abc"}, {"SET", "e44", big}, {"SET", "e45", big + "x"}, {"SET", "app", "ab"}, {"APPEND", "app", "c"},
+		{"APPEND", "newapp", "12"}, {"INCRBYFLOAT", "f", "2"}, {"INCR", "i"}, {"SETRANGE", "r", "0", "1"}, {"MSET", "m", "7"},
+		{"SET", "i2", "5"}, {"INCRBY", "i2", "10"}, {"GETSET", "gs", "99"}, {"SETEX", "ex", "100", "abc"},
+	}
+	for _, c := range cmds {
+		args := make([]any, len(c))
+		for i, w := range c {
+			args[i] = w
+		}
+		if err := rc.Do(ctx, args...).Err(); err != nil && err != redis.Nil {
+			t.Fatalf("redis %q: %v", c, err)
+		}
+		if _, err := db.Do(ctx, c...); err != nil {
+			t.Fatalf("zlite %q: %v", c, err)
+		}
+	}
+	keys, _ := db.Keys(ctx, "*")
+	if len(keys) != len(cmds)-2 {
+		t.Fatalf("%d keys, want %d", len(keys), len(cmds)-2)
+	}
+	err := db.View(func(tx *Tx) error {
+		for _, k := range keys {
+			got, _ := tx.ObjectEncoding(k)
+			if want := rc.ObjectEncoding(ctx, k).Val(); got != want {
+				t.Errorf("OBJECT ENCODING %s = %q, Redis %q", k, got, want)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStringTyped checks the typed string methods against their Do forms' effects.
+func TestStringTyped(t *testing.T) {
+	ctx := context.Background()
+	db := New()
+	if err := db.Set(ctx, "k", "v", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if ttl, _ := db.TTL(ctx, "k"); ttl != time.Minute {
+		t.Errorf("TTL after Set with a minute = %v", ttl)
+	}
+	if err := db.Set(ctx, "k", "w", KeepTTL); err != nil {
+		t.Fatal(err)
+	}
+	if ttl, _ := db.TTL(ctx, "k"); ttl != time.Minute {
+		t.Errorf("TTL after Set with KeepTTL = %v", ttl)
+	}
+	if ok, _ := db.SetNX(ctx, "k", "x", 0); ok {
+		t.Error("SetNX on an existing key set it")
+	}
+	if ok, _ := db.SetXX(ctx, "missing", "x", 0); ok {
+		t.Error("SetXX on a missing key set it")
+	}
+	old, ok, err := db.SetArgs(ctx, "k", "y", SetArgs{Get: true, Mode: "xx"})
+	if old != "w" || !ok || err != nil {
+		t.Errorf("SetArgs GET = %q, %v, %v; want w, true, nil", old, ok, err)
+	}
+	if _, _, err := db.SetArgs(ctx, "k", "y", SetArgs{Mode: "maybe"}); err != ErrSyntax {
+		t.Errorf("SetArgs with Mode maybe: %v, want ErrSyntax", err)
+	}
+	if r, ok, _ := db.SetArgs(ctx, "k", "z", SetArgs{Mode: "NX"}); ok || r != "" {
+		t.Errorf("SetArgs NX on an existing key = %q, %v", r, ok)
+	}
+	if n, err := db.IncrBy(ctx, "n", 41); n != 41 || err != nil {
+		t.Errorf("IncrBy = %d, %v", n, err)
+	}
+	if f, err := db.IncrByFloat(ctx, "n", 0.5); f != 41.5 || err != nil {
+		t.Errorf("IncrByFloat = %v, %v", f, err)
+	}
+	if _, err := db.Incr(ctx, "n"); err != ErrNotInteger {
+		t.Errorf("Incr on 41.5: %v, want ErrNotInteger", err)
+	}
+	if err := db.MSet(ctx, "a", "1", "b"); err == nil {
+		t.Error("MSet with an odd number of words succeeded")
+	}
+	vs, oks, _ := db.MGet(ctx, "a", "k", "n")
+	if vs[1] != "y" || vs[2] != "41.5" || oks[0] {
+		t.Errorf("MGet = %q, %v", vs, oks)
+	}
+	if v, ok, _ := db.GetEx(ctx, "k", 0); v != "y" || !ok {
+		t.Errorf("GetEx = %q, %v", v, ok)
+	}
+	if ttl, _ := db.TTL(ctx, "k"); ttl != -1 {
+		t.Errorf("TTL after GetEx 0 (PERSIST) = %v", ttl)
+	}
+	if err := db.SetEx(ctx, "k", "v", 0); err == nil {
+		t.Error("SetEx with no TTL succeeded")
+	}
+}
