@@ -196,10 +196,27 @@ func (g gen) score() string {
 func (g gen) bound() string { return g.pick("-inf", "+inf", "0", "(1", "2.5", "(3", "x") }
 func (g gen) lex() string   { return g.pick("-", "+", "[a", "(c", "[ff", "a") }
 func (g gen) index() string { return g.pick("0", "1", "-1", "2", "-2", "5", "x") }
+func (g gen) skey() string  { return g.pick("s0", "s1", "s2", "z0", "l0") }
 
 // next returns a random command.
 func (g gen) next() []string {
-	switch g.r.IntN(40) {
+	switch g.r.IntN(48) {
+	case 40:
+		return []string{"SET", g.skey(), g.pick("1", "-7", "abc", "", "2.5"), g.pick("NX", "XX", "GET", "KEEPTTL", "EX", "PX")}[:3+g.r.IntN(2)]
+	case 41:
+		return []string{g.pick("GET", "STRLEN", "GETDEL", "TYPE"), g.skey()}
+	case 42:
+		return []string{g.pick("INCR", "DECR"), g.skey()}
+	case 43:
+		return []string{g.pick("INCRBY", "DECRBY", "INCRBYFLOAT"), g.skey(), g.pick("3", "-2", "0.5", "x", "1e3")}
+	case 44:
+		return []string{g.pick("APPEND", "GETSET", "SETNX"), g.skey(), g.member()}
+	case 45:
+		return []string{g.pick("GETRANGE", "SETRANGE"), g.skey(), g.index(), g.pick("-1", "2", g.member())}
+	case 46:
+		return []string{g.pick("MGET", "MSET", "MSETNX"), g.skey(), g.member(), g.skey(), g.member()}
+	case 47:
+		return []string{"GETEX", g.skey(), g.pick("PERSIST", "EX", "FOO")}
 	case 0, 1, 2:
 		return []string{"ZADD", g.zkey(), g.score(), g.member(), g.score(), g.member()}
 	case 3:

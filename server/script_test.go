@@ -20,6 +20,21 @@ var scriptCases = []struct {
 	name string
 	cmds [][]string
 }{
+	{"strings: a rate limiter and a lock, as libraries write them", [][]string{
+		{"EVAL", "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end if n > tonumber(ARGV[2]) then return 0 end return n", "1", "rl", "60", "2"},
+		{"EVAL", "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end if n > tonumber(ARGV[2]) then return 0 end return n", "1", "rl", "60", "2"},
+		{"EVAL", "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end if n > tonumber(ARGV[2]) then return 0 end return n", "1", "rl", "60", "2"},
+		{"TTL", "rl"}, {"GET", "rl"},
+		{"EVAL", "return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])", "1", "lock", "token", "30000"},
+		{"EVAL", "return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])", "1", "lock", "other", "30000"},
+		{"EVAL", "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end", "1", "lock", "other"},
+		{"EVAL", "return redis.call('GETRANGE', KEYS[1], 0, 2)", "1", "lock"},
+		{"EVAL", "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end", "1", "lock", "token"},
+		{"EVAL", "return redis.call('GET', KEYS[1])", "1", "lock"},
+		{"EVAL", "return redis.call('INCRBYFLOAT', KEYS[1], '0.1')", "1", "f"},
+		{"EVAL", "return {redis.call('MSET', 'a', '1', 'b', '2'), redis.call('MGET', 'a', 'b', 'c')}", "0"},
+		{"EVAL", "return redis.pcall('INCR', KEYS[1])", "1", "lock2"}, {"EVAL", "redis.call('SET', KEYS[1], 'x') return redis.pcall('INCR', KEYS[1])", "1", "s"},
+	}},
 	{"returns", [][]string{
 		{"EVAL", "return 1", "0"},
 		{"EVAL", "return 'hello'", "0"},
