@@ -59,7 +59,7 @@ func gcTime() (best, cpu time.Duration) {
 
 // manyShape is one memory benchmark: keys keys of n elements each.
 type manyShape struct {
-	kind    string // "zset" or "list"
+	kind    string // "zset", "list", "string" (16-byte values, SET) or "counter" (INCR)
 	keys, n int
 	frac    bool // fractional scores
 	ttl     bool // every key gets a TTL (EXPIRE key 3600)
@@ -87,6 +87,14 @@ func (s manyShape) build(db *DB, members []string) {
 	ctx := context.Background()
 	for k := range s.keys {
 		key := benchKey(k)
+		switch s.kind {
+		case "string":
+			db.Set(ctx, key, "value-of-16-byte", 0)
+			continue
+		case "counter":
+			db.Incr(ctx, key)
+			continue
+		}
 		for i := range s.n {
 			if s.kind == "list" {
 				db.RPush(ctx, key, members[i])
@@ -115,6 +123,8 @@ func BenchmarkManyKeys(b *testing.B) {
 		{kind: "list", keys: 100_000, n: 1},
 		{kind: "list", keys: 100_000, n: 1, ttl: true},
 		{kind: "list", keys: 100_000, n: 10},
+		{kind: "string", keys: 1_000_000, n: 1},
+		{kind: "counter", keys: 1_000_000, n: 1},
 	}
 	for _, s := range shapes {
 		b.Run(s.name(), func(b *testing.B) {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/zlite/zlite/zset"
 )
@@ -63,6 +64,10 @@ const (
 // Len is 1: a string counts as one element (in Stats, and in a snapshot's batches
 // of copies), even when it is empty.
 func (s *stringValue) Len() int { return 1 }
+
+// MemoryUsage is the bytes the string holds on the heap: its header and its bytes
+// capacity (the key table's slot for it aside).
+func (s *stringValue) MemoryUsage() int { return int(unsafe.Sizeof(*s)) + cap(s.b) }
 
 // embstrMax is the longest string Redis allocates with its object header.
 const embstrMax = 44

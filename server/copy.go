@@ -72,7 +72,7 @@ func hasReplace(args []string) bool {
 // copyAcross is COPY src dst DB n from keyspace from to another keyspace to: it
 // copies src's value and TTL to dst and returns 1, or 0 when src does not exist or
 // dst does and replace is false, as Redis. It reads src under from's lock and then
-// writes dst under to's (creating dst with RPUSH or ZADD, so that clients blocked
+// writes dst under to's (creating dst with RPUSH, ZADD or SET, so that clients blocked
 // on dst are served), so a command on to may run between the two; the copy is
 // that of the source as it was when read. The complexity is O(n) for n elements.
 func copyAcross(from, to *zlite.DB, src, dst string, replace bool) (int64, error) {
@@ -80,6 +80,7 @@ func copyAcross(from, to *zlite.DB, src, dst string, replace bool) (int64, error
 		typ  string
 		list []string
 		zs   []zlite.Z
+		str  string
 		at   time.Duration // PEXPIRETIME: Unix milliseconds, or negative
 	)
 	_ = from.View(func(tx *zlite.Tx) error {
@@ -89,11 +90,13 @@ func copyAcross(from, to *zlite.DB, src, dst string, replace bool) (int64, error
 			list, _ = tx.LRange(src, 0, -1)
 		case "zset":
 			zs, _ = tx.ZRangeWithScores(src, 0, -1)
+		case "string":
+			str, _, _ = tx.Get(src)
 		}
 		at, _ = tx.PExpireTime(src)
 		return nil
 	})
-	if typ != "list" && typ != "zset" {
+	if typ != "list" && typ != "zset" && typ != "string" {
 		return 0, nil
 	}
 	var n int64
@@ -107,10 +110,13 @@ func copyAcross(from, to *zlite.DB, src, dst string, replace bool) (int64, error
 			}
 		}
 		var err error
-		if typ == "list" {
+		switch typ {
+		case "list":
 			_, err = tx.RPush(dst, list...)
-		} else {
+		case "zset":
 			_, err = tx.ZAdd(dst, zs...)
+		default:
+			err = tx.Set(dst, str, 0)
 		}
 		if err == nil && at >= 0 {
 			_, err = tx.PExpireAt(dst, time.UnixMilli(int64(at/time.Millisecond)))

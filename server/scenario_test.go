@@ -86,7 +86,7 @@ var scenarios = []scenario{
 		"0: ZRANGE cz 0 -1 WITHSCORES", "0: TTL cz", "0: COPY cz cz DB 0", "0: COPY cz cz DB 0 REPLACE",
 		"0: RPUSH cl x y", "0: COPY cl cl2 DB 1", "0: LRANGE cl2 0 -1", "0: TTL cl2", "0: COPY cl cl DB 1",
 		"0: COPY cl x DB 16", "0: COPY cl x DB -1", "0: COPY cl x DB foo", "0: COPY cl x DB 01", "0: COPY cl x DB 2 FOO", "0: COPY cl x DB 5 DB foo", "0: COPY cl x DB 3 DB 1",
-		"0: COPY nokey x DB 2", "0: SELECT 0", "0: ZRANGE cz 0 -1 WITHSCORES", "0: TTL cz", "0: DBSIZE",
+		"0: COPY nokey x DB 2", "0: SET cs v PX 100000", "0: COPY cs cs DB 3", "0: SELECT 3", "0: GET cs", "0: TTL cs", "0: SELECT 0", "0: ZRANGE cz 0 -1 WITHSCORES", "0: TTL cz", "0: DBSIZE",
 		"1: SELECT 2", "1> BLPOP bl 0", "blocked 1", "0: RPUSH src9 v w", "0: COPY src9 bl DB 2", "1<",
 		"1: LRANGE bl 0 -1", "0: LRANGE src9 0 -1",
 	}},
