@@ -74,7 +74,8 @@ var keySpecs = map[string]keySpec{
 	"zunionstore": {1, 1, 1, 2, false}, "zinterstore": {1, 1, 1, 2, false},
 	"zdiffstore": {1, 1, 1, 2, false},
 	"mget":       {1, -1, 1, 0, false}, "mset": {1, -1, 2, 0, false}, "msetnx": {1, -1, 2, 0, false},
-	"keys": {whole: true}, "scan": {whole: true}, "dbsize": {whole: true},
+	"bitop": {2, -1, 1, 0, false},
+	"keys":  {whole: true}, "scan": {whole: true}, "dbsize": {whole: true},
 	"flushall": {whole: true}, "randomkey": {whole: true},
 }
 

@@ -10,6 +10,9 @@ import (
 // The counters of the commands that typed DB methods run, indexes into statNames.
 const (
 	statAppend = iota
+	statBitCount
+	statBitOpOr
+	statBitPos
 	statCopy
 	statDBSize
 	statDecr
@@ -21,6 +24,7 @@ const (
 	statExpireTime
 	statFlushAll
 	statGet
+	statGetBit
 	statGetDel
 	statGetEx
 	statGetRange
@@ -60,6 +64,7 @@ const (
 	statRPushX
 	statScan
 	statSet
+	statSetBit
 	statSetEx
 	statSetRange
 	statStrLen
@@ -105,6 +110,9 @@ const (
 // that only Do runs.
 var statNames = []string{
 	"append",
+	"bitcount",
+	"bitop",
+	"bitpos",
 	"copy",
 	"dbsize",
 	"decr",
@@ -116,6 +124,7 @@ var statNames = []string{
 	"expiretime",
 	"flushall",
 	"get",
+	"getbit",
 	"getdel",
 	"getex",
 	"getrange",
@@ -155,6 +164,7 @@ var statNames = []string{
 	"rpushx",
 	"scan",
 	"set",
+	"setbit",
 	"setex",
 	"setrange",
 	"strlen",
@@ -832,6 +842,78 @@ func (db *DB) SetRange(ctx context.Context, key string, offset int64, value stri
 	t0 := db.start()
 	r0, err := tx.SetRange(key, offset, value)
 	return r0, tx.finish(statSetRange, t0, err)
+}
+
+// SetBit is [Tx.SetBit] (SETBIT) under the lock of its key's shard.
+func (db *DB) SetBit(ctx context.Context, key string, offset int64, value int) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSetBit)
+	t0 := db.start()
+	r0, err := tx.SetBit(key, offset, value)
+	return r0, tx.finish(statSetBit, t0, err)
+}
+
+// GetBit is [Tx.GetBit] (GETBIT) under the lock of its key's shard.
+func (db *DB) GetBit(ctx context.Context, key string, offset int64) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statGetBit)
+	t0 := db.start()
+	r0, err := tx.GetBit(key, offset)
+	return r0, tx.finish(statGetBit, t0, err)
+}
+
+// BitCount is [Tx.BitCount] (BITCOUNT) under the lock of its key's shard.
+func (db *DB) BitCount(ctx context.Context, key string, start, end int64, bit bool) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statBitCount)
+	t0 := db.start()
+	r0, err := tx.BitCount(key, start, end, bit)
+	return r0, tx.finish(statBitCount, t0, err)
+}
+
+// BitPos is [Tx.BitPos] (BITPOS) under the lock of its key's shard.
+func (db *DB) BitPos(ctx context.Context, key string, bit int64, pos ...int64) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statBitPos)
+	t0 := db.start()
+	r0, err := tx.BitPos(key, bit, pos...)
+	return r0, tx.finish(statBitPos, t0, err)
+}
+
+// BitOpAnd is [Tx.BitOpAnd] (BITOP) under the locks of its keys' shards.
+func (db *DB) BitOpAnd(ctx context.Context, destKey string, keys ...string) (int64, error) {
+	tx := db.lockMask(db.maskOf(destKey) | db.maskOf(keys...))
+	tx.home.count(statBitOpOr)
+	t0 := db.start()
+	r0, err := tx.BitOpAnd(destKey, keys...)
+	return r0, tx.finish(statBitOpOr, t0, err)
+}
+
+// BitOpOr is [Tx.BitOpOr] (BITOP) under the locks of its keys' shards.
+func (db *DB) BitOpOr(ctx context.Context, destKey string, keys ...string) (int64, error) {
+	tx := db.lockMask(db.maskOf(destKey) | db.maskOf(keys...))
+	tx.home.count(statBitOpOr)
+	t0 := db.start()
+	r0, err := tx.BitOpOr(destKey, keys...)
+	return r0, tx.finish(statBitOpOr, t0, err)
+}
+
+// BitOpXor is [Tx.BitOpXor] (BITOP) under the locks of its keys' shards.
+func (db *DB) BitOpXor(ctx context.Context, destKey string, keys ...string) (int64, error) {
+	tx := db.lockMask(db.maskOf(destKey) | db.maskOf(keys...))
+	tx.home.count(statBitOpOr)
+	t0 := db.start()
+	r0, err := tx.BitOpXor(destKey, keys...)
+	return r0, tx.finish(statBitOpOr, t0, err)
+}
+
+// BitOpNot is [Tx.BitOpNot] (BITOP) under the locks of its keys' shards.
+func (db *DB) BitOpNot(ctx context.Context, destKey, key string) (int64, error) {
+	tx := db.lockMask(db.maskOf(destKey, key))
+	tx.home.count(statBitOpOr)
+	t0 := db.start()
+	r0, err := tx.BitOpNot(destKey, key)
+	return r0, tx.finish(statBitOpOr, t0, err)
 }
 
 // ZUnion is [Tx.ZUnion] (ZUNION) under the locks of its keys' shards.

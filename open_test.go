@@ -69,7 +69,11 @@ func randomWrite(r *rand.Rand) []string {
 		return []string{"1", "-2.5", "3", "0.1", "+inf", "-inf", "1e300", strconv.Itoa(r.IntN(9))}[r.IntN(8)]
 	}
 	side := func() string { return []string{"LEFT", "RIGHT"}[r.IntN(2)] }
-	switch r.IntN(41) {
+	switch r.IntN(43) {
+	case 41:
+		return []string{"setbit", sk(), n(0, 40), n(0, 1)}
+	case 42:
+		return []string{"bitop", []string{"AND", "OR", "XOR"}[r.IntN(3)], sk(), sk(), sk()}
 	case 33:
 		return []string{"set", sk(), v(), []string{"NX", "XX", "GET", "KEEPTTL"}[r.IntN(4)]}
 	case 34:

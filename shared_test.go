@@ -100,6 +100,7 @@ var sharedReadCalls = [][]string{
 	{"LPOS", "list", "v7", "RANK", "-1", "COUNT", "0"}, {"LPOS", "list", "v1", "MAXLEN", "10"},
 	{"GET", "str"}, {"GET", "list"}, {"GET", "nokey"}, {"STRLEN", "str"}, {"STRLEN", "small"},
 	{"GETRANGE", "str", "2", "-3"}, {"SUBSTR", "str", "-5", "-1"}, {"GETRANGE", "list", "0", "1"},
+	{"GETBIT", "str", "13"}, {"GETBIT", "list", "1"}, {"BITCOUNT", "str"}, {"BITCOUNT", "str", "3", "-2", "BIT"}, {"BITPOS", "str", "0"}, {"BITPOS", "str", "1", "2", "-1"},
 }
 
 // TestSharedReadsConcurrent runs every shared command from several goroutines at once

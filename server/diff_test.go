@@ -200,7 +200,13 @@ func (g gen) skey() string  { return g.pick("s0", "s1", "s2", "z0", "l0") }
 
 // next returns a random command.
 func (g gen) next() []string {
-	switch g.r.IntN(48) {
+	switch g.r.IntN(51) {
+	case 48:
+		return []string{g.pick("SETBIT", "GETBIT"), g.skey(), g.pick("0", "7", "13", "-1", "x"), g.pick("0", "1", "2")}[:3+g.r.IntN(2)]
+	case 49:
+		return []string{g.pick("BITCOUNT", "BITPOS"), g.skey(), g.pick("0", "1"), g.index(), g.index(), g.pick("BIT", "BYTE", "x")}[:2+g.r.IntN(5)]
+	case 50:
+		return []string{"BITOP", g.pick("AND", "OR", "XOR", "NOT"), g.skey(), g.skey(), g.skey()}[:4+g.r.IntN(2)]
 	case 40:
 		return []string{"SET", g.skey(), g.pick("1", "-7", "abc", "", "2.5"), g.pick("NX", "XX", "GET", "KEEPTTL", "EX", "PX")}[:3+g.r.IntN(2)]
 	case 41:

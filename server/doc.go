@@ -145,7 +145,7 @@
 //   - A server command (PING, SELECT, ...) inside MULTI runs between the batches of
 //     keyspace commands around it rather than inside one atomic step.
 //   - There are 16 keyspaces, no other data types than sorted sets, lists and
-//     strings (no hashes, sets, streams, bit commands or LCS), no persistence,
+//     strings (no hashes, sets or streams, no BITFIELD or LCS), no persistence,
 //     replication, pub/sub or ACL users.
 //   - COPY src dst DB n to another keyspace reads src and then writes dst, each
 //     under its keyspace's lock: a command on dst's keyspace may run in between (the
