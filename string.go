@@ -633,10 +633,20 @@ func (tx *Tx) GetRange(key string, start, end int64) (string, error) {
 	if s == nil || err != nil {
 		return "", err
 	}
-	n := int64(len(s.b))
 	if start < 0 && end < 0 && start > end {
 		return "", nil
 	}
+	start, end, ok := clampRange(start, end, int64(len(s.b)))
+	if !ok {
+		return "", nil
+	}
+	return string(s.b[start : end+1]), nil
+}
+
+// clampRange resolves a string command's start and end (inclusive; negative counts
+// from the end) over a length of n, as Redis's GETRANGE, BITCOUNT and BITPOS do,
+// and reports whether the range holds anything.
+func clampRange(start, end, n int64) (int64, int64, bool) {
 	if start < 0 {
 		start = max(n+start, 0)
 	}
@@ -644,10 +654,7 @@ func (tx *Tx) GetRange(key string, start, end int64) (string, error) {
 		end = max(n+end, 0)
 	}
 	end = min(end, n-1)
-	if start > end || n == 0 {
-		return "", nil
-	}
-	return string(s.b[start : end+1]), nil
+	return start, end, start <= end
 }
 
 // SetRange is SETRANGE: it overwrites the string at key from offset with value,

@@ -117,14 +117,8 @@ func bitCount(b []byte, start, end int64, bit bool) int64 {
 	if bit {
 		total <<= 3
 	}
-	if start < 0 {
-		start = max(total+start, 0)
-	}
-	if end < 0 {
-		end = max(total+end, 0)
-	}
-	end = min(end, total-1)
-	if start > end {
+	start, end, ok := clampRange(start, end, total)
+	if !ok {
 		return 0
 	}
 	var first, last byte // the bits outside the range in its first and last bytes
@@ -155,11 +149,7 @@ func cmdBitCount(tx *Tx, a []string) (any, error) {
 	default:
 		return nil, ErrSyntax
 	}
-	start, err := parseInt(a[2])
-	if err != nil {
-		return nil, err
-	}
-	end, err := parseInt(a[3])
+	start, end, err := parseStartStop(a)
 	if err != nil {
 		return nil, err
 	}
@@ -226,18 +216,12 @@ func bitPos(b []byte, want byte, r bitRange) int64 {
 		if r.bit {
 			total <<= 3
 		}
-		start, end = r.start, total-1
+		end = total - 1
 		if r.endGiven {
 			end = r.end
 		}
-		if start < 0 {
-			start = max(total+start, 0)
-		}
-		if end < 0 {
-			end = max(total+end, 0)
-		}
-		end = min(end, total-1)
-		if start > end {
+		var ok bool
+		if start, end, ok = clampRange(r.start, end, total); !ok {
 			return -1
 		}
 		if !r.bit {

@@ -227,11 +227,7 @@ func cmdGetEx(tx *Tx, a []string) (any, error) {
 
 // cmdGetRange is GETRANGE and its old name SUBSTR.
 func cmdGetRange(tx *Tx, a []string) (any, error) {
-	start, err := parseInt(a[2])
-	if err != nil {
-		return nil, err
-	}
-	end, err := parseInt(a[3])
+	start, end, err := parseStartStop(a)
 	if err != nil {
 		return nil, err
 	}
