@@ -29,12 +29,15 @@ type model struct {
 	lists   map[string][]string
 	zsets   map[string]map[string]float64
 	strs    map[string]string
+	sets    map[string][]string
+	hashes  map[string][][2]string
 	expires map[string]int64
 	records []string
 }
 
 func newModel() *model {
-	return &model{lists: map[string][]string{}, zsets: map[string]map[string]float64{}, strs: map[string]string{}, expires: map[string]int64{}}
+	return &model{lists: map[string][]string{}, zsets: map[string]map[string]float64{}, strs: map[string]string{},
+		sets: map[string][]string{}, hashes: map[string][][2]string{}, expires: map[string]int64{}}
 }
 
 func (m *model) LoadKey(k *Key) error {
@@ -50,6 +53,14 @@ func (m *model) LoadKey(k *Key) error {
 			return fmt.Errorf("string key %q: no value", k.Name)
 		}
 		m.strs[k.Name] = v
+	case TypeSet:
+		m.sets[k.Name] = slices.Collect(k.SetMembers())
+	case TypeHash:
+		var fv [][2]string
+		for f, v := range k.HashFields() {
+			fv = append(fv, [2]string{f, v})
+		}
+		m.hashes[k.Name] = fv
 	}
 	return nil
 }

@@ -19,11 +19,14 @@ type testKeys struct {
 	lists   map[string][]string
 	zsets   map[string]map[string]float64
 	strs    map[string]string
+	sets    map[string][]string
+	hashes  map[string][][2]string
 	expires map[string]int64
 }
 
 func newTestKeys() testKeys {
-	k := testKeys{lists: map[string][]string{}, zsets: map[string]map[string]float64{}, strs: map[string]string{}, expires: map[string]int64{}}
+	k := testKeys{lists: map[string][]string{}, zsets: map[string]map[string]float64{}, strs: map[string]string{},
+		sets: map[string][]string{}, hashes: map[string][][2]string{}, expires: map[string]int64{}}
 	k.lists["small"] = []string{"a", "", "ccc"}
 	big := make([]string, 20000)
 	for i := range big {
@@ -45,6 +48,19 @@ func newTestKeys() testKeys {
 	k.strs["counter"] = "-42"
 	k.strs["blob"] = strings.Repeat("\x00\xffbytes", 10_000) // spans frames
 	k.expires["counter"] = 1_900_000_000_456
+	k.sets["tags"] = []string{"", "a", "\x00b"}
+	members := make([]string, 9000)
+	for i := range members {
+		members[i] = fmt.Sprintf("member-%05d", i)
+	}
+	k.sets["members"] = members // spans frames
+	k.expires["tags"] = 1_900_000_000_789
+	k.hashes["user"] = [][2]string{{"name", "ada"}, {"", "empty field"}, {"empty value", ""}}
+	fields := make([][2]string, 6000)
+	for i := range fields {
+		fields[i] = [2]string{fmt.Sprintf("f%d", i), strings.Repeat("v", i%20)}
+	}
+	k.hashes["wide"] = fields
 	return k
 }
 
@@ -65,6 +81,23 @@ func (k testKeys) write(t testing.TB, w *SnapshotWriter) error {
 			return err
 		}
 	}
+	for _, name := range slices.Sorted(maps.Keys(k.sets)) {
+		if err := w.WriteSet(name, k.expires[name], slices.Values(k.sets[name])); err != nil {
+			return err
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(k.hashes)) {
+		fields := func(yield func(string, string) bool) {
+			for _, fv := range k.hashes[name] {
+				if !yield(fv[0], fv[1]) {
+					return
+				}
+			}
+		}
+		if err := w.WriteHash(name, k.expires[name], fields); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -75,6 +108,12 @@ func (k testKeys) equal(m *model) error {
 	}
 	if !maps.Equal(k.strs, m.strs) {
 		return fmt.Errorf("strings differ: %d keys loaded, want %d", len(m.strs), len(k.strs))
+	}
+	if !maps.EqualFunc(k.sets, m.sets, slices.Equal) {
+		return fmt.Errorf("sets differ: %d keys loaded, want %d", len(m.sets), len(k.sets))
+	}
+	if !maps.EqualFunc(k.hashes, m.hashes, slices.Equal) {
+		return fmt.Errorf("hashes differ: %d keys loaded, want %d", len(m.hashes), len(k.hashes))
 	}
 	for name, z := range k.zsets {
 		got := m.zsets[name]
@@ -143,6 +182,9 @@ func (p *partialLoader) LoadKey(k *Key) error {
 	for range k.ZSetEntries() {
 		break
 	}
+	for range k.HashFields() {
+		break
+	}
 	p.expires[k.Name] = k.ExpireAt
 	return nil
 }
@@ -162,7 +204,7 @@ func TestSnapshotPartialRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	want := len(keys.lists) + len(keys.zsets) + len(keys.strs)
+	want := len(keys.lists) + len(keys.zsets) + len(keys.strs) + len(keys.sets) + len(keys.hashes)
 	if len(p.expires) != want || !slices.Equal(p.records, []string{"tail"}) {
 		t.Fatalf("loaded %d keys and records %q; want %d keys and the tail", len(p.expires), p.records, want)
 	}
