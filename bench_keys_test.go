@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"runtime/metrics"
+	"strconv"
 	"testing"
 	"time"
 
@@ -59,7 +60,7 @@ func gcTime() (best, cpu time.Duration) {
 
 // manyShape is one memory benchmark: keys keys of n elements each.
 type manyShape struct {
-	kind    string // "zset", "list", "string" (16-byte values, SET) or "counter" (INCR)
+	kind    string // "zset", "list", "hash", "set", "intset", "string" (16-byte values, SET) or "counter" (INCR)
 	keys, n int
 	frac    bool // fractional scores
 	ttl     bool // every key gets a TTL (EXPIRE key 3600)
@@ -96,8 +97,18 @@ func (s manyShape) build(db *DB, members []string) {
 			continue
 		}
 		for i := range s.n {
-			if s.kind == "list" {
+			switch s.kind {
+			case "list":
 				db.RPush(ctx, key, members[i])
+				continue
+			case "hash":
+				db.HSet(ctx, key, members[i], "value-"+strconv.Itoa(i))
+				continue
+			case "set":
+				db.SAdd(ctx, key, members[i])
+				continue
+			case "intset":
+				db.SAdd(ctx, key, strconv.Itoa(i*1000))
 				continue
 			}
 			score := float64(i)
@@ -125,6 +136,11 @@ func BenchmarkManyKeys(b *testing.B) {
 		{kind: "list", keys: 100_000, n: 10},
 		{kind: "string", keys: 1_000_000, n: 1},
 		{kind: "counter", keys: 1_000_000, n: 1},
+		{kind: "hash", keys: 100_000, n: 10},
+		{kind: "set", keys: 100_000, n: 10},
+		{kind: "intset", keys: 100_000, n: 10},
+		{kind: "hash", keys: 1, n: 1_000_000},
+		{kind: "set", keys: 1, n: 1_000_000},
 	}
 	for _, s := range shapes {
 		b.Run(s.name(), func(b *testing.B) {

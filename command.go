@@ -75,7 +75,11 @@ var keySpecs = map[string]keySpec{
 	"zdiffstore": {1, 1, 1, 2, false},
 	"mget":       {1, -1, 1, 0, false}, "mset": {1, -1, 2, 0, false}, "msetnx": {1, -1, 2, 0, false},
 	"bitop": {2, -1, 1, 0, false},
-	"keys":  {whole: true}, "scan": {whole: true}, "dbsize": {whole: true},
+	"smove": {1, 2, 1, 0, false}, "sintercard": {0, 0, 0, 1, false},
+	"sinter": {1, -1, 1, 0, false}, "sunion": {1, -1, 1, 0, false}, "sdiff": {1, -1, 1, 0, false},
+	"sinterstore": {1, -1, 1, 0, false}, "sunionstore": {1, -1, 1, 0, false},
+	"sdiffstore": {1, -1, 1, 0, false},
+	"keys":       {whole: true}, "scan": {whole: true}, "dbsize": {whole: true},
 	"flushall": {whole: true}, "randomkey": {whole: true},
 }
 

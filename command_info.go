@@ -46,6 +46,15 @@ const (
 	replyMove
 	// replySet: SET: a status reply (+OK), or the old value as a bulk string with GET.
 	replySet
+	// replyMap: the flat [field, value, ...] array is a RESP3 map (HGETALL).
+	replyMap
+	// replySetOf: the array is a RESP3 set (SMEMBERS, SINTER, SUNION, SDIFF).
+	replySetOf
+	// replySPop: SPOP: a bulk string, or a RESP3 set with a count.
+	replySPop
+	// replyRandPairs: HRANDFIELD: a bulk string, or an array; with WITHVALUES the
+	// flat [field, value, ...] array is an array of pairs in RESP3.
+	replyRandPairs
 )
 
 // Command is an entry of the command table behind [DB.Do]: what a server needs to

@@ -31,7 +31,9 @@ const crashEnv = "ZLITE_CRASH_CHILD" // dir,policy,prefix
 // TestCrashChild is the child's workload; it does nothing unless run by TestCrash.
 //
 // Keys, per round prefix p:
-//   - p:ua (list) and p:ub (sorted set): one Update batch per i pushes i on both;
+//   - p:ua (list), p:ub (sorted set), p:uh (hash), p:us (set) and p:uc (string):
+//     one Update batch per i pushes i on the list, adds it to the sorted set, the
+//     hash (field and value i) and the set, and increments the counter;
 //     acknowledged "u i".
 //   - p:q: RPUSH i ("q+ i") and LPOP ("q- v") in turn, so it holds a range of i.
 //   - p:bq: RPUSH i ("b+ i") from the main loop, BLPOP from another goroutine
@@ -83,7 +85,16 @@ func TestCrashChild(t *testing.T) {
 			if _, err := tx.RPush(p+":ua", s); err != nil {
 				return err
 			}
-			_, err := tx.ZAdd(p+":ub", Z{Member: s, Score: float64(i)})
+			if _, err := tx.ZAdd(p+":ub", Z{Member: s, Score: float64(i)}); err != nil {
+				return err
+			}
+			if _, err := tx.HSet(p+":uh", s, s); err != nil {
+				return err
+			}
+			if _, err := tx.SAdd(p+":us", s); err != nil {
+				return err
+			}
+			_, err := tx.Incr(p + ":uc")
 			return err
 		})
 		if err != nil {
@@ -182,11 +193,18 @@ func checkCrash(t *testing.T, db *DB, round int, policy, p string, a crashAcks) 
 		}
 		return out
 	}
+	numeric := func(x, y string) int { n, _ := strconv.Atoi(x); m, _ := strconv.Atoi(y); return n - m }
 	ua, _ := db.LRange(ctx, p+":ua", 0, -1)
 	ub, _ := db.ZRange(ctx, p+":ub", 0, -1)
-	slices.SortFunc(ub, func(x, y string) int { n, _ := strconv.Atoi(x); m, _ := strconv.Atoi(y); return n - m })
-	if !slices.Equal(ua, ub) {
-		t.Fatalf("round %d (%s): a batch is half-applied: ua %v, ub %v", round, policy, ua, ub)
+	slices.SortFunc(ub, numeric)
+	uh, _ := db.HKeys(ctx, p+":uh")
+	slices.SortFunc(uh, numeric)
+	us, _ := db.SMembers(ctx, p+":us")
+	slices.SortFunc(us, numeric)
+	uc, _, _ := db.Get(ctx, p+":uc")
+	if !slices.Equal(ua, ub) || !slices.Equal(ua, uh) || !slices.Equal(ua, us) || len(ua) > 0 && uc != strconv.Itoa(len(ua)) {
+		t.Fatalf("round %d (%s): a batch is half-applied: %d list items, %d sorted-set members, %d hash fields, %d set members, counter %q",
+			round, policy, len(ua), len(ub), len(uh), len(us), uc)
 	}
 	if len(ua) < a.u {
 		t.Fatalf("round %d (%s): %d batches after acknowledging %d", round, policy, len(ua), a.u)

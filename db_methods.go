@@ -29,6 +29,22 @@ const (
 	statGetEx
 	statGetRange
 	statGetSet
+	statHDel
+	statHExists
+	statHGet
+	statHGetAll
+	statHIncrBy
+	statHIncrByFloat
+	statHKeys
+	statHLen
+	statHMGet
+	statHMSet
+	statHRandField
+	statHScan
+	statHSet
+	statHSetNX
+	statHStrLen
+	statHVals
 	statIncr
 	statIncrBy
 	statIncrByFloat
@@ -62,12 +78,29 @@ const (
 	statRPopLPush
 	statRPush
 	statRPushX
+	statSAdd
 	statScan
+	statSCard
+	statSDiff
+	statSDiffStore
 	statSet
 	statSetBit
 	statSetEx
 	statSetRange
+	statSInter
+	statSInterCard
+	statSInterStore
+	statSIsMember
+	statSMembers
+	statSMIsMember
+	statSMove
+	statSPop
+	statSRandMember
+	statSRem
+	statSScan
 	statStrLen
+	statSUnion
+	statSUnionStore
 	statTouch
 	statTTL
 	statType
@@ -129,6 +162,22 @@ var statNames = []string{
 	"getex",
 	"getrange",
 	"getset",
+	"hdel",
+	"hexists",
+	"hget",
+	"hgetall",
+	"hincrby",
+	"hincrbyfloat",
+	"hkeys",
+	"hlen",
+	"hmget",
+	"hmset",
+	"hrandfield",
+	"hscan",
+	"hset",
+	"hsetnx",
+	"hstrlen",
+	"hvals",
 	"incr",
 	"incrby",
 	"incrbyfloat",
@@ -162,12 +211,29 @@ var statNames = []string{
 	"rpoplpush",
 	"rpush",
 	"rpushx",
+	"sadd",
 	"scan",
+	"scard",
+	"sdiff",
+	"sdiffstore",
 	"set",
 	"setbit",
 	"setex",
 	"setrange",
+	"sinter",
+	"sintercard",
+	"sinterstore",
+	"sismember",
+	"smembers",
+	"smismember",
+	"smove",
+	"spop",
+	"srandmember",
+	"srem",
+	"sscan",
 	"strlen",
+	"sunion",
+	"sunionstore",
 	"touch",
 	"ttl",
 	"type",
@@ -321,6 +387,159 @@ func (db *DB) Persist(ctx context.Context, key string) (bool, error) {
 	t0 := db.start()
 	r0, err := tx.Persist(key)
 	return r0, tx.finish(statPersist, t0, err)
+}
+
+// HSet is [Tx.HSet] (HSET) under the lock of its key's shard.
+func (db *DB) HSet(ctx context.Context, key string, pairs ...string) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHSet)
+	t0 := db.start()
+	r0, err := tx.HSet(key, pairs...)
+	return r0, tx.finish(statHSet, t0, err)
+}
+
+// HMSet is [Tx.HMSet] (HMSET) under the lock of its key's shard.
+func (db *DB) HMSet(ctx context.Context, key string, pairs ...string) error {
+	tx := db.lockKey(key)
+	tx.home.count(statHMSet)
+	t0 := db.start()
+	err := tx.HMSet(key, pairs...)
+	return tx.finish(statHMSet, t0, err)
+}
+
+// HSetNX is [Tx.HSetNX] (HSETNX) under the lock of its key's shard.
+func (db *DB) HSetNX(ctx context.Context, key, field, value string) (bool, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHSetNX)
+	t0 := db.start()
+	r0, err := tx.HSetNX(key, field, value)
+	return r0, tx.finish(statHSetNX, t0, err)
+}
+
+// HGet is [Tx.HGet] (HGET) under the lock of its key's shard.
+func (db *DB) HGet(ctx context.Context, key, field string) (string, bool, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHGet)
+	t0 := db.start()
+	r0, r1, err := tx.HGet(key, field)
+	return r0, r1, tx.finish(statHGet, t0, err)
+}
+
+// HMGet is [Tx.HMGet] (HMGET) under the lock of its key's shard.
+func (db *DB) HMGet(ctx context.Context, key string, fields ...string) (values []string, ok []bool, err error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHMGet)
+	t0 := db.start()
+	r0, r1, err := tx.HMGet(key, fields...)
+	return r0, r1, tx.finish(statHMGet, t0, err)
+}
+
+// HDel is [Tx.HDel] (HDEL) under the lock of its key's shard.
+func (db *DB) HDel(ctx context.Context, key string, fields ...string) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHDel)
+	t0 := db.start()
+	r0, err := tx.HDel(key, fields...)
+	return r0, tx.finish(statHDel, t0, err)
+}
+
+// HExists is [Tx.HExists] (HEXISTS) under the lock of its key's shard.
+func (db *DB) HExists(ctx context.Context, key, field string) (bool, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHExists)
+	t0 := db.start()
+	r0, err := tx.HExists(key, field)
+	return r0, tx.finish(statHExists, t0, err)
+}
+
+// HLen is [Tx.HLen] (HLEN) under the lock of its key's shard.
+func (db *DB) HLen(ctx context.Context, key string) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHLen)
+	t0 := db.start()
+	r0, err := tx.HLen(key)
+	return r0, tx.finish(statHLen, t0, err)
+}
+
+// HStrLen is [Tx.HStrLen] (HSTRLEN) under the lock of its key's shard.
+func (db *DB) HStrLen(ctx context.Context, key, field string) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHStrLen)
+	t0 := db.start()
+	r0, err := tx.HStrLen(key, field)
+	return r0, tx.finish(statHStrLen, t0, err)
+}
+
+// HGetAll is [Tx.HGetAll] (HGETALL) under the lock of its key's shard.
+func (db *DB) HGetAll(ctx context.Context, key string) (map[string]string, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHGetAll)
+	t0 := db.start()
+	r0, err := tx.HGetAll(key)
+	return r0, tx.finish(statHGetAll, t0, err)
+}
+
+// HKeys is [Tx.HKeys] (HKEYS) under the lock of its key's shard.
+func (db *DB) HKeys(ctx context.Context, key string) ([]string, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHKeys)
+	t0 := db.start()
+	r0, err := tx.HKeys(key)
+	return r0, tx.finish(statHKeys, t0, err)
+}
+
+// HVals is [Tx.HVals] (HVALS) under the lock of its key's shard.
+func (db *DB) HVals(ctx context.Context, key string) ([]string, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHVals)
+	t0 := db.start()
+	r0, err := tx.HVals(key)
+	return r0, tx.finish(statHVals, t0, err)
+}
+
+// HIncrBy is [Tx.HIncrBy] (HINCRBY) under the lock of its key's shard.
+func (db *DB) HIncrBy(ctx context.Context, key, field string, incr int64) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHIncrBy)
+	t0 := db.start()
+	r0, err := tx.HIncrBy(key, field, incr)
+	return r0, tx.finish(statHIncrBy, t0, err)
+}
+
+// HIncrByFloat is [Tx.HIncrByFloat] (HINCRBYFLOAT) under the lock of its key's shard.
+func (db *DB) HIncrByFloat(ctx context.Context, key, field string, incr float64) (float64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHIncrByFloat)
+	t0 := db.start()
+	r0, err := tx.HIncrByFloat(key, field, incr)
+	return r0, tx.finish(statHIncrByFloat, t0, err)
+}
+
+// HRandField is [Tx.HRandField] (HRANDFIELD) under the lock of its key's shard.
+func (db *DB) HRandField(ctx context.Context, key string, count int) ([]string, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHRandField)
+	t0 := db.start()
+	r0, err := tx.HRandField(key, count)
+	return r0, tx.finish(statHRandField, t0, err)
+}
+
+// HRandFieldWithValues is [Tx.HRandFieldWithValues] (HRANDFIELD) under the lock of its key's shard.
+func (db *DB) HRandFieldWithValues(ctx context.Context, key string, count int) ([]KeyValue, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHRandField)
+	t0 := db.start()
+	r0, err := tx.HRandFieldWithValues(key, count)
+	return r0, tx.finish(statHRandField, t0, err)
+}
+
+// HScan is [Tx.HScan] (HSCAN) under the lock of its key's shard.
+func (db *DB) HScan(ctx context.Context, key string, cursor uint64, match string, count int64) ([]string, uint64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statHScan)
+	t0 := db.start()
+	r0, r1, err := tx.HScan(key, cursor, match, count)
+	return r0, r1, tx.finish(statHScan, t0, err)
 }
 
 // Del is [Tx.Del] (DEL) under the locks of its keys' shards.
@@ -653,6 +872,177 @@ func (db *DB) LMPop(ctx context.Context, direction string, count int64, keys ...
 	t0 := db.start()
 	r0, r1, err := tx.LMPop(direction, count, keys...)
 	return r0, r1, tx.finish(statLMPop, t0, err)
+}
+
+// SAdd is [Tx.SAdd] (SADD) under the lock of its key's shard.
+func (db *DB) SAdd(ctx context.Context, key string, members ...string) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSAdd)
+	t0 := db.start()
+	r0, err := tx.SAdd(key, members...)
+	return r0, tx.finish(statSAdd, t0, err)
+}
+
+// SRem is [Tx.SRem] (SREM) under the lock of its key's shard.
+func (db *DB) SRem(ctx context.Context, key string, members ...string) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSRem)
+	t0 := db.start()
+	r0, err := tx.SRem(key, members...)
+	return r0, tx.finish(statSRem, t0, err)
+}
+
+// SMembers is [Tx.SMembers] (SMEMBERS) under the lock of its key's shard.
+func (db *DB) SMembers(ctx context.Context, key string) ([]string, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSMembers)
+	t0 := db.start()
+	r0, err := tx.SMembers(key)
+	return r0, tx.finish(statSMembers, t0, err)
+}
+
+// SIsMember is [Tx.SIsMember] (SISMEMBER) under the lock of its key's shard.
+func (db *DB) SIsMember(ctx context.Context, key, member string) (bool, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSIsMember)
+	t0 := db.start()
+	r0, err := tx.SIsMember(key, member)
+	return r0, tx.finish(statSIsMember, t0, err)
+}
+
+// SMIsMember is [Tx.SMIsMember] (SMISMEMBER) under the lock of its key's shard.
+func (db *DB) SMIsMember(ctx context.Context, key string, members ...string) ([]bool, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSMIsMember)
+	t0 := db.start()
+	r0, err := tx.SMIsMember(key, members...)
+	return r0, tx.finish(statSMIsMember, t0, err)
+}
+
+// SCard is [Tx.SCard] (SCARD) under the lock of its key's shard.
+func (db *DB) SCard(ctx context.Context, key string) (int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSCard)
+	t0 := db.start()
+	r0, err := tx.SCard(key)
+	return r0, tx.finish(statSCard, t0, err)
+}
+
+// SPop is [Tx.SPop] (SPOP) under the lock of its key's shard.
+func (db *DB) SPop(ctx context.Context, key string) (string, bool, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSPop)
+	t0 := db.start()
+	r0, r1, err := tx.SPop(key)
+	return r0, r1, tx.finish(statSPop, t0, err)
+}
+
+// SPopN is [Tx.SPopN] (SPOP) under the lock of its key's shard.
+func (db *DB) SPopN(ctx context.Context, key string, count int64) ([]string, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSPop)
+	t0 := db.start()
+	r0, err := tx.SPopN(key, count)
+	return r0, tx.finish(statSPop, t0, err)
+}
+
+// SRandMember is [Tx.SRandMember] (SRANDMEMBER) under the lock of its key's shard.
+func (db *DB) SRandMember(ctx context.Context, key string) (string, bool, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSRandMember)
+	t0 := db.start()
+	r0, r1, err := tx.SRandMember(key)
+	return r0, r1, tx.finish(statSRandMember, t0, err)
+}
+
+// SRandMemberN is [Tx.SRandMemberN] (SRANDMEMBER) under the lock of its key's shard.
+func (db *DB) SRandMemberN(ctx context.Context, key string, count int64) ([]string, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSRandMember)
+	t0 := db.start()
+	r0, err := tx.SRandMemberN(key, count)
+	return r0, tx.finish(statSRandMember, t0, err)
+}
+
+// SMove is [Tx.SMove] (SMOVE) under the locks of its keys' shards.
+func (db *DB) SMove(ctx context.Context, source, destination, member string) (bool, error) {
+	tx := db.lockMask(db.maskOf(source, destination))
+	tx.home.count(statSMove)
+	t0 := db.start()
+	r0, err := tx.SMove(source, destination, member)
+	return r0, tx.finish(statSMove, t0, err)
+}
+
+// SInter is [Tx.SInter] (SINTER) under the locks of its keys' shards.
+func (db *DB) SInter(ctx context.Context, keys ...string) ([]string, error) {
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.count(statSInter)
+	t0 := db.start()
+	r0, err := tx.SInter(keys...)
+	return r0, tx.finish(statSInter, t0, err)
+}
+
+// SInterCard is [Tx.SInterCard] (SINTERCARD) under the locks of its keys' shards.
+func (db *DB) SInterCard(ctx context.Context, limit int64, keys ...string) (int64, error) {
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.count(statSInterCard)
+	t0 := db.start()
+	r0, err := tx.SInterCard(limit, keys...)
+	return r0, tx.finish(statSInterCard, t0, err)
+}
+
+// SUnion is [Tx.SUnion] (SUNION) under the locks of its keys' shards.
+func (db *DB) SUnion(ctx context.Context, keys ...string) ([]string, error) {
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.count(statSUnion)
+	t0 := db.start()
+	r0, err := tx.SUnion(keys...)
+	return r0, tx.finish(statSUnion, t0, err)
+}
+
+// SDiff is [Tx.SDiff] (SDIFF) under the locks of its keys' shards.
+func (db *DB) SDiff(ctx context.Context, keys ...string) ([]string, error) {
+	tx := db.lockMask(db.maskOf(keys...))
+	tx.home.count(statSDiff)
+	t0 := db.start()
+	r0, err := tx.SDiff(keys...)
+	return r0, tx.finish(statSDiff, t0, err)
+}
+
+// SInterStore is [Tx.SInterStore] (SINTERSTORE) under the locks of its keys' shards.
+func (db *DB) SInterStore(ctx context.Context, destination string, keys ...string) (int64, error) {
+	tx := db.lockMask(db.maskOf(destination) | db.maskOf(keys...))
+	tx.home.count(statSInterStore)
+	t0 := db.start()
+	r0, err := tx.SInterStore(destination, keys...)
+	return r0, tx.finish(statSInterStore, t0, err)
+}
+
+// SUnionStore is [Tx.SUnionStore] (SUNIONSTORE) under the locks of its keys' shards.
+func (db *DB) SUnionStore(ctx context.Context, destination string, keys ...string) (int64, error) {
+	tx := db.lockMask(db.maskOf(destination) | db.maskOf(keys...))
+	tx.home.count(statSUnionStore)
+	t0 := db.start()
+	r0, err := tx.SUnionStore(destination, keys...)
+	return r0, tx.finish(statSUnionStore, t0, err)
+}
+
+// SDiffStore is [Tx.SDiffStore] (SDIFFSTORE) under the locks of its keys' shards.
+func (db *DB) SDiffStore(ctx context.Context, destination string, keys ...string) (int64, error) {
+	tx := db.lockMask(db.maskOf(destination) | db.maskOf(keys...))
+	tx.home.count(statSDiffStore)
+	t0 := db.start()
+	r0, err := tx.SDiffStore(destination, keys...)
+	return r0, tx.finish(statSDiffStore, t0, err)
+}
+
+// SScan is [Tx.SScan] (SSCAN) under the lock of its key's shard.
+func (db *DB) SScan(ctx context.Context, key string, cursor uint64, match string, count int64) ([]string, uint64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statSScan)
+	t0 := db.start()
+	r0, r1, err := tx.SScan(key, cursor, match, count)
+	return r0, r1, tx.finish(statSScan, t0, err)
 }
 
 // Get is [Tx.Get] (GET) under the lock of its key's shard.

@@ -28,6 +28,8 @@ func TestDeps(t *testing.T) {
 	}{
 		{"zset", nil, nil},
 		{"list", nil, nil},
+		{"dict", nil, nil},
+		{"intset", nil, nil},
 		{"blocking", nil, nil},
 		{"queues", nil, []string{self}},
 		{"persist", []string{xsys}, nil},

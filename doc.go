@@ -1,13 +1,15 @@
-// Package zlite implements an in-process keyspace of Redis sorted sets, lists and
-// strings, with Redis's commands, replies, error texts and blocking pops, and no server.
+// Package zlite implements an in-process keyspace of Redis sorted sets, lists,
+// strings, hashes and sets, with Redis's commands, replies, error texts and blocking
+// pops, and no server.
 //
 //	db := zlite.New()
 //	db.ZAdd(ctx, "jobs", zlite.Z{Member: "a", Score: 1})
 //	key, z, ok, err := db.BZPopMin(ctx, time.Second, "jobs")
 //
-// A [DB] holds named keys, each a sorted set (*zset.Set), a list (*list.List) or a
-// string; a sorted set or list that becomes empty is deleted at once, as in Redis
-// (a string may be empty). Commands are available three ways: typed
+// A [DB] holds named keys, each a sorted set (*zset.Set), a list (*list.List), a
+// string, a hash (a *dict.Map) or a set (an intset while its members are few
+// integers, a *dict.Map of members after); a sorted set, list, hash or set that
+// becomes empty is deleted at once, as in Redis (a string may be empty). Commands are available three ways: typed
 // methods named and ordered like go-redis's ([DB.LPush], [DB.BRPop], [DB.ZAdd], ...),
 // [DB.Do] taking a command as words and replying like go-redis's Do().Result(), and
 // the same two inside an atomic batch ([DB.Update], [Tx]).
@@ -303,6 +305,16 @@
 //     which holds 16 keyspaces, handles DB itself). OBJECT is the RESP server's.
 //   - UNLINK is DEL (values are freed by the garbage collector either way); TOUCH
 //     counts the keys that exist (no access times are kept).
+//   - A set of strings is packed up to 128 members of up to 64 bytes ("listpack",
+//     Redis 7.2's set-max-listpack-* rule; Redis 7.0 keeps it in a hash table), so
+//     SMEMBERS, SSCAN and the set algebra give its members in insertion order. A
+//     hash or set past the packed encoding keeps insertion order too, where
+//     Redis's hash table order is arbitrary; integer sets are ascending in both.
+//     HSCAN and SSCAN of a large hash or set return every element present for the
+//     whole scan exactly once.
+//   - SRANDMEMBER and HRANDFIELD with a positive count below the size pick their
+//     elements with Redis's distribution (distinct, uniform) but not its sequence
+//     of random numbers; SPOP likewise.
 //   - There are no databases or keyspace notifications. Persistence is a log with
 //     a checksum per record and a snapshot format of its own (not RESP and RDB);
 //     a failed log write refuses writes under every policy.

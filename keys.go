@@ -2,6 +2,7 @@ package zlite
 
 import (
 	"errors"
+	"github.com/zlite/zlite/dict"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -68,6 +69,10 @@ func typeName(v any) string {
 		return "list"
 	case *stringValue:
 		return "string"
+	case *dict.Map:
+		return "hash"
+	case *setValue:
+		return "set"
 	}
 	return "none"
 }
@@ -297,6 +302,10 @@ func clone(v any) any {
 		return c
 	case *stringValue:
 		return &stringValue{b: slices.Clone(v.b), enc: v.enc}
+	case *dict.Map:
+		return v.Clone()
+	case *setValue:
+		return v.clone()
 	}
 	panic("zlite: cannot copy a value of this type")
 }

@@ -3,6 +3,7 @@ package zlite
 import (
 	"errors"
 	"fmt"
+	"github.com/zlite/zlite/dict"
 	"time"
 
 	"github.com/zlite/zlite/list"
@@ -155,6 +156,18 @@ func (r *replayer) LoadKey(k *persist.Key) error {
 			return fmt.Errorf("zlite: string key %q without its value", k.Name)
 		}
 		v = &stringValue{b: []byte(s)}
+	case persist.TypeSet:
+		sv := newSetValue()
+		for m := range k.SetMembers() {
+			sv.add(m, db.cfg.setLimits)
+		}
+		v, empty = sv, sv.Len() == 0
+	case persist.TypeHash:
+		h := dict.NewWithLimits(db.cfg.hashLimits)
+		for f, val := range k.HashFields() {
+			h.Set(f, val)
+		}
+		v, empty = h, h.Len() == 0
 	case persist.TypeList:
 		l := list.New()
 		for it := range k.ListItems() {

@@ -3,6 +3,7 @@ package zlite
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/zlite/zlite/dict"
 	"math"
 	"math/bits"
 	"strconv"
@@ -155,6 +156,28 @@ func (d *recorder) value(key string, v any) {
 		}
 	case *stringValue:
 		d.cmd(nil, "set", key, string(v.b))
+	case *setValue:
+		items := make([]string, 0, min(batch, v.Len()))
+		for m := range v.all() {
+			if items = append(items, m); len(items) == batch {
+				d.cmd(items, "sadd", key)
+				items = items[:0]
+			}
+		}
+		if len(items) > 0 {
+			d.cmd(items, "sadd", key)
+		}
+	case *dict.Map:
+		items := make([]string, 0, 2*min(batch, v.Len()))
+		for f, val := range v.All() {
+			if items = append(items, f, val); len(items) == 2*batch {
+				d.cmd(items, "hset", key)
+				items = items[:0]
+			}
+		}
+		if len(items) > 0 {
+			d.cmd(items, "hset", key)
+		}
 	case *zset.Set:
 		left := v.Len()
 		n := 0

@@ -1,6 +1,7 @@
 package zlite
 
 import (
+	"github.com/zlite/zlite/dict"
 	"sync"
 	"time"
 
@@ -213,6 +214,26 @@ func writeKey(w *persist.SnapshotWriter, k *snapKey, size int64) (int64, error) 
 	case *stringValue:
 		size += int64(len(v.b))
 		return size, w.WriteString(k.name, k.expireAt, string(v.b))
+	case *setValue:
+		err := w.WriteSet(k.name, k.expireAt, func(yield func(string) bool) {
+			for m := range v.all() {
+				size += int64(len(m)) + 1
+				if !yield(m) {
+					return
+				}
+			}
+		})
+		return size, err
+	case *dict.Map:
+		err := w.WriteHash(k.name, k.expireAt, func(yield func(string, string) bool) {
+			for f, val := range v.All() {
+				size += int64(len(f)+len(val)) + 2
+				if !yield(f, val) {
+					return
+				}
+			}
+		})
+		return size, err
 	}
 	return size, nil
 }

@@ -3,6 +3,7 @@ package zlite
 import (
 	"time"
 
+	"github.com/zlite/zlite/dict"
 	"github.com/zlite/zlite/zset"
 )
 
@@ -25,6 +26,12 @@ type config struct {
 	// zsetLimitsSet (else zset.DefaultLimits).
 	zsetLimits    zset.Limits
 	zsetLimitsSet bool
+	// hashLimits and setLimits are the thresholds of the packed hash and set
+	// encodings, valid when set (else DefaultHashLimits, DefaultSetLimits).
+	hashLimits    dict.Limits
+	hashLimitsSet bool
+	setLimits     SetLimits
+	setLimitsSet  bool
 	// shards is the number of shards, a power of two (0: DefaultShards).
 	shards int
 }
@@ -47,6 +54,12 @@ func newConfig(opts []Option) config {
 	}
 	if !c.zsetLimitsSet {
 		c.zsetLimits = zset.DefaultLimits
+	}
+	if !c.hashLimitsSet {
+		c.hashLimits = DefaultHashLimits
+	}
+	if !c.setLimitsSet {
+		c.setLimits = DefaultSetLimits
 	}
 	if c.shards <= 0 {
 		c.shards = DefaultShards
@@ -113,4 +126,39 @@ func WithShards(n int) Option {
 			c.shards *= 2
 		}
 	}
+}
+
+// DefaultHashLimits are redis-server's built-in defaults of
+// hash-max-listpack-entries and hash-max-listpack-value: 512 fields of up to 64
+// bytes. (The redis.conf that Redis ships sets 128 entries.)
+var DefaultHashLimits = dict.Limits{Entries: 512, Value: 64}
+
+// WithHashLimits sets the thresholds below which a hash keeps the packed small
+// encoding, as Redis's hash-max-listpack-entries and hash-max-listpack-value do
+// (default [DefaultHashLimits]). They change memory and speed, the order HKEYS and
+// HGETALL give, and what OBJECT ENCODING reports; see [dict.Limits].
+func WithHashLimits(l dict.Limits) Option {
+	return func(c *config) { c.hashLimits, c.hashLimitsSet = l, true }
+}
+
+// SetLimits are the thresholds of a set's compact encodings: a set of at most Ints
+// members that are all integers (in canonical decimal form) is an intset, as with
+// Redis's set-max-intset-entries; a set of at most Packed.Entries members none
+// longer than Packed.Value bytes is packed, as with Redis 7.2's
+// set-max-listpack-entries and set-max-listpack-value; a larger one is a hash
+// table, and stays one.
+type SetLimits struct {
+	Ints   int
+	Packed dict.Limits
+}
+
+// DefaultSetLimits are Redis's defaults: 512 integers, 128 members of up to 64
+// bytes.
+var DefaultSetLimits = SetLimits{Ints: 512, Packed: dict.DefaultLimits}
+
+// WithSetLimits sets the thresholds of the compact set encodings (default
+// [DefaultSetLimits]). They change memory and speed, the order SMEMBERS gives, and
+// what OBJECT ENCODING reports.
+func WithSetLimits(l SetLimits) Option {
+	return func(c *config) { c.setLimits, c.setLimitsSet = l, true }
 }

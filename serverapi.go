@@ -61,6 +61,18 @@ func shapeOf(c Command, args []string) serverapi.Shape {
 		return serverapi.Shape{Status: true}
 	case replyMove:
 		return serverapi.Shape{NullArray: true, BatchNullBulk: true}
+	case replyMap:
+		return serverapi.Shape{Aggregate: serverapi.Map}
+	case replySetOf:
+		return serverapi.Shape{Aggregate: serverapi.SetOf}
+	case replySPop:
+		if len(args) > 2 {
+			return serverapi.Shape{Aggregate: serverapi.SetOf}
+		}
+	case replyRandPairs:
+		if len(args) > 3 {
+			return serverapi.Shape{Aggregate: serverapi.Pairs} // only WITHVALUES is without an error
+		}
 	}
 	return serverapi.Shape{}
 }

@@ -29,13 +29,7 @@ func init() {
 		&command{name: "getex", arity: -2, reply: replyBulk, write: true, run: cmdGetEx},
 		&command{name: "mget", arity: -2, reply: replyBulk, run: func(tx *Tx, a []string) (any, error) {
 			vs, ok, _ := tx.MGet(a[1:]...)
-			r := make([]any, len(vs))
-			for i, v := range vs {
-				if ok[i] {
-					r[i] = v
-				}
-			}
-			return r, nil
+			return optionalStrings(vs, ok), nil
 		}},
 		&command{name: "mset", arity: -3, reply: replyStatus, write: true, run: func(tx *Tx, a []string) (any, error) {
 			return okReply(tx.MSet(a[1:]...))

@@ -20,19 +20,28 @@ const (
 	opDiff
 )
 
-// zsets looks keys up for the algebra commands: nil for a missing key,
-// [ErrWrongType] for a list. name is the command, for numkeys < 1.
+// zsets looks keys up for the algebra commands: nil for a missing key, a sorted set
+// of its members with score 1 for a set (as Redis reads one), [ErrWrongType] for
+// another type. name is the command, for numkeys < 1.
 func (tx *Tx) zsets(name string, keys []string) ([]*zset.Set, error) {
 	if len(keys) == 0 {
 		return nil, errNoInputKeys(name)
 	}
 	sets := make([]*zset.Set, len(keys))
 	for i, k := range keys {
-		s, err := tx.zsetRead(k)
-		if err != nil {
-			return nil, err
+		switch v := tx.value(k).(type) {
+		case nil:
+		case *zset.Set:
+			sets[i] = v
+		case *setValue:
+			z := zset.New()
+			for m := range v.all() {
+				_, _ = z.Add(zset.AddOptions{}, Z{Member: m, Score: 1})
+			}
+			sets[i] = z
+		default:
+			return nil, ErrWrongType
 		}
-		sets[i] = s
 	}
 	return sets, nil
 }

@@ -4,22 +4,55 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 )
 
-// manyShape is one shape of the many-keys memory rows: keys structures of n
+// manyKind is what the keys of a many-keys shape hold.
+type manyKind int
+
+// The kinds of the many-keys shapes. Elements are the members member:%07d (0..n-1)
+// unless stated otherwise.
+const (
+	manyZSet    manyKind = iota // sorted sets, scores 0..n-1
+	manyList                    // lists
+	manyString                  // strings of 16 bytes written by SET; n is 1
+	manyCounter                 // counters written by one INCR each; n is 1
+	manyHash                    // hashes: fields member:%07d, values of 8 bytes
+	manySet                     // sets
+	manyIntSet                  // sets of the integers 0, 1000, ..., 1000(n-1)
+)
+
+// manyKindNames are each kind's row-ID fragment, its title in the plural and in
+// the singular, and the name of its elements.
+var manyKindNames = [...]struct{ id, title, one, elems string }{
+	manyZSet:    {"zset", "sorted sets", "sorted set", "members"},
+	manyList:    {"list", "lists", "list", "values"},
+	manyString:  {"string", "strings (16-byte values, SET)", "string", ""},
+	manyCounter: {"counter", "counters (INCR once each)", "counter", ""},
+	manyHash:    {"hash", "hashes", "hash", "fields"},
+	manySet:     {"set", "sets", "set", "members"},
+	manyIntSet:  {"intset", "integer sets", "integer set", "members"},
+}
+
+// manyShape is one shape of the many-keys memory rows: keys values of kind, of n
 // elements each.
 type manyShape struct {
-	list    bool // lists rather than sorted sets
+	kind    manyKind
 	keys, n int
 }
 
 // manyShapes returns the shapes whose memory per key and per element is measured,
 // for keys keys (100k by default): keys × 1, keys × 10 and keys/10 × 100 sorted sets,
-// keys × 1 and keys × 10 lists.
+// keys × 1 and keys × 10 lists; 10·keys strings and as many counters; keys × 10
+// hashes, sets and integer sets; one hash and one set of 10·keys elements.
 func manyShapes(keys int) []manyShape {
 	return []manyShape{
-		{false, keys, 1}, {false, keys, 10}, {false, max(1, keys/10), 100},
-		{true, keys, 1}, {true, keys, 10},
+		{manyZSet, keys, 1}, {manyZSet, keys, 10}, {manyZSet, max(1, keys/10), 100},
+		{manyList, keys, 1}, {manyList, keys, 10},
+		{manyString, 10 * keys, 1}, {manyCounter, 10 * keys, 1},
+		{manyHash, keys, 10}, {manySet, keys, 10}, {manyIntSet, keys, 10},
+		{manyHash, 1, 10 * keys}, {manySet, 1, 10 * keys},
 	}
 }
 
@@ -31,59 +64,117 @@ func manyLoad(keys int) manyShape { return manyShape{keys: keys, n: 10} }
 const defaultManyKeys = 100_000
 
 func (sh manyShape) title() string {
-	kind := "sorted sets"
-	if sh.list {
-		kind = "lists"
+	k := manyKindNames[sh.kind]
+	switch {
+	case sh.keys == 1:
+		return fmt.Sprintf("one %s of %s %s", k.one, sizeText(sh.n), k.elems)
+	case sh.kind == manyString || sh.kind == manyCounter:
+		return fmt.Sprintf("%s: %s keys", k.title, sizeText(sh.keys))
 	}
-	return fmt.Sprintf("%s: %s keys × %d", kind, sizeText(sh.keys), sh.n)
+	return fmt.Sprintf("%s: %s keys × %d", k.title, sizeText(sh.keys), sh.n)
 }
 
 func (sh manyShape) id() string {
-	kind := "zset"
-	if sh.list {
-		kind = "list"
+	return fmt.Sprintf("manykeys-memory-%s-%dx%d", manyKindNames[sh.kind].id, sh.keys, sh.n)
+}
+
+// metrics returns the figures reported for sh: memory per key and per element, but
+// only per key for the strings and counters (their one element is the key) and only
+// per element for a single key (the key's share is nil).
+func (sh manyShape) metrics() []Metric {
+	switch {
+	case sh.keys == 1:
+		return []Metric{BytesPerElem}
+	case sh.kind == manyString || sh.kind == manyCounter:
+		return []Metric{BytesPerKey}
 	}
-	return fmt.Sprintf("manykeys-memory-%s-%dx%d", kind, sh.keys, sh.n)
+	return []Metric{BytesPerKey, BytesPerElem}
 }
 
 // manyKeyName is the name of key i of the many-keys group; prefix keeps systems
 // sharing a server apart ("" for the memory rows, which run one system at a time).
 func manyKeyName(prefix string, i int) string { return fmt.Sprintf("%suser:%08d", prefix, i) }
 
-// manyMember is member (or list element) j of every key.
+// manyMember is member (or list element, or hash field) j of every key.
 func manyMember(j int) string { return fmt.Sprintf("member:%07d", j) }
 
+// manyValue is the 16-byte value of string key i.
+func manyValue(i int) string { return fmt.Sprintf("value:%010d", i) }
+
+// manyFieldValue is the 8-byte value of hash field j (9 bytes from j = 1,000,000).
+func manyFieldValue(j int) string { return fmt.Sprintf("v:%06d", j) }
+
+// element is element j of every key of sh, for the kinds whose elements are single
+// strings (lists and sets).
+func (sh manyShape) element(j int) string {
+	if sh.kind == manyIntSet {
+		return strconv.Itoa(1000 * j)
+	}
+	return manyMember(j)
+}
+
 // fillMany builds sh on s under prefix, with freshly formatted strings (so an
-// in-process system holds the only copy of what it stores): key i holds members
-// 0..n-1 with scores 0..n-1, or the list of those members.
+// in-process system holds the only copy of what it stores): key i holds elements
+// 0..n-1 (see [manyKind]). A key's elements go in commands of at most fillBatch,
+// each key's in order, and the commands in calls of about 100·fillBatch elements.
 func fillMany(ctx context.Context, s System, prefix string, sh manyShape) error {
-	for lo := 0; lo < sh.keys; lo += 100 * fillBatch {
-		hi := min(lo+100*fillBatch, sh.keys)
+	per := min(sh.n, fillBatch)    // elements per command
+	chunks := (sh.n + per - 1) / per // commands per key
+	step := max(1, 100*fillBatch/per) // commands per call
+	total := sh.keys * chunks
+	for lo := 0; lo < total; lo += step {
+		hi := min(lo+step, total)
 		keys := make([]string, 0, hi-lo)
-		for i := lo; i < hi; i++ {
+		// ranges[c] is the [from, to) of the elements of command c of the call.
+		ranges := make([][2]int, 0, hi-lo)
+		for c := lo; c < hi; c++ {
+			i, from := c/chunks, c%chunks*per
 			keys = append(keys, manyKeyName(prefix, i))
+			ranges = append(ranges, [2]int{from, min(from+per, sh.n)})
 		}
-		if sh.list {
-			vs := make([][]string, len(keys))
-			for i := range vs {
-				vs[i] = make([]string, sh.n)
-				for j := range vs[i] {
-					vs[i][j] = manyMember(j)
+		var err error
+		switch sh.kind {
+		case manyZSet:
+			zs := make([][]Z, len(keys))
+			for c, r := range ranges {
+				zs[c] = make([]Z, 0, r[1]-r[0])
+				for j := r[0]; j < r[1]; j++ {
+					zs[c] = append(zs[c], Z{Member: manyMember(j), Score: float64(j)})
 				}
 			}
-			if err := s.RPushKeys(ctx, keys, vs); err != nil {
-				return err
+			err = s.ZAddKeys(ctx, keys, zs)
+		case manyString:
+			values := make([]string, len(keys))
+			for c := range values {
+				values[c] = manyValue(lo + c)
 			}
-			continue
-		}
-		zs := make([][]Z, len(keys))
-		for i := range zs {
-			zs[i] = make([]Z, sh.n)
-			for j := range zs[i] {
-				zs[i][j] = Z{Member: manyMember(j), Score: float64(j)}
+			err = s.SetKeys(ctx, keys, values)
+		case manyCounter:
+			err = s.IncrKeys(ctx, keys)
+		case manyHash:
+			pairs := make([][]string, len(keys))
+			for c, r := range ranges {
+				pairs[c] = make([]string, 0, 2*(r[1]-r[0]))
+				for j := r[0]; j < r[1]; j++ {
+					pairs[c] = append(pairs[c], manyMember(j), manyFieldValue(j))
+				}
+			}
+			err = s.HSetKeys(ctx, keys, pairs)
+		default: // lists and sets
+			vs := make([][]string, len(keys))
+			for c, r := range ranges {
+				vs[c] = make([]string, 0, r[1]-r[0])
+				for j := r[0]; j < r[1]; j++ {
+					vs[c] = append(vs[c], sh.element(j))
+				}
+			}
+			if sh.kind == manyList {
+				err = s.RPushKeys(ctx, keys, vs)
+			} else {
+				err = s.SAddKeys(ctx, keys, vs)
 			}
 		}
-		if err := s.ZAddKeys(ctx, keys, zs); err != nil {
+		if err != nil {
 			return err
 		}
 	}
@@ -174,12 +265,14 @@ func newManyKeys(name string, load manyShape) *manyKeys {
 }
 
 // runManyKeys adds the many-keys rows: memory per key and per element at every
-// shape of manyShapes, then the throughput of manyOps among cfg.ManyKeys small keys.
+// shape of manyShapes, then the throughput of manyOps among cfg.ManyKeys small keys,
+// then that of kvOps among the strings, counters, hashes and sets of [kvLoads].
 func runManyKeys(ctx context.Context, cfg *Config, r *Report) error {
 	for _, sh := range manyShapes(cfg.ManyKeys) {
-		perKey := Row{Group: "manykeys", Workload: sh.title(), ID: sh.id(), N: sh.n, Keys: sh.keys, Metric: BytesPerKey, Values: map[string]float64{}}
-		perElem := perKey
-		perElem.Metric, perElem.Values = BytesPerElem, map[string]float64{}
+		var rows []Row
+		for _, m := range sh.metrics() {
+			rows = append(rows, Row{Group: "manykeys", Workload: sh.title(), ID: sh.id(), N: sh.n, Keys: sh.keys, Metric: m, Values: map[string]float64{}})
+		}
 		for _, s := range cfg.Systems {
 			cfg.progress("%-28s %-10s building", sh.id(), s.Name())
 			delta, ok, err := memoryDelta(ctx, s,
@@ -191,19 +284,25 @@ func runManyKeys(ctx context.Context, cfg *Config, r *Report) error {
 			if !ok {
 				continue
 			}
-			perKey.Values[s.Name()] = float64(delta) / float64(sh.keys)
-			perElem.Values[s.Name()] = float64(delta) / float64(sh.keys*sh.n)
-			cfg.progress("%-28s %-10s %s, %s", sh.id(), s.Name(),
-				formatValue(BytesPerKey, perKey.Values[s.Name()]), formatValue(BytesPerElem, perElem.Values[s.Name()]))
+			var figures []string
+			for _, row := range rows {
+				per := sh.keys
+				if row.Metric == BytesPerElem {
+					per *= sh.n
+				}
+				row.Values[s.Name()] = float64(delta) / float64(per)
+				figures = append(figures, formatValue(row.Metric, row.Values[s.Name()]))
+			}
+			cfg.progress("%-28s %-10s %s", sh.id(), s.Name(), strings.Join(figures, ", "))
 		}
-		r.Rows = append(r.Rows, perKey, perElem)
+		r.Rows = append(r.Rows, rows...)
 		cfg.bar.finished()
 	}
 
 	ks := make([]*manyKeys, len(cfg.Systems))
 	load := manyLoad(cfg.ManyKeys)
 	zsets, lists := load, load
-	lists.list = true
+	lists.kind = manyList
 	for i, s := range cfg.Systems {
 		cfg.progress("filling %s keys × %d on %s", sizeText(load.keys), load.n, s.Name())
 		ks[i] = newManyKeys(s.Name(), load)
@@ -232,5 +331,5 @@ func runManyKeys(ctx context.Context, cfg *Config, r *Report) error {
 			return err
 		}
 	}
-	return nil
+	return runManyKV(ctx, cfg, r)
 }

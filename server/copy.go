@@ -72,7 +72,7 @@ func hasReplace(args []string) bool {
 // copyAcross is COPY src dst DB n from keyspace from to another keyspace to: it
 // copies src's value and TTL to dst and returns 1, or 0 when src does not exist or
 // dst does and replace is false, as Redis. It reads src under from's lock and then
-// writes dst under to's (creating dst with RPUSH, ZADD or SET, so that clients blocked
+// writes dst under to's (creating dst with RPUSH, ZADD, SADD, HSET or SET, so that clients blocked
 // on dst are served), so a command on to may run between the two; the copy is
 // that of the source as it was when read. The complexity is O(n) for n elements.
 func copyAcross(from, to *zlite.DB, src, dst string, replace bool) (int64, error) {
@@ -81,6 +81,7 @@ func copyAcross(from, to *zlite.DB, src, dst string, replace bool) (int64, error
 		list []string
 		zs   []zlite.Z
 		str  string
+		strs []string      // a set's members; a hash's fields, then its values
 		at   time.Duration // PEXPIRETIME: Unix milliseconds, or negative
 	)
 	_ = from.View(func(tx *zlite.Tx) error {
@@ -92,11 +93,17 @@ func copyAcross(from, to *zlite.DB, src, dst string, replace bool) (int64, error
 			zs, _ = tx.ZRangeWithScores(src, 0, -1)
 		case "string":
 			str, _, _ = tx.Get(src)
+		case "set":
+			strs, _ = tx.SMembers(src)
+		case "hash":
+			strs, _ = tx.HKeys(src)
+			vals, _ := tx.HVals(src)
+			strs = append(strs, vals...)
 		}
 		at, _ = tx.PExpireTime(src)
 		return nil
 	})
-	if typ != "list" && typ != "zset" && typ != "string" {
+	if typ == "none" {
 		return 0, nil
 	}
 	var n int64
@@ -115,6 +122,14 @@ func copyAcross(from, to *zlite.DB, src, dst string, replace bool) (int64, error
 			_, err = tx.RPush(dst, list...)
 		case "zset":
 			_, err = tx.ZAdd(dst, zs...)
+		case "set":
+			_, err = tx.SAdd(dst, strs...)
+		case "hash":
+			pairs := make([]string, 0, len(strs))
+			for i := range len(strs) / 2 {
+				pairs = append(pairs, strs[i], strs[len(strs)/2+i])
+			}
+			_, err = tx.HSet(dst, pairs...)
 		default:
 			err = tx.Set(dst, str, 0)
 		}

@@ -144,9 +144,13 @@
 //     (Redis moves it with the index: a push to the new data wakes it).
 //   - A server command (PING, SELECT, ...) inside MULTI runs between the batches of
 //     keyspace commands around it rather than inside one atomic step.
-//   - There are 16 keyspaces, no other data types than sorted sets, lists and
-//     strings (no hashes, sets or streams, no BITFIELD or LCS), no persistence,
+//   - There are 16 keyspaces, no other data types than sorted sets, lists,
+//     strings, hashes and sets (no streams, no BITFIELD or LCS), no persistence,
 //     replication, pub/sub or ACL users.
+//   - A Lua script's RESP3 map or set comes back from a table, whose iteration
+//     order is gopher-lua's, not Redis's Lua's: a script that returns the table
+//     of HGETALL or SMEMBERS under redis.setresp(3) gives the same elements in
+//     another order.
 //   - COPY src dst DB n to another keyspace reads src and then writes dst, each
 //     under its keyspace's lock: a command on dst's keyspace may run in between (the
 //     copy is of src as read). Inside MULTI and scripts, COPY takes DB 0 only, as

@@ -574,9 +574,35 @@ func (w *writer) value(v any, sh serverapi.Shape, batch bool) {
 			w.bulk(v)
 		}
 	case []any:
+		if w.resp3 && sh.Aggregate != serverapi.Array {
+			w.aggregate(v, sh.Aggregate)
+			return
+		}
 		w.list(v, sh.Doubles)
 	default:
 		w.errorReply("ERR zlite server: unexpected reply type")
+	}
+}
+
+// aggregate writes a RESP3 map, set or array of pairs (see serverapi.Aggregate)
+// whose elements are plain.
+func (w *writer) aggregate(v []any, a serverapi.Aggregate) {
+	switch a {
+	case serverapi.Map:
+		w.mapHeader(len(v) / 2)
+	case serverapi.SetOf:
+		w.setHeader(len(v))
+	case serverapi.Pairs:
+		w.array(len(v) / 2)
+		for i := 0; i+1 < len(v); i += 2 {
+			w.array(2)
+			w.plain(v[i])
+			w.plain(v[i+1])
+		}
+		return
+	}
+	for _, e := range v {
+		w.plain(e)
 	}
 }
 

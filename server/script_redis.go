@@ -310,9 +310,47 @@ func toLua(L *lua.LState, v any, sh serverapi.Shape, resp3 bool) lua.LValue {
 		}
 		return lua.LString(v)
 	case []any:
+		if resp3 && sh.Aggregate != serverapi.Array {
+			return aggregateToLua(L, v, sh.Aggregate)
+		}
 		return listToLua(L, v, sh.Doubles, resp3)
 	}
 	return lua.LFalse
+}
+
+// aggregateToLua converts a RESP3 map, set or array of pairs (see
+// serverapi.Aggregate) as Redis does: {map={field=value}}, {set={member=true}}, or
+// an array of two-element arrays.
+func aggregateToLua(L *lua.LState, v []any, a serverapi.Aggregate) *lua.LTable {
+	plain := func(e any) lua.LValue { return toLua(L, e, serverapi.Shape{}, true) }
+	switch a {
+	case serverapi.Map, serverapi.SetOf:
+		inner := L.CreateTable(0, len(v))
+		if a == serverapi.Map {
+			for i := 0; i+1 < len(v); i += 2 {
+				inner.RawSet(plain(v[i]), plain(v[i+1]))
+			}
+		} else {
+			for _, e := range v {
+				inner.RawSet(plain(e), lua.LTrue)
+			}
+		}
+		t := L.CreateTable(0, 1)
+		if a == serverapi.Map {
+			t.RawSetString("map", inner)
+		} else {
+			t.RawSetString("set", inner)
+		}
+		return t
+	}
+	t := L.CreateTable(len(v)/2, 0)
+	for i := 0; i+1 < len(v); i += 2 {
+		p := L.CreateTable(2, 0)
+		p.Append(plain(v[i]))
+		p.Append(plain(v[i+1]))
+		t.Append(p)
+	}
+	return t
 }
 
 // listToLua converts an array reply, with RESP3's doubles and nested pairs where

@@ -35,6 +35,22 @@ const (
 	DoubleMPop
 )
 
+// Aggregate is the RESP3 type of an array reply; RESP2 sends every one as a flat
+// array.
+type Aggregate uint8
+
+const (
+	// Array: an array (RESP3 "*").
+	Array Aggregate = iota
+	// Map: the flat [field, value, ...] reply is a map (RESP3 "%"; HGETALL).
+	Map
+	// SetOf: a set (RESP3 "~"; SMEMBERS, SINTER, SPOP with a count).
+	SetOf
+	// Pairs: the flat [a, b, ...] reply is an array of [a, b] arrays (RESP3;
+	// HRANDFIELD ... WITHVALUES).
+	Pairs
+)
+
 // Shape is how one reply of [zlite.DB.Do] is written in the Redis protocol: a
 // server needs it because Do's nil and string do not say which RESP type they were.
 type Shape struct {
@@ -48,6 +64,8 @@ type Shape struct {
 	BatchNullBulk bool
 	// Doubles says which strings RESP3 sends as doubles.
 	Doubles Doubles
+	// Aggregate says which RESP3 type an array reply is.
+	Aggregate Aggregate
 }
 
 // A Result is one command's reply and error, as [zlite.DB.Do] returns them.
