@@ -11,6 +11,8 @@ import (
 const (
 	statAppend = iota
 	statBitCount
+	statBitField
+	statBitFieldRO
 	statBitOpOr
 	statBitPos
 	statCopy
@@ -144,6 +146,8 @@ const (
 var statNames = []string{
 	"append",
 	"bitcount",
+	"bitfield",
+	"bitfield_ro",
 	"bitop",
 	"bitpos",
 	"copy",
@@ -1304,6 +1308,24 @@ func (db *DB) BitOpNot(ctx context.Context, destKey, key string) (int64, error) 
 	t0 := db.start()
 	r0, err := tx.BitOpNot(destKey, key)
 	return r0, tx.finish(statBitOpOr, t0, err)
+}
+
+// BitField is [Tx.BitField] (BITFIELD) under the lock of its key's shard.
+func (db *DB) BitField(ctx context.Context, key string, args ...string) (values []int64, ok []bool, err error) {
+	tx := db.lockKey(key)
+	tx.home.count(statBitField)
+	t0 := db.start()
+	r0, r1, err := tx.BitField(key, args...)
+	return r0, r1, tx.finish(statBitField, t0, err)
+}
+
+// BitFieldRO is [Tx.BitFieldRO] (BITFIELD_RO) under the lock of its key's shard.
+func (db *DB) BitFieldRO(ctx context.Context, key string, args ...string) ([]int64, error) {
+	tx := db.lockKey(key)
+	tx.home.count(statBitFieldRO)
+	t0 := db.start()
+	r0, err := tx.BitFieldRO(key, args...)
+	return r0, tx.finish(statBitFieldRO, t0, err)
 }
 
 // ZUnion is [Tx.ZUnion] (ZUNION) under the locks of its keys' shards.

@@ -83,7 +83,7 @@ func randomWrite(r *rand.Rand) []string {
 		return []string{"1", "-2.5", "3", "0.1", "+inf", "-inf", "1e300", strconv.Itoa(r.IntN(9))}[r.IntN(8)]
 	}
 	side := func() string { return []string{"LEFT", "RIGHT"}[r.IntN(2)] }
-	switch r.IntN(52) {
+	switch r.IntN(53) {
 	case 43, 44:
 		return []string{"sadd", tk(), m(), m()}
 	case 45:
@@ -102,6 +102,8 @@ func randomWrite(r *rand.Rand) []string {
 		return []string{"hsetnx", hk(), m(), v()}
 	case 41:
 		return []string{"setbit", sk(), n(0, 40), n(0, 1)}
+	case 52:
+		return []string{"bitfield", sk(), "OVERFLOW", []string{"WRAP", "SAT", "FAIL"}[r.IntN(3)], "INCRBY", "i5", "#" + n(0, 6), n(-20, 20), "SET", "u3", n(0, 30), n(0, 9)}
 	case 42:
 		return []string{"bitop", []string{"AND", "OR", "XOR"}[r.IntN(3)], sk(), sk(), sk()}
 	case 33:

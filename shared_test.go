@@ -108,6 +108,7 @@ var sharedReadCalls = [][]string{
 	{"SISMEMBER", "ints", "7"}, {"SISMEMBER", "bigset", "m77"}, {"SMISMEMBER", "set", "m1", "x"}, {"SCARD", "bigset"},
 	{"SMEMBERS", "ints"}, {"SMEMBERS", "set"}, {"SRANDMEMBER", "bigset", "-4"}, {"SRANDMEMBER", "set", "2"}, {"SRANDMEMBER", "ints"},
 	{"SSCAN", "bigset", "0", "COUNT", "15"}, {"SSCAN", "ints", "0"}, {"SCARD", "list"},
+	{"BITFIELD_RO", "str", "GET", "u8", "3", "GET", "i5", "#7"}, {"BITFIELD_RO", "nokey", "GET", "i64", "0"},
 }
 
 // TestSharedReadsConcurrent runs every shared command from several goroutines at once
