@@ -78,8 +78,8 @@ var keySpecs = map[string]keySpec{
 	"smove": {1, 2, 1, 0, false}, "sintercard": {0, 0, 0, 1, false},
 	"sinter": {1, -1, 1, 0, false}, "sunion": {1, -1, 1, 0, false}, "sdiff": {1, -1, 1, 0, false},
 	"sinterstore": {1, -1, 1, 0, false}, "sunionstore": {1, -1, 1, 0, false},
-	"sdiffstore": {1, -1, 1, 0, false},
-	"keys":       {whole: true}, "scan": {whole: true}, "dbsize": {whole: true},
+	"sdiffstore": {1, -1, 1, 0, false}, "lcs": {1, 2, 1, 0, false},
+	"keys": {whole: true}, "scan": {whole: true}, "dbsize": {whole: true},
 	"flushall": {whole: true}, "randomkey": {whole: true},
 }
 

@@ -55,6 +55,8 @@ const (
 	// replyRandPairs: HRANDFIELD: a bulk string, or an array; with WITHVALUES the
 	// flat [field, value, ...] array is an array of pairs in RESP3.
 	replyRandPairs
+	// replyLCS: LCS: a bulk string or an integer, or with IDX a RESP3 map.
+	replyLCS
 )
 
 // Command is an entry of the command table behind [DB.Do]: what a server needs to

@@ -51,6 +51,7 @@ const (
 	statIncrBy
 	statIncrByFloat
 	statKeys
+	statLCS
 	statLIndex
 	statLInsert
 	statLLen
@@ -186,6 +187,7 @@ var statNames = []string{
 	"incrby",
 	"incrbyfloat",
 	"keys",
+	"lcs",
 	"lindex",
 	"linsert",
 	"llen",
@@ -1326,6 +1328,15 @@ func (db *DB) BitFieldRO(ctx context.Context, key string, args ...string) ([]int
 	t0 := db.start()
 	r0, err := tx.BitFieldRO(key, args...)
 	return r0, tx.finish(statBitFieldRO, t0, err)
+}
+
+// LCS is [Tx.LCS] (LCS) under the locks of its keys' shards.
+func (db *DB) LCS(ctx context.Context, q *LCSQuery) (*LCSMatch, error) {
+	tx := db.lockMask(db.maskOf(q.Key1, q.Key2))
+	tx.home.count(statLCS)
+	t0 := db.start()
+	r0, err := tx.LCS(q)
+	return r0, tx.finish(statLCS, t0, err)
 }
 
 // ZUnion is [Tx.ZUnion] (ZUNION) under the locks of its keys' shards.

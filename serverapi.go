@@ -69,6 +69,12 @@ func shapeOf(c Command, args []string) serverapi.Shape {
 		if len(args) > 2 {
 			return serverapi.Shape{Aggregate: serverapi.SetOf}
 		}
+	case replyLCS:
+		for _, a := range args[min(3, len(args)):] {
+			if strings.EqualFold(a, "idx") {
+				return serverapi.Shape{Aggregate: serverapi.Map} // MINMATCHLEN's integer cannot be IDX without an error reply
+			}
+		}
 	case replyRandPairs:
 		if len(args) > 3 {
 			return serverapi.Shape{Aggregate: serverapi.Pairs} // only WITHVALUES is without an error

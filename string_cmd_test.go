@@ -126,6 +126,16 @@ func TestStringCommands(t *testing.T) {
 			cmd("BITFIELD", "i", "SET", "u8", "8", "65"), cmd("GET", "i"), cmd("SET", "e", "v", "EX", "100"), cmd("BITFIELD", "e", "SET", "u1", "0", "1"), cmd("TTL", "e"),
 			cmd("BITFIELD", "f", "SET", "u8", "16", "0"), cmd("GET", "f"), cmd("BITFIELD", "g", "OVERFLOW", "FAIL", "SET", "u2", "0", "9"), cmd("EXISTS", "g"),
 		}},
+		{"lcs", [][]string{
+			cmd("MSET", "a", "ohmytext", "b", "mynewtext"), cmd("LCS", "a", "b"), cmd("LCS", "a", "b", "LEN"), cmd("LCS", "a", "b", "IDX"),
+			cmd("LCS", "a", "b", "IDX", "MINMATCHLEN", "4"), cmd("LCS", "a", "b", "IDX", "MINMATCHLEN", "4", "WITHMATCHLEN"), cmd("LCS", "a", "b", "idx", "withmatchlen"),
+			cmd("LCS", "a", "b", "LEN", "IDX"), cmd("LCS", "a", "b", "MINMATCHLEN", "x"), cmd("LCS", "a", "b", "MINMATCHLEN"), cmd("LCS", "a", "b", "FOO"),
+			cmd("LCS", "a", "b", "IDX", "MINMATCHLEN", "-5"), cmd("LCS", "a", "nope"), cmd("LCS", "nope", "nope2", "IDX"), cmd("LCS", "a", "a", "IDX", "WITHMATCHLEN"),
+			cmd("MSET", "x", "abcabcabcxyz", "y", "xbcaayzabcbc"), cmd("LCS", "x", "y"), cmd("LCS", "x", "y", "IDX", "WITHMATCHLEN"), cmd("LCS", "y", "x", "IDX"),
+			cmd("MSET", "p", "GTTCCTAATA", "q", "CGATAATTGAGA"), cmd("LCS", "p", "q"), cmd("LCS", "p", "q", "IDX", "WITHMATCHLEN", "MINMATCHLEN", "2"),
+			cmd("RPUSH", "l", "a"), cmd("LCS", "a", "l"), cmd("LCS", "l", "nope", "FOO"), cmd("LCS", "a"),
+			cmd("SET", "big", strings.Repeat("x", 12000)), cmd("LCS", "big", "big"), cmd("LCS", "big", "a", "LEN"),
+		}},
 		{"types and keys", [][]string{
 			cmd("SET", "s", "v"), cmd("RENAME", "s", "t"), cmd("GET", "t"), cmd("COPY", "t", "u"), cmd("APPEND", "u", "2"), cmd("GET", "t"), cmd("GET", "u"),
 			cmd("ZADD", "z", "1", "m"), cmd("GET", "z"), cmd("SET", "z", "v"), cmd("TYPE", "z"), cmd("ZADD", "z", "1", "m"), cmd("LPUSH", "t", "x"),

@@ -255,7 +255,7 @@ func (g gen) smember() string { return g.pick("1", "2", "-3", "10", "a", "b", ""
 
 // next returns a random command.
 func (g gen) next() []string {
-	switch g.r.IntN(66) {
+	switch g.r.IntN(67) {
 	case 51, 52:
 		return []string{"SADD", g.tkey(), g.smember(), g.smember()}
 	case 53:
@@ -286,6 +286,8 @@ func (g gen) next() []string {
 			return []string{"SSCAN", g.tkey(), "0"}
 		}
 		return []string{"HSCAN", g.hkey(), "0", "MATCH", g.pick("*", "a", "[a-c]")}
+	case 66:
+		return []string{"LCS", g.skey(), g.skey(), g.pick("IDX", "LEN", "WITHMATCHLEN"), g.pick("IDX", "WITHMATCHLEN", "MINMATCHLEN")}[:3+g.r.IntN(3)]
 	case 65:
 		return []string{g.pick("BITFIELD", "BITFIELD_RO"), g.skey(), g.pick("GET", "SET", "INCRBY"), g.pick("u4", "i8", "i64", "u63"), g.pick("0", "#2", "13"), g.pick("-9", "100", "x")}[:5+g.r.IntN(2)]
 	case 48:

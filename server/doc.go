@@ -145,7 +145,7 @@
 //   - A server command (PING, SELECT, ...) inside MULTI runs between the batches of
 //     keyspace commands around it rather than inside one atomic step.
 //   - There are 16 keyspaces, no other data types than sorted sets, lists,
-//     strings, hashes and sets (no streams, no LCS), no persistence,
+//     strings, hashes and sets (no streams), no persistence,
 //     replication, pub/sub or ACL users.
 //   - A Lua script's RESP3 map or set comes back from a table, whose iteration
 //     order is gopher-lua's, not Redis's Lua's: a script that returns the table
