@@ -3,6 +3,7 @@ package zlite
 import (
 	"errors"
 	"github.com/zlite/zlite/dict"
+	"github.com/zlite/zlite/internal/keytable"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -67,7 +68,7 @@ func typeName(v any) string {
 		return "zset"
 	case *list.List:
 		return "list"
-	case *stringValue:
+	case *stringValue, *keytable.Short:
 		return "string"
 	case *dict.Map:
 		return "hash"
@@ -302,6 +303,9 @@ func clone(v any) any {
 		return c
 	case *stringValue:
 		return &stringValue{b: slices.Clone(v.b), enc: v.enc}
+	case *keytable.Short:
+		c := *v
+		return &c
 	case *dict.Map:
 		return v.Clone()
 	case *setValue:
@@ -390,11 +394,21 @@ func (sh *shard) randomKey() (string, bool) {
 //
 //zlite:command object key
 func (tx *Tx) ObjectEncoding(key string) (enc string, ok bool) {
-	switch v := tx.value(key).(type) {
-	case nil:
+	v := tx.value(key)
+	if v == nil {
 		return "", false
-	case interface{ Encoding() string }:
-		return v.Encoding(), true
 	}
-	return "quicklist", true
+	return encodingOf(v), true
+}
+
+// encodingOf is OBJECT ENCODING's reply for a value.
+func encodingOf(v any) string {
+	switch v := v.(type) {
+	case *keytable.Short:
+		s, _ := stringOf(v)
+		return s.Encoding()
+	case interface{ Encoding() string }:
+		return v.Encoding()
+	}
+	return "quicklist"
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/zlite/zlite/dict"
+	"github.com/zlite/zlite/internal/keytable"
 	"time"
 
 	"github.com/zlite/zlite/list"
@@ -156,6 +157,9 @@ func (r *replayer) LoadKey(k *persist.Key) error {
 			return fmt.Errorf("zlite: string key %q without its value", k.Name)
 		}
 		v = &stringValue{b: []byte(s)}
+		if len(s) <= keytable.ShortMax {
+			v = keytable.NewShort([]byte(s), uint8(encAuto))
+		}
 	case persist.TypeSet:
 		sv := newSetValue()
 		for m := range k.SetMembers() {

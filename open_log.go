@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"github.com/zlite/zlite/dict"
+	"github.com/zlite/zlite/internal/keytable"
 	"math"
 	"math/bits"
 	"strconv"
@@ -154,8 +155,9 @@ func (d *recorder) value(key string, v any) {
 		if len(items) > 0 {
 			d.cmd(items, "rpush", key)
 		}
-	case *stringValue:
-		d.cmd(nil, "set", key, string(v.b))
+	case *stringValue, *keytable.Short:
+		b, _ := stringBytes(v)
+		d.cmd(nil, "set", key, string(b))
 	case *setValue:
 		items := make([]string, 0, min(batch, v.Len()))
 		for m := range v.all() {

@@ -2,6 +2,7 @@ package zlite
 
 import (
 	"github.com/zlite/zlite/dict"
+	"github.com/zlite/zlite/internal/keytable"
 	"sync"
 	"time"
 
@@ -211,9 +212,10 @@ func writeKey(w *persist.SnapshotWriter, k *snapKey, size int64) (int64, error) 
 			}
 		})
 		return size, err
-	case *stringValue:
-		size += int64(len(v.b))
-		return size, w.WriteString(k.name, k.expireAt, string(v.b))
+	case *stringValue, *keytable.Short:
+		b, _ := stringBytes(v)
+		size += int64(len(b))
+		return size, w.WriteString(k.name, k.expireAt, string(b))
 	case *setValue:
 		err := w.WriteSet(k.name, k.expireAt, func(yield func(string) bool) {
 			for m := range v.all() {

@@ -1,6 +1,7 @@
 package zlite
 
 import (
+	"github.com/zlite/zlite/list"
 	"math/bits"
 	"sync/atomic"
 	"time"
@@ -353,11 +354,11 @@ func (sh *shard) typeStats(types map[string]TypeStats) {
 		if v, ok := val.(interface{ MemoryUsage() int }); ok {
 			ts.Bytes += int64(v.MemoryUsage())
 		}
-		if v, ok := val.(interface{ Encoding() string }); ok {
+		if _, isList := val.(*list.List); !isList {
 			if ts.Encodings == nil {
 				ts.Encodings = map[string]int64{}
 			}
-			ts.Encodings[v.Encoding()]++
+			ts.Encodings[encodingOf(val)]++
 		}
 		types[name] = ts
 	}

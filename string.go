@@ -9,6 +9,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/zlite/zlite/internal/keytable"
 	"github.com/zlite/zlite/zset"
 )
 
@@ -39,11 +40,15 @@ const KeepTTL time.Duration = -1
 // make.
 const maxStringLen = 512 << 20
 
-// stringValue is the value of a string key: its bytes, and how Redis would encode
-// them, for OBJECT ENCODING.
+// stringValue is the value of a string key longer than keytable.ShortMax bytes:
+// its bytes, and how Redis would encode them, for OBJECT ENCODING. A shorter string
+// lives in the key table as a *keytable.Short (no heap object, nothing for the
+// collector); stringRead hands it out as a stringValue whose b is a view of it and
+// short is set, and settle stores a change back.
 type stringValue struct {
-	b   []byte
-	enc stringEnc
+	b     []byte
+	enc   stringEnc
+	short *keytable.Short
 }
 
 // stringEnc says how Redis would hold a string, which depends on the command that
@@ -86,15 +91,52 @@ func (s *stringValue) Encoding() string {
 }
 
 // stringRead returns the string at key: nil if the key does not exist,
-// ErrWrongType if it holds another type.
+// ErrWrongType if it holds another type. A command that changes a short string's
+// bytes other than in place (a new b) calls settle after.
 func (tx *Tx) stringRead(key string) (*stringValue, error) {
-	switch v := tx.value(key).(type) {
+	return stringOf(tx.value(key))
+}
+
+// stringOf is stringRead for a value already looked up.
+func stringOf(v any) (*stringValue, error) {
+	switch v := v.(type) {
 	case nil:
 		return nil, nil
 	case *stringValue:
 		return v, nil
+	case *keytable.Short:
+		return &stringValue{b: v.Bytes(), enc: stringEnc(v.Enc), short: v}, nil
 	}
 	return nil, ErrWrongType
+}
+
+// stringBytes returns the bytes of a string value (v a *stringValue or
+// *keytable.Short), without allocating; ok is false for another type.
+func stringBytes(v any) (b []byte, ok bool) {
+	switch v := v.(type) {
+	case *stringValue:
+		return v.b, true
+	case *keytable.Short:
+		return v.Bytes(), true
+	}
+	return nil, false
+}
+
+// settle stores s, the string at key changed by a command, back where it lives: a
+// short string's slot takes the new bytes if they fit, else the key gets a heap
+// value (keeping its TTL). A heap string stays one.
+func (tx *Tx) settle(key string, s *stringValue) {
+	if s.short == nil {
+		return
+	}
+	if len(s.b) <= keytable.ShortMax {
+		s.short.Put(s.b)
+		s.short.Enc = uint8(s.enc)
+		s.b = s.short.Bytes()
+		return
+	}
+	tx.sh(key).keys.Set(key, &stringValue{b: s.b, enc: s.enc})
+	s.short = nil
 }
 
 // stringWrite is stringRead for a command that will modify the string in place
@@ -115,26 +157,28 @@ func (tx *Tx) stringWrite(key string) (*stringValue, error) {
 func (tx *Tx) putString(key string, b []byte, enc stringEnc, keepTTL bool) {
 	sh := tx.sh(key)
 	sh.touch(key)
-	v := &stringValue{b: b, enc: enc}
-	if i, ok := sh.lookup(key); ok {
-		if !keepTTL {
-			sh.clearExpiry(i)
-		}
-		sh.keys.Set(key, v)
+	if i, ok := sh.lookup(key); ok && !keepTTL {
+		sh.clearExpiry(i)
+	}
+	if len(b) <= keytable.ShortMax {
+		sh.keys.SetShort(key, b, uint8(enc))
 		return
 	}
-	sh.keys.Add(key, v)
+	sh.keys.Set(key, &stringValue{b: b, enc: enc})
 }
 
 // Get is GET: the string at key, or ("", false) when the key does not exist. O(1).
 //
 //zlite:command get key
 func (tx *Tx) Get(key string) (string, bool, error) {
-	s, err := tx.stringRead(key)
-	if s == nil || err != nil {
-		return "", false, err
+	v := tx.value(key)
+	if b, ok := stringBytes(v); ok {
+		return string(b), true, nil
 	}
-	return string(s.b), true, nil
+	if v != nil {
+		return "", false, ErrWrongType
+	}
+	return "", false, nil
 }
 
 // setOptions are SET's options: NX or XX, GET, and an expiry time (Unix ms, 0 for
@@ -154,11 +198,11 @@ func (tx *Tx) set(key, value string, o setOptions) (old string, had, done bool, 
 	sh := tx.sh(key)
 	_, v, found := sh.lookupValue(key)
 	if o.get && found {
-		s, ok := v.(*stringValue)
+		b, ok := stringBytes(v)
 		if !ok {
 			return "", false, false, ErrWrongType
 		}
-		old, had = string(s.b), true
+		old, had = string(b), true
 	}
 	if o.nx && found || o.xx && !found {
 		return old, had, false, nil
@@ -303,11 +347,12 @@ func (tx *Tx) GetDel(key string) (string, bool, error) {
 	if s == nil || err != nil {
 		return "", false, err
 	}
+	v := string(s.b) // before the delete frees a short string's slot
 	tx.sh(key).del(key)
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "del", key)
 	}
-	return string(s.b), true, nil
+	return v, true, nil
 }
 
 // getExOptions are GETEX's options: an expiry time (Unix ms; 0 for none), and
@@ -376,8 +421,8 @@ func (tx *Tx) GetEx(key string, expiration time.Duration) (string, bool, error) 
 func (tx *Tx) MGet(keys ...string) (values []string, ok []bool, err error) {
 	values, ok = make([]string, len(keys)), make([]bool, len(keys))
 	for i, k := range keys {
-		if s, isString := tx.value(k).(*stringValue); isString {
-			values[i], ok[i] = string(s.b), true
+		if b, isString := stringBytes(tx.value(k)); isString {
+			values[i], ok[i] = string(b), true
 		}
 	}
 	return values, ok, nil
@@ -459,6 +504,7 @@ func (tx *Tx) Append(key, value string) (int64, error) {
 		}
 		s.b = append(s.b, value...)
 		s.enc = encRaw
+		tx.settle(key, s)
 	}
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "append", key, value)
@@ -502,6 +548,7 @@ func (tx *Tx) incrBy(key string, by int64) (int64, error) {
 	b := strconv.AppendInt(nil, n, 10)
 	if s != nil {
 		s.b, s.enc = b, encAuto
+		tx.settle(key, s)
 	} else {
 		tx.putString(key, b, encAuto, false)
 	}
@@ -578,6 +625,7 @@ func (tx *Tx) incrByFloat(key, incr string) (string, error) {
 	}
 	if s != nil {
 		s.b, s.enc = []byte(r), encEmbstr
+		tx.settle(key, s)
 	} else {
 		tx.putString(key, []byte(r), encEmbstr, false)
 	}
@@ -692,6 +740,7 @@ func (tx *Tx) SetRange(key string, offset int64, value string) (int64, error) {
 		copy(s.b[offset:], value)
 		s.enc = encRaw
 		end = len(s.b)
+		tx.settle(key, s)
 	}
 	if d := tx.log(); d != nil {
 		d.start(4)

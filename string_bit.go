@@ -67,6 +67,7 @@ func (tx *Tx) SetBit(key string, offset int64, value int) (int64, error) {
 	} else {
 		s.b[i] &^= mask
 	}
+	tx.settle(key, s)
 	if d := tx.log(); d != nil {
 		d.start(4)
 		d.word("setbit")

@@ -275,6 +275,9 @@ func (tx *Tx) bitfield(key string, words []string, readOnly bool) ([]int64, []bo
 		setBits(b, o.offset, o.bits, store)
 		changed = changed || store&(math.MaxUint64>>(64-o.bits)) != old
 	}
+	if highest >= 0 {
+		tx.settle(key, s)
+	}
 	if changed {
 		if d := tx.log(); d != nil {
 			d.cmd(words, "bitfield", key)

@@ -136,6 +136,15 @@ func TestStringCommands(t *testing.T) {
 			cmd("RPUSH", "l", "a"), cmd("LCS", "a", "l"), cmd("LCS", "l", "nope", "FOO"), cmd("LCS", "a"),
 			cmd("SET", "big", strings.Repeat("x", 12000)), cmd("LCS", "big", "big"), cmd("LCS", "big", "a", "LEN"),
 		}},
+		{"short and long strings", [][]string{
+			cmd("SET", "k", strings.Repeat("a", 21), "EX", "100"), cmd("APPEND", "k", "b"), cmd("APPEND", "k", "c"), cmd("GET", "k"), cmd("TTL", "k"),
+			cmd("SETRANGE", "k", "1", "XY"), cmd("GET", "k"), cmd("SET", "k", "short", "KEEPTTL"), cmd("TTL", "k"), cmd("SETRANGE", "k", "30", "z"), cmd("GET", "k"),
+			cmd("SET", "b", "x"), cmd("SETBIT", "b", "200", "1"), cmd("STRLEN", "b"), cmd("GETBIT", "b", "200"), cmd("BITCOUNT", "b"),
+			cmd("SET", "n", "9999999999999999999"), cmd("INCRBYFLOAT", "n", "0.5"), cmd("APPEND", "n", "123"), cmd("GET", "n"), cmd("GETDEL", "n"), cmd("GETDEL", "n"),
+			cmd("SET", "r", strings.Repeat("r", 22)), cmd("RENAME", "r", "r2"), cmd("GET", "r2"), cmd("COPY", "r2", "r3"), cmd("APPEND", "r3", "!"), cmd("GET", "r2"), cmd("GET", "r3"),
+			cmd("MSET", "m1", "a", "m2", strings.Repeat("m", 40)), cmd("MGET", "m1", "m2"), cmd("SET", "m2", "b", "GET"), cmd("GETEX", "m1", "EXAT", "1"), cmd("EXISTS", "m1"),
+			cmd("BITFIELD", "f", "SET", "u8", "200", "7"), cmd("STRLEN", "f"), cmd("BITOP", "OR", "g", "f", "b"), cmd("STRLEN", "g"), cmd("LCS", "r2", "r3"),
+		}},
 		{"types and keys", [][]string{
 			cmd("SET", "s", "v"), cmd("RENAME", "s", "t"), cmd("GET", "t"), cmd("COPY", "t", "u"), cmd("APPEND", "u", "2"), cmd("GET", "t"), cmd("GET", "u"),
 			cmd("ZADD", "z", "1", "m"), cmd("GET", "z"), cmd("SET", "z", "v"), cmd("TYPE", "z"), cmd("ZADD", "z", "1", "m"), cmd("LPUSH", "t", "x"),

@@ -12,7 +12,7 @@ import (
 // violation.
 func (t *Table) Check() error {
 	live, dead, arenaEnd := 0, 0, uint32(0)
-	setRefs, listRefs, otherRefs := map[uint32]bool{}, map[uint32]bool{}, map[uint32]bool{} // slots of live entries
+	setRefs, listRefs, otherRefs, shortRefs := map[uint32]bool{}, map[uint32]bool{}, map[uint32]bool{}, map[uint32]bool{} // slots of live entries
 	for i, e := range t.ents {
 		if i > 0 && e.seq <= t.ents[i-1].seq {
 			return fmt.Errorf("entry %d: seq %d not above %d", i, e.seq, t.ents[i-1].seq)
@@ -30,7 +30,7 @@ func (t *Table) Check() error {
 			}
 			arenaEnd = e.off + uint32(e.n)
 		}
-		if e.kind > kindOther || e.kind == kindNone && e.ref != 0 {
+		if e.kind > kindShort || e.kind == kindNone && e.ref != 0 {
 			return fmt.Errorf("entry %d: kind %d with slot %d", i, e.kind, e.ref)
 		}
 		if !t.Live(i) {
@@ -38,8 +38,8 @@ func (t *Table) Check() error {
 			continue
 		}
 		live++
-		slots := map[uint8]map[uint32]bool{kindZSet: setRefs, kindList: listRefs, kindOther: otherRefs}[e.kind]
-		if n := map[uint8]uint32{kindZSet: t.sets.n, kindList: t.lists.n, kindOther: t.others.n}[e.kind]; e.ref >= n || slots[e.ref] {
+		slots := map[uint8]map[uint32]bool{kindZSet: setRefs, kindList: listRefs, kindOther: otherRefs, kindShort: shortRefs}[e.kind]
+		if n := map[uint8]uint32{kindZSet: t.sets.n, kindList: t.lists.n, kindOther: t.others.n, kindShort: t.shorts.n}[e.kind]; e.ref >= n || slots[e.ref] {
 			return fmt.Errorf("entry %d (%q): slot %d of kind %d out of %d or taken twice", i, t.Key(i), e.ref, e.kind, n)
 		}
 		slots[e.ref] = true
@@ -58,6 +58,9 @@ func (t *Table) Check() error {
 	}
 	if err := checkSlab(&t.others, otherRefs, func(v *any) bool { return *v == nil }); err != nil {
 		return fmt.Errorf("others: %v", err)
+	}
+	if err := checkSlab(&t.shorts, shortRefs, func(v *Short) bool { return *v == Short{} }); err != nil {
+		return fmt.Errorf("shorts: %v", err)
 	}
 	used := 0
 	if len(t.vals) != len(t.index) {

@@ -1,11 +1,11 @@
 // Package keytable is the keyspace's table of keys: it maps key names to their values
-// (a *zset.Set, a *list.List, or any other value: the slot of a new type until it
-// gets a slab of its own) with little memory per key and few pointers for the
+// (a *zset.Set, a *list.List, a short string as a [Short], or any other value: the
+// slot of a new type until it gets a slab of its own) with little memory per key and few pointers for the
 // garbage collector, and hashes keys for it and for the choice of a shard.
 //
 // A Table holds the key bytes back to back in a pointer-free arena, one pointer-free
-// entry per key in creation order, the values' headers by value in slabs of chunks
-// that never move, and an open-addressing index (Robin Hood placement, backward-shift
+// entry per key in creation order, the values' headers (and short strings whole, in
+// pointer-free chunks) by value in slabs of chunks that never move, and an open-addressing index (Robin Hood placement, backward-shift
 // deletion). Entries are numbered from 0 in creation order, deleted ones included
 // until a compaction drops them: an entry number is valid until the table next
 // changes, while an entry's sequence number ([Table.Seq]) stays the key's for its

@@ -86,6 +86,7 @@ type Table struct {
 	ents    []entry
 	sets    slab[zset.Set]
 	lists   slab[list.List]
+	shorts  slab[Short]
 	others  slab[any] // values of any other type, as they were given
 	arena   []byte
 	long    []string
@@ -116,7 +117,48 @@ const (
 	kindZSet               // a zset.Set in sets
 	kindList               // a list.List in lists
 	kindOther              // any other value, in others
+	kindShort              // a Short in shorts
 )
+
+// ShortMax is the longest string a [Short] holds.
+const ShortMax = 22
+
+// Short is a short string value held in the table's own pointer-free storage: a
+// string key's value up to [ShortMax] bytes costs its 24-byte slot and nothing on
+// the heap, and nothing for the garbage collector to scan. Enc is the caller's
+// (package zlite keeps OBJECT ENCODING's rule in it).
+type Short struct {
+	b   [ShortMax]byte
+	n   uint8
+	Enc uint8
+}
+
+// NewShort returns a Short holding b (at most [ShortMax] bytes) and enc, on the
+// heap, for [Table.Add] or [Table.Set], which copy it into the table.
+func NewShort(b []byte, enc uint8) *Short {
+	s := &Short{Enc: enc}
+	s.Put(b)
+	return s
+}
+
+// Bytes returns the string's bytes: a view of the Short, valid while it holds
+// them, with no room to append into.
+func (s *Short) Bytes() []byte { return s.b[:s.n:s.n] }
+
+// Len is 1: a string is one element (for the keyspace's counts).
+func (s *Short) Len() int { return 1 }
+
+// MemoryUsage is the bytes the string holds: its slot.
+func (s *Short) MemoryUsage() int { return int(unsafe.Sizeof(*s)) }
+
+// Put makes b (at most [ShortMax] bytes; it may be a view of s) the string. It
+// panics if b is longer.
+func (s *Short) Put(b []byte) {
+	if len(b) > ShortMax {
+		panic("keytable: a Short holds at most 22 bytes")
+	}
+	s.n = uint8(copy(s.b[:], b))
+}
 
 const (
 	entsSlowGrowth = 1024 // ents at least this long grow by 1/8 at a time
@@ -232,6 +274,10 @@ func (t *Table) store(v any) (uint8, uint32) {
 		ref := t.lists.alloc()
 		t.lists.at(ref).Swap(v)
 		return kindList, ref
+	case *Short:
+		ref := t.shorts.alloc()
+		*t.shorts.at(ref) = *v
+		return kindShort, ref
 	}
 	ref := t.others.alloc()
 	*t.others.at(ref) = v
@@ -247,6 +293,8 @@ func (t *Table) drop(i int) {
 		t.lists.release(e.ref)
 	case kindOther:
 		t.others.release(e.ref)
+	case kindShort:
+		t.shorts.release(e.ref)
 	}
 }
 
@@ -261,6 +309,8 @@ func (t *Table) Value(i int) any {
 		return t.lists.at(e.ref)
 	case kindOther:
 		return *t.others.at(e.ref)
+	case kindShort:
+		return t.shorts.at(e.ref)
 	}
 	return nil
 }
@@ -279,6 +329,8 @@ func (t *Table) fetch(val uint32) any {
 		return l
 	case uint32(kindOther):
 		return *t.others.at(val & valRefMask)
+	case uint32(kindShort):
+		return t.shorts.at(val & valRefMask)
 	}
 	return nil
 }
@@ -322,6 +374,8 @@ func (t *Table) WarmEntry(hash uint64) {
 		prefetch.Line(unsafe.Pointer(t.sets.at(val & valRefMask)))
 	case uint32(kindList):
 		prefetch.Line(unsafe.Pointer(t.lists.at(val & valRefMask)))
+	case uint32(kindShort):
+		prefetch.Line(unsafe.Pointer(t.shorts.at(val & valRefMask)))
 	}
 }
 
@@ -339,9 +393,9 @@ func (t *Table) WarmValue(hash uint64) {
 	t.fetch(t.vals[j])
 }
 
-// packVal packs a value's kind and slot into a vals word: the kind in the top two bits,
-// the slot below. A slot too large for 30 bits is packed as 0, which sends findValue
-// to the entry.
+// packVal packs a value's kind and slot into a vals word: the kind in the top three
+// bits, the slot below. A slot too large for 29 bits is packed as 0, which sends
+// findValue to the entry.
 func packVal(kind uint8, ref uint32) uint32 {
 	if ref > valRefMask {
 		return 0
@@ -350,7 +404,7 @@ func packVal(kind uint8, ref uint32) uint32 {
 }
 
 const (
-	valKindShift = 30
+	valKindShift = 29
 	valRefMask   = 1<<valKindShift - 1
 )
 
@@ -371,6 +425,9 @@ func (t *Table) Detached(i int) any {
 		return l
 	case kindOther:
 		return *t.others.at(e.ref)
+	case kindShort:
+		c := *t.shorts.at(e.ref)
+		return &c
 	}
 	return nil
 }
@@ -458,6 +515,30 @@ func (t *Table) Set(key string, v any) {
 		return
 	}
 	t.Add(key, v)
+}
+
+// SetShort makes the string b (at most [ShortMax] bytes) with enc the value of key,
+// in place when key already holds a Short, adding the key when it is absent. A
+// key's expiry flag is left as it is. The complexity is O(1) amortised.
+func (t *Table) SetShort(key string, b []byte, enc uint8) {
+	i, ok := t.Find(key)
+	if !ok {
+		ref := t.shorts.alloc()
+		sh := t.shorts.at(ref)
+		sh.Put(b)
+		sh.Enc = enc
+		t.addRef(key, kindShort, ref)
+		return
+	}
+	e := &t.ents[i]
+	if e.kind != kindShort {
+		t.drop(i)
+		e.kind, e.ref = kindShort, t.shorts.alloc()
+		t.vals[t.slotOf(Hash(key)<<32|uint64(i+1))] = packVal(e.kind, e.ref)
+	}
+	sh := t.shorts.at(e.ref)
+	sh.Put(b)
+	sh.Enc = enc
 }
 
 // AddZSet adds key, which must be absent, holding an empty sorted set with
