@@ -2,7 +2,6 @@ package zlite
 
 import (
 	"math"
-	"strconv"
 	"strings"
 )
 
@@ -140,24 +139,16 @@ func cmdHRandField(tx *Tx, a []string) (any, error) {
 	return out, nil
 }
 
-// cmdHScan is HSCAN key cursor [MATCH pattern] [COUNT count]. As in Redis, the
-// options are parsed after the key is looked up.
+// cmdHScan is HSCAN key cursor [MATCH pattern] [COUNT count].
 func cmdHScan(tx *Tx, a []string) (any, error) {
-	cursor, err := parseCursor(a[2])
-	if err != nil {
-		return nil, err
-	}
-	h, err := tx.hashRead(a[1])
-	if err != nil {
-		return nil, err
-	}
-	if h == nil {
-		return []any{"0", []any{}}, nil
-	}
-	match, count, _, err := parseScanOptions(a[3:], false)
-	if err != nil {
-		return nil, err
-	}
-	out, next := hscan(h, cursor, match, count)
-	return []any{strconv.FormatUint(next, 10), stringsReply(out)}, nil
+	return cmdScanKey(a, func(key string) (scanStep, error) {
+		h, err := tx.hashRead(key)
+		if h == nil || err != nil {
+			return nil, err
+		}
+		return func(cursor uint64, match string, count int64) ([]any, uint64) {
+			out, next := hscan(h, cursor, match, count)
+			return stringsReply(out), next
+		}, nil
+	})
 }

@@ -1,7 +1,6 @@
 package zlite
 
 import (
-	"strconv"
 	"strings"
 )
 
@@ -120,24 +119,16 @@ func cmdSInterCard(tx *Tx, a []string) (any, error) {
 	return intReply(tx.SInterCard(limit, keys...))
 }
 
-// cmdSScan is SSCAN key cursor [MATCH pattern] [COUNT count]. As in Redis, the
-// options are parsed after the key is looked up.
+// cmdSScan is SSCAN key cursor [MATCH pattern] [COUNT count].
 func cmdSScan(tx *Tx, a []string) (any, error) {
-	cursor, err := parseCursor(a[2])
-	if err != nil {
-		return nil, err
-	}
-	s, err := tx.setRead(a[1])
-	if err != nil {
-		return nil, err
-	}
-	if s == nil {
-		return []any{"0", []any{}}, nil
-	}
-	match, count, _, err := parseScanOptions(a[3:], false)
-	if err != nil {
-		return nil, err
-	}
-	out, next := sscan(s, cursor, match, count)
-	return []any{strconv.FormatUint(next, 10), stringsReply(out)}, nil
+	return cmdScanKey(a, func(key string) (scanStep, error) {
+		s, err := tx.setRead(key)
+		if s == nil || err != nil {
+			return nil, err
+		}
+		return func(cursor uint64, match string, count int64) ([]any, uint64) {
+			out, next := sscan(s, cursor, match, count)
+			return stringsReply(out), next
+		}, nil
+	})
 }

@@ -282,26 +282,46 @@ func cmdZRandMember(tx *Tx, a []string) (any, error) {
 	return zsReply(zs, withScores), nil
 }
 
-// cmdZScan is ZSCAN key cursor [MATCH pattern] [COUNT count]. As in Redis, the
-// options are parsed after the key is looked up.
+// cmdZScan is ZSCAN key cursor [MATCH pattern] [COUNT count].
 func cmdZScan(tx *Tx, a []string) (any, error) {
+	return cmdScanKey(a, func(key string) (scanStep, error) {
+		s, err := tx.zsetRead(key)
+		if s == nil || err != nil {
+			return nil, err
+		}
+		return func(cursor uint64, match string, count int64) ([]any, uint64) {
+			zs, next := zscan(s, cursor, match, count)
+			return entriesReply(zs), next
+		}, nil
+	})
+}
+
+// scanStep is one step of ZSCAN, HSCAN or SSCAN over a value: its elements in the
+// reply's form, and the next cursor.
+type scanStep func(cursor uint64, match string, count int64) ([]any, uint64)
+
+// cmdScanKey is the Do form of the SCAN commands of one key: key cursor [MATCH
+// pattern] [COUNT count]. As in Redis, the cursor is parsed, then the key looked up
+// (open returns nil for a missing key, which replies an empty page whatever the
+// options), then the options.
+func cmdScanKey(a []string, open func(key string) (scanStep, error)) (any, error) {
 	cursor, err := parseCursor(a[2])
 	if err != nil {
 		return nil, err
 	}
-	s, err := tx.zsetRead(a[1])
+	step, err := open(a[1])
 	if err != nil {
 		return nil, err
 	}
-	if s == nil {
+	if step == nil {
 		return []any{"0", []any{}}, nil
 	}
 	match, count, _, err := parseScanOptions(a[3:], false)
 	if err != nil {
 		return nil, err
 	}
-	zs, next := zscan(s, cursor, match, count)
-	return []any{strconv.FormatUint(next, 10), entriesReply(zs)}, nil
+	items, next := step(cursor, match, count)
+	return []any{strconv.FormatUint(next, 10), items}, nil
 }
 
 // cmdZAlgebra is ZUNION, ZINTER, ZDIFF (numkeys key... [WEIGHTS w...] [AGGREGATE

@@ -153,10 +153,16 @@ func (s *Store) finishRotation() error {
 // [MaxRecordSize], fails the snapshot (this call and Commit return the error). The
 // complexity is O(total bytes).
 func (w *SnapshotWriter) WriteList(name string, expireAt int64, items iter.Seq[string]) error {
+	return w.writeItems(TypeList, name, expireAt, items)
+}
+
+// writeItems writes a key of type t whose elements are strings (a list's items, a
+// set's members).
+func (w *SnapshotWriter) writeItems(t KeyType, name string, expireAt int64, items iter.Seq[string]) error {
 	if w.settled {
 		return errSettled
 	}
-	w.startKey(TypeList, name, expireAt)
+	w.startKey(t, name, expireAt)
 	for it := range items {
 		if !w.fits(it) {
 			break
@@ -188,19 +194,7 @@ func (w *SnapshotWriter) WriteString(name string, expireAt int64, value string) 
 // none) and its members. Errors are as for [SnapshotWriter.WriteList]. The
 // complexity is O(total bytes).
 func (w *SnapshotWriter) WriteSet(name string, expireAt int64, members iter.Seq[string]) error {
-	if w.settled {
-		return errSettled
-	}
-	w.startKey(TypeSet, name, expireAt)
-	for m := range members {
-		if !w.fits(m) {
-			break
-		}
-		w.frame = binary.AppendUvarint(w.frame, uint64(len(m)))
-		w.frame = append(w.frame, m...)
-		w.elem()
-	}
-	return w.endKey()
+	return w.writeItems(TypeSet, name, expireAt, members)
 }
 
 // WriteHash writes a hash key: its name, its expiry time in Unix milliseconds (0 for

@@ -593,12 +593,7 @@ func (w *writer) aggregate(v []any, a serverapi.Aggregate) {
 	case serverapi.SetOf:
 		w.setHeader(len(v))
 	case serverapi.Pairs:
-		w.array(len(v) / 2)
-		for i := 0; i+1 < len(v); i += 2 {
-			w.array(2)
-			w.plain(v[i])
-			w.plain(v[i+1])
-		}
+		w.pairArrays(v, w.plain)
 		return
 	}
 	for _, e := range v {
@@ -606,16 +601,22 @@ func (w *writer) aggregate(v []any, a serverapi.Aggregate) {
 	}
 }
 
+// pairArrays writes the flat [a, b, ...] reply v as RESP3's array of [a, b]
+// arrays, each b written by second.
+func (w *writer) pairArrays(v []any, second func(any)) {
+	w.array(len(v) / 2)
+	for i := 0; i+1 < len(v); i += 2 {
+		w.array(2)
+		w.plain(v[i])
+		second(v[i+1])
+	}
+}
+
 // list writes an array reply with doubles where d says.
 func (w *writer) list(v []any, d serverapi.Doubles) {
 	switch {
 	case d == serverapi.DoublePairs && w.resp3:
-		w.array(len(v) / 2)
-		for i := 0; i+1 < len(v); i += 2 {
-			w.array(2)
-			w.plain(v[i])
-			w.scoreElem(v[i+1])
-		}
+		w.pairArrays(v, w.scoreElem)
 		return
 	case d == serverapi.DoubleMPop && len(v) == 2:
 		w.array(2)
