@@ -175,7 +175,8 @@ func checkRun(t *testing.T, systems []System, sharedRedis bool) {
 	}
 
 	// Expected rows: every core op at every size, three rows per blocking workload
-	// and shape, and two memory rows.
+	// and shape, the queue rows, two memory rows, the many-keys memory rows (one or
+	// two per shape) and the many-keys throughput rows.
 	type rowKey struct {
 		id     string
 		n      int
@@ -202,10 +203,16 @@ func checkRun(t *testing.T, systems []System, sharedRedis bool) {
 	}
 	want = append(want, rowKey{"memory-zset", cfg.MemorySize, BytesPerElem}, rowKey{"memory-list", cfg.MemorySize, BytesPerElem})
 	for _, sh := range manyShapes(cfg.ManyKeys) {
-		want = append(want, rowKey{sh.id(), sh.n, BytesPerKey}, rowKey{sh.id(), sh.n, BytesPerElem})
+		for _, m := range sh.metrics() {
+			want = append(want, rowKey{sh.id(), sh.n, m})
+		}
 	}
 	for _, op := range manyOps {
 		want = append(want, rowKey{op.id, 10, OpsPerSec})
+	}
+	kv := newKVLoad(cfg.ManyKeys)
+	for _, op := range kvOps {
+		want = append(want, rowKey{op.id, kv.shape(op.load).n, OpsPerSec})
 	}
 	var got []rowKey
 	for _, r := range rep.Rows {
@@ -597,27 +604,36 @@ func benchKeys(b *testing.B) int {
 }
 
 // BenchmarkManyKeys runs the many-keys workloads: single commands on random keys
-// among ZLITE_BENCH_KEYS (100k) sorted sets and lists of 10 elements. Iterations
-// are batches of 100 commands, as in [BenchmarkCore].
+// among ZLITE_BENCH_KEYS (100k) sorted sets and lists of 10 elements, then (with
+// those deleted) among 10·ZLITE_BENCH_KEYS strings and counters and
+// ZLITE_BENCH_KEYS hashes and sets of 10 elements. Iterations are batches of 100
+// commands, as in [BenchmarkCore].
 //
 //	go test ./bench -run '^$' -bench ManyKeys -count 6 | tee new.txt; benchstat -col /impl new.txt
 func BenchmarkManyKeys(b *testing.B) {
 	ctx := context.Background()
-	load := manyLoad(benchKeys(b))
+	keys := benchKeys(b)
+	load := manyLoad(keys)
 	zsets, lists := load, load
-	lists.list = true
+	lists.kind = manyList
+	kv := newKVLoad(keys)
 	outer := b
 	for _, name := range SystemNames {
 		var s System
+		open := func(b *testing.B) {
+			if s == nil {
+				s = openOne(b, outer, name)
+			}
+		}
 		var k *manyKeys
 		for _, op := range manyOps {
 			b.Run(fmt.Sprintf("op=%s/keys=%d/n=%d/impl=%s", op.id, load.keys, load.n, name), func(b *testing.B) {
-				if s == nil { // filled once per system, by the first op that runs
-					s = openOne(b, outer, name)
+				if k == nil { // filled once per system, by the first op that runs
+					open(b)
 					k = newManyKeys(name, load)
 					for _, sh := range []manyShape{zsets, lists} {
 						prefix := k.prefix + "z:"
-						if sh.list {
+						if sh.kind == manyList {
 							prefix = k.prefix + "l:"
 						}
 						if err := fillMany(ctx, s, prefix, sh); err != nil {
@@ -629,6 +645,29 @@ func BenchmarkManyKeys(b *testing.B) {
 				loopBatches(b, newMeter(op.bounded, load.keys, window), func(pos, n int) (func() error, error) { return op.run(ctx, s, k, pos, n) })
 			})
 		}
+		var kk *kvKeys
+		for _, op := range kvOps {
+			sh := kv.shape(op.load)
+			b.Run(fmt.Sprintf("op=%s/keys=%d/n=%d/impl=%s", op.id, sh.keys, sh.n, name), func(b *testing.B) {
+				if kk == nil { // as above, once the sorted sets and lists are gone
+					open(b)
+					if k != nil {
+						if err := delMany(ctx, s, k.prefix+"z:", zsets); err != nil {
+							b.Fatal(err)
+						}
+						if err := delMany(ctx, s, k.prefix+"l:", lists); err != nil {
+							b.Fatal(err)
+						}
+					}
+					kk = newKVKeys(name, kv)
+					if err := fillKV(ctx, nil, s, kk.prefix, kv); err != nil {
+						b.Fatal(err)
+					}
+					outer.Cleanup(func() { delKV(ctx, s, kk.prefix, kv) })
+				}
+				loopBatches(b, newMeter(op.bounded, sh.keys, window), func(pos, n int) (func() error, error) { return op.run(ctx, s, kk, pos, n) })
+			})
+		}
 	}
 }
 
@@ -637,12 +676,8 @@ func BenchmarkManyKeys(b *testing.B) {
 func BenchmarkManyKeysMemory(b *testing.B) {
 	ctx := context.Background()
 	for _, sh := range manyShapes(benchKeys(b)) {
-		kind := "zset"
-		if sh.list {
-			kind = "list"
-		}
 		for _, name := range SystemNames {
-			b.Run(fmt.Sprintf("op=memory-%s/keys=%d/n=%d/impl=%s", kind, sh.keys, sh.n, name), func(b *testing.B) {
+			b.Run(fmt.Sprintf("op=memory-%s/keys=%d/n=%d/impl=%s", manyKindNames[sh.kind].id, sh.keys, sh.n, name), func(b *testing.B) {
 				s := openOne(b, b, name)
 				var delta int64
 				for b.Loop() {
@@ -657,8 +692,13 @@ func BenchmarkManyKeysMemory(b *testing.B) {
 					}
 					delta = d
 				}
-				b.ReportMetric(float64(delta)/float64(sh.keys), "B/key")
-				b.ReportMetric(float64(delta)/float64(sh.keys*sh.n), "B/elem")
+				for _, m := range sh.metrics() {
+					per := sh.keys
+					if m == BytesPerElem {
+						per *= sh.n
+					}
+					b.ReportMetric(float64(delta)/float64(per), m.String())
+				}
 			})
 		}
 	}

@@ -30,12 +30,26 @@
 //     job's due time), closed loop as above;
 //   - memory: bytes per element of a sorted set and a list of n elements (Go heap
 //     in use after GC for the in-process systems, INFO used_memory less the clients'
-//     buffers for Redis);
+//     buffers for Redis). Each build starts from a fresh keyspace: a new zlite
+//     keyspace and a new miniredis server (their tables keep the slots of deleted
+//     keys), and for Redis once used_memory has settled (its cron shrinks an emptied
+//     key table later);
 //   - many keys: bytes per key and per element of 100k sorted sets of 1 and of 10
 //     members, 10k of 100, and 100k lists of 1 and of 10 values (keys user:%08d,
-//     members member:%07d, scores 0..n-1), and the throughput of ZADD, ZSCORE,
-//     ZRANK, ZRANGE 0 -1, ZPOPMIN and LPUSH+RPOP on random keys among 100k small
-//     keys;
+//     members member:%07d, scores 0..n-1); bytes per key of 1M strings of 16 bytes
+//     (SET) and of 1M counters (one INCR each); bytes per key and per element of
+//     100k hashes of 10 fields (fields member:%07d, 8-byte values), 100k sets of 10
+//     members member:%07d and 100k integer sets of 10 (0, 1000, ..., 9000); bytes
+//     per element of one hash of 1M fields and of one set of 1M members. Then the
+//     throughput, on random keys, of ZADD, ZSCORE, ZRANK, ZRANGE 0 -1, ZPOPMIN and
+//     LPUSH+RPOP among 100k sorted sets and lists of 10; of GET, SET (overwriting
+//     with 16 bytes), MGET of 10 keys (counted as one command) and INCR among 1M
+//     strings and 1M counters; and of HSET (updating a field), HGET, SADD (of a new
+//     member, removed again untimed) and SISMEMBER among 100k hashes and sets of 10.
+//     Every count scales with -manykeys (Config.ManyKeys, 100k): the 1M are ten
+//     times it. All of it is built in pipelines of at most 1,000 commands, one
+//     command per key (SET, INCR, or a multi-element ZADD, RPUSH, HSET or SADD; a
+//     key of more than 1,000 elements takes several commands of 1,000);
 //   - resp: the Redis protocol, through package bench/respbench: redis-benchmark
 //     (ZADD, ZPOPMIN, LPUSH, RPOP on random keys; -P 1 and 64; 1 and 50 clients)
 //     against a zlite server and against redis-server, and go-redis through the

@@ -52,9 +52,12 @@ return; for the delayed queue and the scheduler, from the job's due time (2 ms a
 it was scheduled) to the consumer's return, that is how late the job is delivered. B/elem is the memory
 added per element (Go heap in use after GC for zlite and miniredis, used_memory
 less the clients' buffers for Redis), including the 15-byte member strings. The many-keys rows spread the data
-over keys: n is keys×elements per key, B/key the memory added per key (key names,
-per-key overhead and elements), and their throughput rows send each command to a
-random one of the keys. "zlite vs X" is how many times better zlite's
+over keys (sorted sets, lists, hashes, sets and integer sets; strings of 16 bytes and
+INCR counters, whose one element is the key, have B/key only; one hash or set holding
+every element has B/elem only): n is keys×elements per key, B/key the memory added
+per key (key names, per-key overhead and elements), and their throughput rows send
+each command to a random one of the keys (an MGET of 10 random keys counts as one
+command). "zlite vs X" is how many times better zlite's
 figure is than X's (faster, lower latency, smaller); the cases where zlite is worse
 are in bold. Against Redis with one round trip per command the ratio is mostly the
 network hop and protocol that zlite does not have; against Redis pipelined ×100 most

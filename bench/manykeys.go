@@ -118,8 +118,8 @@ func (sh manyShape) element(j int) string {
 // 0..n-1 (see [manyKind]). A key's elements go in commands of at most fillBatch,
 // each key's in order, and the commands in calls of about 100·fillBatch elements.
 func fillMany(ctx context.Context, s System, prefix string, sh manyShape) error {
-	per := min(sh.n, fillBatch)    // elements per command
-	chunks := (sh.n + per - 1) / per // commands per key
+	per := min(sh.n, fillBatch)       // elements per command
+	chunks := (sh.n + per - 1) / per  // commands per key
 	step := max(1, 100*fillBatch/per) // commands per call
 	total := sh.keys * chunks
 	for lo := 0; lo < total; lo += step {

@@ -132,7 +132,7 @@ func sizeText(n int) string {
 // sizeText is the table's n column: the elements, or keys×elements per key.
 func (row *Row) sizeText() string {
 	if row.Keys > 0 {
-		return sizeText(row.Keys) + "×" + fmt.Sprint(row.N)
+		return sizeText(row.Keys) + "×" + sizeText(row.N)
 	}
 	return sizeText(row.N)
 }

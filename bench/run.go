@@ -118,7 +118,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		{"blocking", runBlocking, len(blockingOps) * len(blockingShapes)},
 		{"queues", runQueues, len(queueOps)},
 		{"memory", runMemory, memoryRows},
-		{"manykeys", runManyKeys, len(manyShapes(cfg.ManyKeys)) + len(manyOps)},
+		{"manykeys", runManyKeys, len(manyShapes(cfg.ManyKeys)) + len(manyOps) + len(kvOps)},
 		{"resp", runResp, 1},
 	}
 	total := 0

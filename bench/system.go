@@ -41,6 +41,16 @@ type System interface {
 	ZAddKeys(ctx context.Context, keys []string, zs [][]Z) error
 	// RPushKeys appends values[i] to keys[i] with one multi-value RPUSH per key.
 	RPushKeys(ctx context.Context, keys []string, values [][]string) error
+	// SetKeys sends SET keys[i] values[i] for each key (pipelined where the system
+	// can, as are the other *Keys methods).
+	SetKeys(ctx context.Context, keys, values []string) error
+	// IncrKeys sends INCR key for each key.
+	IncrKeys(ctx context.Context, keys []string) error
+	// HSetKeys sets the field-value pairs pairs[i] (field, value, field, value...)
+	// of keys[i] with one multi-field HSET per key.
+	HSetKeys(ctx context.Context, keys []string, pairs [][]string) error
+	// SAddKeys adds members[i] to keys[i] with one multi-member SADD per key.
+	SAddKeys(ctx context.Context, keys []string, members [][]string) error
 
 	// ZAdd sends ZADD keys[i] score member for each element zs[i].
 	ZAdd(ctx context.Context, keys []string, zs []Z) error
@@ -65,6 +75,27 @@ type System interface {
 	LPushRPop(ctx context.Context, keys []string, values []string) error
 	// LRange sends LRANGE key start stop k times; each reply must be non-empty.
 	LRange(ctx context.Context, key string, k, start, stop int) error
+
+	// Get sends GET key for each key; each must exist.
+	Get(ctx context.Context, keys []string) error
+	// Set sends SET keys[i] values[i] for each value.
+	Set(ctx context.Context, keys, values []string) error
+	// Incr sends INCR key for each key.
+	Incr(ctx context.Context, keys []string) error
+	// MGet sends MGET keys[i]... for each element of keys; every key must exist.
+	MGet(ctx context.Context, keys [][]string) error
+	// HSet sends HSET keys[i] fields[i] values[i] for each field; each must exist
+	// (so that the reply is 0: the field was updated, not added).
+	HSet(ctx context.Context, keys, fields, values []string) error
+	// HGet sends HGET keys[i] fields[i] for each field; each must exist.
+	HGet(ctx context.Context, keys, fields []string) error
+	// SAdd sends SADD keys[i] members[i] for each member; each must be new to its set.
+	SAdd(ctx context.Context, keys, members []string) error
+	// SRem sends SREM keys[i] members[i] for each member; each must be in its set.
+	SRem(ctx context.Context, keys, members []string) error
+	// SIsMember sends SISMEMBER keys[i] members[i] for each member; each must be in
+	// its set.
+	SIsMember(ctx context.Context, keys, members []string) error
 
 	// Blocking reports whether the system supports the blocking workloads.
 	Blocking() bool
@@ -93,6 +124,17 @@ var errEmpty = errors.New("bench: unexpected empty reply")
 
 func missing(cmd, member string) error {
 	return fmt.Errorf("bench: %s %s: member missing", cmd, member)
+}
+
+// absent is the error of a command on a key that the workload guarantees exists.
+func absent(cmd, key string) error {
+	return fmt.Errorf("bench: %s %s: key missing", cmd, key)
+}
+
+// present is the error of a command adding a member that the workload guarantees
+// new.
+func present(cmd, member string) error {
+	return fmt.Errorf("bench: %s %s: member already there", cmd, member)
 }
 
 // fillBatch is the number of elements per command when filling a key.

@@ -407,6 +407,15 @@ func (s *zliteSys) BZPopMin(ctx context.Context, key string, timeout time.Durati
 	return Z{Member: z.Member, Score: z.Score}, ok, err
 }
 
+// fresh replaces the keyspace, which is empty, with a new one: zlite's key table
+// keeps the slots of deleted keys for the next keys of their type (see package
+// internal/keytable), so a build after another of the same type would not pay for
+// its own.
+func (s *zliteSys) fresh(context.Context) error {
+	s.db = zlite.New()
+	return nil
+}
+
 func (s *zliteSys) Memory(ctx context.Context) (int64, bool, error) {
 	if s.do {
 		return 0, false, nil

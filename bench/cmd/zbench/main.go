@@ -41,7 +41,7 @@ func run() error {
 	var (
 		sizes    = flag.String("sizes", "1000,100000", "comma-separated data sizes for the core workloads (e.g. 1000,100000,1000000)")
 		memSize  = flag.Int("memsize", 1000000, "elements in the memory rows (0 leaves them out)")
-		manyKeys = flag.Int("manykeys", 100000, "keys of the many-keys group (its 100-member sets use a tenth of them)")
+		manyKeys = flag.Int("manykeys", 100000, "keys of the many-keys group (its 100-member sorted sets use a tenth of them; its strings and counters, and its one big hash and set's elements, ten times as many)")
 		respN    = flag.Int("resp-requests", 20000, "redis-benchmark -n (requests per test, flag combination and round) in the resp group")
 		duration = flag.Duration("duration", 60*time.Millisecond, "timed work per run of each figure")
 		runs     = flag.Int("runs", 5, "runs per figure; the median is reported")
