@@ -381,3 +381,82 @@ func BenchmarkKeyTable(b *testing.B) {
 		}
 	}
 }
+
+// kvKeysDB is a keyspace of 1M strings (half counters) and 100k hashes and sets
+// of 10, built once for BenchmarkManyKeysKV.
+type kvKeysDB struct {
+	db                 *DB
+	strs, hashes, sets []string
+	fields             []string
+	pickStr, pickSmall []uint32
+}
+
+var kvDB *kvKeysDB
+
+func getKVKeysDB() *kvKeysDB {
+	if kvDB != nil {
+		return kvDB
+	}
+	ctx := context.Background()
+	m := &kvKeysDB{db: New()}
+	for i := range 1_000_000 {
+		m.strs = append(m.strs, "s"+benchKey(i))
+		m.db.Set(ctx, m.strs[i], "value-of-16-byte", 0)
+	}
+	for i := range manyN {
+		m.fields = append(m.fields, benchMember(i))
+	}
+	for i := range manyKeys {
+		m.hashes = append(m.hashes, "h"+benchKey(i))
+		m.sets = append(m.sets, "t"+benchKey(i))
+		for _, f := range m.fields {
+			m.db.HSet(ctx, m.hashes[i], f, "value")
+			m.db.SAdd(ctx, m.sets[i], f)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	m.pickStr, m.pickSmall = make([]uint32, 1<<16), make([]uint32, 1<<16)
+	for i := range m.pickStr {
+		m.pickStr[i], m.pickSmall[i] = uint32(r.IntN(len(m.strs))), uint32(r.IntN(manyKeys))
+	}
+	kvDB = m
+	return m
+}
+
+// BenchmarkManyKeysKV times the string, hash and set commands on random keys among
+// 1M strings and 100k hashes and sets of 10, through the typed methods.
+func BenchmarkManyKeysKV(b *testing.B) {
+	ctx := context.Background()
+	m := getKVKeysDB()
+	db := m.db
+	mask := len(m.pickStr) - 1
+	mget := make([]string, 10)
+	ops := []struct {
+		op string
+		fn func(i int)
+	}{
+		{"GET", func(i int) { db.Get(ctx, m.strs[m.pickStr[i&mask]]) }},
+		{"SET", func(i int) { db.Set(ctx, m.strs[m.pickStr[i&mask]], "value-of-16-byte", 0) }},
+		{"INCR", func(i int) { db.Incr(ctx, m.strs[m.pickStr[i&mask]&^1+1&^1|1]) }},
+		{"MGET10", func(i int) {
+			for j := range mget {
+				mget[j] = m.strs[m.pickStr[(i*10+j)&mask]]
+			}
+			db.MGet(ctx, mget...)
+		}},
+		{"HSET", func(i int) { db.HSet(ctx, m.hashes[m.pickSmall[i&mask]], m.fields[i%manyN], "value") }},
+		{"HGET", func(i int) { db.HGet(ctx, m.hashes[m.pickSmall[i&mask]], m.fields[i%manyN]) }},
+		{"SADD", func(i int) { db.SAdd(ctx, m.sets[m.pickSmall[i&mask]], m.fields[i%manyN]) }},
+		{"SISMEMBER", func(i int) { db.SIsMember(ctx, m.sets[m.pickSmall[i&mask]], m.fields[i%manyN]) }},
+	}
+	for _, o := range ops {
+		b.Run(fmt.Sprintf("op=%s/impl=zlite", o.op), func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				o.fn(i)
+				i++
+			}
+		})
+	}
+}
