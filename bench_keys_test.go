@@ -382,7 +382,7 @@ func BenchmarkKeyTable(b *testing.B) {
 	}
 }
 
-// kvKeysDB is a keyspace of 1M strings (half counters) and 100k hashes and sets
+// kvKeysDB is a keyspace of 1M strings (the odd ones counters) and 100k hashes and sets
 // of 10, built once for BenchmarkManyKeysKV.
 type kvKeysDB struct {
 	db                 *DB
@@ -401,7 +401,11 @@ func getKVKeysDB() *kvKeysDB {
 	m := &kvKeysDB{db: New()}
 	for i := range 1_000_000 {
 		m.strs = append(m.strs, "s"+benchKey(i))
-		m.db.Set(ctx, m.strs[i], "value-of-16-byte", 0)
+		if i%2 == 0 {
+			m.db.Set(ctx, m.strs[i], "value-of-16-byte", 0)
+		} else {
+			m.db.Incr(ctx, m.strs[i]) // the odd keys are counters
+		}
 	}
 	for i := range manyN {
 		m.fields = append(m.fields, benchMember(i))
@@ -436,8 +440,12 @@ func BenchmarkManyKeysKV(b *testing.B) {
 		fn func(i int)
 	}{
 		{"GET", func(i int) { db.Get(ctx, m.strs[m.pickStr[i&mask]]) }},
-		{"SET", func(i int) { db.Set(ctx, m.strs[m.pickStr[i&mask]], "value-of-16-byte", 0) }},
-		{"INCR", func(i int) { db.Incr(ctx, m.strs[m.pickStr[i&mask]&^1+1&^1|1]) }},
+		{"SET", func(i int) { db.Set(ctx, m.strs[m.pickStr[i&mask]&^1], "value-of-16-byte", 0) }},
+		{"INCR", func(i int) {
+			if _, err := db.Incr(ctx, m.strs[m.pickStr[i&mask]|1]); err != nil {
+				b.Fatal(err)
+			}
+		}},
 		{"MGET10", func(i int) {
 			for j := range mget {
 				mget[j] = m.strs[m.pickStr[(i*10+j)&mask]]

@@ -531,13 +531,17 @@ func (tx *Tx) StrLen(key string) (int64, error) {
 // result: ErrNotInteger when the string is not a 64-bit integer, ErrIncrOverflow
 // when the sum leaves int64. The TTL is kept.
 func (tx *Tx) incrBy(key string, by int64) (int64, error) {
-	s, err := tx.stringWrite(key)
-	if err != nil {
+	if err := tx.writeErr(); err != nil {
 		return 0, err
 	}
 	var n int64
-	if s != nil {
-		if n, err = parseInt(string(s.b)); err != nil {
+	if v := tx.value(key); v != nil {
+		b, ok := stringBytes(v)
+		if !ok {
+			return 0, ErrWrongType
+		}
+		var err error
+		if n, err = parseInt(unsafe.String(unsafe.SliceData(b), len(b))); err != nil {
 			return 0, err
 		}
 	}
@@ -545,13 +549,11 @@ func (tx *Tx) incrBy(key string, by int64) (int64, error) {
 		return 0, ErrIncrOverflow
 	}
 	n += by
-	b := strconv.AppendInt(nil, n, 10)
-	if s != nil {
-		s.b, s.enc = b, encAuto
-		tx.settle(key, s)
-	} else {
-		tx.putString(key, b, encAuto, false)
-	}
+	var buf [20]byte
+	b := strconv.AppendInt(buf[:0], n, 10) // at most 20 bytes: always a short string
+	sh := tx.sh(key)
+	sh.touch(key)
+	sh.keys.SetShort(key, b, uint8(encAuto)) // a key's TTL is kept
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "set", key, string(b), "keepttl")
 	}
