@@ -2,6 +2,7 @@ package zlite
 
 import (
 	"context"
+	"github.com/zlite/zlite/dict"
 	"slices"
 	"strconv"
 	"strings"
@@ -310,3 +311,75 @@ func TestScanLarge(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomDistribution ports the histogram checks of Redis's set.tcl and
+// hash.tcl: SRANDMEMBER and HRANDFIELD with a negative count, and repeated
+// positive counts of 8 and 2, pick each of 10 elements about equally often (a
+// chi-square statistic below 40 at 9 degrees of freedom fails with probability
+// 1e-5), in every encoding.
+func TestRandomDistribution(t *testing.T) {
+	ctx := context.Background()
+	chi := func(picks []string) float64 {
+		counts := map[string]int{}
+		for _, p := range picks {
+			counts[p]++
+		}
+		want := float64(len(picks)) / 10
+		var x float64
+		for _, n := range counts {
+			x += (float64(n) - want) * (float64(n) - want) / want
+		}
+		return x + float64(10-len(counts))*want // elements never picked
+	}
+	for _, tc := range []struct {
+		name    string
+		members []string
+	}{
+		{"intset", []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}},
+		{"listpack", []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}},
+	} {
+		db := New(WithSetLimits(SetLimits{Ints: 512, Packed: DefaultSetLimits.Packed}), WithHashLimits(DefaultHashLimits))
+		db.SAdd(ctx, "s", tc.members...)
+		for _, m := range tc.members {
+			db.HSet(ctx, "h", m, "v")
+		}
+		big := New(WithSetLimits(SetLimits{}), WithHashLimits(dictLimits(0)))
+		big.SAdd(ctx, "s", tc.members...)
+		for _, m := range tc.members {
+			big.HSet(ctx, "h", m, "v")
+		}
+		for i, d := range []*DB{db, big} {
+			var enc string
+			d.View(func(tx *Tx) error { enc, _ = tx.ObjectEncoding("s"); return nil })
+			if want := []string{tc.name, "hashtable"}[i]; enc != want {
+				t.Fatalf("encoding %q, want %q", enc, want)
+			}
+			picks, _ := d.SRandMemberN(ctx, "s", -1000)
+			if x := chi(picks); x >= 40 {
+				t.Errorf("%s (%s): SRANDMEMBER -1000: chi-square %.1f", tc.name, enc, x)
+			}
+			fields, _ := d.HRandField(ctx, "h", -1000)
+			if x := chi(fields); x >= 40 {
+				t.Errorf("%s: HRANDFIELD -1000: chi-square %.1f", tc.name, x)
+			}
+			for _, size := range []int64{8, 2} {
+				var all, allF []string
+				for range 1000 / size {
+					ms, _ := d.SRandMemberN(ctx, "s", size)
+					all = append(all, ms...)
+					fs, _ := d.HRandField(ctx, "h", int(size))
+					allF = append(allF, fs...)
+				}
+				if x := chi(all); x >= 40 {
+					t.Errorf("%s (%s): SRANDMEMBER %d: chi-square %.1f", tc.name, enc, size, x)
+				}
+				if x := chi(allF); x >= 40 {
+					t.Errorf("%s: HRANDFIELD %d: chi-square %.1f", tc.name, size, x)
+				}
+			}
+		}
+	}
+}
+
+// dictLimits is the hash limits with the given packed entries (0: always a table).
+func dictLimits(entries int) dict.Limits { return dict.Limits{Entries: entries, Value: 64} }
