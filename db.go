@@ -2,6 +2,7 @@ package zlite
 
 import (
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/zlite/zlite/blocking"
 	"github.com/zlite/zlite/list"
@@ -33,11 +34,15 @@ type DB struct {
 	stats counters
 	// dur is the log and snapshots of a DB made by Open, nil for New (open_log.go).
 	dur *durable
+	// limits are the thresholds of the compact encodings that new values get
+	// (SetEncodingLimits).
+	limits atomic.Pointer[EncodingLimits]
 }
 
 // New returns an empty keyspace configured by opts (none: Redis's defaults).
 func New(opts ...Option) *DB {
 	db := &DB{cfg: newConfig(opts)}
+	db.limits.Store(&EncodingLimits{ZSet: db.cfg.zsetLimits, Hash: db.cfg.hashLimits, Set: db.cfg.setLimits})
 	n := db.cfg.shards
 	db.shards = newShards(n)
 	db.shardMask = uint64(n - 1)
@@ -276,7 +281,7 @@ func (tx *Tx) newZSet(key string) *zset.Set {
 	sh := tx.sh(key)
 	sh.touch(key)
 	s := sh.keys.AddZSet(key) // in the key table's own storage (internal/keytable)
-	if l := tx.db.cfg.zsetLimits; l != zset.DefaultLimits {
+	if l := tx.db.limits.Load().ZSet; l != zset.DefaultLimits {
 		s.SetLimits(l)
 	}
 	return s

@@ -64,7 +64,7 @@ func (tx *Tx) hashWrite(key string) (*dict.Map, error) {
 func (tx *Tx) newHash(key string) *dict.Map {
 	sh := tx.sh(key)
 	sh.touch(key)
-	h := dict.NewWithLimits(tx.db.cfg.hashLimits)
+	h := dict.NewWithLimits(tx.db.limits.Load().Hash)
 	sh.keys.Add(key, h)
 	return h
 }

@@ -163,11 +163,11 @@ func (r *replayer) LoadKey(k *persist.Key) error {
 	case persist.TypeSet:
 		sv := newSetValue()
 		for m := range k.SetMembers() {
-			sv.add(m, db.cfg.setLimits)
+			sv.add(m, db.limits.Load().Set)
 		}
 		v, empty = sv, sv.Len() == 0
 	case persist.TypeHash:
-		h := dict.NewWithLimits(db.cfg.hashLimits)
+		h := dict.NewWithLimits(db.limits.Load().Hash)
 		for f, val := range k.HashFields() {
 			h.Set(f, val)
 		}
@@ -179,7 +179,7 @@ func (r *replayer) LoadKey(k *persist.Key) error {
 		}
 		v, empty = l, l.Len() == 0
 	case persist.TypeZSet:
-		s := zset.NewWithLimits(db.cfg.zsetLimits)
+		s := zset.NewWithLimits(db.limits.Load().ZSet)
 		for m, sc := range k.ZSetEntries() {
 			if _, err := s.Add(zset.AddOptions{}, Z{Member: m, Score: sc}); err != nil {
 				return fmt.Errorf("zlite: loading key %q: %w", k.Name, err)

@@ -141,6 +141,27 @@ func WithHashLimits(l dict.Limits) Option {
 	return func(c *config) { c.hashLimits, c.hashLimitsSet = l, true }
 }
 
+// EncodingLimits are the thresholds of the compact encodings of sorted sets,
+// hashes and sets (see [WithZSetLimits], [WithHashLimits], [WithSetLimits]).
+type EncodingLimits struct {
+	ZSet zset.Limits
+	Hash dict.Limits
+	Set  SetLimits
+}
+
+// EncodingLimits returns the thresholds that values made from now on get. It is
+// safe for concurrent use. The complexity is O(1).
+func (db *DB) EncodingLimits() EncodingLimits { return *db.limits.Load() }
+
+// SetEncodingLimits changes the thresholds of the compact encodings, as CONFIG SET
+// zset-max-listpack-entries, hash-max-listpack-value, set-max-intset-entries and
+// the others do in Redis: sorted sets and hashes created from then on get the new
+// limits, and a set applies them at its next conversion; a value already past a
+// threshold keeps its encoding. (Redis also applies a raised or lowered limit to
+// the small hashes and sorted sets that exist; zlite's keep the limits they were
+// made with.) It is safe for concurrent use. The complexity is O(1).
+func (db *DB) SetEncodingLimits(l EncodingLimits) { db.limits.Store(&l) }
+
 // SetLimits are the thresholds of a set's compact encodings: a set of at most Ints
 // members that are all integers (in canonical decimal form) is an intset, as with
 // Redis's set-max-intset-entries; a set of at most Packed.Entries members none

@@ -70,7 +70,7 @@ func (tx *Tx) SAdd(key string, members ...string) (int64, error) {
 	}
 	var n int64
 	for _, m := range members {
-		if s.add(m, tx.db.cfg.setLimits) {
+		if s.add(m, tx.db.limits.Load().Set) {
 			n++
 		}
 	}
@@ -299,7 +299,7 @@ func (tx *Tx) SMove(source, destination, member string) (bool, error) {
 	} else {
 		tx.sh(destination).touch(destination)
 	}
-	dst.add(member, tx.db.cfg.setLimits)
+	dst.add(member, tx.db.limits.Load().Set)
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "smove", source, destination, member)
 	}
@@ -424,7 +424,7 @@ func (tx *Tx) union(name string, keys []string) (*setValue, error) {
 	for _, s := range sets {
 		if s != nil {
 			for m := range s.all() {
-				r.add(m, tx.db.cfg.setLimits)
+				r.add(m, tx.db.limits.Load().Set)
 			}
 		}
 	}
@@ -457,7 +457,7 @@ func (tx *Tx) diff(name string, keys []string) (*setValue, error) {
 			}
 		}
 		if !in {
-			r.add(m, tx.db.cfg.setLimits)
+			r.add(m, tx.db.limits.Load().Set)
 		}
 	}
 	return r, nil
@@ -496,7 +496,7 @@ func (tx *Tx) SInterStore(destination string, keys ...string) (int64, error) {
 	}
 	r := newSetValue()
 	for _, m := range ms {
-		r.add(m, tx.db.cfg.setLimits)
+		r.add(m, tx.db.limits.Load().Set)
 	}
 	return tx.storeMembers(destination, r), nil
 }

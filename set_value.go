@@ -77,15 +77,20 @@ func (s *setValue) add(m string, l SetLimits) bool {
 		if ok && s.ints.Len() < l.Ints {
 			return s.ints.Add(v)
 		}
-		s.convert(l)
+		s.convert(l, ok)
 	}
 	return s.strs.Set(m, "")
 }
 
-// convert turns the intset into a map of members: packed if they fit l.Packed,
-// which the map decides as they are added.
-func (s *setValue) convert(l SetLimits) {
-	strs := dict.NewWithLimits(l.Packed)
+// convert turns the intset into a map of members: a hash table when the intset
+// outgrew l.Ints (full), as Redis 7.2 converts it; else, for a member that is not
+// an integer, packed if they fit l.Packed, which the map decides as they are added.
+func (s *setValue) convert(l SetLimits, full bool) {
+	packed := l.Packed
+	if full {
+		packed.Entries = 0
+	}
+	strs := dict.NewWithLimits(packed)
 	for v := range s.ints.All() {
 		strs.Set(strconv.FormatInt(v, 10), "")
 	}

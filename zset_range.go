@@ -145,7 +145,7 @@ func (tx *Tx) zrangeStore(dst, src string, sp *rangeSpec) (int64, error) {
 
 // storeEntries stores zs (distinct members) as the sorted set at dst; see store.
 func (tx *Tx) storeEntries(dst string, zs []Z) int64 {
-	s := zset.NewWithLimits(tx.db.cfg.zsetLimits)
+	s := zset.NewWithLimits(tx.db.limits.Load().ZSet)
 	if _, err := s.Add(zset.AddOptions{}, zs...); err != nil {
 		// Entries read from a set never hold a NaN score.
 		panic(err)

@@ -134,7 +134,9 @@ var adminScenarios = []scenario{
 // redisDefaults are the settings the admin scenarios change on the shared Redis,
 // restored after them.
 var redisDefaults = []string{"CONFIG", "SET", "maxclients", "10000", "timeout", "0",
-	"proto-max-bulk-len", "512mb", "requirepass", "", "save", "", "appendonly", "no"}
+	"proto-max-bulk-len", "512mb", "requirepass", "", "save", "", "appendonly", "no",
+	"hash-max-listpack-entries", "512", "hash-max-listpack-value", "64", "zset-max-listpack-entries", "128",
+	"zset-max-listpack-value", "64", "set-max-intset-entries", "512"}
 
 // restoreRedis puts the settings of redisDefaults back on the Redis at raddr when
 // t ends.
@@ -380,6 +382,45 @@ func TestConfigGetSet(t *testing.T) {
 	}
 	if got, want := [3]int64{s.maxClients.Load(), s.maxBulk.Load(), s.idle.Load()}, [3]int64{9, 2 << 20, int64(7 * time.Second)}; got != want {
 		t.Errorf("after CONFIG SET of three: maxclients, proto-max-bulk-len, timeout = %v; want %v", got, want)
+	}
+}
+
+// TestConfigEncodingLimits sets the thresholds of the compact encodings on both
+// servers, as Redis's own test suites do, and compares the encodings that values
+// then get, CONFIG GET and the errors. (set-max-listpack-* is Redis 7.2's, which
+// Redis 7.0 does not know: it is checked on zlite alone.)
+func TestConfigEncodingLimits(t *testing.T) {
+	restoreRedis(t, redistest.Require(t))
+	p := sides(t, 1, 2)[0]
+	for _, c := range [][]string{
+		{"CONFIG", "SET", "hash-max-listpack-entries", "2", "zset-max-ziplist-entries", "3", "set-max-intset-entries", "2"},
+		{"CONFIG", "GET", "hash-max-listpack-entries"}, {"CONFIG", "GET", "hash-max-ziplist-entries"}, {"CONFIG", "GET", "set-max-intset-entries"},
+		{"HSET", "h", "a", "1", "b", "2"}, {"OBJECT", "ENCODING", "h"}, {"HSET", "h", "c", "3"}, {"OBJECT", "ENCODING", "h"},
+		{"ZADD", "z", "1", "a", "2", "b", "3", "c"}, {"OBJECT", "ENCODING", "z"}, {"ZADD", "z", "4", "d"}, {"OBJECT", "ENCODING", "z"},
+		{"SADD", "s", "1", "2"}, {"OBJECT", "ENCODING", "s"}, {"SADD", "s", "3"}, {"OBJECT", "ENCODING", "s"},
+		{"CONFIG", "SET", "hash-max-listpack-value", "1kb"}, {"CONFIG", "GET", "hash-max-listpack-value"},
+		{"CONFIG", "SET", "hash-max-listpack-value", "4", "zset-max-listpack-value", "4"}, {"HSET", "v", "f", "12345"}, {"OBJECT", "ENCODING", "v"},
+		{"ZADD", "w", "1", "12345"}, {"OBJECT", "ENCODING", "w"},
+		{"CONFIG", "SET", "hash-max-listpack-entries", "x"}, {"CONFIG", "SET", "hash-max-listpack-entries", "-1"},
+		{"CONFIG", "SET", "hash-max-listpack-entries", "1kb"}, {"CONFIG", "SET", "hash-max-listpack-value", "x"},
+		{"CONFIG", "SET", "set-max-intset-entries", "9223372036854775808"},
+	} {
+		p.do(c...)
+	}
+	c := p.conns[0]
+	for _, w := range [][]string{{"CONFIG", "SET", "set-max-listpack-entries", "1"}, {"SADD", "t", "a"}} {
+		if r := c.do(w...); r != "+OK\r\n" && r != ":1\r\n" {
+			t.Fatalf("%q = %q", w, r)
+		}
+	}
+	if r := c.do("OBJECT", "ENCODING", "t"); r != "$8\r\nlistpack\r\n" {
+		t.Errorf("a set of one member with set-max-listpack-entries 1: %q", r)
+	}
+	if r := c.do("SADD", "t", "b"); r != ":1\r\n" {
+		t.Fatal(r)
+	}
+	if r := c.do("OBJECT", "ENCODING", "t"); r != "$9\r\nhashtable\r\n" {
+		t.Errorf("a set of two members with set-max-listpack-entries 1: %q", r)
 	}
 }
 

@@ -164,8 +164,11 @@
 //     is Redis's error for a non-LFU policy, as under noeviction.
 //   - INFO reports the fields zlite has (server, clients, memory from the Go heap,
 //     stats, keyspace); CONFIG knows requirepass, maxclients, proto-max-bulk-len,
-//     timeout, databases (read-only, as in Redis), save and appendonly, checked and
-//     applied all or none as in Redis, except that save and appendonly take only
+//     timeout, databases (read-only, as in Redis), save and appendonly, and the
+//     thresholds of the compact encodings (hash-, zset- and set-max-listpack-*,
+//     set-max-intset-entries and the ziplist aliases: see
+//     zlite.DB.SetEncodingLimits for how they apply), checked and applied all or
+//     none as in Redis, except that save and appendonly take only
 //     their off values ("" and no: a value Redis would accept is refused with "zlite
 //     has no persistence"). CONFIG GET lists a glob's matches in name order (Redis:
 //     in its hash table's) and matches with path.Match, which differs from Redis's

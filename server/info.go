@@ -491,9 +491,20 @@ var configParams = map[string]configParam{
 			return func(s *Server) { s.idle.Store(int64(time.Duration(n) * time.Second)) }, err
 		},
 	},
-	"busy-reply-threshold": busyReplyThreshold,
-	"lua-time-limit":       busyReplyThreshold, // busy-reply-threshold's old name
-	"databases":            {get: func(*Server) string { return strconv.Itoa(NumDBs) }},
+	"hash-max-listpack-entries": limitParam(func(l *zlite.EncodingLimits) *int { return &l.Hash.Entries }, false),
+	"hash-max-ziplist-entries":  limitParam(func(l *zlite.EncodingLimits) *int { return &l.Hash.Entries }, false),
+	"hash-max-listpack-value":   limitParam(func(l *zlite.EncodingLimits) *int { return &l.Hash.Value }, true),
+	"hash-max-ziplist-value":    limitParam(func(l *zlite.EncodingLimits) *int { return &l.Hash.Value }, true),
+	"zset-max-listpack-entries": limitParam(func(l *zlite.EncodingLimits) *int { return &l.ZSet.Entries }, false),
+	"zset-max-ziplist-entries":  limitParam(func(l *zlite.EncodingLimits) *int { return &l.ZSet.Entries }, false),
+	"zset-max-listpack-value":   limitParam(func(l *zlite.EncodingLimits) *int { return &l.ZSet.Value }, true),
+	"zset-max-ziplist-value":    limitParam(func(l *zlite.EncodingLimits) *int { return &l.ZSet.Value }, true),
+	"set-max-intset-entries":    limitParam(func(l *zlite.EncodingLimits) *int { return &l.Set.Ints }, false),
+	"set-max-listpack-entries":  limitParam(func(l *zlite.EncodingLimits) *int { return &l.Set.Packed.Entries }, false),
+	"set-max-listpack-value":    limitParam(func(l *zlite.EncodingLimits) *int { return &l.Set.Packed.Value }, true),
+	"busy-reply-threshold":      busyReplyThreshold,
+	"lua-time-limit":            busyReplyThreshold, // busy-reply-threshold's old name
+	"databases":                 {get: func(*Server) string { return strconv.Itoa(NumDBs) }},
 	"save": {
 		get: func(*Server) string { return "" },
 		set: func(v string) (func(*Server), string) {
@@ -527,6 +538,45 @@ var busyReplyThreshold = configParam{
 		n, err := configInt(v, 0, math.MaxInt64)
 		return func(s *Server) { s.busyThreshold.Store(n) }, err
 	},
+}
+
+// limitParam is a CONFIG parameter of a compact encoding's threshold (a field of
+// zlite.EncodingLimits), set in all the keyspaces at once and read from keyspace
+// 0; memory marks the byte sizes, which take memory units (64, 1kb) as Redis's
+// memory configs do. Redis's range is 0 to LONG_MAX.
+func limitParam(field func(*zlite.EncodingLimits) *int, memory bool) configParam {
+	return configParam{
+		get: func(s *Server) string {
+			l := s.DB(0).EncodingLimits()
+			return strconv.Itoa(*field(&l))
+		},
+		set: func(v string) (func(*Server), string) {
+			var n int64
+			if memory {
+				m, ok := parseMemory(v)
+				if !ok {
+					return nil, "argument must be a memory value"
+				}
+				if m > math.MaxInt64 {
+					return nil, fmt.Sprintf("argument must be between 0 and %d inclusive", int64(math.MaxInt64))
+				}
+				n = int64(m)
+			} else {
+				var err string
+				if n, err = configInt(v, 0, math.MaxInt64); err != "" {
+					return nil, err
+				}
+			}
+			return func(s *Server) {
+				for i := range NumDBs {
+					db := s.DB(i)
+					l := db.EncodingLimits()
+					*field(&l) = int(n)
+					db.SetEncodingLimits(l)
+				}
+			}, ""
+		},
+	}
 }
 
 // configInt parses an integer setting between lo and hi as Redis does, with its
