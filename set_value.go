@@ -77,14 +77,15 @@ func (s *setValue) add(m string, l SetLimits) bool {
 		if ok && s.ints.Len() < l.Ints {
 			return s.ints.Add(v)
 		}
-		s.convert(l, ok)
+		s.convert(l, ok && s.ints.Len() > 0)
 	}
 	return s.strs.Set(m, "")
 }
 
 // convert turns the intset into a map of members: a hash table when the intset
-// outgrew l.Ints (full), as Redis 7.2 converts it; else, for a member that is not
-// an integer, packed if they fit l.Packed, which the map decides as they are added.
+// outgrew l.Ints (full), as Redis 7.2 converts it; else (a member that is not an
+// integer, or l.Ints 0) packed if they fit l.Packed, which the map decides as they
+// are added.
 func (s *setValue) convert(l SetLimits, full bool) {
 	packed := l.Packed
 	if full {
