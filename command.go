@@ -81,6 +81,8 @@ var keySpecs = map[string]keySpec{
 	"sdiffstore": {1, -1, 1, 0, false}, "lcs": {1, 2, 1, 0, false},
 	"keys": {whole: true}, "scan": {whole: true}, "dbsize": {whole: true},
 	"flushall": {whole: true}, "randomkey": {whole: true},
+	// SORT's BY and GET patterns name keys made from the sorted values: any key.
+	"sort": {whole: true}, "sort_ro": {whole: true},
 }
 
 // mask returns the shards that the command in args names (every shard for a

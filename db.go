@@ -314,9 +314,9 @@ func (tx *Tx) dropIfEmpty(key string, v interface{ Len() int }) {
 	}
 }
 
-// store makes v (a *zset.Set or *list.List) the value of key, replacing any value of
-// any type and clearing its TTL, or deletes key when v is empty (as the *STORE
-// commands do). It signals key as ready for blocked callers.
+// store makes v (a *zset.Set, *list.List or set) the value of key, replacing any
+// value of any type and clearing its TTL, or deletes key when v is empty (as the
+// *STORE commands do), and logs it. It signals key as ready for blocked callers.
 func (tx *Tx) store(key string, v interface{ Len() int }) {
 	sh := tx.sh(key)
 	d := tx.log()
@@ -332,7 +332,7 @@ func (tx *Tx) store(key string, v interface{ Len() int }) {
 	}
 	sh.keys.Set(key, v)
 	if d != nil {
-		d.value(key, v)
+		d.value(key, sh.keys.Get(key)) // the table's copy: Set moves a list's contents out of v
 	}
 	tx.signal(key)
 }

@@ -97,6 +97,8 @@ const (
 	statSMembers
 	statSMIsMember
 	statSMove
+	statSort
+	statSortRO
 	statSPop
 	statSRandMember
 	statSRem
@@ -233,6 +235,8 @@ var statNames = []string{
 	"smembers",
 	"smismember",
 	"smove",
+	"sort",
+	"sort_ro",
 	"spop",
 	"srandmember",
 	"srem",
@@ -1049,6 +1053,33 @@ func (db *DB) SScan(ctx context.Context, key string, cursor uint64, match string
 	t0 := db.start()
 	r0, r1, err := tx.SScan(key, cursor, match, count)
 	return r0, r1, tx.finish(statSScan, t0, err)
+}
+
+// Sort is [Tx.Sort] (SORT) under every shard's lock.
+func (db *DB) Sort(ctx context.Context, key string, sort *Sort) ([]string, error) {
+	tx := db.lockAll()
+	tx.home.count(statSort)
+	t0 := db.start()
+	r0, err := tx.Sort(key, sort)
+	return r0, tx.finish(statSort, t0, err)
+}
+
+// SortRO is [Tx.SortRO] (SORT_RO) under every shard's lock.
+func (db *DB) SortRO(ctx context.Context, key string, sort *Sort) ([]string, error) {
+	tx := db.lockAll()
+	tx.home.count(statSortRO)
+	t0 := db.start()
+	r0, err := tx.SortRO(key, sort)
+	return r0, tx.finish(statSortRO, t0, err)
+}
+
+// SortStore is [Tx.SortStore] (SORT) under every shard's lock.
+func (db *DB) SortStore(ctx context.Context, key, store string, sort *Sort) (int64, error) {
+	tx := db.lockAll()
+	tx.home.count(statSort)
+	t0 := db.start()
+	r0, err := tx.SortStore(key, store, sort)
+	return r0, tx.finish(statSort, t0, err)
 }
 
 // Get is [Tx.Get] (GET) under the lock of its key's shard.

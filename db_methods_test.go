@@ -28,7 +28,8 @@ func TestDBMethodsGenerated(t *testing.T) {
 // parameters and results, and every DB method but Update, View, Stats, Watch,
 // StartExpiry, Close and Snapshot has a Tx counterpart.
 func TestDBMethodsMatchTx(t *testing.T) {
-	dbOnly := map[string]bool{"Update": true, "UpdateKeys": true, "View": true, "ViewKeys": true, "Stats": true, "Watch": true, "StartExpiry": true, "Close": true, "Snapshot": true}
+	dbOnly := map[string]bool{"Update": true, "UpdateKeys": true, "View": true, "ViewKeys": true, "Stats": true, "Watch": true, "StartExpiry": true, "Close": true, "Snapshot": true,
+		"EncodingLimits": true, "SetEncodingLimits": true}
 	ctxType := reflect.TypeFor[context.Context]()
 	dbT, txT := reflect.TypeFor[*DB](), reflect.TypeFor[*Tx]()
 	for i := range txT.NumMethod() {

@@ -78,7 +78,8 @@ func typeName(v any) string {
 	return "none"
 }
 
-// Type is TYPE: "zset", "list", or "none" when key does not exist. O(1).
+// Type is TYPE: "string", "list", "zset", "hash", "set", or "none" when key does
+// not exist. O(1).
 //
 //zlite:command type key
 func (tx *Tx) Type(key string) (string, error) {
@@ -118,7 +119,8 @@ func (tx *Tx) Scan(cursor uint64, match string, count int64) ([]string, uint64, 
 	return tx.scan(cursor, match, count, "")
 }
 
-// ScanType is SCAN with TYPE keyType ("zset" or "list"; other names match nothing).
+// ScanType is SCAN with TYPE keyType (a name [Tx.Type] gives, in any case; other
+// names match nothing).
 // The cost is that of [Tx.Scan].
 //
 //zlite:command scan *
