@@ -353,7 +353,7 @@ func TestKeyspace(t *testing.T) {
 	assert.Contains(t, body, `<dd data-field="keys">`+strconv.FormatInt(st.Keys, 10)+`</dd>`)
 	assert.Contains(t, body, `<dd data-field="ks_blocked">0</dd>`)
 	for name, ts := range st.Types {
-		row := regexp.MustCompile(`<tr data-type="` + name + `"><th scope="row">[^<]*</th><td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td>`).FindStringSubmatch(body)
+		row := regexp.MustCompile(`<tr data-type="` + name + `"><th scope="row"><a href="keys\?type=` + name + `">[^<]*</a></th><td class="num">(\d+)</td><td class="num">(\d+)</td><td class="num">(\d+)</td>`).FindStringSubmatch(body)
 		require.NotNil(t, row, "no row for type %s", name)
 		assert.Equal(t, []string{strconv.FormatInt(ts.Keys, 10), strconv.FormatInt(ts.Elements, 10), strconv.FormatInt(ts.Bytes, 10)}, row[1:], "type %s", name)
 	}

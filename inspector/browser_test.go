@@ -60,6 +60,33 @@ func artifacts(t *testing.T) string {
 	return dir
 }
 
+// startBrowser starts headless Chromium: bctx is the browser's context, sctx
+// bctx with a timeout for the test's steps; stop ends both and the browser.
+func startBrowser(t *testing.T, exe string) (bctx, sctx context.Context, stop func()) {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1280, 900),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(t.Context(), opts...)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	// The first Do starts the browser, which lives as long as bctx: no timeout on
+	// it; the steps run with one.
+	if err := chromedp.Do(bctx); err != nil {
+		cancelBrowser()
+		cancelAlloc()
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	sctx, cancelSteps := context.WithTimeout(bctx, 60*time.Second)
+	return bctx, sctx, func() { cancelSteps(); cancelBrowser(); cancelAlloc() }
+}
+
 // TestBrowser drives the pages in headless Chromium: the figures shown must be the
 // API's, keyboard navigation starts at the skip link, and an action's button changes
 // the queue.
@@ -116,25 +143,8 @@ func TestBrowser(t *testing.T) {
 	}
 	srv, _ := serve(t, h)
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(exe),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1280, 900),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
-	// The first Do starts the browser, which lives as long as bctx: no timeout on
-	// it; the steps below run with one.
-	require.NoError(t, chromedp.Do(bctx), "starting %s", exe)
-	sctx, cancelSteps := context.WithTimeout(bctx, 60*time.Second)
-	defer cancelSteps()
+	bctx, sctx, stop := startBrowser(t, exe)
+	defer stop()
 
 	shot := func(name string) chromedp.Action[chromedp.Void] {
 		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -288,6 +298,100 @@ func TestBrowser(t *testing.T) {
 	assert.Equal(t, "scheduled", text(`table.items td.state`))
 	assert.Equal(t, "1.5s / 1.5s / 1.5s (1 delivered)", text(`dd[data-field="lateness"]`))
 }
+
+// TestBrowserKeys drives the key browser in headless Chromium: from the index's
+// keyspace panel to the keys of a type, to a key's page and its next page; a
+// hostile key is shown as text.
+func TestBrowserKeys(t *testing.T) {
+	exe := chromium(t)
+	dir := artifacts(t)
+	ctx := t.Context()
+	db := zlite.New()
+	_, err := db.RPush(ctx, "jobs:list", series("item-", 120)...)
+	require.NoError(t, err)
+	require.NoError(t, db.Set(ctx, "greeting", "hello", 0))
+	require.NoError(t, db.Set(ctx, scriptKey, "<b>bold?</b>", 0))
+	_, err = db.HSet(ctx, "user:1", "name", "ann")
+	require.NoError(t, err)
+	srv, _ := serve(t, inspector.New(nil, inspector.WithKeyspace(db)))
+	bctx, sctx, stop := startBrowser(t, exe)
+	defer stop()
+	shot := func(name string) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			png, err := chromedp.FullScreenshot(100)(ctx, tg)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
+		})
+	}
+	defer func() {
+		if t.Failed() {
+			if err := chromedp.Do(bctx, shot("failure")); err != nil {
+				t.Logf("no failure screenshot: %v", err)
+			}
+		}
+	}()
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(sctx, chromedp.Text(chromedp.CSS(sel), chromedp.NodeVisible))
+		require.NoError(t, err, "text of %s", sel)
+		return strings.TrimSpace(s)
+	}
+	eval := func(js string) []string {
+		t.Helper()
+		v, err := chromedp.Run(sctx, chromedp.Evaluate[[]string](js))
+		require.NoError(t, err, js)
+		return v
+	}
+	const keys = `[...document.querySelectorAll('tr[data-key]')].map(e => e.dataset.key)`
+	const values = `[...document.querySelectorAll('table.elems td.value')].map(e => e.textContent)`
+
+	// The index's list row leads to the lists, and the list's row to its page.
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Navigate(srv.URL+"/admin/"),
+		chromedp.WaitVisible(chromedp.CSS(`section.keyspace`)),
+		chromedp.Click(chromedp.CSS(`tr[data-type="list"] a`)),
+		chromedp.WaitVisible(chromedp.CSS(`table.keys`)),
+		shot("keys-list"),
+	))
+	assert.Equal(t, []string{"jobs:list"}, eval(keys))
+	assert.Equal(t, "120 elements", text(`tr[data-key="jobs:list"] td[data-field="size"]`))
+	assert.Equal(t, "none", text(`tr[data-key="jobs:list"] td[data-field="ttl"]`))
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Click(chromedp.CSS(`tr[data-key="jobs:list"] a`)),
+		chromedp.WaitVisible(chromedp.CSS(`table.elems`)),
+		shot("key-list"),
+	))
+	assert.Equal(t, "Key jobs:list", text(`h1`))
+	assert.Equal(t, "quicklist", text(`dd[data-field="encoding"]`))
+	assert.Equal(t, series("item-", 50), eval(values))
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Click(chromedp.CSS(`a[rel="next"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`tr[data-index="50"]`)),
+		shot("key-list-page-2"),
+	))
+	assert.Equal(t, series("item-", 100)[50:], eval(values))
+
+	// Every key; the hostile one is text, and its link leads to it.
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Navigate(srv.URL+"/admin/keys"),
+		chromedp.WaitVisible(chromedp.CSS(`table.keys`)),
+		shot("keys"),
+	))
+	assert.ElementsMatch(t, []string{"jobs:list", "greeting", scriptKey, "user:1"}, eval(keys))
+	n, err := chromedp.Run(sctx, chromedp.Evaluate[int](`document.querySelectorAll('main script, main b').length`))
+	require.NoError(t, err)
+	assert.Zero(t, n, "no markup from the keyspace")
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Click(chromedp.CSS(`tr[data-key="`+scriptKey+`"] a`)), // no quote or backslash to escape
+		chromedp.WaitVisible(chromedp.CSS(`pre.value`)),
+		shot("key-script"),
+	))
+	assert.Equal(t, "Key "+scriptKey, text(`h1`))
+	assert.Equal(t, "<b>bold?</b>", text(`pre.value`))
+}
+
 func mustInt(t *testing.T, s string) int64 {
 	t.Helper()
 	var n int64

@@ -1,8 +1,9 @@
 // Package inspector implements a web page for looking inside queues: an
 // [http.Handler] that a single-binary app mounts at a path of its choice, with an
 // index of the queues (depth, throughput, lateness, each with a small chart), a page
-// per queue listing its items in serving order, JSON endpoints beside the HTML, and,
-// when enabled, actions on items:
+// per queue listing its items in serving order, JSON endpoints beside the HTML,
+// when enabled actions on items, and, with [WithKeyspace], a browser of the keys
+// and values of the zlite keyspace:
 //
 //	h := inspector.New([]inspector.Queue{inspector.FIFO("jobs", jobs)})
 //	go h.Run(ctx) // samples the queues for the charts
@@ -35,7 +36,7 @@
 // dead element back ([queues.Reliable.Retry], for a queue made with
 // [queues.WithMaxDeliveries]). A [Queue] of your own offers them through the same
 // interfaces. [WithKeyspace] adds the figures of the zlite keyspace itself
-// ([zlite.DB.Stats]) to the index.
+// ([zlite.DB.Stats]) to the index, and the key browser (below).
 //
 // # Routes
 //
@@ -48,6 +49,10 @@
 //	GET  /api/queues                 JSON: every queue's figures and history
 //	GET  /api/queues/{name}?offset=&count=   JSON: one queue's figures and items
 //	POST /api/queues/{name}/{action} form field id; JSON {"ok": true|false}
+//	GET  /keys?match=&type=&count=&cursor=          the keys, a SCAN page (WithKeyspace)
+//	GET  /key?key=&count=&offset=&cursor=&skip=     a page of one key's value (WithKeyspace)
+//	GET  /api/keys?match=&type=&count=&cursor=      JSON: the keys page
+//	GET  /api/key?key=&count=&offset=&cursor=&skip= JSON: the key page
 //
 // {name} is the queue's name, path-escaped; {action} is cancel (a waiting or
 // scheduled item), requeue (an item whose lease expired) or revive (a dead item
@@ -70,6 +75,64 @@
 // "lease_expiry"?}] and "items_error"?. Times are RFC 3339, durations seconds.
 // Errors are {"error": text} with a 4xx or 5xx status.
 //
+// # Key browser
+//
+// With [WithKeyspace], the index's keyspace panel links to the keys page, and each
+// of its type rows to the keys page filtered by that type. The keys page lists the
+// keys a few steps of SCAN find from ?cursor= (0, the start, by default), filtered
+// by ?match= (a glob pattern, as SCAN MATCH: * ? [a-z] [^a] \x; at most 1 KiB) and
+// ?type= (string, list, zset, hash or set, as SCAN TYPE), up to ?count= keys (1 to
+// [MaxPageSize], default the page size), each with its type, its TTL ("none" for
+// no expiry), its size (STRLEN, LLEN, ZCARD, HLEN or SCARD) and its OBJECT
+// ENCODING; each key links to its key page, and the page to the next one by its
+// cursor. It is SCAN: keys come in no particular order, a key that exists for the
+// whole scan is listed exactly once, keys created or deleted meanwhile may or may
+// not be; there is no previous page, only the first. Each SCAN step asks for the
+// keys the page still lacks, and visits as many (a step visits keys that the
+// pattern or type then leave out), so a page takes up to 8 steps to fill and may
+// still hold fewer keys, even none, and have a next page. The whole page is read in
+// one [zlite.DB.View] (the keyspace's reads, which the command counters do not
+// count, so browsing does not change the figures shown): it costs O(8·count) keys
+// visited plus SCAN's O(log n + shards) per step, and O(1) per key listed.
+//
+// The key page (?key=, the key's exact bytes; key= is the empty key) shows the
+// key's figures and one page of its value, read in one [zlite.DB.ViewKeys] of the
+// key's shard: a string's bytes from ?offset=, 4 KiB at most (GETRANGE); a list's
+// elements from index ?offset= (LRANGE) and a sorted set's members from rank
+// ?offset= with their scores (ZRANGE by rank, WITHSCORES), ?count= at most; a
+// hash's fields and values (HSCAN) and a set's members (SSCAN), one step of
+// ?count= from ?cursor=. The engine returns a packed hash or set (a listpack or an
+// intset, at most the entries of [zlite.WithHashLimits] or [zlite.WithSetLimits])
+// whole in one step, with cursor 0; the pages show it ?count= at a time, ?skip=
+// saying how many of the step earlier pages showed. So no page holds more than
+// ?count= elements (4 KiB of a string) whatever the key holds, and a request costs
+// O(count) (for a list, plus O(log pages) to find the offset; for a packed hash or
+// set, O(its entries)), plus the bytes of the elements the engine copies. A hash
+// or set that changes between pages may have elements listed twice or not at all,
+// as with HSCAN and SSCAN. A missing key is "no such key", 404.
+//
+// Keys and values are any bytes: every page shows them escaped, as valid UTF-8
+// that cannot pass for something else: a byte that is not UTF-8 as \xNN, a control
+// or invisible character (a NUL, an escape, a bidirectional override, a non-ASCII
+// space) as \xNN, \uNNNN or \n, \r, \t, and a backslash as \\; then html/template
+// escapes that. A page shows at most 1 KiB of a key, element, field or member,
+// with its full length. Links carry a key's exact bytes, query-escaped.
+//
+// In JSON, the keys page is {"match", "type", "count", "cursor", "next_cursor"
+// ("0" when the scan is complete), "more", "keys": [{"key", "type", "ttl_seconds"
+// (null: no expiry), "size", "encoding"}]}; the key page is one such key object
+// plus "count", "more", for a string "offset", "value" (at most 4 KiB; "count" is
+// then 4096) and "next_offset" when more; for a list or sorted set "offset",
+// "next_offset" when more and "elements": [{"index", "value"}] or [{"rank",
+// "member", "score"}]; for a hash or set "cursor", "skip", "next_cursor" and
+// "next_skip" when more, and "elements": [{"field", "value"}] or [{"member"}].
+// Cursors are decimal strings: they use all 64 bits, more than a JSON number keeps
+// exactly. A score is a number, or "inf" or "-inf". A byte string s (key, value,
+// field, member) is a JSON string, which cannot hold bytes that are not UTF-8
+// (encoding/json replaces them with U+FFFD): then "s_base64" has its exact bytes.
+// Elements, fields and members longer than 1 KiB are cut to 1 KiB, "s_length"
+// giving their length; keys are always whole.
+//
 // # Charts and sampling
 //
 // The charts show the last n samples of each queue (120 by default; memory O(n) per
@@ -83,7 +146,8 @@
 // # Security model
 //
 // The inspector is read-only by default: without [WithActions] every action request
-// is refused with 403 and the pages have no forms. With actions enabled, they are
+// is refused with 403 and the pages have no action forms (the keys page's search is
+// a GET form). The key browser only reads. With actions enabled, they are
 // POST forms protected against cross-site request forgery by
 // [http.CrossOriginProtection] (Sec-Fetch-Site and Origin checks, in every browser
 // since 2023): a cross-origin browser request is refused with 403, so another site
@@ -94,10 +158,13 @@
 //
 // The inspector does no authentication: mount it behind whatever guards your admin
 // pages (a loopback address, a VPN, an auth middleware). Everything shown is escaped
-// by html/template; responses carry a strict Content-Security-Policy (no scripts,
-// no framing), nosniff and no-store. Action bodies are limited to 64 KiB and pages
-// to [MaxPageSize] items, so a request cannot make the handler allocate by a size
-// it chooses.
+// by html/template, and keys and values are shown escaped (see Key browser);
+// responses carry a strict Content-Security-Policy (no scripts, no framing),
+// nosniff and no-store. Action bodies are limited to 64 KiB, pages to [MaxPageSize]
+// items and a string's page to 4 KiB, so a request cannot make the handler
+// allocate by a size it chooses; a query parameter out of its range (a count, an
+// offset, a cursor that is not a 64-bit unsigned integer, an unknown type, a
+// pattern over 1 KiB) is refused with 400, never clamped.
 //
 // # Concurrency
 //
@@ -106,4 +173,6 @@
 // calls a queue. It starts no goroutine of its own. Each page calls the queues'
 // Stats (and Items) once per request, so its figures are as fresh as the request;
 // figures from separate calls (depth per level, say) need not be one atomic snapshot.
+// A keys page or key page is one read-only transaction: one consistent state of
+// the keyspace (of the key's shard), holding its locks for O(page size).
 package inspector

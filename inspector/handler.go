@@ -78,6 +78,10 @@ func New(queues []Queue, opts ...Option) *Handler {
 	m.HandleFunc("GET /queues/{name}", h.queuePage)
 	m.HandleFunc("GET /api/queues", h.apiIndex)
 	m.HandleFunc("GET /api/queues/{name}", h.apiQueue)
+	m.HandleFunc("GET /keys", h.keysPage)
+	m.HandleFunc("GET /key", h.keyPage)
+	m.HandleFunc("GET /api/keys", h.apiKeys)
+	m.HandleFunc("GET /api/key", h.apiKey)
 	m.Handle("POST /queues/{name}/{action}", h.csrf.Handler(http.HandlerFunc(h.action)))
 	m.Handle("POST /api/queues/{name}/{action}", h.csrf.Handler(http.HandlerFunc(h.action)))
 	h.mux = m
@@ -170,16 +174,17 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 	if h.cfg.keyspace != nil {
 		v.Keyspace = newKeyspaceView(h.cfg.keyspace())
 	}
-	render(w, "index.html", v)
+	render(w, http.StatusOK, "index.html", v)
 }
 
-func render(w http.ResponseWriter, name string, v any) {
+func render(w http.ResponseWriter, code int, name string, v any) {
 	var b strings.Builder
 	if err := pages.ExecuteTemplate(&b, name, v); err != nil {
 		http.Error(w, "inspector: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
 	io.WriteString(w, b.String())
 }
 
@@ -368,7 +373,7 @@ func (h *Handler) queuePage(w http.ResponseWriter, r *http.Request) {
 	if f, ok := flashes[r.URL.Query().Get("done")]; ok {
 		v.Flash = fmt.Sprintf(f, strconv.Quote(r.URL.Query().Get("id")))
 	}
-	render(w, "queue.html", v)
+	render(w, http.StatusOK, "queue.html", v)
 }
 
 // relative says how far t is from now ("in 3s", "2s ago"); "" for the zero time.

@@ -18,6 +18,7 @@ type config struct {
 	title    string
 	trusted  []string
 	keyspace func() zlite.Stats
+	db       *zlite.DB // the key browser's, nil without WithKeyspace
 }
 
 func defaults() config {
@@ -82,4 +83,11 @@ func WithTrustedOrigins(origins ...string) Option {
 // member to /api/queues. Each
 // index request calls db.Stats once, which visits every key under the keyspace's
 // lock: O(keys).
-func WithKeyspace(db *zlite.DB) Option { return func(c *config) { c.keyspace = db.Stats } }
+//
+// It also enables the key browser: the keys page, a SCAN of db's keys with their
+// type, TTL, size and encoding, and the key page, one page of a key's value; each
+// request costs O(page size), whatever the keyspace and the key hold (see the
+// package doc, section Key browser).
+func WithKeyspace(db *zlite.DB) Option {
+	return func(c *config) { c.keyspace, c.db = db.Stats, db }
+}

@@ -8,7 +8,8 @@
 // The payments queue delivers a charge at most three times: a charge whose worker
 // died (its lease expires) or that was declined (Nack) three times is dead, listed
 // on its page with a "Move back" button. Every other waiting item has a "Cancel"
-// button, and an expired lease a "Requeue" button.
+// button, and an expired lease a "Requeue" button. The index's keyspace panel links
+// to the key browser: the DB's keys (a SCAN, by type or pattern) and a page per key.
 //
 // The simulation is bounded: producers stop adding to a queue that holds
 // -max items (and workers stop declining charges once -max are dead), and everything stops on SIGINT or SIGTERM (or after -for, when set).

@@ -35,7 +35,7 @@ func TestDemo(t *testing.T) {
 	if u == "" {
 		t.Fatalf("run printed %q; want the page's URL", line)
 	}
-	for _, page := range []string{"", "queues/support", "queues/nightly%20work", "api/queues"} {
+	for _, page := range []string{"", "queues/support", "queues/nightly%20work", "api/queues", "keys?type=list", "api/keys"} {
 		resp, err := http.Get(u + page)
 		if err != nil {
 			t.Fatal(err)
