@@ -255,9 +255,9 @@ func (t *table) set(field, value string) bool {
 		t.maybeCompact()
 		return false
 	}
-	if len(t.recs) >= maxRecs {
+	if uint64(len(t.recs)) >= maxRecs {
 		t.compact(false, 0) // renumbers the slots, moves none: pos and d hold
-		if len(t.recs) >= maxRecs {
+		if uint64(len(t.recs)) >= maxRecs {
 			panic("dict: more than 3·2^30 fields")
 		}
 	}
