@@ -524,26 +524,7 @@ func strtodDec(s string, j int) (f float64, end int, erange bool) {
 		return 0, 0, false
 	}
 	mantEnd := k
-	var exp int64
-	if k < len(s) && s[k]|0x20 == 'e' {
-		e := k + 1
-		eneg := false
-		if e < len(s) && (s[e] == '+' || s[e] == '-') {
-			eneg = s[e] == '-'
-			e++
-		}
-		if e < len(s) && isDigit(s[e]) {
-			for ; e < len(s) && isDigit(s[e]); e++ {
-				if exp < 1e9 {
-					exp = exp*10 + int64(s[e]-'0')
-				}
-			}
-			if eneg {
-				exp = -exp
-			}
-			k = e
-		}
-	}
+	exp, k := exponent(s, k, 'e', 1e9)
 	f, err := strconv.ParseFloat(s[j:k], 64)
 	if err != nil && !math.IsInf(f, 0) {
 		return 0, 0, false // not reached: the text is a well-formed number
@@ -596,26 +577,7 @@ func strtodHex(s string, j int) (f float64, end int, erange bool) {
 		digits += s[p:k]
 		frac = int64(k - p)
 	}
-	var exp int64
-	if k < len(s) && s[k]|0x20 == 'p' {
-		e := k + 1
-		eneg := false
-		if e < len(s) && (s[e] == '+' || s[e] == '-') {
-			eneg = s[e] == '-'
-			e++
-		}
-		if e < len(s) && isDigit(s[e]) {
-			for ; e < len(s) && isDigit(s[e]); e++ {
-				if exp < 1e12 {
-					exp = exp*10 + int64(s[e]-'0')
-				}
-			}
-			if eneg {
-				exp = -exp
-			}
-			k = e
-		}
-	}
+	exp, k := exponent(s, k, 'p', 1e12)
 	digits = strings.TrimLeft(digits, "0")
 	if digits == "" {
 		return 0, k, false
@@ -654,4 +616,33 @@ func tiny(exact bool, a float64, belowBound bool) bool {
 func tinyBound() *big.Rat {
 	return new(big.Rat).SetFrac(new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 54), big.NewInt(1)),
 		new(big.Int).Lsh(big.NewInt(1), 1076))
+}
+
+// exponent parses the exponent after a mantissa: when s[k] is marker (e or p, in
+// any case) and a sign and digits follow, it returns their value, its magnitude
+// capped once it reaches limit (as strtod saturates), and the index after them;
+// else 0 and k.
+func exponent(s string, k int, marker byte, limit int64) (int64, int) {
+	if k >= len(s) || s[k]|0x20 != marker {
+		return 0, k
+	}
+	e := k + 1
+	neg := false
+	if e < len(s) && (s[e] == '+' || s[e] == '-') {
+		neg = s[e] == '-'
+		e++
+	}
+	if e >= len(s) || !isDigit(s[e]) {
+		return 0, k
+	}
+	var exp int64
+	for ; e < len(s) && isDigit(s[e]); e++ {
+		if exp < limit {
+			exp = exp*10 + int64(s[e]-'0')
+		}
+	}
+	if neg {
+		exp = -exp
+	}
+	return exp, e
 }

@@ -106,25 +106,26 @@ func (s *Set) search(v int64) (int, bool) {
 	d := s.b[header:]
 	switch s.b[0] {
 	case 2:
-		return search16(d, int16(v))
+		return searchAt(d, int16(v))
 	case 4:
-		return search32(d, int32(v))
+		return searchAt(d, int32(v))
 	}
-	return search64(d, v)
+	return searchAt(d, v)
 }
 
-// search16 is search for width 2. Like Redis's intsetSearch, it looks at the last
-// member first, so that adding members in ascending order costs O(1) per search.
-func search16(d []byte, v int16) (int, bool) {
-	n := len(d) / 2
-	if last := int16(binary.LittleEndian.Uint16(d[len(d)-2:])); v >= last {
+// searchAt is search over members of type T, the set's width. Like Redis's
+// intsetSearch, it looks at the last member first, so that adding members in
+// ascending order costs O(1) per search.
+func searchAt[T int16 | int32 | int64](d []byte, v T) (int, bool) {
+	w := int(unsafe.Sizeof(v))
+	n := len(d) / w
+	if last := T(load(d, w, n-1)); v >= last {
 		return n - 1 + btoi(v > last), v == last
 	}
 	lo, hi := 0, n-1
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		x := int16(binary.LittleEndian.Uint16(d[2*m:]))
-		switch {
+		switch x := T(load(d, w, m)); {
 		case x < v:
 			lo = m + 1
 		case x > v:
@@ -136,50 +137,7 @@ func search16(d []byte, v int16) (int, bool) {
 	return lo, false
 }
 
-// search32 is search for width 4.
-func search32(d []byte, v int32) (int, bool) {
-	n := len(d) / 4
-	if last := int32(binary.LittleEndian.Uint32(d[len(d)-4:])); v >= last {
-		return n - 1 + btoi(v > last), v == last
-	}
-	lo, hi := 0, n-1
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		x := int32(binary.LittleEndian.Uint32(d[4*m:]))
-		switch {
-		case x < v:
-			lo = m + 1
-		case x > v:
-			hi = m
-		default:
-			return m, true
-		}
-	}
-	return lo, false
-}
-
-// search64 is search for width 8.
-func search64(d []byte, v int64) (int, bool) {
-	n := len(d) / 8
-	if last := int64(binary.LittleEndian.Uint64(d[len(d)-8:])); v >= last {
-		return n - 1 + btoi(v > last), v == last
-	}
-	lo, hi := 0, n-1
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		x := int64(binary.LittleEndian.Uint64(d[8*m:]))
-		switch {
-		case x < v:
-			lo = m + 1
-		case x > v:
-			hi = m
-		default:
-			return m, true
-		}
-	}
-	return lo, false
-}
-
+// btoi is 1 for true, 0 for false.
 func btoi(b bool) int {
 	if b {
 		return 1
