@@ -110,6 +110,20 @@ func stringOf(v any) (*stringValue, error) {
 	return nil, ErrWrongType
 }
 
+// stringView returns the bytes of the string at key for a read, without copying
+// or allocating: a view, valid until the key next changes. ok is false when the
+// key does not exist; ErrWrongType when it holds another type.
+func (tx *Tx) stringView(key string) (b []byte, ok bool, err error) {
+	v := tx.value(key)
+	if b, ok := stringBytes(v); ok {
+		return b, true, nil
+	}
+	if v != nil {
+		return nil, false, ErrWrongType
+	}
+	return nil, false, nil
+}
+
 // stringBytes returns the bytes of a string value (v a *stringValue or
 // *keytable.Short), without allocating; ok is false for another type.
 func stringBytes(v any) (b []byte, ok bool) {
@@ -171,14 +185,8 @@ func (tx *Tx) putString(key string, b []byte, enc stringEnc, keepTTL bool) {
 //
 //zlite:command get key
 func (tx *Tx) Get(key string) (string, bool, error) {
-	v := tx.value(key)
-	if b, ok := stringBytes(v); ok {
-		return string(b), true, nil
-	}
-	if v != nil {
-		return "", false, ErrWrongType
-	}
-	return "", false, nil
+	b, ok, err := tx.stringView(key)
+	return string(b), ok, err
 }
 
 // setOptions are SET's options: NX or XX, GET, and an expiry time (Unix ms, 0 for
@@ -520,11 +528,11 @@ func (tx *Tx) Append(key, value string) (int64, error) {
 //
 //zlite:command strlen key
 func (tx *Tx) StrLen(key string) (int64, error) {
-	s, err := tx.stringRead(key)
-	if s == nil || err != nil {
+	b, ok, err := tx.stringView(key)
+	if !ok || err != nil {
 		return 0, err
 	}
-	return int64(len(s.b)), nil
+	return int64(len(b)), nil
 }
 
 // incrBy adds by to the integer at key (a missing key counts as 0) and returns the
@@ -679,18 +687,18 @@ func formatLongDouble(f *big.Float) string {
 //
 //zlite:command getrange key
 func (tx *Tx) GetRange(key string, start, end int64) (string, error) {
-	s, err := tx.stringRead(key)
-	if s == nil || err != nil {
+	b, found, err := tx.stringView(key)
+	if !found || err != nil {
 		return "", err
 	}
 	if start < 0 && end < 0 && start > end {
 		return "", nil
 	}
-	start, end, ok := clampRange(start, end, int64(len(s.b)))
+	start, end, ok := clampRange(start, end, int64(len(b)))
 	if !ok {
 		return "", nil
 	}
-	return string(s.b[start : end+1]), nil
+	return string(b[start : end+1]), nil
 }
 
 // clampRange resolves a string command's start and end (inclusive; negative counts

@@ -86,11 +86,11 @@ func (tx *Tx) GetBit(key string, offset int64) (int64, error) {
 	if offset < 0 || offset>>3 >= maxStringLen {
 		return 0, ErrBitOffset
 	}
-	s, err := tx.stringRead(key)
-	if s == nil || err != nil {
+	b, ok, err := tx.stringView(key)
+	if !ok || err != nil {
 		return 0, err
 	}
-	if i := offset >> 3; i < int64(len(s.b)) && s.b[i]&(1<<(7-offset&7)) != 0 {
+	if i := offset >> 3; i < int64(len(b)) && b[i]&(1<<(7-offset&7)) != 0 {
 		return 1, nil
 	}
 	return 0, nil
@@ -102,11 +102,11 @@ func (tx *Tx) GetBit(key string, offset int64) (int64, error) {
 //
 //zlite:command bitcount key
 func (tx *Tx) BitCount(key string, start, end int64, bit bool) (int64, error) {
-	s, err := tx.stringRead(key)
-	if s == nil || err != nil {
+	b, ok, err := tx.stringView(key)
+	if !ok || err != nil {
 		return 0, err
 	}
-	return bitCount(s.b, start, end, bit), nil
+	return bitCount(b, start, end, bit), nil
 }
 
 // bitCount is BITCOUNT's count over b, with Redis's range rules.
@@ -139,13 +139,13 @@ func bitCount(b []byte, start, end int64, bit bool) int64 {
 // cmdBitCount is BITCOUNT key [start end [BYTE|BIT]]: the key is looked up before the
 // range is parsed, as in Redis, so a missing key counts 0 whatever the range.
 func cmdBitCount(tx *Tx, a []string) (any, error) {
-	s, err := tx.stringRead(a[1])
-	if s == nil || err != nil {
+	b, ok, err := tx.stringView(a[1])
+	if !ok || err != nil {
 		return intReply(0, err)
 	}
 	switch len(a) {
 	case 2:
-		return bitCount(s.b, 0, -1, false), nil
+		return bitCount(b, 0, -1, false), nil
 	case 4, 5:
 	default:
 		return nil, ErrSyntax
@@ -166,7 +166,7 @@ func cmdBitCount(tx *Tx, a []string) (any, error) {
 			return nil, ErrSyntax
 		}
 	}
-	return bitCount(s.b, start, end, bit), nil
+	return bitCount(b, start, end, bit), nil
 }
 
 // BitPos is BITPOS key bit [start [end]] (in bytes): the position of the first bit
@@ -183,11 +183,11 @@ func (tx *Tx) BitPos(key string, bit int64, pos ...int64) (int64, error) {
 	if len(pos) > 2 {
 		return 0, ErrSyntax
 	}
-	s, err := tx.stringRead(key)
+	b, ok, err := tx.stringView(key)
 	if err != nil {
 		return 0, err
 	}
-	if s == nil {
+	if !ok {
 		return -bit, nil
 	}
 	r := bitRange{whole: len(pos) == 0}
@@ -197,7 +197,7 @@ func (tx *Tx) BitPos(key string, bit int64, pos ...int64) (int64, error) {
 	if r.endGiven = len(pos) == 2; r.endGiven {
 		r.end = pos[1]
 	}
-	return bitPos(s.b, byte(bit), r), nil
+	return bitPos(b, byte(bit), r), nil
 }
 
 // bitRange is BITPOS's range: none (whole), a start, or a start and an end, in
@@ -259,17 +259,17 @@ func cmdBitPos(tx *Tx, a []string) (any, error) {
 	if bit&^1 != 0 {
 		return nil, ErrBitArg
 	}
-	s, err := tx.stringRead(a[1])
+	b, ok, err := tx.stringView(a[1])
 	if err != nil {
 		return nil, err
 	}
-	if s == nil {
+	if !ok {
 		return -bit, nil
 	}
 	r := bitRange{whole: len(a) == 3}
 	switch len(a) {
 	case 3:
-		return bitPos(s.b, byte(bit), r), nil
+		return bitPos(b, byte(bit), r), nil
 	case 4, 5, 6:
 	default:
 		return nil, ErrSyntax
@@ -291,7 +291,7 @@ func cmdBitPos(tx *Tx, a []string) (any, error) {
 		}
 		r.endGiven = true
 	}
-	return bitPos(s.b, byte(bit), r), nil
+	return bitPos(b, byte(bit), r), nil
 }
 
 // bitOp is BITOP op dest keys...: it stores the bitwise op of the strings at keys
@@ -322,14 +322,12 @@ func (tx *Tx) bitOp(op, dest string, keys []string) (int64, error) {
 	srcs := make([][]byte, len(keys))
 	size := 0
 	for i, k := range keys {
-		s, err := tx.stringRead(k)
+		b, _, err := tx.stringView(k)
 		if err != nil {
 			return 0, err
 		}
-		if s != nil {
-			srcs[i] = s.b
-			size = max(size, len(s.b))
-		}
+		srcs[i] = b
+		size = max(size, len(b))
 	}
 	d := tx.log()
 	if size == 0 {

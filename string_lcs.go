@@ -66,16 +66,10 @@ func (tx *Tx) LCS(q *LCSQuery) (*LCSMatch, error) {
 
 // lcsStrings reads LCS's two strings, checking both types first.
 func (tx *Tx) lcsStrings(k1, k2 string) (a, b []byte, err error) {
-	s1, err1 := tx.stringRead(k1)
-	s2, err2 := tx.stringRead(k2)
+	a, _, err1 := tx.stringView(k1)
+	b, _, err2 := tx.stringView(k2)
 	if err1 != nil || err2 != nil {
 		return nil, nil, ErrLCSNotString
-	}
-	if s1 != nil {
-		a = s1.b
-	}
-	if s2 != nil {
-		b = s2.b
 	}
 	return a, b, nil
 }
