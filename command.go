@@ -92,29 +92,50 @@ func (k keySpec) mask(db *DB, args []string) uint64 {
 	if k.whole {
 		return db.all
 	}
-	var m uint64
 	if k.first == 0 && k.numkeys == 0 {
 		return 1 << db.shardOf(args[1])
 	}
+	r, ok := k.ranges(args)
+	if !ok {
+		return db.all
+	}
+	var m uint64
+	for i := r.first; i <= r.last; i += r.step {
+		m |= 1 << db.shardOf(args[i])
+	}
+	for _, key := range args[r.counted[0]:r.counted[1]] {
+		m |= 1 << db.shardOf(key)
+	}
+	return m
+}
+
+// keyRanges is where a command's keys are in its words: at first, first+step,
+// ..., last, then counted[0] to counted[1] (the keys a count gives).
+type keyRanges struct {
+	first, last, step int
+	counted           [2]int
+}
+
+// ranges returns the key positions of the command in args for a keySpec that is
+// neither whole nor the zero one, and false when its key count is not a number in
+// range.
+func (k keySpec) ranges(args []string) (keyRanges, bool) {
+	r := keyRanges{first: 1, last: 0, step: 1}
 	if k.first > 0 {
-		last := k.last
-		if last < 0 {
-			last += len(args)
+		r.first, r.last, r.step = k.first, k.last, k.step
+		if r.last < 0 {
+			r.last += len(args)
 		}
-		for i := k.first; i <= last && i < len(args); i += k.step {
-			m |= 1 << db.shardOf(args[i])
-		}
+		r.last = min(r.last, len(args)-1)
 	}
 	if k.numkeys > 0 {
 		n, err := parseInt(args[k.numkeys])
 		if err != nil || n < 1 || n > int64(len(args)-k.numkeys-1) {
-			return db.all
+			return r, false
 		}
-		for _, key := range args[k.numkeys+1 : k.numkeys+1+int(n)] {
-			m |= 1 << db.shardOf(key)
-		}
+		r.counted = [2]int{k.numkeys + 1, k.numkeys + 1 + int(n)}
 	}
-	return m
+	return r, true
 }
 
 // lock locks the shards of the command in args (mask) and returns its Tx: a

@@ -4,6 +4,7 @@ import (
 	"iter"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // reply declares how a command's reply from [DB.Do] maps onto the Redis protocol:
@@ -71,6 +72,13 @@ func Lookup(args []string) (Command, error) {
 	return Command{c}, err
 }
 
+// LookupName finds the command named name (case-insensitively) without looking
+// at its arguments. The complexity is O(len(name)).
+func LookupName(name string) (Command, bool) {
+	c, ok := commands[strings.ToLower(name)]
+	return Command{c}, ok
+}
+
 // Commands returns every command of the table in name order. The complexity is
 // O(n log n) in the number of commands.
 func Commands() iter.Seq[Command] {
@@ -107,6 +115,62 @@ func (c Command) Keys() (first, last, step int) {
 		return 1, 1, 1
 	}
 	return k.first, k.last, k.step
+}
+
+// HasKeys reports whether the command names keys among its arguments (those over
+// the whole keyspace, KEYS or SCAN, do not; SORT does). O(1).
+func (c Command) HasKeys() bool {
+	return !c.c.keys.whole || c.c.name == "sort" || c.c.name == "sort_ro"
+}
+
+// KeysIn returns the keys that the command in args (its words, the name first, of
+// a length [Lookup] accepts) names, as Redis's COMMAND GETKEYS finds them: SORT's
+// key and the last STORE destination, the keys a count argument gives, and so on.
+// It returns false when the arguments do not say (a key count that is not a number
+// in range). O(len(args)).
+func (c Command) KeysIn(args []string) ([]string, bool) {
+	k := c.c.keys
+	switch {
+	case c.c.name == "sort" || c.c.name == "sort_ro":
+		return sortKeys(args), true
+	case k.whole:
+		return nil, true
+	case k.first == 0 && k.numkeys == 0:
+		return args[1:2], true
+	}
+	r, ok := k.ranges(args)
+	if !ok {
+		return nil, false
+	}
+	var keys []string
+	for i := r.first; i <= r.last; i += r.step {
+		keys = append(keys, args[i])
+	}
+	return append(keys, args[r.counted[0]:r.counted[1]]...), true
+}
+
+// sortKeys is SORT's keys as Redis finds them without parsing the command: the
+// sorted key, then the word after the last STORE, skipping the words of LIMIT,
+// GET and BY.
+func sortKeys(args []string) []string {
+	keys := []string{args[1]}
+	store := -1
+	for i := 2; i < len(args); i++ {
+		switch strings.ToLower(args[i]) {
+		case "limit":
+			i += 2
+		case "get", "by":
+			i++
+		case "store":
+			if i+1 < len(args) {
+				store = i + 1
+			}
+		}
+	}
+	if store > 0 {
+		keys = append(keys, args[store])
+	}
+	return keys
 }
 
 // Blocking reports whether the command may block (BLPOP, BZPOPMIN, ...).

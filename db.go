@@ -238,14 +238,16 @@ func (tx *Tx) zsetRead(key string) (*zset.Set, error) {
 	return nil, ErrWrongType
 }
 
-// zsetWrite is zsetRead for a command that will modify the set (ErrReadOnly in View).
+// zsetWrite is zsetRead for a command that may modify the set (ErrReadOnly in
+// View). It does touch's copy-on-write; the command reports a change with
+// touchWatches, as Redis signals a key only when it changed.
 func (tx *Tx) zsetWrite(key string) (*zset.Set, error) {
 	if err := tx.writeErr(); err != nil {
 		return nil, err
 	}
 	s, err := tx.zsetRead(key)
 	if s != nil {
-		tx.sh(key).touch(key) // WATCH: conservatively, the command may modify it
+		tx.sh(key).cow(key)
 	}
 	return s, err
 }
@@ -262,14 +264,16 @@ func (tx *Tx) listRead(key string) (*list.List, error) {
 	return nil, ErrWrongType
 }
 
-// listWrite is listRead for a command that will modify the list (ErrReadOnly in View).
+// listWrite is listRead for a command that may modify the list (ErrReadOnly in
+// View), as zsetWrite: touch's copy-on-write now, touchWatches from the command
+// when it changed the list.
 func (tx *Tx) listWrite(key string) (*list.List, error) {
 	if err := tx.writeErr(); err != nil {
 		return nil, err
 	}
 	l, err := tx.listRead(key)
 	if l != nil {
-		tx.sh(key).touch(key) // WATCH: conservatively, the command may modify it
+		tx.sh(key).cow(key)
 	}
 	return l, err
 }

@@ -49,14 +49,20 @@ func (tx *Tx) hashRead(key string) (*dict.Map, error) {
 // hashWrite is hashRead for a command that will modify the hash in place
 // (ErrReadOnly in View).
 func (tx *Tx) hashWrite(key string) (*dict.Map, error) {
-	if err := tx.writeErr(); err != nil {
-		return nil, err
-	}
-	h, err := tx.hashRead(key)
+	h, err := tx.hashChange(key)
 	if h != nil {
 		tx.sh(key).touch(key) // WATCH, and a snapshot's copy-on-write, before the change
 	}
 	return h, err
+}
+
+// hashChange is hashWrite for a command that may leave the hash as it was: it
+// touches the key itself before its first change (see shard.touchy).
+func (tx *Tx) hashChange(key string) (*dict.Map, error) {
+	if err := tx.writeErr(); err != nil {
+		return nil, err
+	}
+	return tx.hashRead(key)
 }
 
 // newHash creates an empty hash at key, which must not exist; the caller sets a
@@ -119,12 +125,14 @@ func (tx *Tx) hset(key string, pairs []string) (int64, error) {
 //
 //zlite:command hsetnx key
 func (tx *Tx) HSetNX(key, field, value string) (bool, error) {
-	h, err := tx.hashWrite(key)
+	h, err := tx.hashChange(key)
 	if err != nil || h != nil && h.Has(field) {
 		return false, err
 	}
 	if h == nil {
 		h = tx.newHash(key)
+	} else {
+		tx.sh(key).touch(key)
 	}
 	h.Set(field, value)
 	if d := tx.log(); d != nil {
@@ -169,12 +177,18 @@ func (tx *Tx) HMGet(key string, fields ...string) (values []string, ok []bool, e
 //
 //zlite:command hdel key
 func (tx *Tx) HDel(key string, fields ...string) (int64, error) {
-	h, err := tx.hashWrite(key)
+	h, err := tx.hashChange(key)
 	if h == nil || err != nil {
 		return 0, err
 	}
+	sh := tx.sh(key)
+	pending := sh.touchy()
 	var n int64
 	for _, f := range fields {
+		if pending && h.Has(f) {
+			sh.touch(key)
+			pending = false
+		}
 		if h.Delete(f) {
 			n++
 			if h.Len() == 0 {

@@ -53,6 +53,7 @@ func (tx *Tx) push(name, key string, left, xx bool, values []string) (int64, err
 	} else {
 		l.PushBack(values...)
 	}
+	tx.sh(key).touchWatches(key)
 	tx.signal(key)
 	return int64(l.Len()), nil
 }
@@ -104,6 +105,7 @@ func (tx *Tx) popOne(key string, left bool) (string, bool, error) {
 	} else {
 		v, _ = l.PopBack()
 	}
+	tx.sh(key).touchWatches(key)
 	tx.dropIfEmpty(key, l)
 	if d := tx.log(); d != nil {
 		d.pop(&popReq{kind: popList, left: left}, key)
@@ -126,6 +128,9 @@ func (tx *Tx) popCount(key string, left bool, count int64) ([]string, error) {
 		vs = l.PopFrontN(clampInt(count))
 	} else {
 		vs = l.PopBackN(clampInt(count))
+	}
+	if len(vs) > 0 {
+		tx.sh(key).touchWatches(key)
 	}
 	tx.dropIfEmpty(key, l)
 	if d := tx.log(); d != nil && len(vs) > 0 {
@@ -206,6 +211,7 @@ func (tx *Tx) LSet(key string, index int64, value string) error {
 	if err := l.Set(clampInt(index), value); err != nil {
 		return err
 	}
+	tx.sh(key).touchWatches(key)
 	if d := tx.log(); d != nil {
 		d.start(4)
 		d.word("lset")
@@ -255,6 +261,9 @@ func (tx *Tx) LInsert(key, op, pivot, value string) (int64, error) {
 		return 0, err
 	}
 	n := l.Insert(before, pivot, value)
+	if n > 0 {
+		tx.sh(key).touchWatches(key)
+	}
 	if d := tx.log(); d != nil && n > 0 {
 		d.cmd(nil, "linsert", key, op, pivot, value)
 	}
@@ -286,6 +295,9 @@ func (tx *Tx) LRem(key string, count int64, value string) (int64, error) {
 		return 0, err
 	}
 	n := l.Remove(clampInt(count), value)
+	if n > 0 {
+		tx.sh(key).touchWatches(key)
+	}
 	tx.dropIfEmpty(key, l)
 	if d := tx.log(); d != nil && n > 0 {
 		d.start(4)
@@ -307,6 +319,7 @@ func (tx *Tx) LTrim(key string, start, stop int64) error {
 		return err
 	}
 	l.Trim(clampInt(start), clampInt(stop))
+	tx.sh(key).touchWatches(key) // as Redis, even when nothing was trimmed
 	tx.dropIfEmpty(key, l)
 	if d := tx.log(); d != nil {
 		d.start(4)

@@ -32,14 +32,20 @@ func (tx *Tx) setRead(key string) (*setValue, error) {
 // setWrite is setRead for a command that will modify the set in place
 // (ErrReadOnly in View).
 func (tx *Tx) setWrite(key string) (*setValue, error) {
-	if err := tx.writeErr(); err != nil {
-		return nil, err
-	}
-	s, err := tx.setRead(key)
+	s, err := tx.setChange(key)
 	if s != nil {
 		tx.sh(key).touch(key) // WATCH, and a snapshot's copy-on-write, before the change
 	}
 	return s, err
+}
+
+// setChange is setWrite for a command that may leave the set as it was: it
+// touches the key itself before its first change (see shard.touchy).
+func (tx *Tx) setChange(key string) (*setValue, error) {
+	if err := tx.writeErr(); err != nil {
+		return nil, err
+	}
+	return tx.setRead(key)
 }
 
 // newSet creates an empty set at key, which must not exist; the caller adds a
@@ -61,15 +67,21 @@ func (tx *Tx) SAdd(key string, members ...string) (int64, error) {
 	if len(members) == 0 {
 		return 0, errArity("sadd")
 	}
-	s, err := tx.setWrite(key)
+	s, err := tx.setChange(key)
 	if err != nil {
 		return 0, err
 	}
 	if s == nil {
 		s = tx.newSet(key)
 	}
+	sh := tx.sh(key)
+	pending := sh.touchy()
 	var n int64
 	for _, m := range members {
+		if pending && !s.has(m) {
+			sh.touch(key)
+			pending = false
+		}
 		if s.add(m, tx.db.limits.Load().Set) {
 			n++
 		}
@@ -90,12 +102,18 @@ func (tx *Tx) SRem(key string, members ...string) (int64, error) {
 	if len(members) == 0 {
 		return 0, errArity("srem")
 	}
-	s, err := tx.setWrite(key)
+	s, err := tx.setChange(key)
 	if s == nil || err != nil {
 		return 0, err
 	}
+	sh := tx.sh(key)
+	pending := sh.touchy()
 	var n int64
 	for _, m := range members {
+		if pending && s.has(m) {
+			sh.touch(key)
+			pending = false
+		}
 		if s.remove(m) {
 			n++
 			if s.Len() == 0 {
@@ -197,10 +215,11 @@ func (tx *Tx) SPopN(key string, count int64) ([]string, error) {
 	if count < 0 {
 		return nil, ErrNotPositive
 	}
-	s, err := tx.setWrite(key)
+	s, err := tx.setChange(key)
 	if s == nil || err != nil || count == 0 {
 		return []string{}, err
 	}
+	tx.sh(key).touch(key)
 	d := tx.log()
 	if count >= int64(s.Len()) {
 		out := s.members()
@@ -289,17 +308,22 @@ func (tx *Tx) SMove(source, destination, member string) (bool, error) {
 	if source == destination {
 		return src.has(member), nil
 	}
-	tx.sh(source).touch(source)
-	if !src.remove(member) {
+	if !src.has(member) {
 		return false, nil
 	}
+	// A key is touched (WATCH, a snapshot's copy) only when it changes: the
+	// destination not when it holds the member already, as in Redis.
+	tx.sh(source).touch(source)
+	src.remove(member)
 	tx.dropIfEmpty(source, src)
-	if dst == nil {
+	switch {
+	case dst == nil:
 		dst = tx.newSet(destination)
-	} else {
+		dst.add(member, tx.db.limits.Load().Set)
+	case !dst.has(member):
 		tx.sh(destination).touch(destination)
+		dst.add(member, tx.db.limits.Load().Set)
 	}
-	dst.add(member, tx.db.limits.Load().Set)
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "smove", source, destination, member)
 	}

@@ -153,17 +153,15 @@ func (tx *Tx) settle(key string, s *stringValue) {
 	s.short = nil
 }
 
-// stringWrite is stringRead for a command that will modify the string in place
-// (ErrReadOnly in View).
-func (tx *Tx) stringWrite(key string) (*stringValue, error) {
+// stringChange is stringRead for a command that may modify the string in place
+// (ErrReadOnly in View). The command touches the key (WATCH, and a snapshot's
+// copy-on-write) just before it changes it, and not when it fails or leaves the
+// string as it was, as Redis signals a key only when it changed.
+func (tx *Tx) stringChange(key string) (*stringValue, error) {
 	if err := tx.writeErr(); err != nil {
 		return nil, err
 	}
-	s, err := tx.stringRead(key)
-	if s != nil {
-		tx.sh(key).touch(key) // WATCH, and a snapshot's copy-on-write, before the change
-	}
-	return s, err
+	return tx.stringRead(key)
 }
 
 // putString makes b the string at key, replacing any value of any type, and clears
@@ -351,7 +349,7 @@ func (tx *Tx) GetSet(key, value string) (string, bool, error) {
 //
 //zlite:command getdel key
 func (tx *Tx) GetDel(key string) (string, bool, error) {
-	s, err := tx.stringWrite(key)
+	s, err := tx.stringChange(key)
 	if s == nil || err != nil {
 		return "", false, err
 	}
@@ -377,7 +375,7 @@ func (tx *Tx) getEx(key string, o getExOptions) (string, bool, error) {
 	if o.at == 0 && !o.persist {
 		return tx.Get(key)
 	}
-	s, err := tx.stringWrite(key)
+	s, err := tx.stringChange(key)
 	if s == nil || err != nil {
 		return "", false, err
 	}
@@ -392,6 +390,7 @@ func (tx *Tx) getEx(key string, o getExOptions) (string, bool, error) {
 			d.cmd(nil, "del", key)
 		}
 	case o.at != 0:
+		sh.touch(key)
 		sh.setExpiry(i, o.at)
 		if d != nil {
 			d.start(3)
@@ -400,7 +399,11 @@ func (tx *Tx) getEx(key string, o getExOptions) (string, bool, error) {
 			d.int(o.at)
 		}
 	default:
-		if sh.clearExpiry(i) && d != nil {
+		if !sh.clearExpiry(i) {
+			break
+		}
+		sh.touch(key)
+		if d != nil {
 			d.cmd(nil, "persist", key)
 		}
 	}
@@ -500,7 +503,7 @@ func checkLength(n, more int64) error {
 //
 //zlite:command append key
 func (tx *Tx) Append(key, value string) (int64, error) {
-	s, err := tx.stringWrite(key)
+	s, err := tx.stringChange(key)
 	if err != nil {
 		return 0, err
 	}
@@ -510,6 +513,7 @@ func (tx *Tx) Append(key, value string) (int64, error) {
 		if err := checkLength(int64(len(s.b)), int64(len(value))); err != nil {
 			return 0, err
 		}
+		tx.sh(key).touch(key)
 		s.b = append(s.b, value...)
 		s.enc = encRaw
 		tx.settle(key, s)
@@ -613,7 +617,7 @@ func (tx *Tx) IncrByFloat(key string, value float64) (float64, error) {
 // Redis, in 64-bit-mantissa (long double) arithmetic and formatted with 17 decimals,
 // trailing zeros dropped.
 func (tx *Tx) incrByFloat(key, incr string) (string, error) {
-	s, err := tx.stringWrite(key)
+	s, err := tx.stringChange(key)
 	if err != nil {
 		return "", err
 	}
@@ -634,6 +638,7 @@ func (tx *Tx) incrByFloat(key, incr string) (string, error) {
 		return "", ErrIncrNaN
 	}
 	if s != nil {
+		tx.sh(key).touch(key)
 		s.b, s.enc = []byte(r), encEmbstr
 		tx.settle(key, s)
 	} else {
@@ -725,7 +730,7 @@ func (tx *Tx) SetRange(key string, offset int64, value string) (int64, error) {
 	if offset < 0 {
 		return 0, ErrOffsetOutOfRange
 	}
-	s, err := tx.stringWrite(key)
+	s, err := tx.stringChange(key)
 	if err != nil {
 		return 0, err
 	}
@@ -744,6 +749,7 @@ func (tx *Tx) SetRange(key string, offset int64, value string) (int64, error) {
 		copy(b[offset:], value)
 		tx.putString(key, b, encRaw, false)
 	} else {
+		tx.sh(key).touch(key)
 		if end > len(s.b) {
 			s.b = append(s.b, make([]byte, end-len(s.b))...)
 		}

@@ -45,19 +45,25 @@ func (tx *Tx) SetBit(key string, offset int64, value int) (int64, error) {
 	if value&^1 != 0 {
 		return 0, ErrBitValue
 	}
-	s, err := tx.stringWrite(key)
+	s, err := tx.stringChange(key)
 	if err != nil {
 		return 0, err
 	}
 	i := int(offset >> 3)
-	if s == nil {
+	mask := byte(1) << (7 - offset&7)
+	switch {
+	case s == nil:
 		tx.putString(key, make([]byte, i+1), encRaw, false)
 		s, _ = tx.stringRead(key)
-	} else if i >= len(s.b) {
+	case i >= len(s.b):
+		tx.sh(key).touch(key)
 		s.b = append(s.b, make([]byte, i+1-len(s.b))...)
+	case s.b[i]&mask != 0 == (value == 1):
+		return int64(value), nil // unchanged: not touched, not logged, as in Redis
+	default:
+		tx.sh(key).touch(key)
 	}
 	s.enc = encRaw
-	mask := byte(1) << (7 - offset&7)
 	old := int64(0)
 	if s.b[i]&mask != 0 {
 		old = 1

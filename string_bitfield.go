@@ -203,7 +203,7 @@ func (tx *Tx) bitfield(key string, words []string, readOnly bool) ([]int64, []bo
 		if readOnly {
 			return nil, nil, ErrBitfieldRO
 		}
-		if s, err = tx.stringWrite(key); err != nil {
+		if s, err = tx.stringChange(key); err != nil {
 			return nil, nil, err
 		}
 		size := int(highest>>3) + 1
@@ -213,6 +213,7 @@ func (tx *Tx) bitfield(key string, words []string, readOnly bool) ([]int64, []bo
 			s, _ = tx.stringRead(key)
 			dirty = true
 		case size > len(s.b):
+			tx.sh(key).touch(key)
 			s.b = append(s.b, make([]byte, size-len(s.b))...)
 			dirty = true
 		}
@@ -272,8 +273,12 @@ func (tx *Tx) bitfield(key string, words []string, readOnly bool) ([]int64, []bo
 			continue
 		}
 		ok[i] = true
+		differs := store&(math.MaxUint64>>(64-o.bits)) != old
+		if differs && !changed {
+			tx.sh(key).touch(key) // the first change: as Redis, not before
+		}
 		setBits(b, o.offset, o.bits, store)
-		changed = changed || store&(math.MaxUint64>>(64-o.bits)) != old
+		changed = changed || differs
 	}
 	if highest >= 0 {
 		tx.settle(key, s)

@@ -82,17 +82,35 @@ func (w *Watch) Close() {
 // the keyspace's write paths under the shard's lock; it costs two checks, in line,
 // when nothing is watched in the shard and the keyspace is not persisted.
 func (sh *shard) touch(key string) {
-	if sh.db.dur != nil || sh.watches.n != 0 {
+	if sh.touchy() {
 		sh.touchSlow(key)
 	}
 }
 
+// touchy reports whether touch has work to do in the shard. A command that may
+// leave a key as it was (SADD of a member there, HDEL of a field not) checks it,
+// and when it is set touches the key just before its first change, so that a
+// WATCH of the key stays clean when nothing changes, as in Redis.
+func (sh *shard) touchy() bool { return sh.db.dur != nil || sh.watches.n != 0 }
+
 // touchSlow is touch for a persisted keyspace (a snapshot's copy-on-write) or a
 // shard with watches.
 func (sh *shard) touchSlow(key string) {
+	sh.cow(key)
+	sh.touchWatches(key)
+}
+
+// cow is touch's snapshot half: a snapshot being written copies key's value
+// before it changes (open_snapshot.go).
+func (sh *shard) cow(key string) {
 	if d := sh.db.dur; d != nil && d.snap != nil {
-		d.snap.cow(sh.keys.Get(key)) // a snapshot's copy-on-write (open_snapshot.go)
+		d.snap.cow(sh.keys.Get(key))
 	}
+}
+
+// touchWatches is touch's WATCH half, for a command that learns only after its
+// change whether it changed key (ZADD): cow before, this after.
+func (sh *shard) touchWatches(key string) {
 	if sh.watches.n == 0 {
 		return
 	}

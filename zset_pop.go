@@ -28,6 +28,7 @@ func (tx *Tx) zpop(key string, min bool, count int64) ([]Z, error) {
 	} else {
 		zs = s.PopMaxN(clampInt(count))
 	}
+	tx.sh(key).touchWatches(key)
 	tx.dropIfEmpty(key, s)
 	if d := tx.log(); d != nil && len(zs) > 0 {
 		d.pop(&popReq{kind: popZSet, left: min, count: len(zs), zs: zs}, key)
@@ -69,6 +70,7 @@ func (tx *Tx) zpopTo(key string, lowest bool, count int64, w serverapi.PairWrite
 	} else {
 		s.PopMaxFunc(k, w.Pair)
 	}
+	tx.sh(key).touchWatches(key)
 	tx.dropIfEmpty(key, s)
 	return nil
 }
@@ -134,6 +136,9 @@ func (tx *Tx) zremRange(key string, del func(s *zset.Set) int, cmd string, lo, h
 		return 0, err
 	}
 	n := del(s)
+	if n > 0 {
+		tx.sh(key).touchWatches(key)
+	}
 	tx.dropIfEmpty(key, s)
 	if d := tx.log(); d != nil && n > 0 {
 		d.cmd(nil, cmd, key, lo, hi)

@@ -40,12 +40,19 @@ func validateZAdd(opt zset.AddOptions, incr bool, zs []Z) error {
 // zadd runs a validated ZADD: it returns the ZADD count or, with incr, the new score
 // and whether the update happened (ok false is Redis's nil reply).
 func (tx *Tx) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) (n int64, score float64, ok bool, err error) {
-	s, err := tx.zsetWrite(key)
+	if err := tx.writeErr(); err != nil {
+		return 0, 0, false, err
+	}
+	s, err := tx.zsetRead(key)
 	if err != nil {
 		return 0, 0, false, err
 	}
 	if s == nil && opt.XX {
 		return 0, 0, false, nil
+	}
+	sh := tx.sh(key)
+	if s != nil {
+		sh.cow(key) // the watches only if something changes, as in Redis
 	}
 	mark := -1
 	if d := tx.log(); d != nil {
@@ -63,12 +70,28 @@ func (tx *Tx) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) (n int64,
 		}
 		s = tx.newZSet(key)
 	}
+	changed := false
 	if incr {
+		before, had := 0.0, false
+		if sh.watches.n != 0 {
+			before, had = s.Score(zs[0].Member)
+		}
 		score, ok, err = s.AddIncr(opt, zs[0].Member, zs[0].Score)
+		changed = ok && (!had || score != before)
 	} else {
+		// Counted with CH, changes and additions both: the additions are the growth.
+		size := s.Len()
+		ch := opt.CH
+		opt.CH = true
 		var k int
 		k, err = s.Add(opt, zs...)
-		n = int64(k)
+		changed, n = k > 0, int64(s.Len()-size)
+		if ch {
+			n = int64(k)
+		}
+	}
+	if changed {
+		sh.touchWatches(key)
 	}
 	if s.Len() == 0 {
 		tx.dropIfEmpty(key, s)
@@ -206,6 +229,9 @@ func (tx *Tx) ZRem(key string, members ...string) (int64, error) {
 		return 0, err
 	}
 	n := s.Remove(members...)
+	if n > 0 {
+		tx.sh(key).touchWatches(key)
+	}
 	tx.dropIfEmpty(key, s)
 	if d := tx.log(); d != nil && n > 0 {
 		d.cmd(members, "zrem", key)

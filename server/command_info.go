@@ -2,6 +2,7 @@ package server
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/zlite/zlite"
@@ -120,10 +121,79 @@ func cmdCommand(c *client, a []string) bool {
 			}
 		}
 		c.w.node(top)
+	case "getkeys":
+		commandGetKeys(c, a[2:])
 	default:
 		c.w.errorReply("ERR unknown subcommand '" + trunc(a[1], 128) + "'. Try COMMAND HELP.")
 	}
 	return false
+}
+
+// commandKeys returns the keys of the command in args, or Redis's COMMAND
+// GETKEYS error text.
+func commandKeys(args []string) ([]string, string) {
+	const (
+		noKeys   = "The command has no key arguments"
+		badArity = "Invalid number of arguments specified for command"
+		badArgs  = "Invalid arguments specified for command"
+	)
+	arityOK := func(arity int) bool {
+		return (arity <= 0 || len(args) == arity) && len(args) >= -arity
+	}
+	if sc, ok := serverCommands[strings.ToLower(args[0])]; ok {
+		switch sc.name {
+		case "watch", "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro":
+		case "object":
+			if len(args) < 3 || strings.EqualFold(args[1], "help") {
+				return nil, noKeys
+			}
+		default:
+			return nil, noKeys
+		}
+		switch {
+		case !arityOK(sc.arity):
+			return nil, badArity
+		case sc.name == "watch":
+			return args[1:], ""
+		case sc.name == "object":
+			return args[2:3], ""
+		}
+		// Scripts may name no keys: a count Redis cannot use names none.
+		n, err := strconv.ParseInt(args[2], 10, 64)
+		if err != nil || n < 0 || n > int64(len(args)-3) {
+			return nil, ""
+		}
+		return args[3 : 3+n], ""
+	}
+	cmd, ok := zlite.LookupName(args[0])
+	switch {
+	case !ok:
+		return nil, "Invalid command specified"
+	case !cmd.HasKeys():
+		return nil, noKeys
+	case !arityOK(cmd.Arity()):
+		return nil, badArity
+	}
+	keys, ok := cmd.KeysIn(args)
+	if !ok {
+		return nil, badArgs
+	}
+	return keys, ""
+}
+
+// commandGetKeys is COMMAND GETKEYS: the keys of the command in args, with Redis's
+// errors for an unknown command, a wrong number of words, a command without keys
+// and a key count out of range.
+func commandGetKeys(c *client, args []string) {
+	keys, err := commandKeys(args)
+	if err != "" {
+		c.w.errorReply("ERR " + err)
+		return
+	}
+	c.w.array(len(keys))
+	for _, k := range keys {
+		c.w.bulk(k)
+	}
 }
 
 func sortStrings(s []string) { slices.Sort(s) }

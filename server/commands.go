@@ -67,7 +67,7 @@ func init() {
 			"list": -2, "info": 2, "kill": -3, "unblock": -3, "setinfo": 4, "no-evict": 3, "no-touch": 3, "reply": 3, "help": 2}},
 		{name: "info", arity: -1, run: cmdInfo},
 		{name: "config", arity: -2, run: cmdConfig, subs: map[string]int{"get": -3, "set": -4, "resetstat": 2, "help": 2}},
-		{name: "command", arity: -1, run: cmdCommand, subs: map[string]int{"count": 2, "list": -2, "info": -2, "docs": -2, "help": 2}},
+		{name: "command", arity: -1, run: cmdCommand, subs: map[string]int{"count": 2, "list": -2, "info": -2, "docs": -2, "getkeys": -4, "help": 2}},
 		{name: "object", arity: -2, run: cmdObject, subs: map[string]int{"encoding": 3, "freq": 3, "idletime": 3, "refcount": 3, "help": 2}},
 		{name: "time", arity: 1, run: cmdTime},
 		{name: "multi", arity: 1, inMulti: true, run: cmdMulti},

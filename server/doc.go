@@ -167,7 +167,10 @@
 //     timeout, databases (read-only, as in Redis), save and appendonly, and the
 //     thresholds of the compact encodings (hash-, zset- and set-max-listpack-*,
 //     set-max-intset-entries and the ziplist aliases: see
-//     zlite.DB.SetEncodingLimits for how they apply), checked and applied all or
+//     zlite.DB.SetEncodingLimits for how they apply) and, kept and reported but
+//     changing nothing as zlite's lists have no quicklist nodes,
+//     list-max-listpack-size (list-max-ziplist-size) and list-compress-depth;
+//     checked and applied all or
 //     none as in Redis, except that save and appendonly take only
 //     their off values ("" and no: a value Redis would accept is refused with "zlite
 //     has no persistence"). CONFIG GET lists a glob's matches in name order (Redis:

@@ -502,6 +502,9 @@ var configParams = map[string]configParam{
 	"set-max-intset-entries":    limitParam(func(l *zlite.EncodingLimits) *int { return &l.Set.Ints }, false),
 	"set-max-listpack-entries":  limitParam(func(l *zlite.EncodingLimits) *int { return &l.Set.Packed.Entries }, false),
 	"set-max-listpack-value":    limitParam(func(l *zlite.EncodingLimits) *int { return &l.Set.Packed.Value }, true),
+	"list-max-listpack-size":    listMaxSize,
+	"list-max-ziplist-size":     listMaxSize,
+	"list-compress-depth":       keptParam("list-compress-depth", 0, 0, math.MaxInt32),
 	"busy-reply-threshold":      busyReplyThreshold,
 	"lua-time-limit":            busyReplyThreshold, // busy-reply-threshold's old name
 	"databases":                 {get: func(*Server) string { return strconv.Itoa(NumDBs) }},
@@ -538,6 +541,28 @@ var busyReplyThreshold = configParam{
 		n, err := configInt(v, 0, math.MaxInt64)
 		return func(s *Server) { s.busyThreshold.Store(n) }, err
 	},
+}
+
+// listMaxSize is list-max-listpack-size (list-max-ziplist-size): the size of
+// Redis's quicklist nodes, which zlite's lists do not have.
+var listMaxSize = keptParam("list-max-listpack-size", -2, math.MinInt32, math.MaxInt32)
+
+// keptParam is an integer CONFIG parameter between lo and hi that zlite accepts
+// and reports but that changes nothing, because it tunes a structure of Redis's
+// that zlite does not have; def is Redis's default.
+func keptParam(name string, def, lo, hi int64) configParam {
+	return configParam{
+		get: func(s *Server) string {
+			if v, ok := s.kept.Load(name); ok {
+				return strconv.FormatInt(v.(int64), 10)
+			}
+			return strconv.FormatInt(def, 10)
+		},
+		set: func(v string) (func(*Server), string) {
+			n, err := configInt(v, lo, hi)
+			return func(s *Server) { s.kept.Store(name, n) }, err
+		},
+	}
 }
 
 // limitParam is a CONFIG parameter of a compact encoding's threshold (a field of

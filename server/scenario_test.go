@@ -14,9 +14,11 @@ import (
 // Scripted transcripts, compared on the wire with redis-server as in diff_test.go.
 // A step is "N: CMD args" (send on client N, compare the reply), "N> CMD args" (send
 // only), "N<" (read and compare the reply of an earlier send), "N~" (read it without
-// comparing: HELLO's map names the server's version and the client's id), "N!" (the server
-// closed client N's connection; "~" in an argument is a space), "raw N: bytes" (send bytes as they are and compare
-// one reply) or "blocked K" (wait until K clients are blocked on both servers).
+// comparing: HELLO's map names the server's version and the client's id), "N!" (the
+// server closed client N's connection), "raw N: bytes" (send bytes as they are and
+// compare one reply) or "blocked K" (wait until K clients are blocked on both
+// servers). In an argument "~" is a space; an argument of two single quotes is the
+// empty string.
 type scenario struct {
 	name    string
 	clients int
@@ -36,6 +38,13 @@ var scenarios = []scenario{
 		"0: CONFIG GET maxclients", "0: CONFIG GET nosuchparam", "0: CONFIG SET nosuchparam 1",
 		"0: OBJECT ENCODING nokey", "0: OBJECT NOSUCH k", "0: OBJECT FREQ nokey", "0: OBJECT IDLETIME nokey", "0: OBJECT HELP", "0: OBJECT REFCOUNT nokey",
 		"0: COMMAND DOCS zadd blpop zrange copy nosuch ping zrangestore bzmpop eval",
+		"0: COMMAND GETKEYS sort abc store def", "0: COMMAND GETKEYS sort abc LIMIT 0 1 BY x STORE d GET # STORE e",
+		"0: COMMAND GETKEYS zunionstore d 2 a b", "0: COMMAND GETKEYS zunion 3 a b", "0: COMMAND GETKEYS mset a 1 b 2",
+		"0: COMMAND GETKEYS eval s 1 k x", "0: COMMAND GETKEYS eval s 5 k", "0: COMMAND GETKEYS watch a b",
+		"0: COMMAND GETKEYS keys x", "0: COMMAND GETKEYS get a b", "0: COMMAND GETKEYS nosuch a", "0: COMMAND GETKEYS get",
+		"0: COMMAND GETKEYS object encoding k", "0: COMMAND GETKEYS ping x", "0: COMMAND GETKEYS lmpop 1 l left",
+		"0: CONFIG SET list-max-ziplist-size 32", "0: CONFIG GET list-max-listpack-size", "0: CONFIG SET list-compress-depth -1",
+		"0: CONFIG SET list-max-listpack-size x", "0: CONFIG SET list-max-listpack-size -2",
 		"0: HELLO 4", "0: HELLO x",
 		"0: NOSUCHCOMMAND a b", "0: zadd", "0: RESET", "0: QUIT", "0!",
 	}},
@@ -188,6 +197,9 @@ func runSteps(t *testing.T, sc scenario, ps []*pair) {
 			args := strings.Fields(rest)
 			for i := range args {
 				args[i] = strings.ReplaceAll(args[i], "~", " ") // a space inside an argument
+				if args[i] == "''" {
+					args[i] = "" // the empty string
+				}
 			}
 			for side, w := range p.conns {
 				a := make([]string, len(args))
@@ -266,3 +278,45 @@ func TestWireAuth(t *testing.T) {
 		})
 	}
 }
+
+// watchNoOps is a scenario of writes that leave a key as it was, and their
+// neighbours that change it: client 0 watches the key, client 1 runs the write,
+// and client 0's EXEC (nil when the key was touched) is compared with Redis's,
+// which touches a key only when a command changes it (and always for some that
+// rewrite it with the same value, as HSET and APPEND do).
+func watchNoOps() scenario {
+	cases := []struct{ key, write string }{
+		{"s", "SADD s a"}, {"s", "SADD s new"}, {"s", "SREM s zz"}, {"s", "SREM s a"},
+		{"s", "SMOVE s s2 zz"}, {"s2", "SMOVE s s2 a"}, {"s", "SMOVE s s2 a"}, {"s2", "SMOVE s s2 b"}, {"s", "SMOVE s s a"},
+		{"s", "SPOP s 0"}, {"s", "SPOP nokey"}, {"s", "SINTERSTORE nokey s none"}, {"nokey", "SINTERSTORE nokey s none"},
+		{"nokey", "SUNIONSTORE nokey none"}, {"nokey", "SDIFFSTORE nokey none s"}, {"s", "SDIFFSTORE s s"},
+		{"h", "HSET h f v"}, {"h", "HSETNX h f x"}, {"h", "HSETNX h g x"}, {"h", "HDEL h zz"}, {"h", "HDEL h f"},
+		{"h", "HINCRBY h n 0"}, {"h", "HMSET h f v"},
+		{"str", "SETRANGE str 0 ''"}, {"nokey", "SETRANGE nokey 0 ''"}, {"str", "SETRANGE str 0 a"}, {"str", "APPEND str ''"},
+		{"str", "SET str x NX"}, {"str", "SETNX str x"}, {"str", "MSETNX str x new y"}, {"str", "SET str abc XX"},
+		{"str", "GETEX str"}, {"str", "GETEX str PERSIST"}, {"str", "PERSIST str"}, {"str", "GETDEL nokey"}, {"str", "RENAME str str"},
+		{"cnt", "INCRBY cnt 0"}, {"cnt", "INCRBYFLOAT cnt 0"},
+		{"bits", "SETBIT bits 3 1"}, {"bits", "SETBIT bits 3 0"}, {"bits", "SETBIT bits 100 0"},
+		{"bits", "BITFIELD bits GET u8 0"}, {"bits", "BITFIELD bits SET u8 0 16"}, {"bits", "BITFIELD bits SET u8 0 17"},
+		{"bits", "BITFIELD bits INCRBY u8 0 0"}, {"bits", "BITFIELD bits OVERFLOW FAIL INCRBY u2 0 9"},
+		{"nokey", "BITOP AND nokey none1 none2"}, {"str", "BITOP AND str none1 none2"},
+		{"nokey", "SORT s STORE nokey"}, {"nokey", "SORT none STORE nokey"}, {"str", "SORT none STORE str"},
+		{"z", "ZUNIONSTORE z 1 none"}, {"nokey", "ZUNIONSTORE nokey 1 s"},
+		{"z", "ZADD z 1 m"}, {"z", "ZADD z 2 m"}, {"z", "ZADD z NX 5 m"}, {"z", "ZADD z XX 1 new"}, {"z", "ZADD z GT 0 m"},
+		{"z", "ZINCRBY z 0 m"}, {"z", "ZREM z nope"}, {"z", "ZREMRANGEBYSCORE z 5 6"}, {"z", "ZREMRANGEBYRANK z 5 6"},
+		{"z", "ZREMRANGEBYLEX z [x [y"}, {"z", "ZPOPMIN z 0"}, {"z", "ZMPOP 1 z MIN COUNT 0"},
+		{"l", "LREM l 0 zz"}, {"l", "LINSERT l BEFORE zz v"}, {"l", "LTRIM l 0 -1"}, {"l", "LSET l 0 a"},
+		{"l", "LPOP l 0"}, {"l", "LMOVE l l RIGHT RIGHT"}, {"l", "RPUSHX nokey v"},
+	}
+	setup := []string{"0: FLUSHALL", "0: SADD s a b", "0: SADD s2 a", "0: HSET h f v n 1", "0: SET str abc",
+		"0: SET cnt 5", "0: SETBIT bits 3 1", "0: ZADD z 1 m", "0: RPUSH l a"}
+	var steps []string
+	for _, c := range cases {
+		steps = append(steps, setup...)
+		steps = append(steps, "0: WATCH "+c.key, "1: "+c.write,
+			"0: MULTI", "0: ECHO "+strings.ReplaceAll(c.write, " ", "~"), "0: EXEC")
+	}
+	return scenario{"watch-no-op", 2, steps}
+}
+
+func init() { scenarios = append(scenarios, watchNoOps()) }

@@ -90,7 +90,10 @@ type Server struct {
 	// script running longer puts the server in busy mode (see script.go); 0 never.
 	busyThreshold atomic.Int64
 	scriptMemory  atomic.Int64 // how much one script may grow the heap (scriptMemoryLimit)
-	onShutdown    func()       // called after SHUTDOWN closed the server
+	// kept is the settings CONFIG SET stores and CONFIG GET reports that change
+	// nothing in zlite (see keptParam), by name.
+	kept       sync.Map
+	onShutdown func() // called after SHUTDOWN closed the server
 
 	mu        sync.Mutex
 	clients   map[int64]*client
