@@ -650,20 +650,33 @@ func (tx *Tx) incrByFloat(key, incr string) (string, error) {
 	return r, nil
 }
 
-// longDouble parses s as Redis's string2ld does (strtold's syntax, the whole string,
-// no NaN) into a 64-bit-mantissa float. Numbers beyond float64's range are refused,
-// where Redis's long double would take them.
+// longDouble parses s as Redis's string2ld does into a 64-bit-mantissa float, as
+// an x87 long double: strtold's syntax over the whole string (no leading space, no
+// NaN), fewer than 5120 bytes, and within the long double's range (a number that
+// would overflow it, or underflow to zero, is refused; a float64 would refuse far
+// more, from 1e309 and 1e-324).
 func longDouble(s string) (*big.Float, bool) {
-	f, err := zset.ParseScore(s)
-	if err != nil {
+	if f, err := zset.ParseScore(s); err == nil && (math.IsInf(f, 0) || strings.ContainsAny(s, "xX")) {
+		return new(big.Float).SetPrec(64).SetFloat64(f), true
+	}
+	// Syntax as strtod's (ParseScoreBound, less what it allows beyond string2ld);
+	// the value then from the decimal digits, in the long double's precision.
+	if s == "" || len(s) >= 5120 || strings.ContainsAny(s[:1], " \t\n\v\f\r(") || strings.IndexByte(s, 0) >= 0 {
 		return nil, false
 	}
-	if math.IsInf(f, 0) || strings.ContainsAny(s, "xX") {
-		return new(big.Float).SetPrec(64).SetFloat64(f), true
+	b, err := zset.ParseScoreBound(s)
+	if err != nil || b.Exclusive {
+		return nil, false
+	}
+	if math.IsInf(b.Value, 0) && strings.ContainsAny(s, "xX") {
+		return nil, false // a hexadecimal number beyond float64: not worth a parser of its own
 	}
 	v, _, err := big.ParseFloat(s, 10, 64, big.ToNearestEven)
 	if err != nil {
-		return new(big.Float).SetPrec(64).SetFloat64(f), true
+		return nil, false
+	}
+	if e := v.MantExp(nil); v.Sign() != 0 && (e > 16384 || e < -16444) {
+		return nil, false // strtold's ERANGE: beyond the long double, or below its least subnormal
 	}
 	return v, true
 }

@@ -59,7 +59,14 @@ func (tx *Tx) SetBit(key string, offset int64, value int) (int64, error) {
 		tx.sh(key).touch(key)
 		s.b = append(s.b, make([]byte, i+1-len(s.b))...)
 	case s.b[i]&mask != 0 == (value == 1):
-		return int64(value), nil // unchanged: not touched, not logged, as in Redis
+		// Unchanged: not touched nor logged, as in Redis, which still makes the
+		// string raw (a snapshot's copy first: the encoding is in the value).
+		if s.enc != encRaw {
+			tx.sh(key).cow(key)
+			s.enc = encRaw
+			tx.settle(key, s)
+		}
+		return int64(value), nil
 	default:
 		tx.sh(key).touch(key)
 	}

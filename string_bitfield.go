@@ -216,6 +216,8 @@ func (tx *Tx) bitfield(key string, words []string, readOnly bool) ([]int64, []bo
 			tx.sh(key).touch(key)
 			s.b = append(s.b, make([]byte, size-len(s.b))...)
 			dirty = true
+		default:
+			tx.sh(key).cow(key) // the encoding becomes raw even if no bit changes
 		}
 		s.enc = encRaw
 	}

@@ -314,14 +314,11 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 	defer c.w.mute(false)
 	c.srv.commands.Add(1)
 	if err != nil {
-		if c.multi != nil {
-			c.multi.aborted = true
-		}
-		c.w.errorReply(err.Error())
+		c.reject(strings.ToLower(args[0]), err.Error())
 		return false
 	}
 	if c.needsAuth() && !(isServer && sc.noAuth) {
-		c.w.errorReply("NOAUTH Authentication required.")
+		c.reject(name, "NOAUTH Authentication required.")
 		return false
 	}
 	if c.multi != nil && !(isServer && sc.inMulti) {
@@ -339,6 +336,24 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 		c.execBlocking(cmd, args)
 	}
 	return quit
+}
+
+// reject replies the error e to the command name that may not run (its words, a
+// script past busy-reply-threshold, authentication), failing the transaction it
+// would be queued in. A refused EXEC ends the transaction at once, as Redis's
+// execCommandAbort: EXECABORT with e's message (without an ERR code), even when
+// no transaction is open.
+func (c *client) reject(name, e string) {
+	switch {
+	case name == "exec":
+		c.multi = nil
+		c.watch.clear()
+		c.w.errorReply("EXECABORT Transaction discarded because of: " + strings.TrimPrefix(e, "ERR "))
+		return
+	case c.multi != nil:
+		c.multi.aborted = true
+	}
+	c.w.errorReply(e)
 }
 
 // runBatch runs the batch of keyspace commands (see dispatch) and writes their

@@ -57,6 +57,7 @@ var scenarios = []scenario{
 		"0: MULTI", "0: ZADD z 1 a", "0: ZINCRBY z 2 a", "0: ZRANGE z 0 -1 WITHSCORES", "0: LPUSH z x",
 		"0: BLPOP nokey 0", "0: BLMOVE a b LEFT LEFT 0", "0: BZPOPMIN nokey 0", "0: PING", "0: EXEC",
 		"0: EXEC", "0: DISCARD", "0: MULTI", "0: MULTI", "0: ZADD z 2 b", "0: DISCARD", "0: ZCARD z",
+		"0: MULTI", "0: ZADD z 3 c", "0: EXEC x", "0: PING", "0: EXEC x", "0: ZCARD z",
 		"0: MULTI", "0: EXEC",
 		"0: MULTI", "0: ZADD z 3 c", "0: NOSUCH", "0: ZADD z", "0: EXEC", "0: ZCARD z",
 		"0: MULTI", "0: WATCH z", "0: ZSCORE z a", "0: EXEC",

@@ -426,7 +426,8 @@ func (sc *scripts) busyError(name string, a []string) string {
 
 // rejectBusy replies BUSY to a command that may not run while a script is past
 // busy-reply-threshold, as Redis does (a transaction it was queued in then fails
-// with EXECABORT), and reports whether it did.
+// with EXECABORT; EXEC itself ends it with EXECABORT and the BUSY error), and
+// reports whether it did.
 func (c *client) rejectBusy(sc *serverCommand, cmd zlite.Command, isServer bool, a []string, mute bool) bool {
 	var name string
 	if isServer {
@@ -439,11 +440,8 @@ func (c *client) rejectBusy(sc *serverCommand, cmd zlite.Command, isServer bool,
 		return false
 	}
 	c.runBatch()
-	if c.multi != nil {
-		c.multi.aborted = true
-	}
 	c.w.mute(mute)
-	c.w.errorReply(e)
+	c.reject(name, e)
 	c.w.mute(false)
 	return true
 }

@@ -325,14 +325,21 @@ func TestScriptKill(t *testing.T) {
 		"while true do end",
 		"while true do pcall(function() while true do end end) end",
 	} {
+		other.do("MULTI")
+		other.do("INCR", "xx")
 		runner.send("EVAL", script, "0")
 		for _, w := range other.conns {
 			waitBusy(t, w)
 		}
 		other.do("ZADD", "z", "1", "a")
+		// multi.tcl "EXEC and script timeout": EXEC while busy ends the transaction.
+		other.do("INCR", "xx")
+		other.do("EXEC")
+		other.do("EXEC")
 		other.do("SCRIPT", "KILL")
 		runner.check(script)
 		other.do("PING")
+		other.do("GET", "xx")
 		other.do("SCRIPT", "KILL")
 	}
 }
