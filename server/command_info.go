@@ -142,7 +142,7 @@ func commandKeys(args []string) ([]string, string) {
 	}
 	if sc, ok := serverCommands[strings.ToLower(args[0])]; ok {
 		switch sc.name {
-		case "watch", "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro":
+		case "watch", "move", "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro":
 		case "object":
 			if len(args) < 3 || strings.EqualFold(args[1], "help") {
 				return nil, noKeys
@@ -157,6 +157,8 @@ func commandKeys(args []string) ([]string, string) {
 			return args[1:], ""
 		case sc.name == "object":
 			return args[2:3], ""
+		case sc.name == "move":
+			return args[1:2], ""
 		}
 		// Scripts may name no keys: a count Redis cannot use names none.
 		n, err := strconv.ParseInt(args[2], 10, 64)

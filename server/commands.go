@@ -18,6 +18,7 @@ type serverCommand struct {
 	arity   int
 	noAuth  bool // allowed before AUTH (AUTH, HELLO, QUIT, RESET)
 	inMulti bool // runs at once inside MULTI instead of being queued
+	noMulti bool // refused inside MULTI (SHUTDOWN), failing the transaction
 	// subs, for a container command (CLIENT, CONFIG...), maps each subcommand to its
 	// arity, checked with the command's before AUTH and MULTI, as in Redis.
 	subs map[string]int
@@ -84,7 +85,8 @@ func init() {
 		{name: "fcall_ro", arity: -3, run: cmdFCall(true)},
 		{name: "function", arity: -2, run: cmdFunction, subs: map[string]int{"load": -3, "delete": 3, "flush": -2,
 			"list": -2, "stats": 2, "kill": 2, "help": 2}},
-		{name: "shutdown", arity: -1, run: cmdShutdown},
+		{name: "shutdown", arity: -1, noMulti: true, run: cmdShutdown},
+		{name: "move", arity: 3, run: cmdMove},
 	} {
 		serverCommands[sc.name] = sc
 	}

@@ -183,3 +183,44 @@ func TestManyClients(t *testing.T) {
 		t.Fatalf("LLEN gone = %d; want 1: a disconnected BLPOP took the element", n)
 	}
 }
+
+// TestMoveBothWays runs MOVEs of one key between keyspaces 0 and 1 from two
+// clients at once, each moving it away from its own keyspace: MOVE holds both
+// keyspaces, the lower first, so neither deadlocks the other, and the key is
+// always in exactly one of them.
+func TestMoveBothWays(t *testing.T) {
+	addr, _ := startServer(t)
+	setup := dial(t, addr)
+	setup.do("SET", "k", "v")
+	const rounds = 300
+	errs := make(chan error, 2)
+	for db := range 2 {
+		w := dial(t, addr)
+		w.do("SELECT", fmt.Sprint(db))
+		go func() {
+			for range rounds {
+				w.send("MOVE", "k", fmt.Sprint(1-db))
+				r, err := w.read()
+				if err == nil && r != ":0\r\n" && r != ":1\r\n" {
+					err = fmt.Errorf("MOVE k %d from %d = %q", 1-db, db, r)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	in0 := setup.do("EXISTS", "k")
+	setup.do("SELECT", "1")
+	in1 := setup.do("EXISTS", "k")
+	if in0+in1 != ":1\r\n:0\r\n" && in0+in1 != ":0\r\n:1\r\n" {
+		t.Fatalf("EXISTS k in keyspaces 0 and 1: %q, %q; want the key in exactly one", in0, in1)
+	}
+}

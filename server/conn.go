@@ -321,6 +321,10 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 		c.reject(name, "NOAUTH Authentication required.")
 		return false
 	}
+	if c.multi != nil && isServer && sc.noMulti {
+		c.reject(name, "ERR Command not allowed inside a transaction")
+		return false
+	}
 	if c.multi != nil && !(isServer && sc.inMulti) {
 		c.multi.queue(args, cmd, sc)
 		c.w.status("QUEUED")

@@ -69,45 +69,82 @@ func hasReplace(args []string) bool {
 	return false
 }
 
+// keyValue is a key's value and TTL as read by readKey, to be written under
+// another keyspace's lock by writeTo.
+type keyValue struct {
+	typ  string
+	list []string
+	zs   []zlite.Z
+	str  string
+	strs []string      // a set's members; a hash's fields, then its values
+	at   time.Duration // PEXPIRETIME: Unix milliseconds, or negative
+}
+
+// readKey reads key's value and TTL; typ is "none" when key does not exist.
+func readKey(tx *zlite.Tx, key string) keyValue {
+	var v keyValue
+	v.typ, _ = tx.Type(key)
+	switch v.typ {
+	case "list":
+		v.list, _ = tx.LRange(key, 0, -1)
+	case "zset":
+		v.zs, _ = tx.ZRangeWithScores(key, 0, -1)
+	case "string":
+		v.str, _, _ = tx.Get(key)
+	case "set":
+		v.strs, _ = tx.SMembers(key)
+	case "hash":
+		v.strs, _ = tx.HKeys(key)
+		vals, _ := tx.HVals(key)
+		v.strs = append(v.strs, vals...)
+	}
+	v.at, _ = tx.PExpireTime(key)
+	return v
+}
+
+// writeTo creates key, which does not exist, with v's value and TTL, with RPUSH,
+// ZADD, SADD, HSET or SET, so that clients blocked on key are served.
+func (v keyValue) writeTo(tx *zlite.Tx, key string) error {
+	var err error
+	switch v.typ {
+	case "list":
+		_, err = tx.RPush(key, v.list...)
+	case "zset":
+		_, err = tx.ZAdd(key, v.zs...)
+	case "set":
+		_, err = tx.SAdd(key, v.strs...)
+	case "hash":
+		pairs := make([]string, 0, len(v.strs))
+		for i := range len(v.strs) / 2 {
+			pairs = append(pairs, v.strs[i], v.strs[len(v.strs)/2+i])
+		}
+		_, err = tx.HSet(key, pairs...)
+	default:
+		err = tx.Set(key, v.str, 0)
+	}
+	if err == nil && v.at >= 0 {
+		_, err = tx.PExpireAt(key, time.UnixMilli(int64(v.at/time.Millisecond)))
+	}
+	return err
+}
+
 // copyAcross is COPY src dst DB n from keyspace from to another keyspace to: it
 // copies src's value and TTL to dst and returns 1, or 0 when src does not exist or
 // dst does and replace is false, as Redis. It reads src under from's lock and then
-// writes dst under to's (creating dst with RPUSH, ZADD, SADD, HSET or SET, so that clients blocked
-// on dst are served), so a command on to may run between the two; the copy is
-// that of the source as it was when read. The complexity is O(n) for n elements.
+// writes dst under to's (see writeTo), so a command on to may run between the
+// two; the copy is that of the source as it was when read. The complexity is O(n)
+// for n elements.
 func copyAcross(from, to *zlite.DB, src, dst string, replace bool) (int64, error) {
-	var (
-		typ  string
-		list []string
-		zs   []zlite.Z
-		str  string
-		strs []string      // a set's members; a hash's fields, then its values
-		at   time.Duration // PEXPIRETIME: Unix milliseconds, or negative
-	)
-	_ = from.View(func(tx *zlite.Tx) error {
-		typ, _ = tx.Type(src)
-		switch typ {
-		case "list":
-			list, _ = tx.LRange(src, 0, -1)
-		case "zset":
-			zs, _ = tx.ZRangeWithScores(src, 0, -1)
-		case "string":
-			str, _, _ = tx.Get(src)
-		case "set":
-			strs, _ = tx.SMembers(src)
-		case "hash":
-			strs, _ = tx.HKeys(src)
-			vals, _ := tx.HVals(src)
-			strs = append(strs, vals...)
-		}
-		at, _ = tx.PExpireTime(src)
+	var v keyValue
+	_ = from.ViewKeys([]string{src}, func(tx *zlite.Tx) error {
+		v = readKey(tx, src)
 		return nil
 	})
-	if typ == "none" {
+	if v.typ == "none" {
 		return 0, nil
 	}
 	var n int64
-	err := to.Update(func(tx *zlite.Tx) error {
+	err := to.UpdateKeys([]string{dst}, func(tx *zlite.Tx) error {
 		if e, _ := tx.Exists(dst); e > 0 {
 			if !replace {
 				return nil
@@ -116,30 +153,63 @@ func copyAcross(from, to *zlite.DB, src, dst string, replace bool) (int64, error
 				return err
 			}
 		}
-		var err error
-		switch typ {
-		case "list":
-			_, err = tx.RPush(dst, list...)
-		case "zset":
-			_, err = tx.ZAdd(dst, zs...)
-		case "set":
-			_, err = tx.SAdd(dst, strs...)
-		case "hash":
-			pairs := make([]string, 0, len(strs))
-			for i := range len(strs) / 2 {
-				pairs = append(pairs, strs[i], strs[len(strs)/2+i])
-			}
-			_, err = tx.HSet(dst, pairs...)
-		default:
-			err = tx.Set(dst, str, 0)
-		}
-		if err == nil && at >= 0 {
-			_, err = tx.PExpireAt(dst, time.UnixMilli(int64(at/time.Millisecond)))
-		}
+		err := v.writeTo(tx, dst)
 		if err == nil {
 			n = 1
 		}
 		return err
 	})
 	return n, err
+}
+
+// cmdMove is MOVE key db: the key, with its TTL, from the client's keyspace to
+// keyspace db, unless it exists there (0). Both keyspaces' shards of key are held
+// at once, the lower-numbered keyspace's first (so two MOVEs the other way round
+// cannot deadlock): no command sees the key in both or in neither. O(n) for n
+// elements.
+func cmdMove(c *client, a []string) bool {
+	n, err := strconv.ParseInt(a[2], 10, 32)
+	switch {
+	case err != nil || strconv.FormatInt(n, 10) != a[2]:
+		c.w.errorReply(zlite.ErrNotInteger.Error())
+		return false
+	case n < 0 || n >= NumDBs:
+		c.w.errorReply("ERR DB index is out of range")
+		return false
+	case int(n) == c.db:
+		c.w.errorReply(zlite.ErrSameObject.Error())
+		return false
+	}
+	from, to, key := c.srv.DB(c.db), c.srv.DB(int(n)), a[1]
+	var moved int64
+	move := func(src, dst *zlite.Tx) error {
+		if e, _ := src.Exists(key); e == 0 {
+			return nil
+		}
+		if e, _ := dst.Exists(key); e > 0 {
+			return nil
+		}
+		if err := readKey(src, key).writeTo(dst, key); err != nil {
+			return err
+		}
+		moved = 1
+		_, err := src.Del(key)
+		return err
+	}
+	keys := []string{key}
+	if c.db < int(n) {
+		err = from.UpdateKeys(keys, func(src *zlite.Tx) error {
+			return to.UpdateKeys(keys, func(dst *zlite.Tx) error { return move(src, dst) })
+		})
+	} else {
+		err = to.UpdateKeys(keys, func(dst *zlite.Tx) error {
+			return from.UpdateKeys(keys, func(src *zlite.Tx) error { return move(src, dst) })
+		})
+	}
+	if err != nil {
+		c.w.errorReply(err.Error())
+		return false
+	}
+	c.w.integer(moved)
+	return false
 }
