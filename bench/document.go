@@ -64,9 +64,9 @@ network hop and protocol that zlite does not have; against Redis pipelined ×100
 of that cost is shared among 100 commands, so that ratio is closer to the cost of
 Redis's own data structures; miniredis is the in-process Go peer (it still speaks
 RESP over a loopback socket). The RESP rows (group resp) put zlite behind the
-protocol too: redis-benchmark's requests per second (-t zadd,zpopmin,lpush,rpop
--r 100000, each -P and -c shown) against a zlite server and against redis-server in
-turn, and go-redis through the in-process server.Dialer against go-redis on
+protocol too: redis-benchmark's requests per second (-t zadd,zpopmin,lpush,rpop,
+set,get,incr,hset,sadd,mset -r 100000, MSET of 10 keys, each -P and -c shown)
+against a zlite server and against redis-server in turn, and go-redis through the in-process server.Dialer against go-redis on
 miniredis over TCP; their zlite figure is in the zlite column.
 `)
 	return b.String()

@@ -41,7 +41,7 @@ import (
 
 // Config sets what Run measures; every zero field takes the default shown.
 type Config struct {
-	Tests     string        // redis-benchmark -t: "zadd,zpopmin,lpush,rpop"
+	Tests     string        // redis-benchmark -t: "zadd,zpopmin,lpush,rpop,set,get,incr,hset,sadd,mset"
 	Requests  int           // redis-benchmark -n: 200000
 	Random    int           // redis-benchmark -r (random keys): 100000
 	Pipelines []int         // redis-benchmark -P values: 1, 64
@@ -57,7 +57,7 @@ type Config struct {
 
 func (c *Config) defaults() {
 	if c.Tests == "" {
-		c.Tests = "zadd,zpopmin,lpush,rpop"
+		c.Tests = "zadd,zpopmin,lpush,rpop,set,get,incr,hset,sadd,mset"
 	}
 	if c.Requests == 0 {
 		c.Requests = 200000
@@ -336,7 +336,8 @@ func redisBenchmark(ctx context.Context, bin, addr string, cfg Config, pipeline,
 		}
 		f, err := strconv.ParseFloat(rec[1], 64)
 		if err == nil && f > 0 && !math.IsInf(f, 0) { // too few requests to time: +Inf
-			rps[strings.ToUpper(rec[0])] = f
+			name, _, _ := strings.Cut(rec[0], " ") // "MSET (10 keys)": MSET
+			rps[strings.ToUpper(name)] = f
 		}
 	}
 	return rps, nil

@@ -20,7 +20,7 @@ import (
 
 func main() {
 	var cfg respbench.Config
-	flag.StringVar(&cfg.Tests, "t", "zadd,zpopmin,lpush,rpop", "redis-benchmark tests")
+	flag.StringVar(&cfg.Tests, "t", "zadd,zpopmin,lpush,rpop,set,get,incr,hset,sadd,mset", "redis-benchmark tests")
 	flag.IntVar(&cfg.Requests, "n", 200000, "redis-benchmark requests per run")
 	flag.IntVar(&cfg.Random, "r", 100000, "redis-benchmark random keyspace size")
 	pipes := flag.String("P", "1,64", "pipeline depths")
