@@ -272,6 +272,9 @@ func cmdSwapDB(c *client, a []string) bool {
 	s.swapmu.Unlock()
 	for _, o := range s.snapshot() {
 		o.watch.swapped.Or(1<<i | 1<<j)
+		if i != j {
+			o.reblock(dbs[i], dbs[j])
+		}
 	}
 	c.w.status("OK")
 	return false

@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,6 +27,9 @@ var (
 	errDisconnected   = errors.New("server: client disconnected")
 	errUnblockTimeout = errors.New("server: CLIENT UNBLOCK TIMEOUT")
 	errUnblockError   = errors.New("server: CLIENT UNBLOCK ERROR")
+	// errSwapped cancels a blocked command whose keyspace SWAPDB moved to another
+	// index: it blocks again in the keyspace at the client's index.
+	errSwapped = errors.New("server: SWAPDB moved the keyspace")
 )
 
 // client is one connection's state. Fields without a comment are touched only by
@@ -62,6 +66,7 @@ type client struct {
 	lastCmd string
 	cancel  context.CancelCauseFunc // set while a blocking command runs
 	waiting bool                    // the keyspace holds it blocked (see notify)
+	on      *zlite.DB               // the keyspace of the blocking command that runs
 	killed  bool
 	stopped bool // Shutdown: finish the current command, then close
 
@@ -402,8 +407,14 @@ func (c *client) runBatch() {
 
 // execBlocking runs a blocking keyspace command outside MULTI and writes its reply.
 func (c *client) execBlocking(cmd zlite.Command, args []string) {
-	db := c.srv.DB(c.db)
-	v, err := c.block(db, args)
+	start := time.Now()
+	v, err := c.block(args)
+	for err != nil && errors.Is(err, context.Canceled) && errors.Is(c.cause, errSwapped) {
+		// As Redis, whose blocked clients stay with their keyspace's index: wait
+		// again in the keyspace now there, for what is left of the timeout.
+		args = withTimeLeft(args, time.Since(start))
+		v, err = c.block(args)
+	}
 	if err != nil && errors.Is(err, context.Canceled) {
 		switch cause := c.cause; {
 		case errors.Is(cause, errUnblockTimeout):
@@ -419,6 +430,42 @@ func (c *client) execBlocking(cmd zlite.Command, args []string) {
 
 var errUnblocked = errors.New("UNBLOCKED client unblocked via CLIENT UNBLOCK")
 
+// withTimeLeft returns the blocking command args with its timeout (the first
+// argument of BLMPOP and BZMPOP, the last of the others) less elapsed, at least a
+// millisecond; a timeout of 0 (none) or one that does not parse stays as it is.
+func withTimeLeft(args []string, elapsed time.Duration) []string {
+	i := len(args) - 1
+	if name := strings.ToLower(args[0]); name == "blmpop" || name == "bzmpop" {
+		i = 1
+	}
+	t, err := strconv.ParseFloat(args[i], 64)
+	if err != nil || t <= 0 {
+		return args
+	}
+	left := max(t-elapsed.Seconds(), 0.001)
+	args = slices.Clone(args)
+	args[i] = strconv.FormatFloat(left, 'f', 3, 64)
+	return args
+}
+
+// reblock cancels the blocking command of the client when it runs in one of dbs,
+// blocked or about to block, to block again at its index (errSwapped), and
+// reports whether it did. SWAPDB calls it after it moved the keyspaces, and block
+// takes its keyspace under c.mu, so a command either saw the move or is
+// cancelled.
+func (c *client) reblock(dbs ...*zlite.DB) bool {
+	c.mu.Lock()
+	cancel := c.cancel
+	if cancel == nil || !slices.Contains(dbs, c.on) {
+		c.mu.Unlock()
+		return false
+	}
+	c.cancel = nil
+	c.mu.Unlock()
+	cancel(errSwapped)
+	return true
+}
+
 // reply writes a keyspace command's reply.
 func (c *client) reply(v any, err error, sh serverapi.Shape, batch bool) {
 	if err != nil {
@@ -428,15 +475,16 @@ func (c *client) reply(v any, err error, sh serverapi.Shape, batch bool) {
 	c.w.value(v, sh, batch)
 }
 
-// block runs a blocking command, cancelled when the client disconnects, is killed or
-// unblocked. When the command blocks, notify starts a watcher goroutine that
+// block runs a blocking command in the client's keyspace, cancelled when the client
+// disconnects, is killed or unblocked, or SWAPDB moves the keyspace (reblock).
+// When the command blocks, notify starts a watcher goroutine that
 // flushes the replies so far and reads ahead on the connection to notice a
 // disconnect; block stops it (by a read deadline in the past) before it returns, so
 // only one goroutine reads or writes at a time. A command served at once starts
 // no goroutine and writes nothing. In-process (see syncConn) the client's
 // goroutine is the one waiting and no watcher runs: a Close of the connection from
 // elsewhere cancels it through kill.
-func (c *client) block(db *zlite.DB, args []string) (any, error) {
+func (c *client) block(args []string) (any, error) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	c.mu.Lock()
@@ -446,7 +494,8 @@ func (c *client) block(db *zlite.DB, args []string) (any, error) {
 		c.mu.Unlock()
 		return nil, context.Canceled
 	}
-	c.cancel = cancel
+	db := c.srv.DB(c.db)
+	c.cancel, c.on = cancel, db
 	c.mu.Unlock()
 	v, err := hooks.DoNotify(ctx, db, c.notifyFn, args...)
 	c.mu.Lock()
@@ -454,7 +503,7 @@ func (c *client) block(db *zlite.DB, args []string) (any, error) {
 		c.waiting = false
 		c.srv.blocked.Add(-1)
 	}
-	c.cancel = nil
+	c.cancel, c.on = nil, nil
 	c.mu.Unlock()
 	c.cause = context.Cause(ctx)
 	if done := c.watching; done != nil {

@@ -194,6 +194,11 @@
 //     pusher's: making the pusher wait for it would let a served client that does
 //     not read its socket stall the pusher, which Redis never does. So when a push's
 //     reply arrives, the BLPOP's reply may still be on its way (never lost).
+//   - A client blocked in a keyspace that SWAPDB moves stays with its index, as
+//     in Redis, and is served by what the swap brings there; it waits again there
+//     for what was left of its timeout, behind the clients already waiting there,
+//     and clients moved together may change order among themselves (Redis keeps
+//     each index's clients in the order they blocked).
 //   - INFO commandstats has the calls per command only (from zlite.DB.Stats).
 //   - HELLO and INFO report version 7.2.0: zlite follows Redis 7.2's replies where
 //     7.2 changed them (score formatting, ZRANK WITHSCORE).

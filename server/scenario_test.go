@@ -100,6 +100,14 @@ var scenarios = []scenario{
 		"1: SELECT 2", "1> BLPOP bl 0", "blocked 1", "0: RPUSH src9 v w", "0: COPY src9 bl DB 2", "1<",
 		"1: LRANGE bl 0 -1", "0: LRANGE src9 0 -1",
 	}},
+	{"swapdb-wakes-blocked", 3, []string{
+		// list.tcl "SWAPDB awakes blocked client": the blocked client stays with
+		// its keyspace's index and is served by what SWAPDB brings there.
+		"0: SELECT 1", "0: RPUSH k hello", "0: SELECT 9", "1: SELECT 9", "1> BRPOP k 5", "blocked 1",
+		"0: SWAPDB 1 9", "1<", "1: LRANGE k 0 -1", "0: SELECT 1", "0: EXISTS k",
+		"1> BLPOP q 0", "2: SELECT 9", "2> BZPOPMIN z 0", "blocked 2", "0: SWAPDB 9 3", "0: SWAPDB 3 9",
+		"0: SELECT 9", "0: RPUSH q a", "1<", "0: ZADD z 1 m", "2<",
+	}},
 	{"client-unblock", 2, []string{
 		"1> BLPOP q 0", "blocked 1", "0: CLIENT UNBLOCK {1} TIMEOUT", "1<",
 		"1> BZPOPMIN zq 0", "blocked 1", "0: CLIENT UNBLOCK {1} ERROR", "1<",
