@@ -118,7 +118,7 @@ func TestRunResp(t *testing.T) {
 	var want []rowKey
 	for _, p := range []string{"p1", "p64"} {
 		for _, c := range []string{"c1", "c50"} {
-			for _, op := range []string{"zadd", "zpopmin", "lpush", "rpop"} {
+			for _, op := range []string{"zadd", "zpopmin", "lpush", "rpop", "set", "get", "incr", "hset", "sadd", "mset"} {
 				want = append(want, rowKey{"resp-" + op + "-" + p + "-" + c, "redis"})
 			}
 		}
