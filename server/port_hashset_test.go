@@ -46,7 +46,7 @@ import (
 //
 // Left out:
 //   - MEMORY USAGE (the objectComputeSize coverage before "HRANDFIELD - $type"):
-//     not implemented in zlite.
+//     zlite-server has no MEMORY command.
 //   - The chi-square checks of "HRANDFIELD with <count>" and "SRANDMEMBER
 //     histogram distribution - $type": zlite's distributions are checked by the
 //     root package's TestRandomDistribution; the rest of those tests is ported.
@@ -585,18 +585,7 @@ func hrandCount(typ string) func(h *hs) {
 }
 
 // hashCases are hash.tcl's tests, in the file's order.
-var hashCases = slices.Concat([]hsCase{
-	{name: "HSET/HLEN - Small hash creation", fn: func(h *hs) {
-		h.makeHash("smallhash", 8)
-		h.do("HLEN", "smallhash")
-		if r := h.p.conns[0].do("HLEN", "smallhash"); r != ":8\r\n" {
-			h.fail(0, "HLEN smallhash = %q, want 8", r)
-		}
-	}},
-	{name: "Is the small hash encoded with a listpack?", fn: func(h *hs) {
-		h.makeHash("smallhash", 8)
-		h.enc("smallhash", "listpack", "listpack")
-	}},
+var hashCases = slices.Concat(hashCreation("Small", "smallhash", 8, "listpack", "a listpack"), []hsCase{
 	{name: "HRANDFIELD - listpack", fn: hrandfieldType("listpack")},
 	{name: "HRANDFIELD - hashtable", fn: hrandfieldType("hashtable")},
 	{name: "HRANDFIELD with RESP3", fn: func(h *hs) {
@@ -635,28 +624,7 @@ var hashCases = slices.Concat([]hsCase{
 	}},
 	{name: "HRANDFIELD with <count> - hashtable", fn: hrandCount("hashtable")},
 	{name: "HRANDFIELD with <count> - listpack", fn: hrandCount("listpack")},
-	{name: "HSET/HLEN - Big hash creation", fn: func(h *hs) {
-		h.makeHash("bighash", 1024)
-		h.do("HLEN", "bighash")
-		if r := h.p.conns[0].do("HLEN", "bighash"); r != ":1024\r\n" {
-			h.fail(0, "HLEN bighash = %q, want 1024", r)
-		}
-	}},
-	{name: "Is the big hash encoded with an hash table?", fn: func(h *hs) {
-		h.makeHash("bighash", 1024)
-		h.enc("bighash", "hashtable", "hashtable")
-	}},
-	{name: "HGET against the small hash", fn: func(h *hs) {
-		small, _ := h.smallBig()
-		h.perField(small, "HGET", "smallhash")
-	}},
-	{name: "HGET against the big hash", fn: func(h *hs) {
-		_, big := h.smallBig()
-		h.perField(big, "HGET", "bighash")
-	}},
-	{name: "HGET against non existing key", setup: func(h *hs) { h.smallBig() }, cmds: [][]string{
-		{"HGET", "smallhash", "__123123123__"}, {"HGET", "bighash", "__123123123__"}, {"HGET", "nokey", "f"},
-	}},
+}, hashCreation("Big", "bighash", 1024, "hashtable", "an hash table"), []hsCase{}, fieldReadCases("HGET", "key"), []hsCase{
 	{name: "HSET in update and insert mode", fn: func(h *hs) {
 		small, big := h.smallBig()
 		h.all([]string{"HSET", "smallhash", small.keys[0], "newval1"}, []string{"HGET", "smallhash", small.keys[0]},
@@ -789,17 +757,7 @@ var hashCases = slices.Concat([]hsCase{
 	{name: "HINCRBYFLOAT fails against hash value that contains a null-terminator in the middle", cmds: [][]string{
 		{"HSET", "h", "f", "1\x002"}, {"HINCRBYFLOAT", "h", "f", "1"}, {"HGET", "h", "f"},
 	}},
-	{name: "HSTRLEN against the small hash", fn: func(h *hs) {
-		small, _ := h.smallBig()
-		h.perField(small, "HSTRLEN", "smallhash")
-	}},
-	{name: "HSTRLEN against the big hash", fn: func(h *hs) {
-		_, big := h.smallBig()
-		h.perField(big, "HSTRLEN", "bighash")
-	}},
-	{name: "HSTRLEN against non existing field", setup: func(h *hs) { h.smallBig() }, cmds: [][]string{
-		{"HSTRLEN", "smallhash", "__123123123__"}, {"HSTRLEN", "bighash", "__123123123__"}, {"HSTRLEN", "nokey", "f"},
-	}},
+}, fieldReadCases("HSTRLEN", "field"), []hsCase{
 	{name: "HSTRLEN corner cases", fn: func(h *hs) {
 		h.smallBig()
 		for _, v := range []string{"-9223372036854775808", "9223372036854775807", "9223372036854775808", "", "0", "-1", "x"} {
@@ -862,6 +820,43 @@ var hashCases = slices.Concat([]hsCase{
 
 // hashZiplistEncodings fills k with values of every listpack integer and string
 // width ("Hash ziplist of various encodings").
+// hashCreation is hash.tcl's creation of the small or the big hash (size, of n
+// fields at key) and the check of its encoding (enc, called what in the name).
+func hashCreation(size, key string, n int, enc, what string) []hsCase {
+	return []hsCase{
+		{name: "HSET/HLEN - " + size + " hash creation", fn: func(h *hs) {
+			h.makeHash(key, n)
+			h.do("HLEN", key)
+			if r, want := h.p.conns[0].do("HLEN", key), ":"+strconv.Itoa(n)+"\r\n"; r != want {
+				h.fail(0, "HLEN %s = %q, want %d", key, r, n)
+			}
+		}},
+		{name: "Is the " + strings.ToLower(size) + " hash encoded with " + what + "?", fn: func(h *hs) {
+			h.makeHash(key, n)
+			h.enc(key, enc, enc)
+		}},
+	}
+}
+
+// fieldReadCases are hash.tcl's tests that it runs for HGET and again for
+// HSTRLEN (cmd): every field of the small and of the big hash, then a missing
+// field and a missing key ("against non existing " + missing).
+func fieldReadCases(cmd, missing string) []hsCase {
+	return []hsCase{
+		{name: cmd + " against the small hash", fn: func(h *hs) {
+			small, _ := h.smallBig()
+			h.perField(small, cmd, "smallhash")
+		}},
+		{name: cmd + " against the big hash", fn: func(h *hs) {
+			_, big := h.smallBig()
+			h.perField(big, cmd, "bighash")
+		}},
+		{name: cmd + " against non existing " + missing, setup: func(h *hs) { h.smallBig() }, cmds: [][]string{
+			{cmd, "smallhash", "__123123123__"}, {cmd, "bighash", "__123123123__"}, {cmd, "nokey", "f"},
+		}},
+	}
+}
+
 // hincrCases are hash.tcl's tests that it runs for HINCRBY and again for
 // HINCRBYFLOAT (cmd), with increments two and three where they differ.
 func hincrCases(cmd, two, three string) []hsCase {

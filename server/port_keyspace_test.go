@@ -519,14 +519,14 @@ func ksSortCases() []ksCase {
 			{"LPUSH", "mylist", "0.25"}, {"LPUSH", "mylist", "1.15"},
 			{ksBulks("0.25", "1.1", "1.15", "2.1", "3.10", "5.10", "5.75", "6.12", "7.44"), "SORT", "mylist"},
 		}},
-		ksCase{name: "SORT with STORE returns zero if result is empty (github issue 224)", steps: [][]string{
+		ksCase{name: "SORT with STORE returns zero if result is empty", steps: [][]string{
 			{"FLUSHDB"}, {ksInt(0), "SORT", "foo{t}", "store", "bar{t}"},
 		}},
-		ksCase{name: "SORT with STORE does not create empty lists (github issue 224)", steps: [][]string{
+		ksCase{name: "SORT with STORE does not create empty lists", steps: [][]string{
 			{"FLUSHDB"}, {"LPUSH", "foo{t}", "bar"}, {"SORT", "foo{t}", "alpha", "limit", "10", "10", "store", "zap{t}"},
 			{ksInt(0), "EXISTS", "zap{t}"},
 		}},
-		ksCase{name: "SORT with STORE removes key if result is empty (github issue 227)", steps: [][]string{
+		ksCase{name: "SORT with STORE removes key if result is empty", steps: [][]string{
 			{"FLUSHDB"}, {"LPUSH", "foo{t}", "bar"}, {"SORT", "emptylist{t}", "store", "foo{t}"}, {ksInt(0), "EXISTS", "foo{t}"},
 		}},
 		ksCase{name: "SORT with BY <constant> and STORE should still order output", steps: [][]string{
