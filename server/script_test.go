@@ -348,9 +348,10 @@ func TestScriptKill(t *testing.T) {
 // NOSAVE is refused; SHUTDOWN NOSAVE stops the server in bounded time (zlite only:
 // the shared Redis must stay up).
 func TestScriptUnkillable(t *testing.T) {
-	addr, srv := startServer(t, WithBusyReplyThreshold(20*time.Millisecond))
 	down := make(chan struct{})
-	srv.onShutdown = func() { close(down) }
+	// The handler is set before the server serves: set after, nothing orders
+	// the write before the SHUTDOWN goroutine's read.
+	addr, _ := startServer(t, WithBusyReplyThreshold(20*time.Millisecond), WithShutdownHandler(func() { close(down) }))
 	runner, other := dial(t, addr), dial(t, addr)
 	runner.send("EVAL", "redis.call('zadd', 'z', 1, 'a') while true do end", "0")
 	waitBusy(t, other)
