@@ -455,7 +455,7 @@ var portBitopsCases = append(portBitcountVectorCases(), []portCase{
 	}},
 	{"BITCOUNT syntax error #1", [][]string{{"BITCOUNT", "s", "0"}, {"SET", "s", "foobar"}, {"BITCOUNT", "s", "0"}}},
 	{"BITCOUNT syntax error #2", [][]string{{"BITCOUNT", "s", "0", "1", "hello"}, {"SET", "s", "foobar"}, {"BITCOUNT", "s", "0", "1", "hello"}}},
-	{"BITCOUNT regression test for github issue #582", [][]string{{"DEL", "foo"}, {"SETBIT", "foo", "0", "1"}, {"BITCOUNT", "foo", "0", "4294967296"}}},
+	{"BITCOUNT with an end past 2^32", [][]string{{"DEL", "foo"}, {"SETBIT", "foo", "0", "1"}, {"BITCOUNT", "foo", "0", "4294967296"}}},
 	{"BITCOUNT misaligned prefix", [][]string{{"DEL", "str"}, {"SET", "str", "ab"}, {"BITCOUNT", "str", "1", "-1"}}},
 	{"BITCOUNT misaligned prefix + full words + remainder", [][]string{{"DEL", "str"}, {"SET", "str", "__PPxxxxxxxxxxxxxxxxRR__"}, {"BITCOUNT", "str", "2", "-3"}}},
 	{"BITOP NOT (empty string)", [][]string{{"SET", "s{t}", ""}, {"BITOP", "not", "dest{t}", "s{t}"}, {"GET", "dest{t}"}, {"EXISTS", "dest{t}"}}},
