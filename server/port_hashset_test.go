@@ -800,7 +800,7 @@ var hashCases = slices.Concat(hashCreation("Small", "smallhash", 8, "listpack", 
 			h.enc("myhash", "hashtable", "hashtable")
 		}
 	}},
-	{name: "Test HINCRBYFLOAT for correct float representation (issue #2846)", cmds: [][]string{
+	{name: "Test HINCRBYFLOAT for correct float representation", cmds: [][]string{
 		{"DEL", "myhash"}, {"HINCRBYFLOAT", "myhash", "float", "1.23"},
 		{"HINCRBYFLOAT", "myhash", "float", "0.77"}, {"HINCRBYFLOAT", "myhash", "float", "-0.1"},
 	}},

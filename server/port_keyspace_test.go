@@ -513,7 +513,7 @@ func ksSortCases() []ksCase {
 			{ksBulks("min", "c", "a", "b", "d", "max"), "ZRANGE", "zset", "0", "-1"},
 			{"SORT", "zset"}, {"SORT", "zset", "DESC"},
 		}},
-		ksCase{name: "SORT regression for issue #19, sorting floats", steps: [][]string{
+		ksCase{name: "SORT regression, sorting floats", steps: [][]string{
 			{"FLUSHDB"}, {"LPUSH", "mylist", "1.1"}, {"LPUSH", "mylist", "5.10"}, {"LPUSH", "mylist", "3.10"},
 			{"LPUSH", "mylist", "7.44"}, {"LPUSH", "mylist", "2.1"}, {"LPUSH", "mylist", "5.75"}, {"LPUSH", "mylist", "6.12"},
 			{"LPUSH", "mylist", "0.25"}, {"LPUSH", "mylist", "1.15"},
@@ -1037,7 +1037,7 @@ var ksKeyspaceCases = []ksCase{
 	}},
 	{name: "RANDOMKEY against empty DB", steps: [][]string{{"FLUSHDB"}, {"RANDOMKEY"}}},
 	{name: "RANDOMKEY regression 1", steps: [][]string{{"FLUSHDB"}, {"SET", "x", "10"}, {"DEL", "x"}, {"RANDOMKEY"}}},
-	{name: "KEYS * two times with long key, Github issue #1208", steps: [][]string{
+	{name: "KEYS * two times with long key", steps: [][]string{
 		{"FLUSHDB"}, {"SET", "dlskeriewrioeuwqoirueioqwrueoqwrueqw", "test"}, {"KEYS", "*"},
 		{ksBulks("dlskeriewrioeuwqoirueioqwrueoqwrueqw"), "KEYS", "*"},
 	}},
