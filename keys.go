@@ -306,8 +306,7 @@ func clone(v any) any {
 	case *stringValue:
 		return &stringValue{b: slices.Clone(v.b), enc: v.enc}
 	case *keytable.Short:
-		c := *v
-		return &c
+		return keytable.NewShort(v.Bytes(), v.Enc)
 	case *dict.Map:
 		return v.Clone()
 	case *setValue:

@@ -48,7 +48,7 @@ const maxStringLen = 512 << 20
 type stringValue struct {
 	b     []byte
 	enc   stringEnc
-	short *keytable.Short
+	short bool
 }
 
 // stringEnc says how Redis would hold a string, which depends on the command that
@@ -105,7 +105,7 @@ func stringOf(v any) (*stringValue, error) {
 	case *stringValue:
 		return v, nil
 	case *keytable.Short:
-		return &stringValue{b: v.Bytes(), enc: stringEnc(v.Enc), short: v}, nil
+		return &stringValue{b: v.Bytes(), enc: stringEnc(v.Enc), short: true}, nil
 	}
 	return nil, ErrWrongType
 }
@@ -140,17 +140,17 @@ func stringBytes(v any) (b []byte, ok bool) {
 // short string's slot takes the new bytes if they fit, else the key gets a heap
 // value (keeping its TTL). A heap string stays one.
 func (tx *Tx) settle(key string, s *stringValue) {
-	if s.short == nil {
+	if !s.short {
 		return
 	}
 	if len(s.b) <= keytable.ShortMax {
-		s.short.Put(s.b)
-		s.short.Enc = uint8(s.enc)
-		s.b = s.short.Bytes()
+		// s.b stays valid: a view of the table's string is written back in place
+		// (same length, same place), and a new b is the caller's.
+		tx.sh(key).keys.SetShort(key, s.b, uint8(s.enc))
 		return
 	}
 	tx.sh(key).keys.Set(key, &stringValue{b: s.b, enc: s.enc})
-	s.short = nil
+	s.short = false
 }
 
 // stringChange is stringRead for a command that may modify the string in place

@@ -3,6 +3,7 @@ package keytable
 import (
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/zlite/zlite/list"
 	"github.com/zlite/zlite/zset"
@@ -30,7 +31,7 @@ func (t *Table) Check() error {
 			}
 			arenaEnd = e.off + uint32(e.n)
 		}
-		if e.kind > kindShort || e.kind == kindNone && e.ref != 0 {
+		if e.kind > kindTiny || e.kind == kindNone && (e.ref != 0 || e.tiny != 0) {
 			return fmt.Errorf("entry %d: kind %d with slot %d", i, e.kind, e.ref)
 		}
 		if !t.Live(i) {
@@ -38,11 +39,17 @@ func (t *Table) Check() error {
 			continue
 		}
 		live++
-		slots := map[uint8]map[uint32]bool{kindZSet: setRefs, kindList: listRefs, kindOther: otherRefs, kindShort: shortRefs}[e.kind]
-		if n := map[uint8]uint32{kindZSet: t.sets.n, kindList: t.lists.n, kindOther: t.others.n, kindShort: t.shorts.n}[e.kind]; e.ref >= n || slots[e.ref] {
-			return fmt.Errorf("entry %d (%q): slot %d of kind %d out of %d or taken twice", i, t.Key(i), e.ref, e.kind, n)
+		if e.kind == kindTiny {
+			if s := t.tinyAt(i); s.n > tinyMax || slices.ContainsFunc(s.b[s.n:tinyMax], func(c byte) bool { return c != 0 }) {
+				return fmt.Errorf("entry %d (%q): string of %d bytes in the entry, or bytes after it", i, t.Key(i), s.n)
+			}
+		} else {
+			slots := map[uint8]map[uint32]bool{kindZSet: setRefs, kindList: listRefs, kindOther: otherRefs, kindShort: shortRefs}[e.kind]
+			if n := map[uint8]uint32{kindZSet: t.sets.n, kindList: t.lists.n, kindOther: t.others.n, kindShort: t.shorts.n}[e.kind]; e.ref >= n || slots[e.ref] {
+				return fmt.Errorf("entry %d (%q): slot %d of kind %d out of %d or taken twice", i, t.Key(i), e.ref, e.kind, n)
+			}
+			slots[e.ref] = true
 		}
-		slots[e.ref] = true
 		if j, ok := t.Find(t.Key(i)); !ok || j != i {
 			return fmt.Errorf("entry %d (%q): find = %d, %v", i, t.Key(i), j, ok)
 		}
@@ -62,6 +69,11 @@ func (t *Table) Check() error {
 	if err := checkSlab(&t.shorts, shortRefs, func(v *Short) bool { return *v == Short{} }); err != nil {
 		return fmt.Errorf("shorts: %v", err)
 	}
+	for ref := range shortRefs {
+		if n := t.shorts.at(ref).n; n <= tinyMax {
+			return fmt.Errorf("shorts: slot %d holds %d bytes, which its entry should", ref, n)
+		}
+	}
 	used := 0
 	if len(t.vals) != len(t.index) {
 		return fmt.Errorf("%d vals for %d index slots", len(t.vals), len(t.index))
@@ -78,26 +90,29 @@ func (t *Table) Check() error {
 		if e >= len(t.ents) || !t.Live(e) || Hash(t.Key(e)) != v>>32 {
 			return fmt.Errorf("index slot %#x names no live entry with that hash", v)
 		}
-		if ent := t.ents[e]; t.vals[j] != packVal(ent.kind, ent.ref) {
+		if ent := t.ents[e]; t.vals[j] != ent.packed() {
 			return fmt.Errorf("index slot %d (entry %d, kind %d, slot %d) has val %#x", j, e, ent.kind, ent.ref, t.vals[j])
 		}
 	}
 	if used != t.n {
 		return fmt.Errorf("index holds %d keys; want %d", used, t.n)
 	}
-	if t.n > 0 && (len(t.index)&(len(t.index)-1) != 0 || t.n*8 > len(t.index)*7) {
+	if t.n > 0 && (len(t.index)%8 != 0 || t.n*8 > len(t.index)*7) {
 		return fmt.Errorf("index of %d slots for %d keys", len(t.index), t.n)
 	}
 	// Robin Hood order: a value is at most one slot further from its home than the
 	// value before it, and in its home slot after an empty one.
-	mask := uint64(len(t.index) - 1)
 	for j := range t.index {
-		v, prev := t.index[j], t.index[(uint64(j)-1)&mask]
+		pj := uint64(len(t.index) - 1)
+		if j > 0 {
+			pj = uint64(j - 1)
+		}
+		v, prev := t.index[j], t.index[pj]
 		if v == 0 {
 			continue
 		}
-		d := (uint64(j) - v>>32) & mask
-		if prev == 0 && d != 0 || prev != 0 && d > (uint64(j)-1-prev>>32)&mask+1 {
+		d := t.dist(uint64(j), v>>32)
+		if prev == 0 && d != 0 || prev != 0 && d > t.dist(pj, prev>>32)+1 {
 			return fmt.Errorf("index slot %d: displacement %d after %#x", j, d, prev)
 		}
 	}

@@ -24,8 +24,11 @@ import (
 //   - ents holds one 24-byte entry per key in creation order, deleted keys included
 //     until the next compaction: the key's place in arena (or in long), its length,
 //     the value's type and its slot in sets or lists (ref), and its SCAN sequence
-//     number. An entry holds no pointer, so the collector never scans ents. Past
-//     1024 entries it grows by an eighth at a time.
+//     number; a string of up to 6 bytes (a counter) is held in the entry itself,
+//     in the 8 bytes of ref and padding. An entry holds no pointer, so the
+//     collector never scans ents. Past 1024 entries it grows by an eighth at a
+//     time, and a compaction writes a new array, so a string held in an entry and
+//     handed out stays readable while its command deletes other keys.
 //   - sets and lists hold the values themselves, the 24-byte zset.Set and the 96-byte
 //     list.List, by value, in slabs of 3 KiB chunks that never move (see slab): a
 //     *zset.Set or *list.List handed out stays valid, and is the key's value, until
@@ -35,15 +38,16 @@ import (
 //     where it was two. A value stored from outside (Add, Set: COPY, RENAME, the
 //     *STORE commands, loading a snapshot) is moved in: a Set's header is copied, a
 //     list's contents swapped in (list.List.Swap).
-//   - arena holds the bytes of the keys back to back, in creation order. A key longer
+//   - arena holds the bytes of the keys back to back, in creation order, growing by
+//     an eighth past 4 KiB. A key longer
 //     than maxArenaKey, or one that would take the arena past 4 GiB, is kept as a
 //     string in long instead, so a hostile key cannot make the arena grow by its size
 //     twice.
 //   - index is an open-addressing hash table with linear probing, Robin Hood
 //     placement and backward-shift deletion: a slot holds the entry's number + 1 in
 //     its low 32 bits (0 = empty) and the key's 32-bit hash in its high bits, so
-//     probing reads a key's bytes only when the hashes match. Its load stays between
-//     3/32 and 7/8.
+//     probing reads a key's bytes only when the hashes match. It grows by an eighth
+//     (see home), and its load stays between 3/32 and 7/8.
 //   - vals, beside index, holds for each slot the value's kind and slot in sets or
 //     lists (packVal), so that a lookup finds the value without reading the entry,
 //     and starts reading the value's contents (zset.Set.Prefetch,
@@ -99,16 +103,27 @@ type Table struct {
 
 // entry is a key's entry: its bytes are arena[off:off+n], or long[off] when n is
 // longKey; its value is sets.at(ref) or lists.at(ref), as kind says (kindNone once
-// deleted); seq is its SCAN sequence number. ttl is set while the key has an expiry
-// time, kept by the DB in a side table keyed by seq (expire_store.go); it sits in what
-// would be padding, so keys without a TTL pay no byte for it.
+// deleted), or for kindTiny a string of at most tinyMax bytes held in the entry's
+// first 8 bytes (ref and tiny) laid out as a Short's first 8 (see tinyAt); seq is
+// its SCAN sequence number. ttl is set while the key has an expiry time, kept by the
+// DB in a side table keyed by seq (expire_store.go); it sits in what would be
+// padding, so keys without a TTL pay no byte for it.
 type entry struct {
+	ref  uint32
+	tiny uint32 // with ref, a kindTiny's string
 	off  uint32
 	n    uint16
 	kind uint8
 	ttl  bool
-	ref  uint32
 	seq  uint64
+}
+
+// packed is the entry's value as vals holds it (packVal).
+func (e *entry) packed() uint32 {
+	if e.kind == kindTiny {
+		return packVal(kindTiny, 0)
+	}
+	return packVal(e.kind, e.ref)
 }
 
 // The types of value a key can hold.
@@ -118,26 +133,42 @@ const (
 	kindList               // a list.List in lists
 	kindOther              // any other value, in others
 	kindShort              // a Short in shorts
+	kindTiny               // a string of at most tinyMax bytes in the entry itself
 )
 
 // ShortMax is the longest string a [Short] holds.
 const ShortMax = 22
 
+// tinyMax is the longest string held in its key's entry rather than in a Short
+// slot: counters up to 999999, flags, small numbers.
+const tinyMax = 6
+
 // Short is a short string value held in the table's own pointer-free storage: a
 // string key's value up to [ShortMax] bytes costs its 24-byte slot and nothing on
-// the heap, and nothing for the garbage collector to scan. Enc is the caller's
-// (package zlite keeps OBJECT ENCODING's rule in it).
+// the heap, nothing for the garbage collector to scan, and one of up to 6 bytes
+// (a counter) not even the slot: it lives in the key's entry. Enc is the caller's
+// (package zlite keeps OBJECT ENCODING's rule in it). A *Short the table hands out
+// is a view, to be read, and written only through [Table.SetShort].
 type Short struct {
-	b   [ShortMax]byte
 	n   uint8
 	Enc uint8
+	b   [ShortMax]byte
 }
+
+// The entry of a kindTiny key is viewed as a Short (tinyAt): both are 24 bytes, and
+// a Short's length, Enc and first 6 bytes are the entry's ref and tiny.
+var (
+	_ [unsafe.Sizeof(entry{}) - unsafe.Sizeof(Short{})]byte
+	_ [unsafe.Sizeof(Short{}) - unsafe.Sizeof(entry{})]byte
+	_ [unsafe.Offsetof(entry{}.off) - unsafe.Offsetof(Short{}.b) - tinyMax]byte
+	_ [unsafe.Offsetof(Short{}.b) + tinyMax - unsafe.Offsetof(entry{}.off)]byte
+)
 
 // NewShort returns a Short holding b (at most [ShortMax] bytes) and enc, on the
 // heap, for [Table.Add] or [Table.Set], which copy it into the table.
 func NewShort(b []byte, enc uint8) *Short {
-	s := &Short{Enc: enc}
-	s.Put(b)
+	s := &Short{}
+	s.set(b, enc)
 	return s
 }
 
@@ -148,20 +179,36 @@ func (s *Short) Bytes() []byte { return s.b[:s.n:s.n] }
 // Len is 1: a string is one element (for the keyspace's counts).
 func (s *Short) Len() int { return 1 }
 
-// MemoryUsage is the bytes the string holds: its slot.
-func (s *Short) MemoryUsage() int { return int(unsafe.Sizeof(*s)) }
+// MemoryUsage is the bytes the string holds beyond its key's entry: its slot, or
+// nothing for one of up to 6 bytes, which the entry holds.
+func (s *Short) MemoryUsage() int {
+	if s.n <= tinyMax {
+		return 0
+	}
+	return int(unsafe.Sizeof(*s))
+}
 
-// Put makes b (at most [ShortMax] bytes; it may be a view of s) the string. It
-// panics if b is longer.
-func (s *Short) Put(b []byte) {
+// set makes b (at most ShortMax bytes; not a view of s) the string, with enc. It
+// writes only the bytes of b and clears the rest up to tinyMax, so on an entry
+// viewed as a Short (tinyAt) it leaves the entry's own fields alone. It panics if
+// b is longer than ShortMax.
+func (s *Short) set(b []byte, enc uint8) {
 	if len(b) > ShortMax {
 		panic("keytable: a Short holds at most 22 bytes")
 	}
-	s.n = uint8(copy(s.b[:], b))
+	s.n, s.Enc = uint8(copy(s.b[:], b)), enc
+	if len(b) < tinyMax {
+		clear(s.b[len(b):tinyMax])
+	}
 }
 
+// tinyAt returns entry i, of kind kindTiny, viewed as the Short it holds.
+func (t *Table) tinyAt(i int) *Short { return (*Short)(unsafe.Pointer(&t.ents[i])) }
+
 const (
-	entsSlowGrowth = 1024 // ents at least this long grow by 1/8 at a time
+	entsSlowGrowth  = 1024    // ents at least this long grow by 1/8 at a time
+	arenaSlowGrowth = 4 << 10 // as does an arena of at least this many bytes
+	indexSlowGrowth = 4096    // and an index of at least this many slots; a smaller one by 1/4
 
 	longKey     = math.MaxUint16 // entry.n of a key kept in long
 	maxArenaKey = 4096           // longer keys are kept in long
@@ -260,28 +307,40 @@ func (s *slab[T]) release(ref uint32) {
 	s.free = append(s.free, ref)
 }
 
-// store puts v in a new slot and returns its kind and slot; the table's copy is the
-// key's value from then on. A sorted set's header is copied: v may still be read (it
-// has the same contents) but must not be written. A list's contents are moved
-// (list.List.Swap): v is left empty. Any other value is kept as it is.
-func (t *Table) store(v any) (uint8, uint32) {
+// place makes v the value of entry i, whose own value is gone (a new entry, or one
+// drop emptied), and returns its packVal. A sorted set's header is copied: v may
+// still be read (it has the same contents) but must not be written. A list's
+// contents are moved (list.List.Swap): v is left empty. A Short is copied, into the
+// entry itself when it fits. Any other value is kept as it is.
+func (t *Table) place(i int, v any) uint32 {
+	e := &t.ents[i]
+	e.ref, e.tiny = 0, 0
 	switch v := v.(type) {
 	case *zset.Set:
-		ref := t.sets.alloc()
-		*t.sets.at(ref) = *v
-		return kindZSet, ref
+		e.kind, e.ref = kindZSet, t.sets.alloc()
+		*t.sets.at(e.ref) = *v
 	case *list.List:
-		ref := t.lists.alloc()
-		t.lists.at(ref).Swap(v)
-		return kindList, ref
+		e.kind, e.ref = kindList, t.lists.alloc()
+		t.lists.at(e.ref).Swap(v)
 	case *Short:
-		ref := t.shorts.alloc()
-		*t.shorts.at(ref) = *v
-		return kindShort, ref
+		t.placeShort(i, v.Bytes(), v.Enc)
+	default:
+		e.kind, e.ref = kindOther, t.others.alloc()
+		*t.others.at(e.ref) = v
 	}
-	ref := t.others.alloc()
-	*t.others.at(ref) = v
-	return kindOther, ref
+	return e.packed()
+}
+
+// placeShort is place for the string b with enc.
+func (t *Table) placeShort(i int, b []byte, enc uint8) {
+	e := &t.ents[i]
+	if len(b) <= tinyMax {
+		e.kind = kindTiny
+		t.tinyAt(i).set(b, enc)
+		return
+	}
+	e.kind, e.ref = kindShort, t.shorts.alloc()
+	t.shorts.at(e.ref).set(b, enc)
 }
 
 // drop empties the slot of entry i's value.
@@ -296,6 +355,7 @@ func (t *Table) drop(i int) {
 	case kindShort:
 		t.shorts.release(e.ref)
 	}
+	t.ents[i].ref, t.ents[i].tiny = 0, 0
 }
 
 // Value returns entry i's value, or nil for a deleted entry. It points into the
@@ -311,11 +371,14 @@ func (t *Table) Value(i int) any {
 		return *t.others.at(e.ref)
 	case kindShort:
 		return t.shorts.at(e.ref)
+	case kindTiny:
+		return t.tinyAt(i)
 	}
 	return nil
 }
 
-// fetch returns the value of packVal val, nil for 0, and starts reading its contents
+// fetch returns the value of packVal val, nil for 0 and for a string held in its
+// entry (which FindValue reads anyway), and starts reading its contents
 // into the cache without waiting for them (zset.Set.Prefetch, list.List.Prefetch).
 func (t *Table) fetch(val uint32) any {
 	switch val >> valKindShift {
@@ -343,7 +406,7 @@ func (t *Table) WarmIndex(hash uint64) {
 	if len(t.index) == 0 {
 		return
 	}
-	j := hash & uint64(len(t.index)-1)
+	j := t.home(hash)
 	prefetch.Line(unsafe.Pointer(&t.index[j]))
 	prefetch.Line(unsafe.Pointer(&t.vals[j]))
 }
@@ -354,7 +417,7 @@ func (t *Table) atHome(hash uint64) (j uint64, e int, ok bool) {
 	if len(t.index) == 0 {
 		return 0, 0, false
 	}
-	j = hash & uint64(len(t.index)-1)
+	j = t.home(hash)
 	v := t.index[j]
 	return j, int(uint32(v)) - 1, v != 0 && v>>32 == hash
 }
@@ -425,9 +488,9 @@ func (t *Table) Detached(i int) any {
 		return l
 	case kindOther:
 		return *t.others.at(e.ref)
-	case kindShort:
-		c := *t.shorts.at(e.ref)
-		return &c
+	case kindShort, kindTiny:
+		s := t.Value(i).(*Short)
+		return NewShort(s.Bytes(), s.Enc)
 	}
 	return nil
 }
@@ -472,10 +535,9 @@ func (t *Table) FindValue(key string, hash uint64) (int, any, bool) {
 	if t.n == 0 {
 		return 0, nil, false
 	}
-	mask := uint64(len(t.index) - 1)
-	for i, d := hash&mask, uint64(0); ; i, d = (i+1)&mask, d+1 {
+	for i, d := t.home(hash), uint64(0); ; i, d = t.next(i), d+1 {
 		v := t.index[i]
-		if v == 0 || (i-v>>32)&mask < d {
+		if v == 0 || t.dist(i, v>>32) < d {
 			// An empty slot, or one nearer its home than key would be: under Robin
 			// Hood placement key would have taken it.
 			return 0, nil, false
@@ -503,86 +565,102 @@ func (t *Table) Get(key string) any {
 // Set makes v the value of key, adding the key (last in SCAN order) if it is absent.
 // A key's expiry flag is left as it is.
 func (t *Table) Set(key string, v any) {
+	if s, ok := v.(*Short); ok {
+		t.SetShort(key, s.Bytes(), s.Enc)
+		return
+	}
 	if i, ok := t.Find(key); ok {
 		if s, isSet := v.(*zset.Set); isSet && t.ents[i].kind == kindZSet {
 			*t.sets.at(t.ents[i].ref) = *s // in place: the key's *zset.Set stays the same
 			return
 		}
 		t.drop(i)
-		e := &t.ents[i]
-		e.kind, e.ref = t.store(v)
-		t.vals[t.slotOf(Hash(key)<<32|uint64(i+1))] = packVal(e.kind, e.ref)
+		t.vals[t.slotOf(Hash(key)<<32|uint64(i+1))] = t.place(i, v)
 		return
 	}
 	t.Add(key, v)
 }
 
-// SetShort makes the string b (at most [ShortMax] bytes) with enc the value of key,
-// in place when key already holds a Short, adding the key when it is absent. A
-// key's expiry flag is left as it is. The complexity is O(1) amortised.
+// SetShort makes the string b (at most [ShortMax] bytes; it may be a view of the
+// key's value) with enc the value of key, in place when key already holds a string
+// of its size class (up to 6 bytes, in the entry; up to [ShortMax], in a slot),
+// adding the key when it is absent. A key's expiry flag is left as it is. The
+// complexity is O(1) amortised.
 func (t *Table) SetShort(key string, b []byte, enc uint8) {
-	i, ok := t.Find(key)
+	if len(b) > ShortMax {
+		panic("keytable: a Short holds at most 22 bytes")
+	}
+	var buf [ShortMax]byte
+	b = buf[:copy(buf[:], b)] // b may be a view of the string it replaces
+	h := Hash(key)
+	i, ok := t.FindHash(key, h)
 	if !ok {
-		ref := t.shorts.alloc()
-		sh := t.shorts.at(ref)
-		sh.Put(b)
-		sh.Enc = enc
-		t.addRef(key, kindShort, ref)
+		i = t.newEntry(key)
+		t.placeShort(i, b, enc)
+		t.indexEntry(h, i)
 		return
 	}
-	e := &t.ents[i]
-	if e.kind != kindShort {
-		t.drop(i)
-		e.kind, e.ref = kindShort, t.shorts.alloc()
-		t.vals[t.slotOf(Hash(key)<<32|uint64(i+1))] = packVal(e.kind, e.ref)
+	switch e := &t.ents[i]; {
+	case e.kind == kindTiny && len(b) <= tinyMax:
+		t.tinyAt(i).set(b, enc)
+		return
+	case e.kind == kindShort && len(b) > tinyMax:
+		t.shorts.at(e.ref).set(b, enc)
+		return
 	}
-	sh := t.shorts.at(e.ref)
-	sh.Put(b)
-	sh.Enc = enc
+	t.drop(i)
+	t.placeShort(i, b, enc)
+	t.vals[t.slotOf(h<<32|uint64(i+1))] = t.ents[i].packed()
 }
 
 // AddZSet adds key, which must be absent, holding an empty sorted set with
 // [zset.DefaultLimits], and returns the set. The complexity is O(1) amortised.
 func (t *Table) AddZSet(key string) *zset.Set {
-	ref := t.sets.alloc()
-	t.addRef(key, kindZSet, ref)
-	return t.sets.at(ref)
+	i := t.newEntry(key)
+	e := &t.ents[i]
+	e.kind, e.ref = kindZSet, t.sets.alloc()
+	t.indexEntry(Hash(key), i)
+	return t.sets.at(e.ref)
 }
 
 // AddList adds key, which must be absent, holding an empty list, and returns the
 // list. The complexity is O(1) amortised.
 func (t *Table) AddList(key string) *list.List {
-	ref := t.lists.alloc()
-	t.addRef(key, kindList, ref)
-	return t.lists.at(ref)
+	i := t.newEntry(key)
+	e := &t.ents[i]
+	e.kind, e.ref = kindList, t.lists.alloc()
+	t.indexEntry(Hash(key), i)
+	return t.lists.at(e.ref)
 }
 
-// Add stores v under key, which must be absent; see store for what becomes of v. The
-// complexity is O(1) amortised. It returns the new entry's number.
+// Add stores v under key, which must be absent; see place for what becomes of v.
+// The complexity is O(1) amortised. It returns the new entry's number.
 func (t *Table) Add(key string, v any) int {
-	kind, ref := t.store(v)
-	t.addRef(key, kind, ref)
-	return len(t.ents) - 1
+	i := t.newEntry(key)
+	t.place(i, v)
+	t.indexEntry(Hash(key), i)
+	return i
 }
 
-// addRef adds key, which must be absent, with the value of the given kind in slot ref.
-func (t *Table) addRef(key string, kind uint8, ref uint32) {
+// newEntry adds an entry for key, which must be absent, last in SCAN order, with no
+// value yet and not yet in the index (indexEntry puts it there once it has its value),
+// and returns its number.
+func (t *Table) newEntry(key string) int {
 	if t.nextSeq == 0 {
 		t.nextSeq = 1
 	}
-	if (t.n+1)*8 > len(t.index)*7 {
-		t.resize(max(8, len(t.index)*2))
-	}
-	e := entry{kind: kind, ref: ref, seq: t.nextSeq}
+	e := entry{seq: t.nextSeq}
 	t.nextSeq++
 	if len(key) > maxArenaKey || uint64(len(t.arena)+len(key)) > maxArena {
 		e.off, e.n = uint32(len(t.long)), longKey
 		t.long = append(t.long, key)
 	} else {
 		e.off, e.n = uint32(len(t.arena)), uint16(len(key))
+		if n := len(t.arena); n+len(key) > cap(t.arena) && n >= arenaSlowGrowth {
+			t.arena = append(make([]byte, 0, n+max(len(key), n/8)), t.arena...)
+		}
 		t.arena = append(t.arena, key...)
 	}
-	t.put(Hash(key)<<32|uint64(len(t.ents)+1), packVal(kind, ref))
 	if n := len(t.ents); n == cap(t.ents) && n >= entsSlowGrowth {
 		// Grow by an eighth rather than append's quarter: the entries are most of
 		// what a key costs, and a copy of them is 1/64 of the keyspace (a shard's).
@@ -590,6 +668,19 @@ func (t *Table) addRef(key string, kind uint8, ref uint32) {
 	}
 	t.ents = append(t.ents, e)
 	t.n++
+	return len(t.ents) - 1
+}
+
+// indexEntry puts entry i, the new key of Hash hash with its value, in the index.
+func (t *Table) indexEntry(hash uint64, i int) {
+	if n := len(t.index); t.n*8 > n*7 {
+		if n < indexSlowGrowth {
+			t.resize(indexSize(n + n/4))
+		} else {
+			t.resize(indexSize(n + n/8))
+		}
+	}
+	t.put(hash<<32|uint64(i+1), t.ents[i].packed())
 }
 
 // put places an index slot value by Robin Hood insertion: walking from its home slot,
@@ -597,21 +688,48 @@ func (t *Table) addRef(key string, kind uint8, ref uint32) {
 // value goes on in its stead. Displacements stay short and even, so the index can be
 // kept 7/8 full.
 func (t *Table) put(v uint64, val uint32) {
-	mask := uint64(len(t.index) - 1)
-	for i, d := v>>32&mask, uint64(0); ; i, d = (i+1)&mask, d+1 {
+	for i, d := t.home(v>>32), uint64(0); ; i, d = t.next(i), d+1 {
 		cur := t.index[i]
 		if cur == 0 {
 			t.index[i], t.vals[i] = v, val
 			return
 		}
-		if cd := (i - cur>>32) & mask; cd < d {
+		if cd := t.dist(i, cur>>32); cd < d {
 			t.index[i], v, d = v, cur, cd
 			t.vals[i], val = val, t.vals[i]
 		}
 	}
 }
 
-// resize rebuilds the index with size slots (a power of two).
+// home returns the index slot where a key of Hash hash belongs: the hash scaled to
+// the index's size, a multiple of 8 rather than a power of two, so that the index
+// grows by an eighth at a time (a quarter while small) and stays between 7/9 and
+// 7/8 full while the keyspace grows (doubling would leave it under half full just
+// past each power of two: 25 bytes of index and vals per key where 14-15 do). O(1).
+func (t *Table) home(hash uint64) uint64 { return hash * uint64(len(t.index)) >> 32 }
+
+// next returns the slot after slot i, wrapping at the end of the index.
+func (t *Table) next(i uint64) uint64 {
+	if i++; i == uint64(len(t.index)) {
+		return 0
+	}
+	return i
+}
+
+// dist returns how far slot i is past the home slot of Hash hash.
+func (t *Table) dist(i, hash uint64) uint64 {
+	d := i - t.home(hash)
+	if int64(d) < 0 {
+		d += uint64(len(t.index))
+	}
+	return d
+}
+
+// indexSize returns the index size for about n slots: n rounded up to a multiple of
+// 8, at least 8.
+func indexSize(n int) int { return max(8, (n+7)&^7) }
+
+// resize rebuilds the index with size slots (a multiple of 8).
 func (t *Table) resize(size int) {
 	old, oldVals := t.index, t.vals
 	t.index, t.vals = make([]uint64, size), make([]uint32, size)
@@ -637,7 +755,7 @@ func (t *Table) DelAt(i int, key string) {
 	t.n--
 	t.unindex(Hash(key)<<32 | uint64(i+1))
 	t.drop(i)
-	t.ents[i].kind, t.ents[i].ref, t.ents[i].ttl = kindNone, 0, false
+	t.ents[i].kind, t.ents[i].ttl = kindNone, false
 	if i == len(t.ents)-1 {
 		// The newest key: drop its entry and bytes outright (the common
 		// create-then-delete case of a queue that fills and drains).
@@ -661,27 +779,25 @@ func (t *Table) DelAt(i int, key string) {
 
 // slotOf returns the index slot holding v, which must be present.
 func (t *Table) slotOf(v uint64) uint64 {
-	mask := uint64(len(t.index) - 1)
-	i := v >> 32 & mask
+	i := t.home(v >> 32)
 	for t.index[i] != v {
-		i = (i + 1) & mask
+		i = t.next(i)
 	}
 	return i
 }
 
 // unindex removes the index slot holding v, which must be present.
 func (t *Table) unindex(v uint64) {
-	mask := uint64(len(t.index) - 1)
 	i := t.slotOf(v)
 	// Backward shift: the values after the hole that are not in their home slot move
 	// back one, which keeps the Robin Hood order.
-	for j := (i + 1) & mask; t.index[j] != 0 && (j-t.index[j]>>32)&mask != 0; j = (j + 1) & mask {
+	for j := t.next(i); t.index[j] != 0 && t.dist(j, t.index[j]>>32) != 0; j = t.next(j) {
 		t.index[i], t.vals[i] = t.index[j], t.vals[j]
 		i = j
 	}
 	t.index[i], t.vals[i] = 0, 0
 	if len(t.index) > 8 && t.n*32 < len(t.index)*3 {
-		t.resize(len(t.index) / 2)
+		t.resize(indexSize(len(t.index) / 2))
 	}
 }
 
@@ -690,7 +806,9 @@ func (t *Table) unindex(v uint64) {
 // Slices far larger than what they now hold are reallocated, so a keyspace that
 // shrinks gives its memory back. The complexity is O(entries + key bytes).
 func (t *Table) compact() {
-	ents := t.ents[:0]
+	// The entries go to a new array: a string held in an entry may be in use (a
+	// view from Value) by the command whose delete compacts, and must not move.
+	ents := make([]entry, 0, t.n+t.n/8)
 	arena, long := t.arena[:0], t.long[:0]
 	for _, e := range t.ents {
 		if e.kind == kindNone {
@@ -708,14 +826,13 @@ func (t *Table) compact() {
 		}
 		ents = append(ents, e)
 	}
-	clear(t.ents[len(ents):])
 	clear(t.long[len(long):])
-	t.ents = shrink(ents)
+	t.ents = ents
 	t.arena, t.long = shrink(arena), shrink(long)
 	t.dead = 0
 	clear(t.index)
 	for i, e := range t.ents {
-		t.put(Hash(t.Key(i))<<32|uint64(i+1), packVal(e.kind, e.ref))
+		t.put(Hash(t.Key(i))<<32|uint64(i+1), e.packed())
 	}
 }
 

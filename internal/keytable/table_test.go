@@ -121,26 +121,37 @@ func TestKeyTableModel(t *testing.T) {
 	r := rand.New(rand.NewPCG(testmain.Seed(t), 10))
 	var kt Table
 	m := keyModel{vals: map[string]int{}}
-	// Values of both kinds, which the table moves into its own storage: value v is a
-	// list (v even) or a sorted set (v odd) holding the one element strconv.Itoa(v).
-	const values = 64
+	// Values of every kind the table keeps in its own storage: value v is a list
+	// (v%4 == 0) or a sorted set (v%4 == 1) holding the one element
+	// strconv.Itoa(v), or (v%4 == 2, 3) the string str(v), of 0 to ShortMax bytes,
+	// so that strings move between their entry (up to tinyMax bytes) and a slot.
+	const values = 96
+	str := func(v int) string {
+		s := strconv.Itoa(v)
+		return s + strings.Repeat(".", max(0, v%(ShortMax+1)-len(s)))
+	}
 	newValue := func(v int) any {
-		if v%2 == 0 {
+		switch v % 4 {
+		case 0:
 			l := list.New()
 			l.PushBack(strconv.Itoa(v))
 			return l
+		case 1:
+			s := zset.New()
+			s.Add(zset.AddOptions{}, zset.Entry{Member: strconv.Itoa(v), Score: float64(v)})
+			return s
 		}
-		s := zset.New()
-		s.Add(zset.AddOptions{}, zset.Entry{Member: strconv.Itoa(v), Score: float64(v)})
-		return s
+		return NewShort([]byte(str(v)), uint8(v))
 	}
 	same := func(got any, v int) bool {
 		switch g := got.(type) {
 		case *zset.Set:
 			sc, found := g.Score(strconv.Itoa(v))
-			return v%2 == 1 && g.Len() == 1 && found && sc == float64(v)
+			return v%4 == 1 && g.Len() == 1 && found && sc == float64(v)
 		case *list.List:
-			return v%2 == 0 && slices.Equal(g.Range(0, -1), []string{strconv.Itoa(v)})
+			return v%4 == 0 && slices.Equal(g.Range(0, -1), []string{strconv.Itoa(v)})
+		case *Short:
+			return v%4 >= 2 && string(g.Bytes()) == str(v) && g.Enc == uint8(v)
 		}
 		return false
 	}
@@ -163,7 +174,18 @@ func TestKeyTableModel(t *testing.T) {
 		switch op := r.IntN(100); {
 		case op < 45:
 			v := r.IntN(values)
-			kt.Set(k, newValue(v))
+			switch {
+			case v%4 == 3:
+				kt.SetShort(k, []byte(str(v)), uint8(v))
+			case v%4 == 2 && r.IntN(2) == 0:
+				if _, ok := m.vals[k]; !ok {
+					kt.Add(k, newValue(v))
+					break
+				}
+				fallthrough
+			default:
+				kt.Set(k, newValue(v))
+			}
 			if _, ok := m.vals[k]; !ok {
 				m.order = append(m.order, k)
 			}
@@ -283,10 +305,9 @@ func TestWarmSteps(t *testing.T) {
 			kt.AddList(k).PushBack(k)
 		}
 	}
-	mask := uint64(len(kt.index) - 1)
 	displaced := 0
 	for _, k := range append(keys, "absent", "k-none") {
-		if i, ok := kt.Find(k); ok && kt.index[Hash(k)&mask] != Hash(k)<<32|uint64(i+1) {
+		if i, ok := kt.Find(k); ok && kt.index[kt.home(Hash(k))] != Hash(k)<<32|uint64(i+1) {
 			displaced++
 		}
 		warm(k)
@@ -344,5 +365,49 @@ func TestOtherValues(t *testing.T) {
 	}
 	if err := kt.Check(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestShortViews checks that a string the table hands out, held in its entry or in
+// a slot, stays a valid view of its bytes while other keys are added (the entries
+// grow and move) and deleted (compaction), and that SetShort takes a view of the
+// key's own string and changes the string between its entry and a slot.
+func TestShortViews(t *testing.T) {
+	var kt Table
+	kt.SetShort("tiny", []byte("123456"), 1)
+	kt.SetShort("short", []byte("1234567"), 2)
+	tiny, short := kt.Get("tiny").(*Short), kt.Get("short").(*Short)
+	for i := range 5000 {
+		kt.SetShort("k"+strconv.Itoa(i), []byte(strconv.Itoa(i)), 0)
+	}
+	for i := range 4900 {
+		kt.Del("k" + strconv.Itoa(i))
+	}
+	if kt.dead != 0 && len(kt.ents) > 200 {
+		t.Fatalf("%d entries, %d dead: no compaction ran", len(kt.ents), kt.dead)
+	}
+	if string(tiny.Bytes()) != "123456" || tiny.Enc != 1 || string(short.Bytes()) != "1234567" || short.Enc != 2 {
+		t.Fatalf("views after growth and compaction: %q/%d, %q/%d", tiny.Bytes(), tiny.Enc, short.Bytes(), short.Enc)
+	}
+	for _, tc := range []struct {
+		key  string
+		view func() []byte
+		want string
+	}{
+		{"tiny", func() []byte { return kt.Get("tiny").(*Short).Bytes()[1:] }, "23456"},
+		{"tiny", func() []byte { return append(kt.Get("tiny").(*Short).Bytes(), "789"...) }, "23456789"},
+		{"short", func() []byte { return kt.Get("short").(*Short).Bytes()[:3] }, "123"},
+		{"short", func() []byte { return kt.Get("short").(*Short).Bytes()[1:] }, "23"},
+	} {
+		kt.SetShort(tc.key, tc.view(), 3)
+		if got := kt.Get(tc.key).(*Short); string(got.Bytes()) != tc.want || got.Enc != 3 {
+			t.Errorf("%s: %q/%d; want %q/3", tc.key, got.Bytes(), got.Enc, tc.want)
+		}
+		if err := kt.Check(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := kt.shorts.n - uint32(len(kt.shorts.free)); got != 1 {
+		t.Errorf("%d string slots in use; want 1 (tiny's 8 bytes)", got)
 	}
 }
