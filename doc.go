@@ -138,8 +138,8 @@
 // the key bytes back to back in a pointer-free arena, one pointer-free 24-byte entry
 // per key in creation order, the values' headers (zset.Set, list.List) by value in
 // slabs that never move, and an open-addressing index, so that the garbage collector
-// sees about one pointer per key and a key costs about 60 bytes beyond its value and
-// its own bytes. A lookup is O(1) on average and, among many keys, waits for three
+// sees about one pointer per key and a key costs about 40 bytes beyond its value and
+// its own bytes (a counter's value, up to 6 bytes, sits in its entry). A lookup is O(1) on average and, among many keys, waits for three
 // cache misses one after another. KEYS and SCAN walk the entries in creation order;
 // a SCAN cursor is a sequence number (and the shard, in its top 8 bits), so it stays
 // valid across deletes, growth and compaction. Growing a table copies it whole, which

@@ -145,7 +145,12 @@ func (db *DB) warm(c *command, args []string) warmKey {
 	if c == nil || c.keys != (keySpec{}) || len(args) < 2 {
 		return warmKey{}
 	}
-	key := args[1]
+	return db.warmKey(args[1])
+}
+
+// warmKey starts reading the index slot of key, in a shard the caller holds, and
+// returns the key for the next steps. O(len(key)).
+func (db *DB) warmKey(key string) warmKey {
 	i, h, whole := db.shardHash(key)
 	w := warmKey{&db.shards[i], h >> 32}
 	if !whole {
@@ -153,6 +158,26 @@ func (db *DB) warm(c *command, args []string) warmKey {
 	}
 	w.sh.keys.WarmIndex(w.hash)
 	return w
+}
+
+// warmBatch is how many keys warmKeys warms at once.
+const warmBatch = 16
+
+// warmKeys starts the lookups of keys (at most warmBatch, in shards tx holds) in
+// three rounds over them, each taking one step of every key's chain of reads, so
+// that the misses of different keys overlap where one key's come one after another:
+// a command of many keys (MGET) then finds them in the cache. O(len(keys)).
+func (tx *Tx) warmKeys(keys []string) {
+	var ws [warmBatch]warmKey
+	for j, k := range keys {
+		ws[j] = tx.db.warmKey(k)
+	}
+	for j := range keys {
+		ws[j].entry()
+	}
+	for j := range keys {
+		ws[j].value()
+	}
 }
 
 // entry takes the second step of w's lookup (keytable.Table.warmEntry). O(1).

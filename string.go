@@ -432,6 +432,9 @@ func (tx *Tx) GetEx(key string, expiration time.Duration) (string, bool, error) 
 func (tx *Tx) MGet(keys ...string) (values []string, ok []bool, err error) {
 	values, ok = make([]string, len(keys)), make([]bool, len(keys))
 	for i, k := range keys {
+		if i%warmBatch == 0 && len(keys) > 1 {
+			tx.warmKeys(keys[i:min(i+warmBatch, len(keys))])
+		}
 		if b, isString := stringBytes(tx.value(k)); isString {
 			values[i], ok[i] = string(b), true
 		}
