@@ -6,13 +6,15 @@ import (
 
 	"github.com/zlite/zlite/blocking"
 	"github.com/zlite/zlite/list"
+	"github.com/zlite/zlite/pubsub"
 	"github.com/zlite/zlite/zset"
 )
 
 // Z is a sorted-set member with its score, as in go-redis.
 type Z = zset.Entry
 
-// DB is an in-process keyspace of named sorted sets and lists.
+// DB is an in-process keyspace of named sorted sets, lists, strings, hashes and
+// sets, with its Pub/Sub.
 //
 // A DB is safe for concurrent use by any number of goroutines. Its keys are split
 // into shards by hash (see [WithShards]), each under its own unexported mutex: a
@@ -37,11 +39,13 @@ type DB struct {
 	// limits are the thresholds of the compact encodings that new values get
 	// (SetEncodingLimits).
 	limits atomic.Pointer[EncodingLimits]
+	// hub is the DB's Pub/Sub (pubsub.go).
+	hub *pubsub.Hub
 }
 
 // New returns an empty keyspace configured by opts (none: Redis's defaults).
 func New(opts ...Option) *DB {
-	db := &DB{cfg: newConfig(opts)}
+	db := &DB{cfg: newConfig(opts), hub: pubsub.NewHub()}
 	db.limits.Store(&EncodingLimits{ZSet: db.cfg.zsetLimits, Hash: db.cfg.hashLimits, Set: db.cfg.setLimits})
 	n := db.cfg.shards
 	db.shards = newShards(n)

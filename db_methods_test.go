@@ -26,10 +26,12 @@ func TestDBMethodsGenerated(t *testing.T) {
 // TestDBMethodsMatchTx requires the DB and Tx method sets to agree: every exported
 // Tx method has a DB method of the same name taking a context first, then the same
 // parameters and results, and every DB method but Update, View, Stats, Watch,
-// StartExpiry, Close and Snapshot has a Tx counterpart.
+// StartExpiry, Close, Snapshot and the Pub/Sub ones (not of the keys, so not of a
+// batch) has a Tx counterpart.
 func TestDBMethodsMatchTx(t *testing.T) {
 	dbOnly := map[string]bool{"Update": true, "UpdateKeys": true, "View": true, "ViewKeys": true, "Stats": true, "Watch": true, "StartExpiry": true, "Close": true, "Snapshot": true,
-		"EncodingLimits": true, "SetEncodingLimits": true}
+		"EncodingLimits": true, "SetEncodingLimits": true,
+		"Publish": true, "SPublish": true, "Subscribe": true, "PSubscribe": true, "SSubscribe": true, "PubSub": true}
 	ctxType := reflect.TypeFor[context.Context]()
 	dbT, txT := reflect.TypeFor[*DB](), reflect.TypeFor[*Tx]()
 	for i := range txT.NumMethod() {

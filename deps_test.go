@@ -31,6 +31,7 @@ func TestDeps(t *testing.T) {
 		{"dict", nil, nil},
 		{"intset", nil, nil},
 		{"blocking", nil, nil},
+		{"pubsub", nil, nil},
 		{"queues", nil, []string{self}},
 		{"persist", []string{xsys}, nil},
 		{".", []string{xsys}, nil},

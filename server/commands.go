@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zlite/zlite"
+	"github.com/zlite/zlite/pubsub"
 )
 
 // serverCommand is a command the server answers itself: connection state, server
@@ -87,6 +88,16 @@ func init() {
 			"list": -2, "stats": 2, "kill": 2, "help": 2}},
 		{name: "shutdown", arity: -1, noMulti: true, run: cmdShutdown},
 		{name: "move", arity: 3, run: cmdMove},
+		{name: "subscribe", arity: -2, run: subscribeCommand("subscribe", (*pubsub.Subscriber).Subscribe)},
+		{name: "psubscribe", arity: -2, run: subscribeCommand("psubscribe", (*pubsub.Subscriber).PSubscribe)},
+		{name: "ssubscribe", arity: -2, run: subscribeCommand("ssubscribe", (*pubsub.Subscriber).SSubscribe)},
+		{name: "unsubscribe", arity: -1, run: unsubscribeCommand("unsubscribe", (*pubsub.Subscriber).Unsubscribe)},
+		{name: "punsubscribe", arity: -1, run: unsubscribeCommand("punsubscribe", (*pubsub.Subscriber).PUnsubscribe)},
+		{name: "sunsubscribe", arity: -1, run: unsubscribeCommand("sunsubscribe", (*pubsub.Subscriber).SUnsubscribe)},
+		{name: "publish", arity: 3, run: cmdPublish(false)},
+		{name: "spublish", arity: 3, run: cmdPublish(true)},
+		{name: "pubsub", arity: -2, run: cmdPubSub, subs: map[string]int{"channels": -2, "numsub": -2, "numpat": 2,
+			"shardchannels": -2, "shardnumsub": -2, "help": 2}},
 	} {
 		serverCommands[sc.name] = sc
 	}
@@ -94,6 +105,14 @@ func init() {
 }
 
 func cmdPing(c *client, a []string) bool {
+	switch {
+	case len(a) <= 2 && c.inPubSubContext():
+		// RESP2 with subscriptions: a push-shaped ["pong", argument or ""].
+		c.w.array(2)
+		c.w.bulk("pong")
+		c.w.bulk(strings.Join(a[1:], ""))
+		return false
+	}
 	switch len(a) {
 	case 1:
 		c.w.status("PONG")
@@ -108,6 +127,11 @@ func cmdPing(c *client, a []string) bool {
 // cmdReset is RESET: leave MULTI, unwatch, select 0, RESP2, no name, replies on,
 // unauthenticated when a password is set.
 func cmdReset(c *client, a []string) bool {
+	if s := c.sub.Load(); s != nil {
+		s.Unsubscribe()
+		s.PUnsubscribe()
+		s.SUnsubscribe()
+	}
 	c.multi = nil
 	c.watch.clear()
 	c.db = 0

@@ -20,6 +20,7 @@ import (
 	"github.com/zlite/zlite"
 
 	"github.com/zlite/zlite/internal/serverapi"
+	"github.com/zlite/zlite/pubsub"
 )
 
 // Causes of a cancelled blocking command.
@@ -53,6 +54,15 @@ type client struct {
 	watching chan struct{} // closed when the watcher of a blocked command ends
 	inline   bool          // served in the caller's goroutine (syncConn), not by serve
 
+	// sub is the connection's Pub/Sub subscriber, set by its first subscribe
+	// command (pubsub.go) and read by CLIENT LIST; pushing is set with it, and
+	// from then on wmu guards w, which the pusher goroutine (ended by closing
+	// pushDone) shares.
+	sub      atomic.Pointer[pubsub.Subscriber]
+	wmu      sync.Mutex
+	pushing  bool
+	pushDone chan struct{}
+
 	memo    commandMemo        // the command looked up last (see lookupCommand)
 	batch   []pending          // parsed keyspace commands not yet run (see dispatch)
 	cmds    [][]string         // the batch's arguments, for the keyspace's pipeline
@@ -85,17 +95,37 @@ type flushReader struct {
 
 func (f *flushReader) Read(p []byte) (int, error) {
 	c := f.c
-	if !f.blocked.Load() {
-		if c.w.bw.Buffered() > 0 {
-			if err := c.w.bw.Flush(); err != nil {
-				return 0, err
-			}
-		}
-		if idle := time.Duration(c.srv.idle.Load()); idle > 0 {
-			_ = c.nc.SetReadDeadline(time.Now().Add(idle))
+	if f.blocked.Load() {
+		return c.io.Read(p)
+	}
+	if c.w.bw.Buffered() > 0 {
+		if err := c.w.bw.Flush(); err != nil {
+			return 0, err
 		}
 	}
+	if idle := time.Duration(c.srv.idle.Load()); idle > 0 {
+		_ = c.nc.SetReadDeadline(time.Now().Add(idle))
+	}
+	if c.pushing {
+		// The step holds the writer; the pusher may write while this waits.
+		c.wmu.Unlock()
+		defer c.wmu.Lock()
+	}
 	return c.io.Read(p)
+}
+
+// lockW takes the writer from the pusher, once the connection has one (see
+// pubsub.go); unlockW gives it back.
+func (c *client) lockW() {
+	if c.pushing {
+		c.wmu.Lock()
+	}
+}
+
+func (c *client) unlockW() {
+	if c.pushing {
+		c.wmu.Unlock()
+	}
 }
 
 func newClient(s *Server, nc net.Conn) *client {
@@ -123,11 +153,14 @@ func (c *client) serve() {
 		}
 		c.watch.clear()
 		c.nc.Close()
+		c.endPush()
 		s.log.Debug("client disconnected", "id", c.id)
 	}()
 	for {
 		if c.stopping() {
+			c.lockW()
 			_ = c.w.bw.Flush()
+			c.unlockW()
 			return
 		}
 		if !c.step() {
@@ -143,6 +176,8 @@ func (c *client) serve() {
 // flushes their replies first. The first command of what the read brought is
 // parsed in the buffer too when it lies there whole, as the ones after it.
 func (c *client) step() bool {
+	c.lockW()
+	defer c.unlockW() // pushing may have turned true: subscriber locked then
 	s := c.srv
 	args, reused := c.rd.buffered(s.maxBulk.Load(), c.needsAuth())
 	if !reused {
@@ -295,6 +330,9 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 		c.lastCmd = name
 		c.mu.Unlock()
 	}
+	if c.pushing {
+		c.pendingPushes() // published before this command: written before its reply
+	}
 	mute := c.replies.next() // CLIENT REPLY OFF or SKIP: no reply
 	if c.srv.scripts.busy.Load() != 0 && err == nil && c.rejectBusy(sc, cmd, isServer, args, mute) {
 		return false
@@ -303,7 +341,8 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 	if err == nil && !isServer && c.multi == nil && cmd.Name() == "copy" {
 		across = c.copyTarget(args)
 	}
-	if err == nil && !isServer && !cmd.Blocking() && across < 0 && c.multi == nil && !c.needsAuth() {
+	subscribed := c.inPubSubContext()
+	if err == nil && !isServer && !cmd.Blocking() && across < 0 && c.multi == nil && !c.needsAuth() && !subscribed {
 		args[0] = cmd.Name() // the keyspace's own lookup then finds it at once
 		c.batch = append(c.batch, pending{args: args, sh: hooks.Shape(cmd, args), mute: mute})
 		if len(c.batch) == maxBatch || c.rd.br.Buffered() == 0 {
@@ -324,6 +363,10 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 	}
 	if c.needsAuth() && !(isServer && sc.noAuth) {
 		c.reject(name, "NOAUTH Authentication required.")
+		return false
+	}
+	if subscribed && !pubsubAllowed[strings.SplitN(name, "|", 2)[0]] {
+		c.reject(name, "ERR Can't execute '"+name+"': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context")
 		return false
 	}
 	if c.multi != nil && isServer && sc.noMulti {
@@ -497,6 +540,10 @@ func (c *client) block(args []string) (any, error) {
 	db := c.srv.DB(c.db)
 	c.cancel, c.on = cancel, db
 	c.mu.Unlock()
+	// The pusher may write while the command waits (the watcher locks for its
+	// flush); the writer is taken back once the watcher has ended.
+	c.unlockW()
+	defer c.lockW()
 	v, err := hooks.DoNotify(ctx, db, c.notifyFn, args...)
 	c.mu.Lock()
 	if c.waiting { // timed out or cancelled
@@ -553,7 +600,10 @@ func (c *client) notify(blocked bool) {
 // watched (as its bytes are not lost, only not yet read).
 func (c *client) watchDisconnect(cancel context.CancelCauseFunc, done chan<- struct{}) {
 	defer close(done)
-	if err := c.w.flush(); err != nil {
+	c.lockW()
+	err := c.w.flush()
+	c.unlockW()
+	if err != nil {
 		cancel(errDisconnected)
 		return
 	}

@@ -211,7 +211,15 @@ type syncEnd struct {
 	out *memBuf
 }
 
-func (e *syncEnd) Read(p []byte) (int, error)  { return e.in.Read(p) }
+func (e *syncEnd) Read(p []byte) (int, error) { return e.in.Read(p) }
+
+// Buffered is the number of bytes written and not yet read by the client: the
+// output a slow subscriber has not taken (see client.push).
+func (e *syncEnd) Buffered() int {
+	e.out.mu.Lock()
+	defer e.out.mu.Unlock()
+	return len(e.out.buf)
+}
 func (e *syncEnd) Write(p []byte) (int, error) { return (&memConn{wr: e.out}).Write(p) }
 func (e *syncEnd) Close() error {
 	e.out.mu.Lock()
@@ -259,14 +267,19 @@ func (sc *syncConn) Write(p []byte) (int, error) {
 			return len(p), nil
 		}
 	}
+	c.lockW()
 	_ = c.w.bw.Flush()
+	c.unlockW()
 	return len(p), nil
 }
 
 // finish ends the connection: replies written so far stay readable, then EOF.
 func (sc *syncConn) finish() {
 	sc.once.Do(func() {
+		sc.c.lockW()
 		_ = sc.c.w.bw.Flush()
+		sc.c.unlockW()
+		sc.c.endPush()
 		sc.c.watch.clear()
 		sc.end.Close()
 		sc.c.srv.unregister(sc.c)

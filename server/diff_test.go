@@ -100,6 +100,26 @@ func (p *pair) checkReply(what string, unordered bool) {
 	}
 }
 
+// checkTwo reads two replies on both sides and compares them as a pair in either
+// order.
+func (p *pair) checkTwo(what string) {
+	p.t.Helper()
+	var got [2][2]string
+	for side, w := range p.conns {
+		for i := range 2 {
+			r, err := w.read()
+			if err != nil {
+				p.t.Fatalf("%s: side %d: %v", what, side, err)
+			}
+			got[side][i] = r
+		}
+	}
+	z, r := got[0], got[1]
+	if compareWire(z[0], r[0])+compareWire(z[1], r[1]) != "" && compareWire(z[0], r[1])+compareWire(z[1], r[0]) != "" {
+		p.t.Fatalf("%s: replies differ in either order\nzlite: %q\nredis: %q", what, z, r)
+	}
+}
+
 // checkCmd is check for the reply to args, loosened by set-order where args read
 // a set's members.
 func (p *pair) checkCmd(args []string) {

@@ -126,6 +126,32 @@
 //   - The memory bound above has no counterpart in Redis, whose process grows until
 //     the system stops it.
 //
+// # Pub/Sub
+//
+// SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE, their UNSUBSCRIBE twins, PUBLISH, SPUBLISH
+// and PUBSUB CHANNELS|NUMSUB|NUMPAT|SHARDCHANNELS|SHARDNUMSUB work as in Redis
+// over package pubsub, whose hub is that of the keyspace given (or made) at number
+// 0 when the server is made: a program that embeds that zlite.DB publishes to the
+// server's subscribers with DB.Publish and hears its publishers with
+// DB.Subscribe, and SWAPDB does not move it. In RESP2 a connection with a
+// subscription runs only the subscribe commands, PING (replying ["pong", arg]),
+// QUIT and RESET, with Redis's error for others; in RESP3 it runs everything and
+// messages arrive as pushes. Confirmations and messages are written whatever
+// CLIENT REPLY says, as Redis writes pushes. Scripts may PUBLISH and SPUBLISH, not
+// subscribe.
+//
+// A subscribed connection gets a second goroutine that writes its messages as
+// they arrive, sharing the connection's writer under a lock with the goroutine
+// that serves its commands (pubsub.go). Messages published before a command of the
+// connection runs are written before its reply; a message a command publishes to
+// its own connection comes after that command's reply (Redis 7.2; 7.0 wrote it
+// first, inside a script's or transaction's reply). A subscriber whose unsent
+// messages pass client-output-buffer-limit pubsub (32 MiB, or 8 MiB for 60 s;
+// pubsub.DefaultLimits) is disconnected, over TCP once the socket's buffers are
+// full too, over the Dialer counting what the client has not read, so that one
+// stalled subscriber cannot grow the server without bound; the others, and the
+// publishers, never wait for it.
+//
 // # The RESP codec
 //
 // The codec is this package's own (resp.go, a few hundred lines) rather than
@@ -136,17 +162,13 @@
 //
 // # Differences from Redis
 //
-//   - WATCH is conservative: a write command given an existing watched key marks it
-//     modified even when it changes nothing (ZADD XX of a missing member, LREM
-//     without a match); Redis marks only real modifications. SWAPDB fails the EXEC of
-//     every client watching either keyspace (Redis: those whose keys exist in one).
-//     A client blocked in a keyspace stays with that keyspace's data after SWAPDB
-//     (Redis moves it with the index: a push to the new data wakes it).
+//   - SWAPDB fails the EXEC of every client watching either keyspace (Redis: those
+//     whose keys exist in one).
 //   - A server command (PING, SELECT, ...) inside MULTI runs between the batches of
 //     keyspace commands around it rather than inside one atomic step.
 //   - There are 16 keyspaces, no other data types than sorted sets, lists,
-//     strings, hashes and sets (no streams), no persistence,
-//     replication, pub/sub or ACL users.
+//     strings, hashes and sets (no streams), no persistence, replication,
+//     keyspace notifications or ACL users.
 //   - A Lua script's RESP3 map or set comes back from a table, whose iteration
 //     order is gopher-lua's, not Redis's Lua's: a script that returns the table
 //     of HGETALL or SMEMBERS under redis.setresp(3) gives the same elements in
@@ -178,8 +200,8 @@
 //     glob only for malformed patterns and reversed ranges. COMMAND DOCS replies
 //     redis-server 7.0.15's entries (command_docs.resp), with only the subcommands
 //     the server has.
-//   - Every client is of type normal and user default (CLIENT LIST TYPE, CLIENT KILL
-//     TYPE and USER). A client whose replies CLIENT REPLY OFF or SKIP drops and that
+//   - Every client is of type normal, or pubsub while it has a subscription, and
+//     user default (CLIENT LIST TYPE, CLIENT KILL TYPE and USER). A client whose replies CLIENT REPLY OFF or SKIP drops and that
 //     sends QUIT, kills itself or sends a malformed request is closed at once; Redis
 //     leaves it open, reading nothing more, as it closes only after a reply.
 //   - Replies on different connections are not ordered as in single-threaded

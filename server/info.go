@@ -94,6 +94,10 @@ func (s *Server) infoSection(b *strings.Builder, sec string) {
 			_ = s.DB(i).View(func(tx *zlite.Tx) error { _, e := hooks.ExpiryCounts(tx); expired += e; return nil })
 		}
 		line("expired_keys", int64(expired))
+		channels, patterns, shards := s.hub.Counts()
+		line("pubsub_channels", channels)
+		line("pubsub_patterns", patterns)
+		line("pubsubshard_channels", shards)
 	case "commandstats":
 		// Summed over the keyspaces; zlite.DB.Stats visits every key, so this
 		// section (not in INFO's default) costs O(keys).
@@ -240,16 +244,27 @@ func parseLongLong(s string) (int64, bool) {
 }
 
 // clientType checks a client type name of CLIENT LIST TYPE and CLIENT KILL TYPE
-// and reports whether zlite's clients, all of type normal (no replication, no
-// pub/sub), are of that type; it returns Redis's error for an unknown one.
-func clientType(name string) (normal bool, err error) {
-	switch strings.ToLower(name) {
-	case "normal":
-		return true, nil
-	case "master", "replica", "slave", "pubsub":
-		return false, nil
+// and returns it as kind names it: "normal", "pubsub", or "" for the replication
+// types, which no zlite client has; it returns Redis's error for an unknown one.
+func clientType(name string) (string, error) {
+	switch t := strings.ToLower(name); t {
+	case "normal", "pubsub":
+		return t, nil
+	case "master", "replica", "slave":
+		return "", nil
 	}
-	return false, errors.New("ERR Unknown client type '" + name + "'")
+	return "", errors.New("ERR Unknown client type '" + name + "'")
+}
+
+// kind is the client's type for CLIENT LIST TYPE and CLIENT KILL TYPE: "pubsub"
+// while it has a subscription, as Redis's CLIENT_PUBSUB, else "normal".
+func (c *client) kind() string {
+	if s := c.sub.Load(); s != nil {
+		if ch, p, sh := s.Subscriptions(); ch+p+sh > 0 {
+			return "pubsub"
+		}
+	}
+	return "normal"
 }
 
 // live returns the connected clients in id order but those killed, whose
@@ -269,14 +284,12 @@ func cmdClientList(c *client, a []string) {
 	case len(a) == 2:
 		cs = c.srv.live()
 	case len(a) == 4 && strings.EqualFold(a[2], "type"):
-		normal, err := clientType(a[3])
+		t, err := clientType(a[3])
 		if err != nil {
 			c.w.errorReply(err.Error())
 			return
 		}
-		if normal {
-			cs = c.srv.live()
-		}
+		cs = slices.DeleteFunc(c.srv.live(), func(o *client) bool { return o.kind() != t })
 	case len(a) > 3 && strings.EqualFold(a[2], "id"):
 		for _, v := range a[3:] {
 			id, ok := parseLongLong(v)
@@ -304,14 +317,21 @@ func (c *client) info() string {
 	c.mu.Lock()
 	name, resp, cmd, blocked := c.name, c.resp, c.lastCmd, c.waiting
 	c.mu.Unlock()
+	var sub, psub, ssub int
+	if s := c.sub.Load(); s != nil {
+		sub, psub, ssub = s.Subscriptions()
+	}
 	flags := "N"
-	if blocked {
+	switch {
+	case blocked:
 		flags = "b"
+	case sub+psub+ssub > 0:
+		flags = "P"
 	}
 	now := time.Now()
 	idle := now.Sub(time.Unix(0, c.last.Load()))
-	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=-1 name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=default redir=-1 resp=%d\n",
-		c.id, c.nc.RemoteAddr(), c.nc.LocalAddr(), name, int64(now.Sub(c.born).Seconds()), int64(idle.Seconds()), flags, c.db, cmd, resp)
+	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=-1 name=%s age=%d idle=%d flags=%s db=%d sub=%d psub=%d ssub=%d multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r cmd=%s user=default redir=-1 resp=%d\n",
+		c.id, c.nc.RemoteAddr(), c.nc.LocalAddr(), name, int64(now.Sub(c.born).Seconds()), int64(idle.Seconds()), flags, c.db, sub, psub, ssub, cmd, resp)
 }
 
 // killFilter is what CLIENT KILL's filters ask for; a client matches when it
@@ -320,14 +340,15 @@ type killFilter struct {
 	id              int64 // 0: any
 	addr, laddr     string
 	byAddr, byLaddr bool // ADDR, LADDR given
-	none            bool // a TYPE no zlite client has
+	typ             string // TYPE given: "normal", "pubsub", or "" for one no zlite client has
+	byType          bool
 	skipMe          bool // not the caller
 }
 
 // match reports whether client o passes the filters of a CLIENT KILL that self
 // runs.
 func (f *killFilter) match(self, o *client) bool {
-	return !f.none && (f.id == 0 || o.id == f.id) &&
+	return (!f.byType || f.typ != "" && o.kind() == f.typ) && (f.id == 0 || o.id == f.id) &&
 		(!f.byAddr || o.nc.RemoteAddr().String() == f.addr) &&
 		(!f.byLaddr || o.nc.LocalAddr().String() == f.laddr) &&
 		!(f.skipMe && o == self)
@@ -349,11 +370,11 @@ func parseKillFilter(a []string) (killFilter, error) {
 			}
 			f.id = n
 		case "type":
-			normal, err := clientType(v)
+			t, err := clientType(v)
 			if err != nil {
 				return f, err
 			}
-			f.none = f.none || !normal
+			f.typ, f.byType = t, true // as Redis, the last TYPE counts
 		case "addr":
 			f.addr, f.byAddr = v, true
 		case "laddr":

@@ -13,7 +13,9 @@ import (
 
 // Scripted transcripts, compared on the wire with redis-server as in diff_test.go.
 // A step is "N: CMD args" (send on client N, compare the reply), "N> CMD args" (send
-// only), "N<" (read and compare the reply of an earlier send), "N~" (read it without
+// only), "N<" (read and compare the reply of an earlier send), "N<<" (read two
+// and compare them in either order: the "push-after-reply" loosening, see
+// port_pubsub_test.go), "N~" (read it without
 // comparing: HELLO's map names the server's version and the client's id), "N!" (the
 // server closed client N's connection), "raw N: bytes" (send bytes as they are and
 // compare one reply) or "blocked K" (wait until K clients are blocked on both
@@ -193,6 +195,10 @@ func runSteps(t *testing.T, sc scenario, ps []*pair) {
 		p := ps[n]
 		switch op, rest := step[1], strings.TrimSpace(step[2:]); op {
 		case '<':
+			if rest == "<" {
+				p.checkTwo(step)
+				break
+			}
 			p.check(step)
 		case '~':
 			for side, w := range p.conns {

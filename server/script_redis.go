@@ -210,7 +210,8 @@ func formatG17(f float64) string {
 }
 
 // scriptServerCommand reports the reply of a server command that scripts may call
-// (PING, ECHO, TIME); isServer is set for every server command.
+// (PING, ECHO, TIME; PUBLISH and SPUBLISH, which call runs); isServer is set for
+// every server command.
 func scriptServerCommand(args []string) (reply any, sh serverapi.Shape, isServer bool) {
 	name := strings.ToLower(args[0])
 	if _, ok := serverCommands[name]; !ok {
@@ -257,6 +258,12 @@ func (sb *sandbox) call(L *lua.LState, raise bool) int {
 		sc := serverCommands[strings.ToLower(args[0])]
 		if err := sc.check(args); err != nil {
 			return fail("Wrong number of args calling Redis command from script")
+		}
+		switch sc.name {
+		case "publish":
+			v = int64(run.srv.hub.Publish(args[1], args[2]))
+		case "spublish":
+			v = int64(run.srv.hub.SPublish(args[1], args[2]))
 		}
 		if v == nil {
 			return fail("This Redis command is not allowed from script")

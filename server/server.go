@@ -14,6 +14,7 @@ import (
 	"github.com/zlite/zlite"
 
 	"github.com/zlite/zlite/internal/serverapi"
+	"github.com/zlite/zlite/pubsub"
 )
 
 // NumDBs is the number of keyspaces a Server holds, Redis's default "databases".
@@ -94,6 +95,9 @@ type Server struct {
 	// nothing in zlite (see keptParam), by name.
 	kept       sync.Map
 	onShutdown func() // called after SHUTDOWN closed the server
+	// hub is the Pub/Sub of every connection: that of the keyspace at 0 when the
+	// server was made (SWAPDB does not move it).
+	hub *pubsub.Hub
 
 	mu        sync.Mutex
 	clients   map[int64]*client
@@ -135,6 +139,7 @@ func New(opts ...Option) *Server {
 		}
 	}
 	s.dbs.Store(&dbs)
+	s.hub = dbs[0].PubSub()
 	return s
 }
 
