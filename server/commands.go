@@ -94,6 +94,7 @@ func init() {
 		{name: "unsubscribe", arity: -1, run: unsubscribeCommand("unsubscribe", (*pubsub.Subscriber).Unsubscribe)},
 		{name: "punsubscribe", arity: -1, run: unsubscribeCommand("punsubscribe", (*pubsub.Subscriber).PUnsubscribe)},
 		{name: "sunsubscribe", arity: -1, run: unsubscribeCommand("sunsubscribe", (*pubsub.Subscriber).SUnsubscribe)},
+		{name: "lastsave", arity: 1, run: func(c *client, a []string) bool { c.w.integer(c.srv.started.Unix()); return false }},
 		{name: "publish", arity: 3, run: cmdPublish(false)},
 		{name: "spublish", arity: 3, run: cmdPublish(true)},
 		{name: "pubsub", arity: -2, run: cmdPubSub, subs: map[string]int{"channels": -2, "numsub": -2, "numpat": 2,

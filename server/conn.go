@@ -137,6 +137,7 @@ func newClient(s *Server, nc net.Conn) *client {
 	c.notifyFn = c.notify
 	c.rd.br = bufio.NewReaderSize(c.fr, 16<<10)
 	c.w.bw = bufio.NewWriterSize(c.io, 16<<10)
+	c.w.errs = &s.errs
 	c.authed = *s.password.Load() == ""
 	c.last.Store(c.born.UnixNano())
 	return c

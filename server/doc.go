@@ -185,7 +185,9 @@
 //     seconds since the key's last access; zlite keeps no access times); OBJECT FREQ
 //     is Redis's error for a non-LFU policy, as under noeviction.
 //   - INFO reports the fields zlite has (server, clients, memory from the Go heap,
-//     stats, keyspace); CONFIG knows requirepass, maxclients, proto-max-bulk-len,
+//     stats, keyspace, errorstats, cpu) and those of a master with no replicas
+//     and no persistence (replication, persistence: LASTSAVE and
+//     rdb_last_save_time are the server's start); CONFIG knows requirepass, maxclients, proto-max-bulk-len,
 //     timeout, databases (read-only, as in Redis), save and appendonly, and the
 //     thresholds of the compact encodings (hash-, zset- and set-max-listpack-*,
 //     set-max-intset-entries and the ziplist aliases: see

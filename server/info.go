@@ -16,7 +16,7 @@ import (
 )
 
 // infoSections are INFO's sections in Redis's order; "default" and "all" print them all.
-var infoSections = []string{"server", "clients", "memory", "stats", "keyspace"}
+var infoSections = []string{"server", "clients", "memory", "persistence", "stats", "replication", "cpu", "errorstats", "keyspace"}
 
 // cmdInfo is INFO [section ...] with Redis's field names.
 func cmdInfo(c *client, a []string) bool {
@@ -84,6 +84,52 @@ func (s *Server) infoSection(b *strings.Builder, sec string) {
 		line("used_memory_rss_human", human(m.Sys))
 		line("maxmemory", 0)
 		line("maxmemory_policy", "noeviction")
+	case "persistence":
+		// zlite-server keeps its keyspaces in memory: nothing is saved or loaded,
+		// and the last save is the start, as in a Redis without save points.
+		b.WriteString("# Persistence\r\n")
+		line("loading", 0)
+		line("async_loading", 0)
+		line("rdb_bgsave_in_progress", 0)
+		line("rdb_last_save_time", s.started.Unix())
+		line("rdb_last_bgsave_status", "ok")
+		line("rdb_last_bgsave_time_sec", -1)
+		line("rdb_current_bgsave_time_sec", -1)
+		line("rdb_saves", 0)
+		line("aof_enabled", 0)
+		line("aof_rewrite_in_progress", 0)
+		line("aof_rewrite_scheduled", 0)
+		line("aof_last_rewrite_time_sec", -1)
+		line("aof_current_rewrite_time_sec", -1)
+		line("aof_last_bgrewrite_status", "ok")
+		line("aof_rewrites", 0)
+		line("aof_last_write_status", "ok")
+	case "replication":
+		b.WriteString("# Replication\r\n")
+		line("role", "master")
+		line("connected_slaves", 0)
+		line("master_failover_state", "no-failover")
+		line("master_replid", s.replID)
+		line("master_replid2", strings.Repeat("0", 40))
+		line("master_repl_offset", 0)
+		line("second_repl_offset", -1)
+		line("repl_backlog_active", 0)
+		line("repl_backlog_size", 1<<20)
+		line("repl_backlog_first_byte_offset", 0)
+		line("repl_backlog_histlen", 0)
+	case "cpu":
+		b.WriteString("# CPU\r\n")
+		if sys, user, ok := cpuTimes(); ok {
+			line("used_cpu_sys", fmt.Sprintf("%.6f", sys.Seconds()))
+			line("used_cpu_user", fmt.Sprintf("%.6f", user.Seconds()))
+			line("used_cpu_sys_children", "0.000000")
+			line("used_cpu_user_children", "0.000000")
+		}
+	case "errorstats":
+		b.WriteString("# Errorstats\r\n")
+		for _, e := range s.errs.counts() {
+			fmt.Fprintf(b, "errorstat_%s:count=%d\r\n", e.code, e.n)
+		}
 	case "stats":
 		b.WriteString("# Stats\r\n")
 		line("total_connections_received", s.connections.Load())
@@ -98,6 +144,7 @@ func (s *Server) infoSection(b *strings.Builder, sec string) {
 		line("pubsub_channels", channels)
 		line("pubsub_patterns", patterns)
 		line("pubsubshard_channels", shards)
+		line("total_error_replies", s.errs.total())
 	case "commandstats":
 		// Summed over the keyspaces; zlite.DB.Stats visits every key, so this
 		// section (not in INFO's default) costs O(keys).
@@ -339,7 +386,7 @@ func (c *client) info() string {
 type killFilter struct {
 	id              int64 // 0: any
 	addr, laddr     string
-	byAddr, byLaddr bool // ADDR, LADDR given
+	byAddr, byLaddr bool   // ADDR, LADDR given
 	typ             string // TYPE given: "normal", "pubsub", or "" for one no zlite client has
 	byType          bool
 	skipMe          bool // not the caller
@@ -741,6 +788,7 @@ func cmdConfig(c *client, a []string) bool {
 		s.commands.Store(0)
 		s.connections.Store(0)
 		s.rejected.Store(0)
+		s.errs.reset()
 		c.w.status("OK")
 	case "help":
 		c.w.array(1)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zlite/zlite"
+	"github.com/zlite/zlite/internal/redistest"
 )
 
 // TestInfo checks INFO's sections and Redis's field names.
@@ -67,6 +68,58 @@ func TestInfoExpiredKeys(t *testing.T) {
 	for _, want := range []string{"expired_keys:1\r\n", "db0:keys=1,expires=0,"} {
 		if !strings.Contains(r, want) {
 			t.Errorf("INFO lacks %q after a expired:\n%s", want, r)
+		}
+	}
+}
+
+// TestInfoOperatorSections checks the sections tools read beyond the keyspace's:
+// each of their fields is one redis-server's INFO has in the same section, and
+// their values say what zlite-server is (a master without replicas or
+// persistence), what errors it replied (errorstats, reset by CONFIG RESETSTAT) and
+// the CPU it used.
+func TestInfoOperatorSections(t *testing.T) {
+	addr, _ := startServer(t)
+	w := dial(t, addr)
+	w.do("GET")                 // ERR
+	w.do("SET", "k", "v")       //
+	w.do("LPUSH", "k", "x")     // WRONGTYPE
+	w.do("LPUSH", "k", "x")     // WRONGTYPE
+	w.do("EVAL", "return", "x") // ERR
+	r := w.do("INFO")
+	for _, s := range []string{
+		"# Replication\r\nrole:master\r\nconnected_slaves:0\r\n", "master_repl_offset:0\r\n",
+		"# Persistence\r\nloading:0\r\n", "aof_enabled:0\r\n", "rdb_bgsave_in_progress:0\r\n",
+		"# CPU\r\nused_cpu_sys:", "used_cpu_user:",
+		"# Errorstats\r\nerrorstat_ERR:count=2\r\nerrorstat_WRONGTYPE:count=2\r\n", "total_error_replies:4\r\n",
+	} {
+		if !strings.Contains(r, s) {
+			t.Errorf("INFO lacks %q", s)
+		}
+	}
+	if i := strings.Index(r, "# Persistence"); i < 0 || i > strings.Index(r, "# Stats") || strings.Index(r, "# Replication") > strings.Index(r, "# CPU") {
+		t.Errorf("INFO's sections are not in Redis's order:\n%s", r)
+	}
+	w.do("CONFIG", "RESETSTAT")
+	if r := w.do("INFO", "errorstats"); r != "$14\r\n# Errorstats\r\n\r\n" {
+		t.Errorf("errorstats after CONFIG RESETSTAT: %q", r)
+	}
+	// Field names: every one zlite reports is in redis-server's same section.
+	rw := dial(t, redistest.Require(t))
+	for _, sec := range []string{"persistence", "replication", "cpu", "stats"} {
+		fields := func(info string) map[string]bool {
+			out := map[string]bool{}
+			for _, l := range strings.Split(info, "\r\n") {
+				if k, _, ok := strings.Cut(l, ":"); ok && !strings.HasPrefix(l, "$") {
+					out[k] = true
+				}
+			}
+			return out
+		}
+		theirs := fields(rw.do("INFO", sec))
+		for k := range fields(w.do("INFO", sec)) {
+			if !theirs[k] {
+				t.Errorf("INFO %s: zlite's field %q is not Redis's", sec, k)
+			}
 		}
 	}
 }

@@ -410,6 +410,7 @@ func unhex(c byte) byte {
 
 // writer encodes replies in RESP2 or RESP3 onto a buffered connection.
 type writer struct {
+	errs  *errorStats   // counts the error replies (INFO errorstats), if set
 	bw    *bufio.Writer // where replies go: the connection's buffer, or sink while muted
 	conn  *bufio.Writer // the connection's buffer while muted, else nil
 	sink  *bufio.Writer // a small buffer onto io.Discard, made by the first mute
@@ -481,6 +482,9 @@ func (w *writer) status(s string) {
 
 // errorReply writes an error; CR and LF in its text become spaces, as in Redis.
 func (w *writer) errorReply(s string) {
+	if w.errs != nil {
+		w.errs.add(s)
+	}
 	_ = w.bw.WriteByte('-')
 	if bytes.ContainsAny([]byte(s), "\r\n") {
 		b := []byte(s)

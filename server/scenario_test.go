@@ -47,7 +47,7 @@ var scenarios = []scenario{
 		"0: COMMAND GETKEYS object encoding k", "0: COMMAND GETKEYS ping x", "0: COMMAND GETKEYS lmpop 1 l left",
 		"0: CONFIG SET list-max-ziplist-size 32", "0: CONFIG GET list-max-listpack-size", "0: CONFIG SET list-compress-depth -1",
 		"0: CONFIG SET list-max-listpack-size x", "0: CONFIG SET list-max-listpack-size -2",
-		"0: HELLO 4", "0: HELLO x",
+		"0: HELLO 4", "0: HELLO x", "0: LASTSAVE x",
 		"0: NOSUCHCOMMAND a b", "0: zadd", "0: RESET", "0: QUIT", "0!",
 	}},
 	{"object-encoding", 1, []string{

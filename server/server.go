@@ -94,7 +94,9 @@ type Server struct {
 	// kept is the settings CONFIG SET stores and CONFIG GET reports that change
 	// nothing in zlite (see keptParam), by name.
 	kept       sync.Map
-	onShutdown func() // called after SHUTDOWN closed the server
+	onShutdown func()     // called after SHUTDOWN closed the server
+	errs       errorStats // INFO errorstats and total_error_replies
+	replID     string     // INFO's master_replid, drawn at New
 	// hub is the Pub/Sub of every connection: that of the keyspace at 0 when the
 	// server was made (SWAPDB does not move it).
 	hub *pubsub.Hub
@@ -121,6 +123,7 @@ func New(opts ...Option) *Server {
 		listeners: make(map[net.Listener]struct{}),
 		started:   time.Now(),
 		log:       slog.New(slog.DiscardHandler),
+		replID:    randomHex(40),
 	}
 	empty := ""
 	s.password.Store(&empty)
