@@ -30,6 +30,7 @@ func TestDeps(t *testing.T) {
 		{"list", nil, nil},
 		{"dict", nil, nil},
 		{"intset", nil, nil},
+		{"set", nil, nil},
 		{"blocking", nil, nil},
 		{"pubsub", nil, nil},
 		{"queues", nil, []string{self}},

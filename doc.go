@@ -7,8 +7,8 @@
 //	key, z, ok, err := db.BZPopMin(ctx, time.Second, "jobs")
 //
 // A [DB] holds named keys, each a sorted set (*zset.Set), a list (*list.List), a
-// string, a hash (a *dict.Map) or a set (an intset while its members are few
-// integers, a *dict.Map of members after); a sorted set, list, hash or set that
+// string, a hash (a *dict.Map) or a set (a *set.Set: an intset while its members are
+// few integers, a dict.Map of members after); a sorted set, list, hash or set that
 // becomes empty is deleted at once, as in Redis (a string may be empty). Commands are available three ways: typed
 // methods named and ordered like go-redis's ([DB.LPush], [DB.BRPop], [DB.ZAdd], ...),
 // [DB.Do] taking a command as words and replying like go-redis's Do().Result(), and
@@ -136,13 +136,15 @@
 //
 // Each shard keeps its keys in one table (internal/keytable) rather than a Go map:
 // the key bytes back to back in a pointer-free arena, one pointer-free 24-byte entry
-// per key in creation order, the values' headers (zset.Set, list.List) by value in
-// slabs that never move, and an open-addressing index, so that the garbage collector
-// sees about one pointer per key and a key costs about 40 bytes beyond its value and
-// its own bytes (a counter's value, up to 6 bytes, sits in its entry). A lookup is O(1) on average and, among many keys, waits for three
-// cache misses one after another. KEYS and SCAN walk the entries in creation order;
-// a SCAN cursor is a sequence number (and the shard, in its top 8 bits), so it stays
-// valid across deletes, growth and compaction. Growing a table copies it whole, which
+// per key in creation order, the values' headers (zset.Set, list.List, dict.Map,
+// set.Set, short strings whole) by value in slabs that never move, and an
+// open-addressing index, so that the garbage collector sees about one pointer per key
+// and a key costs about 40 bytes beyond its value and its own bytes (a counter's
+// value, up to 6 bytes, sits in its entry). A lookup is O(1) on average and, among
+// many keys, waits for three cache misses one after another (a set of strings, whose
+// map sits behind a pointer, for four). KEYS and SCAN walk the entries in creation
+// order; a SCAN cursor is a sequence number (and the shard, in its top 8 bits), so it
+// stays valid across deletes, growth and compaction. Growing a table copies it whole, which
 // with the keys spread over 64 shards is 1/64 of the keyspace; Redis rehashes
 // incrementally. docs/design.md explains the layout and the measurements behind it.
 //

@@ -70,9 +70,7 @@ func (tx *Tx) hashChange(key string) (*dict.Map, error) {
 func (tx *Tx) newHash(key string) *dict.Map {
 	sh := tx.sh(key)
 	sh.touch(key)
-	h := dict.NewWithLimits(tx.db.limits.Load().Hash)
-	sh.keys.Add(key, h)
-	return h
+	return sh.keys.AddHash(key, tx.db.limits.Load().Hash) // in the key table's own storage (internal/keytable)
 }
 
 // HSet is HSET: it sets the fields of the hash at key to their values, given as

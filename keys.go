@@ -12,6 +12,7 @@ import (
 	"github.com/zlite/zlite/internal/glob"
 
 	"github.com/zlite/zlite/list"
+	"github.com/zlite/zlite/set"
 	"github.com/zlite/zlite/zset"
 )
 
@@ -72,7 +73,7 @@ func typeName(v any) string {
 		return "string"
 	case *dict.Map:
 		return "hash"
-	case *setValue:
+	case *set.Set:
 		return "set"
 	}
 	return "none"
@@ -309,8 +310,8 @@ func clone(v any) any {
 		return keytable.NewShort(v.Bytes(), v.Enc)
 	case *dict.Map:
 		return v.Clone()
-	case *setValue:
-		return v.clone()
+	case *set.Set:
+		return v.Clone()
 	}
 	panic("zlite: cannot copy a value of this type")
 }

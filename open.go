@@ -9,6 +9,7 @@ import (
 
 	"github.com/zlite/zlite/list"
 	"github.com/zlite/zlite/persist"
+	"github.com/zlite/zlite/set"
 	"github.com/zlite/zlite/zset"
 )
 
@@ -161,9 +162,9 @@ func (r *replayer) LoadKey(k *persist.Key) error {
 			v = keytable.NewShort([]byte(s), uint8(encAuto))
 		}
 	case persist.TypeSet:
-		sv := newSetValue()
+		sv := set.New()
 		for m := range k.SetMembers() {
-			sv.add(m, db.limits.Load().Set)
+			sv.Add(m, db.limits.Load().Set)
 		}
 		v, empty = sv, sv.Len() == 0
 	case persist.TypeHash:

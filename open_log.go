@@ -14,6 +14,7 @@ import (
 
 	"github.com/zlite/zlite/list"
 	"github.com/zlite/zlite/persist"
+	"github.com/zlite/zlite/set"
 	"github.com/zlite/zlite/zset"
 )
 
@@ -158,9 +159,9 @@ func (d *recorder) value(key string, v any) {
 	case *stringValue, *keytable.Short:
 		b, _ := stringBytes(v)
 		d.cmd(nil, "set", key, string(b))
-	case *setValue:
+	case *set.Set:
 		items := make([]string, 0, min(batch, v.Len()))
-		for m := range v.all() {
+		for m := range v.All() {
 			if items = append(items, m); len(items) == batch {
 				d.cmd(items, "sadd", key)
 				items = items[:0]

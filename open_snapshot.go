@@ -8,6 +8,7 @@ import (
 
 	"github.com/zlite/zlite/list"
 	"github.com/zlite/zlite/persist"
+	"github.com/zlite/zlite/set"
 	"github.com/zlite/zlite/zset"
 )
 
@@ -216,9 +217,9 @@ func writeKey(w *persist.SnapshotWriter, k *snapKey, size int64) (int64, error) 
 		b, _ := stringBytes(v)
 		size += int64(len(b))
 		return size, w.WriteString(k.name, k.expireAt, string(b))
-	case *setValue:
+	case *set.Set:
 		err := w.WriteSet(k.name, k.expireAt, func(yield func(string) bool) {
-			for m := range v.all() {
+			for m := range v.All() {
 				size += int64(len(m)) + 1
 				if !yield(m) {
 					return

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/zlite/zlite/dict"
+	"github.com/zlite/zlite/set"
 	"github.com/zlite/zlite/zset"
 )
 
@@ -167,15 +168,12 @@ func (db *DB) SetEncodingLimits(l EncodingLimits) { db.limits.Store(&l) }
 // Redis's set-max-intset-entries; a set of at most Packed.Entries members none
 // longer than Packed.Value bytes is packed, as with Redis 7.2's
 // set-max-listpack-entries and set-max-listpack-value; a larger one is a hash
-// table, and stays one.
-type SetLimits struct {
-	Ints   int
-	Packed dict.Limits
-}
+// table, and stays one (see package set).
+type SetLimits = set.Limits
 
 // DefaultSetLimits are Redis's defaults: 512 integers, 128 members of up to 64
 // bytes.
-var DefaultSetLimits = SetLimits{Ints: 512, Packed: dict.DefaultLimits}
+var DefaultSetLimits = set.DefaultLimits
 
 // WithSetLimits sets the thresholds of the compact set encodings (default
 // [DefaultSetLimits]). They change memory and speed, the order SMEMBERS gives, and

@@ -5,11 +5,13 @@ import (
 	"math"
 
 	"github.com/zlite/zlite/internal/glob"
+	"github.com/zlite/zlite/set"
 )
 
 // The set commands: SADD, SREM, SMEMBERS, SISMEMBER, SMISMEMBER, SCARD, SPOP,
 // SRANDMEMBER, SMOVE, SINTER, SINTERCARD, SUNION, SDIFF and their STORE forms, and
-// SSCAN. The value is a *setValue (set_value.go); the Do forms are in set_cmd.go.
+// SSCAN. The value is a *set.Set, in the key table's own storage; the Do forms are
+// in set_cmd.go.
 
 var (
 	// ErrNumKeysArgs is SINTERCARD's error for a numkeys above the number of keys
@@ -19,11 +21,11 @@ var (
 
 // setRead returns the set at key: nil if the key does not exist, ErrWrongType if
 // it holds another type.
-func (tx *Tx) setRead(key string) (*setValue, error) {
+func (tx *Tx) setRead(key string) (*set.Set, error) {
 	switch v := tx.value(key).(type) {
 	case nil:
 		return nil, nil
-	case *setValue:
+	case *set.Set:
 		return v, nil
 	}
 	return nil, ErrWrongType
@@ -31,7 +33,7 @@ func (tx *Tx) setRead(key string) (*setValue, error) {
 
 // setWrite is setRead for a command that will modify the set in place
 // (ErrReadOnly in View).
-func (tx *Tx) setWrite(key string) (*setValue, error) {
+func (tx *Tx) setWrite(key string) (*set.Set, error) {
 	s, err := tx.setChange(key)
 	if s != nil {
 		tx.sh(key).touch(key) // WATCH, and a snapshot's copy-on-write, before the change
@@ -41,7 +43,7 @@ func (tx *Tx) setWrite(key string) (*setValue, error) {
 
 // setChange is setWrite for a command that may leave the set as it was: it
 // touches the key itself before its first change (see shard.touchy).
-func (tx *Tx) setChange(key string) (*setValue, error) {
+func (tx *Tx) setChange(key string) (*set.Set, error) {
 	if err := tx.writeErr(); err != nil {
 		return nil, err
 	}
@@ -50,12 +52,10 @@ func (tx *Tx) setChange(key string) (*setValue, error) {
 
 // newSet creates an empty set at key, which must not exist; the caller adds a
 // member before returning (empty keys never outlive a command).
-func (tx *Tx) newSet(key string) *setValue {
+func (tx *Tx) newSet(key string) *set.Set {
 	sh := tx.sh(key)
 	sh.touch(key)
-	s := newSetValue()
-	sh.keys.Add(key, s)
-	return s
+	return sh.keys.AddSet(key) // in the key table's own storage (internal/keytable)
 }
 
 // SAdd is SADD: it adds members to the set at key, creating the key if needed, and
@@ -78,11 +78,11 @@ func (tx *Tx) SAdd(key string, members ...string) (int64, error) {
 	pending := sh.touchy()
 	var n int64
 	for _, m := range members {
-		if pending && !s.has(m) {
+		if pending && !s.Has(m) {
 			sh.touch(key)
 			pending = false
 		}
-		if s.add(m, tx.db.limits.Load().Set) {
+		if s.Add(m, tx.db.limits.Load().Set) {
 			n++
 		}
 	}
@@ -110,11 +110,11 @@ func (tx *Tx) SRem(key string, members ...string) (int64, error) {
 	pending := sh.touchy()
 	var n int64
 	for _, m := range members {
-		if pending && s.has(m) {
+		if pending && s.Has(m) {
 			sh.touch(key)
 			pending = false
 		}
-		if s.remove(m) {
+		if s.Remove(m) {
 			n++
 			if s.Len() == 0 {
 				break
@@ -139,7 +139,7 @@ func (tx *Tx) SMembers(key string) ([]string, error) {
 	if s == nil || err != nil {
 		return []string{}, err
 	}
-	return s.members(), nil
+	return s.Members(), nil
 }
 
 // SIsMember is SISMEMBER: whether member is in the set at key. O(1).
@@ -150,7 +150,7 @@ func (tx *Tx) SIsMember(key, member string) (bool, error) {
 	if s == nil || err != nil {
 		return false, err
 	}
-	return s.has(member), nil
+	return s.Has(member), nil
 }
 
 // SMIsMember is SMISMEMBER: whether each of members is in the set at key. O(1) per
@@ -168,7 +168,7 @@ func (tx *Tx) SMIsMember(key string, members ...string) ([]bool, error) {
 	out := make([]bool, len(members))
 	if s != nil {
 		for i, m := range members {
-			out[i] = s.has(m)
+			out[i] = s.Has(m)
 		}
 	}
 	return out, nil
@@ -196,8 +196,8 @@ func (tx *Tx) SPop(key string) (string, bool, error) {
 	if s == nil || err != nil {
 		return "", false, err
 	}
-	m := s.random()
-	s.remove(m)
+	m, _ := s.Random(nil)
+	s.Remove(m)
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "srem", key, m)
 	}
@@ -222,7 +222,7 @@ func (tx *Tx) SPopN(key string, count int64) ([]string, error) {
 	tx.sh(key).touch(key)
 	d := tx.log()
 	if count >= int64(s.Len()) {
-		out := s.members()
+		out := s.Members()
 		tx.sh(key).del(key)
 		if d != nil {
 			d.cmd(nil, "del", key)
@@ -231,8 +231,8 @@ func (tx *Tx) SPopN(key string, count int64) ([]string, error) {
 	}
 	out := make([]string, count)
 	for i := range out {
-		out[i] = s.random()
-		s.remove(out[i])
+		out[i], _ = s.Random(nil)
+		s.Remove(out[i])
 	}
 	if d != nil {
 		d.cmd(out, "srem", key)
@@ -249,7 +249,8 @@ func (tx *Tx) SRandMember(key string) (string, bool, error) {
 	if s == nil || err != nil {
 		return "", false, err
 	}
-	return s.random(), true, nil
+	m, _ := s.Random(nil)
+	return m, true, nil
 }
 
 // SRandMemberN is SRANDMEMBER key count: with count > 0, count distinct random
@@ -275,14 +276,14 @@ func (tx *Tx) SRandMemberN(key string, count int64) ([]string, error) {
 	case count < 0:
 		out := make([]string, -count)
 		for i := range out {
-			out[i] = s.random()
+			out[i], _ = s.Random(nil)
 		}
 		return out, nil
 	case count >= int64(n):
-		return s.members(), nil
+		return s.Members(), nil
 	}
-	return randDistinct(int(count), n, s.members, func() (string, string) {
-		m := s.random()
+	return randDistinct(int(count), n, s.Members, func() (string, string) {
+		m, _ := s.Random(nil)
 		return m, m
 	}), nil
 }
@@ -306,23 +307,23 @@ func (tx *Tx) SMove(source, destination, member string) (bool, error) {
 		return false, err
 	}
 	if source == destination {
-		return src.has(member), nil
+		return src.Has(member), nil
 	}
-	if !src.has(member) {
+	if !src.Has(member) {
 		return false, nil
 	}
 	// A key is touched (WATCH, a snapshot's copy) only when it changes: the
 	// destination not when it holds the member already, as in Redis.
 	tx.sh(source).touch(source)
-	src.remove(member)
+	src.Remove(member)
 	tx.dropIfEmpty(source, src)
 	switch {
 	case dst == nil:
 		dst = tx.newSet(destination)
-		dst.add(member, tx.db.limits.Load().Set)
-	case !dst.has(member):
+		dst.Add(member, tx.db.limits.Load().Set)
+	case !dst.Has(member):
 		tx.sh(destination).touch(destination)
-		dst.add(member, tx.db.limits.Load().Set)
+		dst.Add(member, tx.db.limits.Load().Set)
 	}
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "smove", source, destination, member)
@@ -332,11 +333,11 @@ func (tx *Tx) SMove(source, destination, member string) (bool, error) {
 
 // setInputs returns the sets at keys (nil for a missing key), or ErrWrongType if
 // any holds another type, as Redis checks them all before it reads one.
-func (tx *Tx) setInputs(name string, keys []string) ([]*setValue, error) {
+func (tx *Tx) setInputs(name string, keys []string) ([]*set.Set, error) {
 	if len(keys) == 0 {
 		return nil, errArity(name)
 	}
-	sets := make([]*setValue, len(keys))
+	sets := make([]*set.Set, len(keys))
 	for i, k := range keys {
 		s, err := tx.setRead(k)
 		if err != nil {
@@ -349,17 +350,17 @@ func (tx *Tx) setInputs(name string, keys []string) ([]*setValue, error) {
 
 // sinter computes the intersection of sets (none nil), calling yield with each
 // member in the order of the smallest set, until yield returns false.
-func sinter(sets []*setValue, yield func(string) bool) {
+func sinter(sets []*set.Set, yield func(string) bool) {
 	small := 0
 	for i, s := range sets {
 		if s.Len() < sets[small].Len() {
 			small = i
 		}
 	}
-	for m := range sets[small].all() {
+	for m := range sets[small].All() {
 		in := true
 		for i, s := range sets {
-			if i != small && s != sets[small] && !s.has(m) {
+			if i != small && s != sets[small] && !s.Has(m) {
 				in = false
 				break
 			}
@@ -435,20 +436,20 @@ func (tx *Tx) SUnion(keys ...string) ([]string, error) {
 	if r == nil || err != nil {
 		return []string{}, err
 	}
-	return r.members(), nil
+	return r.Members(), nil
 }
 
 // union builds the union of the sets at keys as a new set value (nil when empty).
-func (tx *Tx) union(name string, keys []string) (*setValue, error) {
+func (tx *Tx) union(name string, keys []string) (*set.Set, error) {
 	sets, err := tx.setInputs(name, keys)
 	if err != nil {
 		return nil, err
 	}
-	r := newSetValue()
+	r := set.New()
 	for _, s := range sets {
 		if s != nil {
-			for m := range s.all() {
-				r.add(m, tx.db.limits.Load().Set)
+			for m := range s.All() {
+				r.Add(m, tx.db.limits.Load().Set)
 			}
 		}
 	}
@@ -457,12 +458,12 @@ func (tx *Tx) union(name string, keys []string) (*setValue, error) {
 
 // diff builds the members of the first set at keys that are in none of the others
 // as a new set value.
-func (tx *Tx) diff(name string, keys []string) (*setValue, error) {
+func (tx *Tx) diff(name string, keys []string) (*set.Set, error) {
 	sets, err := tx.setInputs(name, keys)
 	if err != nil {
 		return nil, err
 	}
-	r := newSetValue()
+	r := set.New()
 	first := sets[0]
 	if first == nil {
 		return r, nil
@@ -472,16 +473,16 @@ func (tx *Tx) diff(name string, keys []string) (*setValue, error) {
 			return r, nil // the first set minus itself
 		}
 	}
-	for m := range first.all() {
+	for m := range first.All() {
 		in := false
 		for _, s := range sets[1:] {
-			if s != nil && s.has(m) {
+			if s != nil && s.Has(m) {
 				in = true
 				break
 			}
 		}
 		if !in {
-			r.add(m, tx.db.limits.Load().Set)
+			r.Add(m, tx.db.limits.Load().Set)
 		}
 	}
 	return r, nil
@@ -496,12 +497,12 @@ func (tx *Tx) SDiff(keys ...string) ([]string, error) {
 	if err != nil {
 		return []string{}, err
 	}
-	return r.members(), nil
+	return r.Members(), nil
 }
 
 // storeMembers makes r the set at destination, replacing any value of any type,
 // or deletes destination when r is empty, and returns r's size.
-func (tx *Tx) storeMembers(destination string, r *setValue) int64 {
+func (tx *Tx) storeMembers(destination string, r *set.Set) int64 {
 	tx.store(destination, r)
 	return int64(r.Len())
 }
@@ -518,9 +519,9 @@ func (tx *Tx) SInterStore(destination string, keys ...string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	r := newSetValue()
+	r := set.New()
 	for _, m := range ms {
-		r.add(m, tx.db.limits.Load().Set)
+		r.Add(m, tx.db.limits.Load().Set)
 	}
 	return tx.storeMembers(destination, r), nil
 }
@@ -573,7 +574,7 @@ func (tx *Tx) SScan(key string, cursor uint64, match string, count int64) ([]str
 }
 
 // sscan is one SSCAN step over s (see [Tx.SScan]).
-func sscan(s *setValue, cursor uint64, match string, count int64) ([]string, uint64) {
+func sscan(s *set.Set, cursor uint64, match string, count int64) ([]string, uint64) {
 	if match == "*" {
 		match = ""
 	}
@@ -584,15 +585,6 @@ func sscan(s *setValue, cursor uint64, match string, count int64) ([]string, uin
 		}
 		return true
 	}
-	if s.strs == nil {
-		for m := range s.all() {
-			keep(m)
-		}
-		return out, 0
-	}
-	if count <= 0 {
-		count = 10
-	}
-	next := s.strs.Scan(cursor, int(min(count, math.MaxInt32)), func(m, _ string) bool { return keep(m) })
+	next := s.Scan(cursor, int(min(count, math.MaxInt32)), keep)
 	return out, next
 }

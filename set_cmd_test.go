@@ -254,7 +254,7 @@ func (tx *Tx) setListpack(key string) bool {
 	if s == nil || s.Len() > 128 {
 		return false
 	}
-	for m := range s.all() {
+	for m := range s.All() {
 		if len(m) > 64 {
 			return false
 		}

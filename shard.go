@@ -64,7 +64,7 @@ func newShards(n int) []shard {
 
 // shardPad pads shardData to whole cache lines (TestShardLayout checks it: Go
 // cannot size a type by one that refers back to it).
-const shardPad = 40
+const shardPad = 56
 
 // cacheLine is the size of a cache line on the processors we measure (x86-64,
 // arm64's 64-byte lines; Apple's 128-byte ones share a line between two shards'

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zlite/zlite/set"
 	"github.com/zlite/zlite/zset"
 )
 
@@ -33,9 +34,9 @@ func (tx *Tx) zsets(name string, keys []string) ([]*zset.Set, error) {
 		case nil:
 		case *zset.Set:
 			sets[i] = v
-		case *setValue:
+		case *set.Set:
 			z := zset.New()
-			for m := range v.all() {
+			for m := range v.All() {
 				_, _ = z.Add(zset.AddOptions{}, Z{Member: m, Score: 1})
 			}
 			sets[i] = z

@@ -72,7 +72,7 @@
 //
 // # Costs
 //
-// With n fields: Len, Encoding, MemoryUsage O(1); Get, Has, ValueLen, Set, Delete O(1)
+// With n fields: Len, Encoding, MemoryUsage, Prefetch O(1); Get, Has, ValueLen, Set, Delete O(1)
 // expected (amortised for writes) in a table and O(n) packed; All O(n) in all; Random
 // O(1) expected in a table (it draws index slots until an occupied one: at most 8 draws
 // on average) and O(n) packed; Scan O(log n + count) a call in a table and O(n) packed;

@@ -32,19 +32,23 @@
 // the next Add chooses the width afresh. Where Redis's header also holds the length
 // (4 bytes), this one derives it from the slice length.
 //
-// The buffer grows as append grows a slice (doubling while small), so a run of Adds
-// reallocates O(log n) times; its capacity is the allocator's size class.
-// [Set.MemoryUsage] counts that capacity plus the 24-byte Set. When a buffer above 64
-// bytes is left a quarter full or less by removals, it is reallocated at about twice
-// its length; an emptied set keeps a buffer of up to 64 bytes for the next Add. For 10
-// small members the buffer is 21 bytes in a 32-byte allocation; [Set.Clone] allocates
-// just the size class of the length (24 bytes here).
+// Up to 64 bytes the buffer grows to the next allocation size class that holds it
+// (8, 16, 24, 32, 48, 64 bytes), at most six reallocations; beyond, as append grows a
+// slice (doubling while small), so a run of Adds reallocates O(log n) times in all.
+// Its capacity is always the allocator's size class, and [Set.MemoryUsage] counts
+// that capacity plus the 24-byte Set. For 10 small members the buffer is 21 bytes in
+// a 24-byte allocation, where doubling would take 32. When a buffer above 64 bytes is
+// left a quarter full or less by removals, it is reallocated at about twice its
+// length; an emptied set keeps a buffer of up to 64 bytes for the next Add.
+// [Set.Clone] allocates just the size class of the length. [Set.Prefetch] starts
+// reading the buffer for a caller that will search it soon.
 //
 // # Costs
 //
 // With n members:
 //
 //	Len, Width, At, Min, Max, Random, MemoryUsage   O(1)
+//	Prefetch                                        O(1), no wait
 //	Has                                             O(log n): a binary search
 //	Add, Remove, RemoveAt                           O(n): a binary search, then a memmove of up to n*w bytes
 //	Add that widens the set                         O(n): every member rewritten

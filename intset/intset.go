@@ -32,6 +32,26 @@ const header = 1
 // its length, so that a set that grew large and shrank gives its memory back.
 const shrinkMin = 64
 
+// classMax is the size up to which a buffer grows to the allocator's next size class
+// that holds it (8, 16, 24, 32, 48, 64 bytes) rather than as append grows it
+// (doubling): 10 members of 2 bytes take 21 bytes, a 24-byte allocation, where
+// doubling would give 32. So a set reallocates at most 6 times up to classMax bytes
+// and doubles after, O(log n) reallocations in all.
+const classMax = 64
+
+// grow returns b with room for n more bytes (see classMax).
+func grow(b []byte, n int) []byte {
+	need := len(b) + n
+	if need <= cap(b) {
+		return b
+	}
+	if need > classMax {
+		return slices.Grow(b, n)
+	}
+	// Grown from nothing, a slice's capacity is exactly the size class of need.
+	return append(slices.Grow([]byte(nil), need), b...)
+}
+
 // New returns an empty set, the same as new(Set). The complexity is O(1).
 func New() *Set { return new(Set) }
 
@@ -148,13 +168,14 @@ func btoi(b bool) int {
 // Add adds v, as SADD does, and reports whether it was not already a member. Adding
 // to an empty set makes it a one-member set of the smallest width that holds v;
 // adding a member wider than the set's width first rewrites every member at the new
-// width (Redis's intsetUpgradeAndAdd). The buffer grows as append grows a slice, so
-// its reallocations are amortised. The complexity is O(n): O(log n) to find the
-// place, then a shift of the members after it.
+// width (Redis's intsetUpgradeAndAdd). The buffer grows to the next allocation size
+// class up to 64 bytes, then as append grows a slice, so its reallocations are
+// amortised. The complexity is O(n): O(log n) to find the place, then a shift of the
+// members after it.
 func (s *Set) Add(v int64) bool {
 	vw := widthOf(v)
 	if len(s.b) == 0 {
-		s.b = slices.Grow(s.b[:0], header+vw)[:header+vw]
+		s.b = grow(s.b[:0], header+vw)[:header+vw]
 		s.b[0] = byte(vw)
 		store(s.b[header:], vw, 0, v)
 		return true
@@ -169,7 +190,7 @@ func (s *Set) Add(v int64) bool {
 		return false
 	}
 	n := len(s.b)
-	s.b = slices.Grow(s.b, w)[:n+w]
+	s.b = grow(s.b, w)[:n+w]
 	at := header + i*w
 	copy(s.b[at+w:], s.b[at:n])
 	store(s.b[header:], w, i, v)
@@ -183,7 +204,7 @@ func (s *Set) upgrade(v int64, nw int) {
 	w := int(s.b[0])
 	n := s.Len()
 	size := header + (n+1)*nw
-	s.b = slices.Grow(s.b, size-len(s.b))[:size]
+	s.b = grow(s.b, size-len(s.b))[:size]
 	d := s.b[header:]
 	off := btoi(v < 0)
 	// From the last member down, each is written at or after where it was read, past

@@ -3,6 +3,7 @@ package intset
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -451,9 +452,9 @@ func TestMemoryUsage(t *testing.T) {
 	for i := range int64(10) {
 		s.Add(i)
 	}
-	// 21 bytes grown by append: 8, 16, 32.
-	if got := s.MemoryUsage(); got != 24+32 {
-		t.Errorf("10 members of width 2: s.MemoryUsage() = %d; want %d", got, 24+32)
+	// 21 bytes, grown through the size classes 8, 16, 24 (append would double to 32).
+	if got := s.MemoryUsage(); got != 24+24 {
+		t.Errorf("10 members of width 2: s.MemoryUsage() = %d; want %d", got, 24+24)
 	}
 	if got := s.Clone().MemoryUsage(); got != 24+24 {
 		t.Errorf("clone of 10 members of width 2: MemoryUsage() = %d; want %d", got, 24+24)
@@ -479,6 +480,37 @@ func TestMemoryUsage(t *testing.T) {
 	}
 	if got := s.MemoryUsage(); got > 24+shrinkMin {
 		t.Errorf("emptied: s.MemoryUsage() = %d; want at most %d", got, 24+shrinkMin)
+	}
+}
+
+// TestGrowth checks that a buffer grows to the next size class while small (at most
+// classMax bytes) and by doubling after, so that a run of Adds reallocates O(log n)
+// times.
+func TestGrowth(t *testing.T) {
+	classes := []int{8, 16, 24, 32, 48, 64}
+	for _, w := range []int{2, 4, 8} {
+		t.Run(fmt.Sprintf("width=%d", w), func(t *testing.T) {
+			s := New()
+			reallocs, prev := 0, 0
+			for i := range int64(4096) {
+				s.Add((i + 1) << (8*w - 16)) // every member needs width w
+				need, c := len(s.b), cap(s.b)
+				if c != prev {
+					reallocs++
+					prev = c
+				}
+				if need > classMax {
+					continue
+				}
+				want := classes[slices.IndexFunc(classes, func(c int) bool { return c >= need })]
+				if c != want {
+					t.Fatalf("%d members of width %d (%d bytes): capacity %d; want %d", i+1, w, need, c, want)
+				}
+			}
+			if max := 6 + bits.Len(uint(len(s.b))); reallocs > max {
+				t.Errorf("4096 Adds at width %d reallocated %d times; want at most %d", w, reallocs, max)
+			}
+		})
 	}
 }
 
@@ -508,4 +540,19 @@ func TestNoAllocs(t *testing.T) {
 		t.Errorf("reads and Add+Remove with spare capacity: %v allocations per run; want 0", allocs)
 	}
 	_ = sink
+}
+
+// TestPrefetch runs Prefetch on an empty set and on sets of every width, and checks
+// that it changes nothing.
+func TestPrefetch(t *testing.T) {
+	for _, vs := range [][]int64{nil, {1, 2, 3}, {1, 1 << 20}, {1, 1 << 40}} {
+		s := build(t, vs...)
+		s.Prefetch()
+		if err := s.check(); err != nil {
+			t.Fatal(err)
+		}
+		if got := members(s); !slices.Equal(got, vs) && len(vs) > 0 {
+			t.Fatalf("after Prefetch: %v; want %v", got, vs)
+		}
+	}
 }

@@ -4,16 +4,18 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-
-	"github.com/zlite/zlite/list"
-	"github.com/zlite/zlite/zset"
 )
 
 // check verifies the key table's invariants (see Table) and returns the first
 // violation.
 func (t *Table) Check() error {
 	live, dead, arenaEnd := 0, 0, uint32(0)
-	setRefs, listRefs, otherRefs, shortRefs := map[uint32]bool{}, map[uint32]bool{}, map[uint32]bool{}, map[uint32]bool{} // slots of live entries
+	refs := map[uint8]map[uint32]bool{} // the slots of live entries, by kind
+	slots := map[uint8]uint32{kindZSet: t.zsets.n, kindList: t.lists.n, kindHash: t.hashes.n, kindSet: t.sets.n,
+		kindOther: t.others.n, kindShort: t.shorts.n} // the slots handed out, by kind
+	for k := range slots {
+		refs[k] = map[uint32]bool{}
+	}
 	for i, e := range t.ents {
 		if i > 0 && e.seq <= t.ents[i-1].seq {
 			return fmt.Errorf("entry %d: seq %d not above %d", i, e.seq, t.ents[i-1].seq)
@@ -31,7 +33,7 @@ func (t *Table) Check() error {
 			}
 			arenaEnd = e.off + uint32(e.n)
 		}
-		if e.kind > kindTiny || e.kind == kindNone && (e.ref != 0 || e.tiny != 0) {
+		if e.kind >= numKinds || e.kind == kindNone && (e.ref != 0 || e.tiny != 0) {
 			return fmt.Errorf("entry %d: kind %d with slot %d", i, e.kind, e.ref)
 		}
 		if !t.Live(i) {
@@ -44,11 +46,10 @@ func (t *Table) Check() error {
 				return fmt.Errorf("entry %d (%q): string of %d bytes in the entry, or bytes after it", i, t.Key(i), s.n)
 			}
 		} else {
-			slots := map[uint8]map[uint32]bool{kindZSet: setRefs, kindList: listRefs, kindOther: otherRefs, kindShort: shortRefs}[e.kind]
-			if n := map[uint8]uint32{kindZSet: t.sets.n, kindList: t.lists.n, kindOther: t.others.n, kindShort: t.shorts.n}[e.kind]; e.ref >= n || slots[e.ref] {
+			if n := slots[e.kind]; e.ref >= n || refs[e.kind][e.ref] {
 				return fmt.Errorf("entry %d (%q): slot %d of kind %d out of %d or taken twice", i, t.Key(i), e.ref, e.kind, n)
 			}
-			slots[e.ref] = true
+			refs[e.kind][e.ref] = true
 		}
 		if j, ok := t.Find(t.Key(i)); !ok || j != i {
 			return fmt.Errorf("entry %d (%q): find = %d, %v", i, t.Key(i), j, ok)
@@ -57,19 +58,22 @@ func (t *Table) Check() error {
 	if live != t.n || dead != t.dead {
 		return fmt.Errorf("%d live, %d dead entries; counted %d, %d", live, dead, t.n, t.dead)
 	}
-	if err := checkSlab(&t.sets, setRefs, func(s *zset.Set) bool { return *s == zset.Set{} }); err != nil {
-		return fmt.Errorf("sets: %v", err)
+	for _, c := range []struct {
+		name string
+		err  error
+	}{
+		{"zsets", checkSlab(&t.zsets, refs[kindZSet])},
+		{"lists", checkSlab(&t.lists, refs[kindList])},
+		{"hashes", checkSlab(&t.hashes, refs[kindHash])},
+		{"sets", checkSlab(&t.sets, refs[kindSet])},
+		{"others", checkSlab(&t.others, refs[kindOther])},
+		{"shorts", checkSlab(&t.shorts, refs[kindShort])},
+	} {
+		if c.err != nil {
+			return fmt.Errorf("%s: %v", c.name, c.err)
+		}
 	}
-	if err := checkSlab(&t.lists, listRefs, func(l *list.List) bool { return reflect.ValueOf(l).Elem().IsZero() }); err != nil {
-		return fmt.Errorf("lists: %v", err)
-	}
-	if err := checkSlab(&t.others, otherRefs, func(v *any) bool { return *v == nil }); err != nil {
-		return fmt.Errorf("others: %v", err)
-	}
-	if err := checkSlab(&t.shorts, shortRefs, func(v *Short) bool { return *v == Short{} }); err != nil {
-		return fmt.Errorf("shorts: %v", err)
-	}
-	for ref := range shortRefs {
+	for ref := range refs[kindShort] {
 		if n := t.shorts.at(ref).n; n <= tinyMax {
 			return fmt.Errorf("shorts: slot %d holds %d bytes, which its entry should", ref, n)
 		}
@@ -123,8 +127,9 @@ func (t *Table) Check() error {
 }
 
 // checkSlab verifies that s's slots are the live ones and the free ones, each once,
-// that every free slot is empty, and that the chunks have their sizes.
-func checkSlab[T any](s *slab[T], live map[uint32]bool, empty func(*T) bool) error {
+// that every free slot is empty (the zero value: nothing left for the collector to
+// keep), and that the chunks have their sizes.
+func checkSlab[T any](s *slab[T], live map[uint32]bool) error {
 	total := 0
 	for c, ch := range s.chunks {
 		if len(ch) != slabChunk(c, s.shift) {
@@ -140,7 +145,7 @@ func checkSlab[T any](s *slab[T], live map[uint32]bool, empty func(*T) bool) err
 		if ref >= s.n || free[ref] || live[ref] {
 			return fmt.Errorf("free slot %d: beyond %d, freed twice or live", ref, s.n)
 		}
-		if !empty(s.at(ref)) {
+		if !reflect.ValueOf(s.at(ref)).Elem().IsZero() {
 			return fmt.Errorf("free slot %d is not empty", ref)
 		}
 		free[ref] = true

@@ -7,37 +7,44 @@ import (
 	"sort"
 	"unsafe"
 
+	"github.com/zlite/zlite/dict"
 	"github.com/zlite/zlite/internal/prefetch"
 	"github.com/zlite/zlite/list"
+	"github.com/zlite/zlite/set"
 	"github.com/zlite/zlite/zset"
 )
 
-// Table maps key names to values (a *zset.Set, a *list.List, or any other value,
-// kept as it is given). It is the keyspace's
-// only record of its keys, built so that a key costs little beyond its bytes and the
-// garbage collector sees as few pointers and objects per key as possible: none in the
-// entry, the key or the index, and the value's own header (the zset.Set or
-// list.List) is no object of its own but a slot in the table. A sharded keyspace
-// holds one per shard. It is not safe for concurrent use.
+// Table maps key names to values (a *zset.Set, a *list.List, a *dict.Map, a
+// *set.Set, a short string as a *Short, or any other value, kept as it is given). It
+// is the keyspace's only record of its keys, built so that a key costs little beyond
+// its bytes and the garbage collector sees as few pointers and objects per key as
+// possible: none in the entry, the key or the index, and the value's own header (the
+// zset.Set, list.List, dict.Map or set.Set) is no object of its own but a slot in
+// the table. A sharded keyspace holds one per shard. It is not safe for concurrent
+// use.
 //
 // Layout:
 //   - ents holds one 24-byte entry per key in creation order, deleted keys included
 //     until the next compaction: the key's place in arena (or in long), its length,
-//     the value's type and its slot in sets or lists (ref), and its SCAN sequence
-//     number; a string of up to 6 bytes (a counter) is held in the entry itself,
-//     in the 8 bytes of ref and padding. An entry holds no pointer, so the
+//     the value's type and its slot in the slab of its type (ref), and its SCAN
+//     sequence number; a string of up to 6 bytes (a counter) is held in the entry
+//     itself, in the 8 bytes of ref and padding. An entry holds no pointer, so the
 //     collector never scans ents. Past 1024 entries it grows by an eighth at a
 //     time, and a compaction writes a new array, so a string held in an entry and
 //     handed out stays readable while its command deletes other keys.
-//   - sets and lists hold the values themselves, the 24-byte zset.Set and the 96-byte
-//     list.List, by value, in slabs of 3 KiB chunks that never move (see slab): a
-//     *zset.Set or *list.List handed out stays valid, and is the key's value, until
-//     the key is deleted or the table reset. So a small sorted set is one heap object
-//     (its buffer) and one pointer (from its slot) for the collector, where it was two
-//     and two (entry → Set → buffer), and a one-page list is one object (its page)
-//     where it was two. A value stored from outside (Add, Set: COPY, RENAME, the
-//     *STORE commands, loading a snapshot) is moved in: a Set's header is copied, a
-//     list's contents swapped in (list.List.Swap).
+//   - zsets, lists, hashes and sets hold the values themselves, the 24-byte
+//     zset.Set, the 96-byte list.List, the 40-byte dict.Map and the 32-byte set.Set,
+//     by value, in slabs of chunks that never move (see slab): a pointer to one
+//     handed out stays valid, and is the key's value, until the key is deleted or the
+//     table reset. So a small sorted set, hash or integer set is one heap object (its
+//     buffer) and one pointer (from its slot) for the collector, where it was two and
+//     two (entry → header → buffer), and a one-page list is one object (its page)
+//     where it was two; a lookup reads the header in the slot, then the contents. A
+//     set of strings keeps its dict.Map behind a pointer, so that integer sets,
+//     which have none, do not pay for its 40 bytes. A value stored from outside (Add,
+//     Set: COPY, RENAME, the *STORE commands, loading a snapshot) is moved in: a
+//     sorted set's, hash's or set's header is copied, a list's contents swapped in
+//     (list.List.Swap).
 //   - arena holds the bytes of the keys back to back, in creation order, growing by
 //     an eighth past 4 KiB. A key longer
 //     than maxArenaKey, or one that would take the arena past 4 GiB, is kept as a
@@ -48,26 +55,27 @@ import (
 //     its low 32 bits (0 = empty) and the key's 32-bit hash in its high bits, so
 //     probing reads a key's bytes only when the hashes match. It grows by an eighth
 //     (see home), and its load stays between 3/32 and 7/8.
-//   - vals, beside index, holds for each slot the value's kind and slot in sets or
-//     lists (packVal), so that a lookup finds the value without reading the entry,
-//     and starts reading the value's contents (zset.Set.Prefetch,
-//     list.List.Prefetch) before it compares the key's bytes. Among many keys every
-//     one of these reads misses the cache, and a
-//     lookup used to wait for them one after another: index
-//     slot, entry, value's slot, value's bytes (and for a set of more than 8
-//     entries its index at the end, then the entry found there). Now it waits for
-//     three: the index slot and its val; the entry and the value's slot; the key's
-//     bytes and the value's first lines, each pair read at once. It costs 4 bytes
-//     per index slot, 4.6–9 per key.
+//   - vals, beside index, holds for each slot the value's kind and slot in its slab
+//     (packVal), so that a lookup finds the value without reading the entry, and
+//     starts reading the value's contents (zset.Set.Prefetch, list.List.Prefetch,
+//     dict.Map.Prefetch, set.Set.Prefetch) before it compares the key's bytes.
+//     Among many keys every one of these reads misses the cache, and a lookup used
+//     to wait for them one after another: index slot, entry, value's slot, value's
+//     bytes (and for a set of more than 8 entries its index at the end, then the
+//     entry found there). Now it waits for three: the index slot and its val; the
+//     entry and the value's slot; the key's bytes and the value's first lines, each
+//     pair read at once (a set of strings, whose map is behind a pointer, waits for
+//     the map's header there and its contents after). It costs 4 bytes per index
+//     slot, 4.6–9 per key.
 //
 // A deleted key's slot is emptied at once (its set's buffer or tree, its list's
-// pages, are left to the collector) and reused by the next key of its type. The slots
-// themselves stay until reset: a keyspace that shrinks keeps 24 bytes per sorted set
-// and 96 per list of its peak count (Redis, too, keeps most of its freed memory).
-// Because a deleted key's slot is reused, a *zset.Set or *list.List must not be used
-// after its key is deleted: RENAME takes the value out with Detached first, and an
-// emptied list's buffers are moved to the shard's spare (dropIfEmpty) before its key
-// goes.
+// pages, its hash's storage, are left to the collector) and reused by the next key of
+// its type. The slots themselves stay until reset: a keyspace that shrinks keeps 24
+// bytes per sorted set, 96 per list, 40 per hash and 32 per set of its peak count
+// (Redis, too, keeps most of its freed memory). Because a deleted key's slot is
+// reused, a value in a slot must not be used after its key is deleted: RENAME takes
+// the value out with Detached first, and an emptied list's buffers are moved to the
+// shard's spare (dropIfEmpty) before its key goes.
 //
 // A value in a slot rather than on the heap makes a forced collection with many small
 // keys alive cheaper, and vals makes a lookup among many keys faster, for about five
@@ -88,10 +96,12 @@ import (
 // order, so cursors stay valid across deletes, growth and compaction.
 type Table struct {
 	ents    []entry
-	sets    slab[zset.Set]
+	zsets   slab[zset.Set]
 	lists   slab[list.List]
+	hashes  slab[dict.Map]
+	sets    slab[set.Set]
 	shorts  slab[Short]
-	others  slab[any] // values of any other type, as they were given
+	others  slab[any] // values of any other type (strings longer than ShortMax), as they were given
 	arena   []byte
 	long    []string
 	index   []uint64
@@ -102,9 +112,10 @@ type Table struct {
 }
 
 // entry is a key's entry: its bytes are arena[off:off+n], or long[off] when n is
-// longKey; its value is sets.at(ref) or lists.at(ref), as kind says (kindNone once
-// deleted), or for kindTiny a string of at most tinyMax bytes held in the entry's
-// first 8 bytes (ref and tiny) laid out as a Short's first 8 (see tinyAt); seq is
+// longKey; its value is the slot ref of the slab its kind names (zsets.at(ref),
+// lists.at(ref), ...; kindNone once deleted), or for kindTiny a string of at most
+// tinyMax bytes held in the entry's first 8 bytes (ref and tiny) laid out as a
+// Short's first 8 (see tinyAt); seq is
 // its SCAN sequence number. ttl is set while the key has an expiry time, kept by the
 // DB in a side table keyed by seq (expire_store.go); it sits in what would be
 // padding, so keys without a TTL pay no byte for it.
@@ -129,12 +140,18 @@ func (e *entry) packed() uint32 {
 // The types of value a key can hold.
 const (
 	kindNone  uint8 = iota // a deleted entry
-	kindZSet               // a zset.Set in sets
+	kindZSet               // a zset.Set in zsets
 	kindList               // a list.List in lists
 	kindOther              // any other value, in others
 	kindShort              // a Short in shorts
 	kindTiny               // a string of at most tinyMax bytes in the entry itself
+	kindHash               // a dict.Map in hashes
+	kindSet                // a set.Set in sets
+	numKinds
 )
+
+// Every kind fits the top bits of a vals word (packVal).
+var _ [1<<(32-valKindShift) - numKinds]byte
 
 // ShortMax is the longest string a [Short] holds.
 const ShortMax = 22
@@ -219,13 +236,13 @@ const (
 // stays valid until reset. Chunk c holds slabChunk(c, shift) slots: 16, 16, 32, …
 // up to 1<<shift, then 1<<shift each, so a small keyspace does not pay for a large
 // chunk. shift is set by the first alloc: flatShift for pointer-free Shorts, 4 for
-// other values of up to 32 bytes (see smallChunk), else so that a full chunk is
-// slabBytes: a chunk
-// holding pointers and larger than 512 bytes carries an 8-byte allocation header,
-// and 3 KiB plus the header fits the 3200-byte size class (4% waste), where a
-// power-of-two number of slots of 24 or 96 bytes in a larger class would waste 6-14%
-// (a 1.5 or 6 KiB chunk goes to the 1792- or 6528-byte class). Freed slots are reused
-// last-freed first.
+// other values of up to 32 bytes (zset.Set, set.Set: see smallChunk), else so that
+// a full chunk is at most slabBytes (32 list.Lists, 3 KiB; 64 dict.Maps, 2.5 KiB): a
+// chunk holding pointers and larger than 512 bytes carries an 8-byte allocation
+// header, and 3 KiB plus the header fits the 3200-byte size class (4% waste), where a
+// power-of-two number of slots of 96 bytes in a larger class would waste 6-14% (a 1.5
+// or 6 KiB chunk goes to the 1792- or 6528-byte class); 2.5 KiB goes to the 2688-byte
+// class (4.5%). Freed slots are reused last-freed first.
 type slab[T any] struct {
 	chunks [][]T
 	n      uint32   // slots handed out, freed ones included
@@ -233,13 +250,13 @@ type slab[T any] struct {
 	free   []uint32 // freed slots
 }
 
-// slabBytes is the size of a full chunk, for values of 24 or 96 bytes (zset.Set,
-// list.List); other sizes round the slots down to a power of two, at least 16.
+// slabBytes is the size of a full chunk, for values of 96 bytes (list.List); other
+// sizes round the slots down to a power of two, at least 16.
 const slabBytes = 3 << 10
 
 // smallChunk is the largest chunk the collector scans span by span with its packed
 // scanner and that carries no allocation header: values of at most 32 bytes (a
-// zset.Set) get chunks of 16, at most 512 bytes. With 3 KiB chunks of sets (scanned
+// zset.Set, a set.Set) get chunks of 16, at most 512 bytes. With 3 KiB chunks of sets (scanned
 // object by object) a forced GC with 100k sets of 10 members alive cost 1.18 times
 // the collector CPU of a heap Set per key; with 384-byte chunks 0.69 (8 paired
 // rounds).
@@ -318,16 +335,22 @@ func (s *slab[T]) release(ref uint32) {
 }
 
 // place makes v the value of entry i, whose own value is gone (a new entry, or one
-// drop emptied), and returns its packVal. A sorted set's header is copied: v may
-// still be read (it has the same contents) but must not be written. A list's
-// contents are moved (list.List.Swap): v is left empty. A Short is copied, into the
-// entry itself when it fits. Any other value is kept as it is.
+// drop emptied), and returns its packVal. A sorted set's, a hash's or a set's header
+// is copied: v may still be read (it has the same contents) but must not be written.
+// A list's contents are moved (list.List.Swap): v is left empty. A Short is copied,
+// into the entry itself when it fits. Any other value is kept as it is.
 func (t *Table) place(i int, v any) uint32 {
 	e := &t.ents[i]
 	e.ref, e.tiny = 0, 0
 	switch v := v.(type) {
 	case *zset.Set:
-		e.kind, e.ref = kindZSet, t.sets.alloc()
+		e.kind, e.ref = kindZSet, t.zsets.alloc()
+		*t.zsets.at(e.ref) = *v
+	case *dict.Map:
+		e.kind, e.ref = kindHash, t.hashes.alloc()
+		*t.hashes.at(e.ref) = *v
+	case *set.Set:
+		e.kind, e.ref = kindSet, t.sets.alloc()
 		*t.sets.at(e.ref) = *v
 	case *list.List:
 		e.kind, e.ref = kindList, t.lists.alloc()
@@ -357,9 +380,13 @@ func (t *Table) placeShort(i int, b []byte, enc uint8) {
 func (t *Table) drop(i int) {
 	switch e := &t.ents[i]; e.kind {
 	case kindZSet:
-		t.sets.release(e.ref)
+		t.zsets.release(e.ref)
 	case kindList:
 		t.lists.release(e.ref)
+	case kindHash:
+		t.hashes.release(e.ref)
+	case kindSet:
+		t.sets.release(e.ref)
 	case kindOther:
 		t.others.release(e.ref)
 	case kindShort:
@@ -374,9 +401,13 @@ func (t *Table) drop(i int) {
 func (t *Table) Value(i int) any {
 	switch e := &t.ents[i]; e.kind {
 	case kindZSet:
-		return t.sets.at(e.ref)
+		return t.zsets.at(e.ref)
 	case kindList:
 		return t.lists.at(e.ref)
+	case kindHash:
+		return t.hashes.at(e.ref)
+	case kindSet:
+		return t.sets.at(e.ref)
 	case kindOther:
 		return *t.others.at(e.ref)
 	case kindShort:
@@ -388,22 +419,31 @@ func (t *Table) Value(i int) any {
 }
 
 // fetch returns the value of packVal val, nil for 0 and for a string held in its
-// entry (which FindValue reads anyway), and starts reading its contents
-// into the cache without waiting for them (zset.Set.Prefetch, list.List.Prefetch).
+// entry (which FindValue reads anyway), and starts reading its contents into the
+// cache without waiting for them (zset.Set.Prefetch, list.List.Prefetch,
+// dict.Map.Prefetch, set.Set.Prefetch).
 func (t *Table) fetch(val uint32) any {
-	switch val >> valKindShift {
+	switch ref := val & valRefMask; val >> valKindShift {
 	case uint32(kindZSet):
-		s := t.sets.at(val & valRefMask)
+		s := t.zsets.at(ref)
 		s.Prefetch()
 		return s
 	case uint32(kindList):
-		l := t.lists.at(val & valRefMask)
+		l := t.lists.at(ref)
 		l.Prefetch()
 		return l
+	case uint32(kindHash):
+		h := t.hashes.at(ref)
+		h.Prefetch()
+		return h
+	case uint32(kindSet):
+		s := t.sets.at(ref)
+		s.Prefetch()
+		return s
 	case uint32(kindOther):
-		return *t.others.at(val & valRefMask)
+		return *t.others.at(ref)
 	case uint32(kindShort):
-		return t.shorts.at(val & valRefMask)
+		return t.shorts.at(ref)
 	}
 	return nil
 }
@@ -442,14 +482,22 @@ func (t *Table) WarmEntry(hash uint64) {
 		return
 	}
 	prefetch.Line(unsafe.Pointer(&t.ents[e]))
+	var slot unsafe.Pointer
 	switch val := t.vals[j]; val >> valKindShift {
 	case uint32(kindZSet):
-		prefetch.Line(unsafe.Pointer(t.sets.at(val & valRefMask)))
+		slot = unsafe.Pointer(t.zsets.at(val & valRefMask))
 	case uint32(kindList):
-		prefetch.Line(unsafe.Pointer(t.lists.at(val & valRefMask)))
+		slot = unsafe.Pointer(t.lists.at(val & valRefMask))
+	case uint32(kindHash):
+		slot = unsafe.Pointer(t.hashes.at(val & valRefMask))
+	case uint32(kindSet):
+		slot = unsafe.Pointer(t.sets.at(val & valRefMask))
 	case uint32(kindShort):
-		prefetch.Line(unsafe.Pointer(t.shorts.at(val & valRefMask)))
+		slot = unsafe.Pointer(t.shorts.at(val & valRefMask))
+	default:
+		return
 	}
+	prefetch.Line(slot)
 }
 
 // WarmValue starts reading the key's bytes and the value's contents of the key of
@@ -482,16 +530,18 @@ const (
 )
 
 // Detached returns entry i's value in a form that stays valid after the entry is
-// deleted, for moving it to another key (RENAME): a sorted set as a copy of its header
-// on the heap, sharing its contents, which the caller must not write before the entry
-// is deleted; a list moved out to the heap, leaving the entry's list empty. A snapshot
-// must therefore have copied the value first (shard.touch).
+// deleted, for moving it to another key (RENAME): a sorted set, a hash or a set as a
+// copy of its header on the heap, sharing its contents, which the caller must not
+// write before the entry is deleted; a list moved out to the heap, leaving the entry's
+// list empty. A snapshot must therefore have copied the value first (shard.touch).
 func (t *Table) Detached(i int) any {
 	switch e := t.ents[i]; e.kind {
 	case kindZSet:
-		s := new(zset.Set)
-		*s = *t.sets.at(e.ref)
-		return s
+		return heapCopy(t.zsets.at(e.ref))
+	case kindHash:
+		return heapCopy(t.hashes.at(e.ref))
+	case kindSet:
+		return heapCopy(t.sets.at(e.ref))
 	case kindList:
 		l := new(list.List)
 		l.Swap(t.lists.at(e.ref))
@@ -503,6 +553,13 @@ func (t *Table) Detached(i int) any {
 		return NewShort(s.Bytes(), s.Enc)
 	}
 	return nil
+}
+
+// heapCopy returns a copy of the header *v on the heap.
+func heapCopy[T any](v *T) *T {
+	c := new(T)
+	*c = *v
+	return c
 }
 
 // Hash returns key's hash in its shard's key table: the high 32 bits of
@@ -580,8 +637,7 @@ func (t *Table) Set(key string, v any) {
 		return
 	}
 	if i, ok := t.Find(key); ok {
-		if s, isSet := v.(*zset.Set); isSet && t.ents[i].kind == kindZSet {
-			*t.sets.at(t.ents[i].ref) = *s // in place: the key's *zset.Set stays the same
+		if t.replace(i, v) {
 			return
 		}
 		t.drop(i)
@@ -589,6 +645,30 @@ func (t *Table) Set(key string, v any) {
 		return
 	}
 	t.Add(key, v)
+}
+
+// replace copies the header of v, a sorted set, a hash or a set, over entry i's value
+// when that is of the same type, so that the key's pointer to its value stays the
+// same, and reports whether it did. As with place, v must not be written afterwards.
+func (t *Table) replace(i int, v any) bool {
+	switch e := &t.ents[i]; v := v.(type) {
+	case *zset.Set:
+		if e.kind == kindZSet {
+			*t.zsets.at(e.ref) = *v
+			return true
+		}
+	case *dict.Map:
+		if e.kind == kindHash {
+			*t.hashes.at(e.ref) = *v
+			return true
+		}
+	case *set.Set:
+		if e.kind == kindSet {
+			*t.sets.at(e.ref) = *v
+			return true
+		}
+	}
+	return false
 }
 
 // SetShort makes the string b (at most [ShortMax] bytes; it may be a view of the
@@ -625,22 +705,34 @@ func (t *Table) SetShort(key string, b []byte, enc uint8) {
 
 // AddZSet adds key, which must be absent, holding an empty sorted set with
 // [zset.DefaultLimits], and returns the set. The complexity is O(1) amortised.
-func (t *Table) AddZSet(key string) *zset.Set {
-	i := t.newEntry(key)
-	e := &t.ents[i]
-	e.kind, e.ref = kindZSet, t.sets.alloc()
-	t.indexEntry(Hash(key), i)
-	return t.sets.at(e.ref)
-}
+func (t *Table) AddZSet(key string) *zset.Set { return addSlot(t, &t.zsets, kindZSet, key) }
 
 // AddList adds key, which must be absent, holding an empty list, and returns the
 // list. The complexity is O(1) amortised.
-func (t *Table) AddList(key string) *list.List {
+func (t *Table) AddList(key string) *list.List { return addSlot(t, &t.lists, kindList, key) }
+
+// AddHash adds key, which must be absent, holding an empty hash with limits l, and
+// returns the hash. The complexity is O(1) amortised.
+func (t *Table) AddHash(key string, l dict.Limits) *dict.Map {
+	h := addSlot(t, &t.hashes, kindHash, key)
+	if l != dict.DefaultLimits {
+		*h = *dict.NewWithLimits(l)
+	}
+	return h
+}
+
+// AddSet adds key, which must be absent, holding an empty set (an intset), and
+// returns the set. The complexity is O(1) amortised.
+func (t *Table) AddSet(key string) *set.Set { return addSlot(t, &t.sets, kindSet, key) }
+
+// addSlot adds key, which must be absent, holding the zero value in a new slot of s,
+// of kind, and returns the slot.
+func addSlot[T any](t *Table, s *slab[T], kind uint8, key string) *T {
 	i := t.newEntry(key)
 	e := &t.ents[i]
-	e.kind, e.ref = kindList, t.lists.alloc()
+	e.kind, e.ref = kind, s.alloc()
 	t.indexEntry(Hash(key), i)
-	return t.lists.at(e.ref)
+	return s.at(e.ref)
 }
 
 // Add stores v under key, which must be absent; see place for what becomes of v.

@@ -8,12 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zlite/zlite/dict"
 	"github.com/zlite/zlite/internal/testmain"
 	"github.com/zlite/zlite/list"
+	"github.com/zlite/zlite/set"
 	"github.com/zlite/zlite/zset"
 )
 
-// every chunk size, and the chunk sizes of the two slabs of a key table.
+// every chunk size, and the chunk sizes of the slabs of a key table.
 func TestSlabPlace(t *testing.T) {
 	for shift := uint8(4); shift <= 10; shift++ {
 		c, j := uint32(0), uint32(0)
@@ -30,8 +32,20 @@ func TestSlabPlace(t *testing.T) {
 	var kt Table
 	kt.AddZSet("z")
 	kt.Add("l", list.New())
-	if kt.sets.shift != 4 || kt.lists.shift != 5 {
-		t.Fatalf("slab shifts %d (sets), %d (lists); want 4 (384-byte chunks) and 5 (3 KiB)", kt.sets.shift, kt.lists.shift)
+	kt.AddHash("h", dict.DefaultLimits)
+	kt.AddSet("s")
+	for _, tc := range []struct {
+		name        string
+		shift, want uint8
+	}{
+		{"zsets", kt.zsets.shift, 4},   // 16 slots of 24 bytes: 384-byte chunks
+		{"lists", kt.lists.shift, 5},   // 32 of 96: 3 KiB
+		{"hashes", kt.hashes.shift, 6}, // 64 of 40: 2.5 KiB
+		{"sets", kt.sets.shift, 4},     // 16 of 32: 512 bytes
+	} {
+		if tc.shift != tc.want {
+			t.Errorf("%s: slab shift %d; want %d", tc.name, tc.shift, tc.want)
+		}
 	}
 }
 
@@ -95,6 +109,71 @@ func TestKeyTableDetached(t *testing.T) {
 	if l, ok := kt.Get("m").(*list.List); !ok || !slices.Equal(l.Range(0, -1), []string{"p", "q"}) {
 		t.Fatalf("renamed list: get(m) = %v; want [p q]", kt.Get("m"))
 	}
+	kt.AddHash("h", dict.DefaultLimits).Set("f", "v")
+	kt.AddSet("s").Add("7", set.DefaultLimits)
+	for _, k := range []string{"h", "s"} {
+		i, _ = kt.Find(k)
+		v = kt.Detached(i)
+		kt.DelAt(i, k)
+		kt.Add(k+"2", v) // into the slot k's value had: Detached's copy outlives it
+	}
+	if h, ok := kt.Get("h2").(*dict.Map); !ok || h.Len() != 1 || !h.Has("f") {
+		t.Fatalf("renamed hash: get(h2) = %v; want {f: v}", kt.Get("h2"))
+	}
+	if s, ok := kt.Get("s2").(*set.Set); !ok || s.Len() != 1 || !s.Has("7") {
+		t.Fatalf("renamed set: get(s2) = %v; want {7}", kt.Get("s2"))
+	}
+	if err := kt.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestKeyTableHeaders checks that a hash's and a set's header is copied in (the
+// key's value is the slot, with the contents of the value given), that Set of the
+// same type writes over the slot, so that the key's pointer stays the same, and that
+// Set of another type and Del empty the slot for reuse.
+func TestKeyTableHeaders(t *testing.T) {
+	var kt Table
+	h := dict.New()
+	h.Set("f", "1")
+	kt.Add("h", h)
+	hv := kt.Get("h").(*dict.Map)
+	if hv == h || hv.Len() != 1 || !hv.Has("f") {
+		t.Fatalf("get(h) = %p with %d fields; want a slot (not %p) holding f", hv, hv.Len(), h)
+	}
+	h2 := dict.New()
+	h2.Set("g", "2")
+	kt.Set("h", h2)
+	if got := kt.Get("h"); got != hv || hv.Has("f") || !hv.Has("g") {
+		t.Fatalf("after Set(h, {g}): get(h) = %p; want the same slot %p holding g only", got, hv)
+	}
+	s := set.New()
+	s.Add("x", set.DefaultLimits)
+	kt.Add("s", s)
+	sv := kt.Get("s").(*set.Set)
+	s2 := set.New()
+	s2.Add("1", set.DefaultLimits)
+	kt.Set("s", s2)
+	if got := kt.Get("s"); got != sv || sv.Has("x") || !sv.Has("1") || sv.Encoding() != "intset" {
+		t.Fatalf("after Set(s, {1}): get(s) = %p; want the same slot %p holding the intset {1}", got, sv)
+	}
+	kt.Set("h", s) // a hash's key takes a set
+	if hv.Len() != 0 || kt.Get("h").(*set.Set).Len() != 1 {
+		t.Fatalf("after Set(h, a set): the hash's slot holds %d fields; want it emptied", hv.Len())
+	}
+	if err := kt.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if got := kt.AddHash("h3", dict.DefaultLimits); got != hv {
+		t.Fatalf("AddHash after the hash's slot was freed = %p; want the freed slot %p", got, hv)
+	}
+	if l := (dict.Limits{Entries: 3, Value: 5}); kt.AddHash("lim", l).Limits() != l {
+		t.Fatalf("AddHash(lim, %v): limits %v", l, kt.Get("lim").(*dict.Map).Limits())
+	}
+	kt.Del("s")
+	if sv.Len() != 0 {
+		t.Fatalf("deleted key's set has %d members; want its slot emptied", sv.Len())
+	}
 	if err := kt.Check(); err != nil {
 		t.Fatal(err)
 	}
@@ -122,16 +201,17 @@ func TestKeyTableModel(t *testing.T) {
 	var kt Table
 	m := keyModel{vals: map[string]int{}}
 	// Values of every kind the table keeps in its own storage: value v is a list
-	// (v%4 == 0) or a sorted set (v%4 == 1) holding the one element
-	// strconv.Itoa(v), or (v%4 == 2, 3) the string str(v), of 0 to ShortMax bytes,
-	// so that strings move between their entry (up to tinyMax bytes) and a slot.
+	// (v%8 == 0), a sorted set (1), a hash (4) or a set (5) holding the one element
+	// strconv.Itoa(v) (the hash's value str(v)), or (v%4 == 2, 3) the string str(v),
+	// of 0 to ShortMax bytes, so that strings move between their entry (up to tinyMax
+	// bytes) and a slot.
 	const values = 96
 	str := func(v int) string {
 		s := strconv.Itoa(v)
 		return s + strings.Repeat(".", max(0, v%(ShortMax+1)-len(s)))
 	}
 	newValue := func(v int) any {
-		switch v % 4 {
+		switch v % 8 {
 		case 0:
 			l := list.New()
 			l.PushBack(strconv.Itoa(v))
@@ -140,6 +220,14 @@ func TestKeyTableModel(t *testing.T) {
 			s := zset.New()
 			s.Add(zset.AddOptions{}, zset.Entry{Member: strconv.Itoa(v), Score: float64(v)})
 			return s
+		case 4:
+			h := dict.New()
+			h.Set(strconv.Itoa(v), str(v))
+			return h
+		case 5:
+			s := set.New()
+			s.Add(strconv.Itoa(v), set.DefaultLimits)
+			return s
 		}
 		return NewShort([]byte(str(v)), uint8(v))
 	}
@@ -147,9 +235,14 @@ func TestKeyTableModel(t *testing.T) {
 		switch g := got.(type) {
 		case *zset.Set:
 			sc, found := g.Score(strconv.Itoa(v))
-			return v%4 == 1 && g.Len() == 1 && found && sc == float64(v)
+			return v%8 == 1 && g.Len() == 1 && found && sc == float64(v)
 		case *list.List:
-			return v%4 == 0 && slices.Equal(g.Range(0, -1), []string{strconv.Itoa(v)})
+			return v%8 == 0 && slices.Equal(g.Range(0, -1), []string{strconv.Itoa(v)})
+		case *dict.Map:
+			val, found := g.Get(strconv.Itoa(v))
+			return v%8 == 4 && g.Len() == 1 && found && val == str(v)
+		case *set.Set:
+			return v%8 == 5 && g.Len() == 1 && g.Has(strconv.Itoa(v))
 		case *Short:
 			return v%4 >= 2 && string(g.Bytes()) == str(v) && g.Enc == uint8(v)
 		}
@@ -247,6 +340,8 @@ func TestPackVal(t *testing.T) {
 	var kt Table
 	kt.AddZSet("z")
 	kt.AddList("l")
+	kt.AddHash("h", dict.DefaultLimits).Set("f", "v")
+	kt.AddSet("s").Add("1", set.DefaultLimits)
 	for _, tc := range []struct {
 		kind uint8
 		ref  uint32
@@ -257,6 +352,7 @@ func TestPackVal(t *testing.T) {
 		{kindZSet, valRefMask, 1<<valKindShift | valRefMask},
 		{kindList, valRefMask + 1, 0},
 		{kindZSet, math.MaxUint32, 0},
+		{kindSet, valRefMask, 7<<valKindShift | valRefMask},
 	} {
 		if got := packVal(tc.kind, tc.ref); got != tc.want {
 			t.Errorf("packVal(%d, %#x) = %#x; want %#x", tc.kind, tc.ref, got, tc.want)
@@ -265,7 +361,7 @@ func TestPackVal(t *testing.T) {
 	if v := kt.fetch(0); v != nil {
 		t.Errorf("fetch(0) = %p; want nil", v)
 	}
-	for _, key := range []string{"z", "l"} {
+	for _, key := range []string{"z", "l", "h", "s"} {
 		i, ok := kt.Find(key)
 		if !ok {
 			t.Fatalf("find(%q) = %d, false", key, i)
@@ -299,10 +395,15 @@ func TestWarmSteps(t *testing.T) {
 		keys = append(keys, "k"+strconv.Itoa(i))
 	}
 	for i, k := range keys {
-		if i%2 == 0 {
+		switch i % 4 {
+		case 0:
 			kt.AddZSet(k).Add(zset.AddOptions{}, zset.Entry{Member: k, Score: float64(i)})
-		} else {
+		case 1:
 			kt.AddList(k).PushBack(k)
+		case 2:
+			kt.AddHash(k, dict.DefaultLimits).Set(k, "v")
+		case 3:
+			kt.AddSet(k).Add(k, set.DefaultLimits)
 		}
 	}
 	displaced := 0
@@ -321,12 +422,20 @@ func TestWarmSteps(t *testing.T) {
 	for i, k := range keys {
 		switch v := kt.Get(k).(type) {
 		case *zset.Set:
-			if sc, ok := v.Score(k); i%2 != 0 || !ok || sc != float64(i) || v.Len() != 1 {
+			if sc, ok := v.Score(k); i%4 != 0 || !ok || sc != float64(i) || v.Len() != 1 {
 				t.Fatalf("%.10q: set of %d, score %v %v", k, v.Len(), sc, ok)
 			}
 		case *list.List:
-			if i%2 != 1 || !slices.Equal(v.Range(0, -1), []string{k}) {
+			if i%4 != 1 || !slices.Equal(v.Range(0, -1), []string{k}) {
 				t.Fatalf("%.10q: list %d items", k, v.Len())
+			}
+		case *dict.Map:
+			if i%4 != 2 || v.Len() != 1 || !v.Has(k) {
+				t.Fatalf("%.10q: hash of %d fields", k, v.Len())
+			}
+		case *set.Set:
+			if i%4 != 3 || v.Len() != 1 || !v.Has(k) {
+				t.Fatalf("%.10q: set of %d members", k, v.Len())
 			}
 		default:
 			t.Fatalf("%.10q: value %T", k, v)
