@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/exp/stats"
 
 	"github.com/zlite/zlite/bench/respbench"
 	"github.com/zlite/zlite/internal/redistest"
@@ -175,8 +178,9 @@ func checkRun(t *testing.T, systems []System, sharedRedis bool) {
 	}
 
 	// Expected rows: every core op at every size, three rows per blocking workload
-	// and shape, the queue rows, two memory rows, the many-keys memory rows (one or
-	// two per shape) and the many-keys throughput rows.
+	// and shape, three per pubsub shape and zlite path, the queue rows, two memory
+	// rows, the many-keys memory rows (one or two per shape) and the many-keys
+	// throughput rows.
 	type rowKey struct {
 		id     string
 		n      int
@@ -192,6 +196,13 @@ func checkRun(t *testing.T, systems []System, sharedRedis bool) {
 		for _, sh := range blockingShapes {
 			for _, m := range []Metric{OpsPerSec, LatencyP50, LatencyP99} {
 				want = append(want, rowKey{fmt.Sprintf("%s-%dx%d", op.id, sh[0], sh[1]), 0, m})
+			}
+		}
+	}
+	for _, n := range pubsubShapes {
+		for _, v := range pubsubVariants {
+			for _, m := range []Metric{OpsPerSec, LatencyP50, LatencyP99} {
+				want = append(want, rowKey{pubsubID(v, n), 0, m})
 			}
 		}
 	}
@@ -229,6 +240,8 @@ func checkRun(t *testing.T, systems []System, sharedRedis bool) {
 			switch r.Group {
 			case "blocking":
 				expect = s.Blocking()
+			case "pubsub":
+				expect = hasPubSub(s)
 			case "queues":
 				expect = s.QueueBackend() != nil
 			case "memory":
@@ -750,6 +763,72 @@ func BenchmarkHandoff(b *testing.B) {
 				}
 				for range got { // wait for the consumer to stop
 				}
+			})
+		}
+	}
+}
+
+// BenchmarkPubSub measures PUBLISH to one channel of subs subscribers (1 and 100)
+// on every path of the pubsub rows: impl=zlite is db.Publish and
+// pubsub.Subscriber.Receive; zlite-server and zlite-dialer are go-redis on a zlite
+// server over loopback TCP (a process of its own) and through server.Dialer; redis
+// and miniredis are go-redis over TCP. One iteration is one PUBLISH and its receipt
+// by every subscriber (closed loop, as in the rows), so ns/op is a whole fan-out;
+// msgs/s counts deliveries (subs per iteration), and p50-ns and p99-ns are the
+// latencies of the latest deliveries, from just before the PUBLISH to the
+// subscriber's receipt. With -benchmem the allocations include the subscribers'
+// and, from the 101st message on, the payload's (its sequence number).
+//
+//	go test -C bench -run '^$' -bench PubSub -benchmem -count 6 | tee new.txt; benchstat -col /impl new.txt
+func BenchmarkPubSub(b *testing.B) {
+	ctx := context.Background()
+	systems, notes, closeAll, err := Open(SystemNames)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(closeAll)
+	for _, n := range notes {
+		b.Log(n)
+	}
+	var paths []*pubSubPath
+	for _, s := range systems {
+		if !hasPubSub(s) {
+			continue
+		}
+		ps, closePaths, err := s.(pubSubber).pubSubPaths(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(closePaths) // before closeAll
+		paths = append(paths, ps...)
+	}
+	for _, n := range pubsubShapes {
+		for _, p := range paths {
+			b.Run(fmt.Sprintf("op=publish/subs=%d/impl=%s", n, p.name), func(b *testing.B) {
+				f, err := openFan(ctx, p, n, 0, 0, max(64, 1<<16/n))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := f.await(nil); err != nil { // no message in flight yet
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := f.publish(ctx); err != nil {
+						b.Fatal(errors.Join(err, f.close(ctx)))
+					}
+					if ok, err := f.await(nil); err != nil || !ok {
+						b.Fatal(errors.Join(err, f.close(ctx)))
+					}
+				}
+				elapsed := b.Elapsed()
+				if err := f.close(ctx); err != nil {
+					b.Fatal(err)
+				}
+				q := stats.Quantiles(f.latencies(math.MaxInt64), 0.50, 0.99)
+				b.ReportMetric(float64(n*b.N)/elapsed.Seconds(), "msgs/s")
+				b.ReportMetric(q[0]*1e9, "p50-ns")
+				b.ReportMetric(q[1]*1e9, "p99-ns")
 			})
 		}
 	}

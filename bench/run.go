@@ -74,7 +74,7 @@ type Config struct {
 }
 
 // AllGroups lists the workload groups in the order they run.
-var AllGroups = []string{"core", "blocking", "queues", "memory", "manykeys", "resp"}
+var AllGroups = []string{"core", "blocking", "pubsub", "queues", "memory", "manykeys", "resp"}
 
 func (c *Config) wants(group string) bool {
 	return c.Groups == nil || slices.Contains(c.Groups, group)
@@ -88,6 +88,9 @@ func (c *Config) progress(format string, args ...any) {
 // Run measures every workload of cfg on every system of cfg and returns the report.
 // Systems run one after the other on the same data and arguments; each figure is the
 // median of cfg.Runs runs of cfg.Duration of timed work, after an untimed warm-up.
+// The pubsub and resp groups run a zlite server as a process of its own, the
+// running executable started again, whose main must call respbench.ServeIfChild
+// first (as zbench's and this package's tests do).
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Runs <= 0 {
 		cfg.Runs = 1
@@ -116,6 +119,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}{
 		{"core", runCore, len(cfg.Sizes) * len(coreOps)},
 		{"blocking", runBlocking, len(blockingOps) * len(blockingShapes)},
+		{"pubsub", runPubSub, len(pubsubShapes)},
 		{"queues", runQueues, len(queueOps)},
 		{"memory", runMemory, memoryRows},
 		{"manykeys", runManyKeys, len(manyShapes(cfg.ManyKeys)) + len(manyOps) + len(kvOps)},
