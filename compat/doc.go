@@ -1,8 +1,15 @@
 // Package compat runs third-party Redis libraries, unchanged, against zlite and
 // against a real redis-server in the same test run, and requires them to behave
 // the same on both: github.com/bsm/redislock (a lock on SET NX PX and Lua),
-// github.com/go-redis/redis_rate (a GCRA rate limiter in Lua) and
-// github.com/go-redsync/redsync (Redlock, through its go-redis v9 pool).
+// github.com/go-redis/redis_rate (a GCRA rate limiter in Lua),
+// github.com/go-redsync/redsync (Redlock, through its go-redis v9 pool) and
+// github.com/adjust/rmq (a reliable queue on lists, sets and strings).
+//
+// rmq's own test suite runs too, unchanged (TestRMQSuite): its tests take a Redis
+// address, so its test binary is built with the go command and run against a zlite
+// server this process serves on a loopback port, and against a redis-server of its
+// own. A few of rmq's tests race with their own consumer goroutines, on Redis as on
+// zlite, so each may take up to three runs; every one must pass on both.
 //
 // It holds tests only. Every test runs twice, as the subtests impl=zlite (a new
 // in-process keyspace reached by go-redis through server.Dialer, with no socket)

@@ -27,6 +27,9 @@ type target struct {
 	// when the test first asks for it. Different i are independent keyspaces, as
 	// separate Redis nodes are; the client is closed when the test ends.
 	node func(i int) *redis.Client
+	// dial returns another client of keyspace 0, for a test to close: the
+	// caller closes it.
+	dial func() *redis.Client
 }
 
 // client returns the client of the test's first keyspace.
@@ -42,9 +45,17 @@ func eachTarget(t *testing.T, test func(t *testing.T, tg target)) {
 
 // zliteTarget gives each keyspace a new zlite DB, reached through server.Dialer.
 func zliteTarget(t *testing.T) target {
-	return target{name: "zlite", node: nodes(t, func(int) *redis.Client {
-		return redis.NewClient(&redis.Options{Dialer: server.Dialer(zlite.New())})
-	})}
+	var mu sync.Mutex
+	dbs := map[int]*zlite.DB{}
+	client := func(i int) *redis.Client {
+		mu.Lock()
+		defer mu.Unlock()
+		if dbs[i] == nil {
+			dbs[i] = zlite.New()
+		}
+		return redis.NewClient(&redis.Options{Dialer: server.Dialer(dbs[i])})
+	}
+	return target{name: "zlite", node: nodes(t, client), dial: func() *redis.Client { return client(0) }}
 }
 
 // redisTarget maps keyspace i to database i of the redis-server at addr, emptied
@@ -57,7 +68,7 @@ func redisTarget(t *testing.T, addr string) target {
 			t.Fatalf("FLUSHDB on db %d of %s: %v", i, addr, err)
 		}
 		return rdb
-	})}
+	}), dial: func() *redis.Client { return redis.NewClient(&redis.Options{Addr: addr}) }}
 }
 
 // nodes returns a node function that makes each keyspace's client once, with
