@@ -48,6 +48,7 @@
 // With n members:
 //
 //	Len, Width, At, Min, Max, Random, MemoryUsage   O(1)
+//	Bytes, FromBytes                                O(1)
 //	Prefetch                                        O(1), no wait
 //	Has                                             O(log n): a binary search
 //	Add, Remove, RemoveAt                           O(n): a binary search, then a memmove of up to n*w bytes

@@ -360,6 +360,18 @@ func (s *Set) MemoryUsage() int {
 	return int(unsafe.Sizeof(*s)) + cap(s.b)
 }
 
+// Bytes returns the set's buffer, for a container that keeps sets in less room than
+// a Set takes (a pointer and two 32-bit lengths, say): [FromBytes] of it, with its
+// capacity, is the same set again. The buffer stays the set's: it must not be
+// changed but through a Set made by FromBytes, which replaces it. The complexity is
+// O(1).
+func (s *Set) Bytes() []byte { return s.b }
+
+// FromBytes returns the set whose buffer is b, as [Set.Bytes] returned it; b must
+// be such a buffer, of a set not changed since (b's capacity included: the set grows
+// into it). The complexity is O(1).
+func FromBytes(b []byte) Set { return Set{b: b} }
+
 // Clone returns a copy of s that shares no memory with it, as COPY and a set-algebra
 // *STORE command with one source (SUNIONSTORE dst src) produce. The copy has the same
 // members and width, and a buffer sized to its length (rounded up to the allocator's

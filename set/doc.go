@@ -39,12 +39,14 @@
 //
 // # Memory
 //
-// A Set is 32 bytes: the intset's slice header and a pointer to the map, which exists
-// only once the set has left the intset. An intset of 10 small members adds a 24-byte
-// buffer; a map adds its own header (40 bytes, a 48-byte allocation) and storage.
-// Holding the map by value would save a set of strings 16 bytes and, on a lookup, a
-// cache miss, but make every Set 64 bytes, and integer sets, which never have a map,
-// pay for it: 10 small integers would take 88 bytes where they take 56.
+// A Set is 16 bytes: one pointer, to the intset's buffer or, once the set has left
+// the intset, to the map, and the buffer's length and capacity in 32 bits each. An
+// intset of 10 small members adds a 24-byte buffer, 40 bytes in all; a map adds its
+// own header (40 bytes, a 48-byte allocation) and storage. Holding the map by value
+// would save a set of strings a cache miss on a lookup, but make every Set 48 bytes,
+// and integer sets, which never have a map, pay for it. An intset holds at most 2^27
+// members, whatever [Limits].Ints says (its length must fit 32 bits); past that it
+// becomes a hash table.
 //
 // # Costs
 //

@@ -32,13 +32,53 @@ var DefaultLimits = Limits{Ints: 512, Packed: dict.DefaultLimits}
 // the members (with empty values), packed while small. The zero value is an empty
 // set, an intset, ready to use.
 //
-// A Set is 32 bytes: the intset's slice header and a pointer to the map, which exists
-// only once the set has left the intset. A Set is not safe for concurrent use and
-// holds no lock. Copying a Set value shares its contents (the copy and the original
-// must then not both be changed); use [Set.Clone] for an independent copy.
+// A Set is 16 bytes: one pointer, to the intset's buffer or, once the set has left
+// the intset, to the map, and the buffer's length and capacity. A Set is not safe for
+// concurrent use and holds no lock. Copying a Set value shares its contents (the copy
+// and the original must then not both be changed); use [Set.Clone] for an
+// independent copy.
 type Set struct {
-	ints intset.Set // the members while strs is nil
-	strs *dict.Map  // the members, once the set has left the intset
+	// p is the map (a *dict.Map) when n is isMap; else the first byte of the
+	// intset's buffer ([intset.Set.Bytes]), nil while it has none.
+	p unsafe.Pointer
+	// n and c are the length and capacity of the intset's buffer.
+	n, c uint32
+}
+
+// isMap is Set.n for a set whose members are in a map.
+const isMap = ^uint32(0)
+
+// maxInts bounds the members of an intset, whatever [Limits].Ints says, so that its
+// buffer (8 bytes a member at the most, and as much again of spare capacity) keeps
+// its length and capacity in 32 bits: past it, the set becomes a hash table.
+const maxInts = 1 << 27
+
+// strs returns the map of the set's members, nil while the set is an intset.
+func (s *Set) strs() *dict.Map {
+	if s.n == isMap {
+		return (*dict.Map)(s.p)
+	}
+	return nil
+}
+
+// ints returns the set's intset, sharing its buffer; the set must be an intset.
+// setInts stores it back after a change.
+func (s *Set) ints() intset.Set {
+	return intset.FromBytes(unsafe.Slice((*byte)(s.p), s.c)[:s.n])
+}
+
+func (s *Set) setInts(is intset.Set) {
+	b := is.Bytes()
+	s.p, s.n, s.c = unsafe.Pointer(unsafe.SliceData(b)), uint32(len(b)), uint32(cap(b))
+}
+
+// setStrs makes m the set's members; nil makes the set an empty intset.
+func (s *Set) setStrs(m *dict.Map) {
+	if m == nil {
+		*s = Set{}
+		return
+	}
+	s.p, s.n, s.c = unsafe.Pointer(m), isMap, 0
 }
 
 // New returns an empty set, the same as new(Set). The complexity is O(1).
@@ -68,18 +108,19 @@ func intMember(m string) (int64, bool) {
 // Len returns the number of members (SCARD), 0 for an empty set. The complexity is
 // O(1).
 func (s *Set) Len() int {
-	if s.strs != nil {
-		return s.strs.Len()
+	if m := s.strs(); m != nil {
+		return m.Len()
 	}
-	return s.ints.Len()
+	is := s.ints()
+	return is.Len()
 }
 
 // Encoding returns Redis's OBJECT ENCODING name for the set's current encoding:
 // "intset" (an empty set too), "listpack" for the packed map or "hashtable". The
 // complexity is O(1).
 func (s *Set) Encoding() string {
-	if s.strs != nil {
-		return s.strs.Encoding()
+	if m := s.strs(); m != nil {
+		return m.Encoding()
 	}
 	return "intset"
 }
@@ -88,22 +129,22 @@ func (s *Set) Encoding() string {
 // intset's buffer by capacity, or the map with its storage ([dict.Map.MemoryUsage]).
 // The complexity is O(1).
 func (s *Set) MemoryUsage() int {
-	n := int(unsafe.Sizeof(*s)) + s.ints.MemoryUsage() - int(unsafe.Sizeof(s.ints))
-	if s.strs != nil {
-		n += s.strs.MemoryUsage()
+	if m := s.strs(); m != nil {
+		return int(unsafe.Sizeof(*s)) + m.MemoryUsage()
 	}
-	return n
+	return int(unsafe.Sizeof(*s)) + int(s.c)
 }
 
 // Has reports whether member is in the set (SISMEMBER, SMISMEMBER for each member);
 // false for an empty set. It does not allocate. The complexity is O(log n) for an
 // intset, O(n) packed and O(1) expected for a hash table.
 func (s *Set) Has(member string) bool {
-	if s.strs != nil {
-		return s.strs.Has(member)
+	if m := s.strs(); m != nil {
+		return m.Has(member)
 	}
 	v, ok := intMember(member)
-	return ok && s.ints.Has(v)
+	is := s.ints()
+	return ok && is.Has(v)
 }
 
 // Add adds member (SADD of one member) and reports whether it is new. An intset
@@ -114,32 +155,37 @@ func (s *Set) Has(member string) bool {
 // otherwise the complexity is O(n) for an intset (a shift of the members after
 // member's place) or packed, O(1) amortised expected for a hash table.
 func (s *Set) Add(member string, l Limits) bool {
-	if s.strs == nil {
+	m := s.strs()
+	if m == nil {
+		is := s.ints()
 		v, ok := intMember(member)
-		if ok && s.ints.Has(v) {
+		if ok && is.Has(v) {
 			return false
 		}
-		if ok && s.ints.Len() < l.Ints {
-			return s.ints.Add(v)
+		if ok && is.Len() < min(l.Ints, maxInts) {
+			is.Add(v)
+			s.setInts(is)
+			return true
 		}
-		s.convert(l, ok && s.ints.Len() > 0)
+		m = s.convert(is, l, ok && is.Len() > 0)
 	}
-	return s.strs.Set(member, "")
+	return m.Set(member, "")
 }
 
-// convert turns the intset into a map of its members: a hash table when the intset
-// outgrew l.Ints (full), as Redis 7.2 converts it; else packed while the members fit
-// l.Packed, which the map decides as they are added.
-func (s *Set) convert(l Limits, full bool) {
+// convert turns the set's intset is into a map of its members, and returns the map:
+// a hash table when the intset outgrew l.Ints (full), as Redis 7.2 converts it; else
+// packed while the members fit l.Packed, which the map decides as they are added.
+func (s *Set) convert(is intset.Set, l Limits, full bool) *dict.Map {
 	packed := l.Packed
 	if full {
 		packed.Entries = 0
 	}
-	strs := dict.NewWithLimits(packed)
-	for v := range s.ints.All() {
-		strs.Set(strconv.FormatInt(v, 10), "")
+	m := dict.NewWithLimits(packed)
+	for v := range is.All() {
+		m.Set(strconv.FormatInt(v, 10), "")
 	}
-	s.strs, s.ints = strs, intset.Set{}
+	s.setStrs(m)
+	return m
 }
 
 // Remove removes member (SREM of one member) and reports whether it was in the set;
@@ -147,15 +193,24 @@ func (s *Set) convert(l Limits, full bool) {
 // an emptied key and the next SADD creates the set afresh. The complexity is that of
 // [Set.Add] without a conversion.
 func (s *Set) Remove(member string) bool {
-	if s.strs == nil {
+	m := s.strs()
+	if m == nil {
 		v, ok := intMember(member)
-		return ok && s.ints.Remove(v)
+		if !ok {
+			return false
+		}
+		is := s.ints()
+		if !is.Remove(v) {
+			return false
+		}
+		s.setInts(is)
+		return true
 	}
-	if !s.strs.Delete(member) {
+	if !m.Delete(member) {
 		return false
 	}
-	if s.strs.Len() == 0 {
-		s.strs = nil
+	if m.Len() == 0 {
+		s.setStrs(nil)
 	}
 	return true
 }
@@ -168,15 +223,16 @@ func (s *Set) Remove(member string) bool {
 // member's string (an intset's members are formatted, a map's copied).
 func (s *Set) All() iter.Seq[string] {
 	return func(yield func(string) bool) {
-		if s.strs != nil {
-			for m := range s.strs.All() {
-				if !yield(m) {
+		if m := s.strs(); m != nil {
+			for member := range m.All() {
+				if !yield(member) {
 					return
 				}
 			}
 			return
 		}
-		for v := range s.ints.All() {
+		is := s.ints()
+		for v := range is.All() {
 			if !yield(strconv.FormatInt(v, 10)) {
 				return
 			}
@@ -199,11 +255,12 @@ func (s *Set) Members() []string {
 // when r is nil; ok is false for an empty set. The complexity is O(1) for an intset,
 // O(n) packed and O(1) expected for a hash table.
 func (s *Set) Random(r *rand.Rand) (member string, ok bool) {
-	if s.strs != nil {
-		m, _, ok := s.strs.Random(r)
-		return m, ok
+	if m := s.strs(); m != nil {
+		member, _, ok := m.Random(r)
+		return member, ok
 	}
-	v, ok := s.ints.Random(r)
+	is := s.ints()
+	v, ok := is.Random(r)
 	if !ok {
 		return "", false
 	}
@@ -219,10 +276,11 @@ func (s *Set) Random(r *rand.Rand) (member string, ok bool) {
 // returns false, Scan stops. The set must not be changed from yield. The complexity
 // is O(log n + count) per call for a hash table, O(n) otherwise.
 func (s *Set) Scan(cursor uint64, count int, yield func(member string) bool) (next uint64) {
-	if s.strs != nil {
-		return s.strs.Scan(cursor, count, func(m, _ string) bool { return yield(m) })
+	if m := s.strs(); m != nil {
+		return m.Scan(cursor, count, func(member, _ string) bool { return yield(member) })
 	}
-	for v := range s.ints.All() {
+	is := s.ints()
+	for v := range is.All() {
 		if !yield(strconv.FormatInt(v, 10)) {
 			break
 		}
@@ -233,10 +291,14 @@ func (s *Set) Scan(cursor uint64, count int, yield func(member string) bool) (ne
 // Clone returns a deep copy of the set (COPY), with the same members, encoding and
 // order. The complexity is O(n).
 func (s *Set) Clone() *Set {
-	if s.strs != nil {
-		return &Set{strs: s.strs.Clone()}
+	c := new(Set)
+	if m := s.strs(); m != nil {
+		c.setStrs(m.Clone())
+		return c
 	}
-	return &Set{ints: *s.ints.Clone()}
+	is := s.ints()
+	c.setInts(*is.Clone())
+	return c
 }
 
 // Prefetch starts reading the set's contents into the processor's cache and returns
@@ -247,25 +309,29 @@ func (s *Set) Clone() *Set {
 // lookup starts. It does nothing more on architectures other than amd64 and arm64
 // (see internal/prefetch). The complexity is O(1).
 func (s *Set) Prefetch() {
-	if s.strs != nil {
-		prefetch.Line(unsafe.Pointer(s.strs))
+	if s.n == isMap {
+		prefetch.Line(s.p)
 		return
 	}
-	s.ints.Prefetch()
+	is := s.ints()
+	is.Prefetch()
 }
 
 // check verifies the set's invariants, for the tests: a map exists only while the
-// set has members, and then the intset is empty and holds no buffer. The model tests
-// check the encodings against the limits.
+// set has members; an intset's length is within its capacity, and it has a buffer
+// if it has either. The model tests check the encodings against the limits.
 func (s *Set) check() error {
-	if s.strs == nil {
+	if m := s.strs(); m != nil {
+		if m.Len() == 0 {
+			return errors.New("an emptied set keeps its map: it should be an intset again")
+		}
+		if s.c != 0 {
+			return fmt.Errorf("a map of %d members with an intset capacity of %d", m.Len(), s.c)
+		}
 		return nil
 	}
-	if s.strs.Len() == 0 {
-		return errors.New("an emptied set keeps its map: it should be an intset again")
-	}
-	if s.ints.Len() != 0 || s.ints.MemoryUsage() != int(unsafe.Sizeof(s.ints)) {
-		return fmt.Errorf("a map of %d members beside an intset of %d (%d bytes)", s.strs.Len(), s.ints.Len(), s.ints.MemoryUsage())
+	if s.n > s.c || (s.p == nil && s.c != 0) {
+		return fmt.Errorf("an intset of length %d, capacity %d, buffer %p", s.n, s.c, s.p)
 	}
 	return nil
 }

@@ -200,7 +200,7 @@ func (sm *setModel) step(op byte, member string) error {
 	switch op % 4 {
 	case 0, 1:
 		_, isInt := intMember(member)
-		wasIntset := sm.s.strs == nil
+		wasIntset := sm.s.strs() == nil
 		added := sm.s.Add(member, sm.l)
 		if added == sm.m[member] {
 			return fmt.Errorf("s.Add(%q) = %v with the member present: %v", member, added, sm.m[member])
@@ -212,7 +212,7 @@ func (sm *setModel) step(op byte, member string) error {
 				sm.grown = true
 			}
 		}
-		if sm.s.strs != nil && (len(sm.m) > sm.l.Packed.Entries || len(member) > sm.l.Packed.Value) {
+		if sm.s.strs() != nil && (len(sm.m) > sm.l.Packed.Entries || len(member) > sm.l.Packed.Value) {
 			sm.grown = true
 		}
 		if !wasIntset && !isInt {
@@ -243,7 +243,7 @@ func (sm *setModel) step(op byte, member string) error {
 	if want := slices.Sorted(maps.Keys(sm.m)); !slices.Equal(got, want) {
 		return fmt.Errorf("s.Members() %q, model %q", got, want)
 	}
-	if sm.s.strs == nil && !slices.IsSortedFunc(sm.s.Members(), byInt) {
+	if sm.s.strs() == nil && !slices.IsSortedFunc(sm.s.Members(), byInt) {
 		return fmt.Errorf("intset members not ascending: %q", sm.s.Members())
 	}
 	want := "intset"

@@ -36,7 +36,7 @@
 // majority, is O(entries + key bytes)); [Table.Seek] is O(log entries). A key costs a
 // 24-byte entry, its bytes, 14 to 15 bytes of index and vals and its share of the
 // slices' growth (an eighth at most), then its value's slot: 24 bytes for a sorted
-// set, 96 for a list, 40 for a hash, 32 for a set, 24 for a string of up to
+// set, 96 for a list, 40 for a hash, 16 for a set, 24 for a string of up to
 // [ShortMax] bytes, nothing for one of up to 6. Among many keys a lookup waits for three cache misses one after another;
 // the Warm methods let a pipeline take them ahead of time.
 //
