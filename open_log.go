@@ -59,14 +59,14 @@ type durable struct {
 	// base is the size of the last snapshot's elements.
 	base int64
 	// snapping is set from the start of a snapshot, automatic or not, to its end;
-	// closing once Close has begun (no automatic snapshot starts after it).
+	// closing once Close has begun (no snapshot starts after it).
 	snapping, closing bool
 	// autoPct and autoMin are the automatic compaction's thresholds (open.go).
 	autoPct int
 	autoMin int64
 	// maxHold is the longest the last snapshot held db.mu (for its benchmark).
 	maxHold time.Duration
-	// wg counts the automatic snapshots running, for Close.
+	// wg counts the snapshots running, automatic or not, for Close.
 	wg sync.WaitGroup
 }
 

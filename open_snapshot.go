@@ -68,20 +68,28 @@ func (s *snapshot) copy(i int) {
 // yet written copies it first; so the longest stall is about the copy of the
 // largest value. The log of the writes made meanwhile follows the snapshot. A DB
 // made by [New] returns [ErrNotPersistent]; a snapshot already running,
-// [persist.ErrSnapshotInProgress]; a failure to write it, a [*MisconfError] (and
-// further writes are refused, as the log's failures are). The cost is O(elements).
+// [persist.ErrSnapshotInProgress]; a DB being closed, [persist.ErrClosed] ([DB.Close]
+// waits for a snapshot that started before it); a failure to write it, a
+// [*MisconfError] (and further writes are refused, as the log's failures are). The
+// cost is O(elements).
 func (db *DB) Snapshot() error {
 	d := db.dur
 	if d == nil {
 		return ErrNotPersistent
 	}
 	d.mu.Lock()
-	if d.snapping {
+	switch {
+	case d.closing:
+		d.mu.Unlock()
+		return persist.ErrClosed
+	case d.snapping:
 		d.mu.Unlock()
 		return persist.ErrSnapshotInProgress
 	}
 	d.snapping = true
+	d.wg.Add(1)
 	d.mu.Unlock()
+	defer d.wg.Done()
 	return db.snapshot()
 }
 

@@ -480,6 +480,50 @@ func TestSnapshotWhileWriting(t *testing.T) {
 	}
 }
 
+// TestCloseDuringSnapshot checks that Close waits for a Snapshot called before it
+// (the snapshot ends before Close returns, so nothing writes in the directory once
+// another Open may hold it) and that a Snapshot after Close is refused.
+func TestCloseDuringSnapshot(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := openT(t, dir, WithSync(SyncNever), WithAutoSnapshot(-1, 0))
+	items := make([]string, 100)
+	for j := range items {
+		items[j] = strconv.Itoa(j)
+	}
+	for i := range 2000 {
+		db.RPush(ctx, "l"+strconv.Itoa(i), items...)
+	}
+	want := dump(t, db)
+	snapping := func() bool {
+		db.dur.mu.Lock()
+		defer db.dur.mu.Unlock()
+		return db.dur.snapping
+	}
+	done := make(chan error, 1)
+	go func() { done <- db.Snapshot() }()
+	for !snapping() {
+		runtime.Gosched()
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if snapping() {
+		t.Fatal("Close returned while a Snapshot called before it was still running")
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Snapshot started before Close = %v; want nil", err)
+	}
+	if err := db.Snapshot(); !errors.Is(err, persist.ErrClosed) {
+		t.Fatalf("Snapshot after Close = %v; want persist.ErrClosed", err)
+	}
+	db = openT(t, dir)
+	defer db.Close()
+	if got := dump(t, db); !maps2Equal(got, want) {
+		t.Fatalf("reopened: %d keys; want %d (or different values)", len(got), len(want))
+	}
+}
+
 // TestAutoSnapshot checks that the log is compacted on its own once it outgrows
 // the thresholds: the directory ends with a snapshot and a short log.
 func TestAutoSnapshot(t *testing.T) {
