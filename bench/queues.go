@@ -91,7 +91,7 @@ var queueOps = []queueOp{
 		make: func(b queues.Backend, name string) any { return queues.NewPriority(b, name) },
 		pair: func(ctx context.Context, q any, i int) error {
 			p := q.(*queues.Priority)
-			if err := p.Push(ctx, "v", float64(i%100)); err != nil {
+			if _, err := p.Push(ctx, "v", float64(i%100)); err != nil {
 				return err
 			}
 			_, _, ok, err := p.Pop(ctx, time.Second)
@@ -100,7 +100,7 @@ var queueOps = []queueOp{
 		channel: func(ctx context.Context, q any) *channel {
 			p := q.(*queues.Priority)
 			return &channel{
-				push: func(v string, _ time.Time) error { return p.Push(ctx, v, 1) },
+				push: func(v string, _ time.Time) error { _, err := p.Push(ctx, v, 1); return err },
 				pop: func() (string, func() error, bool, error) {
 					v, _, ok, err := p.Pop(ctx, stallTimeout)
 					return v, nil, ok, err
@@ -170,7 +170,7 @@ var queueOps = []queueOp{
 		make: func(b queues.Backend, name string) any { return queues.NewDelayed(b, name) },
 		pair: func(ctx context.Context, q any, i int) error {
 			d := q.(*queues.Delayed)
-			if err := d.Schedule(ctx, "v", time.Now()); err != nil {
+			if _, err := d.Schedule(ctx, "v", time.Now()); err != nil {
 				return err
 			}
 			_, ok, err := d.Pop(ctx, time.Second)
@@ -180,7 +180,7 @@ var queueOps = []queueOp{
 			d := q.(*queues.Delayed)
 			return &channel{
 				delay: lateness,
-				push:  func(v string, due time.Time) error { return d.Schedule(ctx, v, due) },
+				push:  func(v string, due time.Time) error { _, err := d.Schedule(ctx, v, due); return err },
 				pop: func() (string, func() error, bool, error) {
 					j, ok, err := d.Pop(ctx, stallTimeout)
 					return j.Payload, nil, ok, err
@@ -191,7 +191,7 @@ var queueOps = []queueOp{
 		make: func(b queues.Backend, name string) any { return queues.NewScheduler(b, name) },
 		pair: func(ctx context.Context, q any, i int) error {
 			s := q.(*queues.Scheduler)
-			if err := s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "f"}, time.Now()); err != nil {
+			if _, err := s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "f"}, time.Now()); err != nil {
 				return err
 			}
 			if _, err := s.Step(ctx); err != nil {
@@ -209,7 +209,8 @@ var queueOps = []queueOp{
 			return &channel{
 				delay: lateness,
 				push: func(v string, due time.Time) error {
-					return s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: v}, due)
+					_, err := s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: v}, due)
+					return err
 				},
 				pop: func() (string, func() error, bool, error) {
 					v, ok, err := work.Pop(ctx, stallTimeout)

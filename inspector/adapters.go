@@ -25,10 +25,11 @@ import (
 // [LeaseRequeuer] ([queues.Reliable.Requeue], one atomic step that acts only on an
 // expired lease) and [DeadMover] ([queues.Reliable.Retry]). An item's ID is what its
 // action needs: the value itself for a FIFO, the level's index and the value for
-// Levels, the arrival id and the value for the other sorted sets ("<id>:<value>"),
-// and the element id for a reliable queue (found by reading pages of its waiting
-// elements, expired leases or dead elements, then acted on by id and payload, so a
-// change in between makes the action report false, never act on another item).
+// Levels, the queue's own id for the other sorted sets (the one Push, Schedule or
+// AddFutureJob returned: its member), and the element id for a reliable queue
+// (acted on by id for a cancel; for a requeue or a retry found by reading pages of
+// its expired leases or dead elements, then acted on by id and payload, so a change
+// in between makes the action report false, never act on another item).
 
 // statsFunc is the Stats method of a queue type.
 type statsFunc func(context.Context) (queues.Stats, error)
@@ -191,24 +192,18 @@ type priority struct {
 func (q priority) Items(ctx context.Context, offset, count int64) ([]Item, error) {
 	page, err := q.q.Items(ctx, offset, count)
 	return itemsOf(offset, page, err, func(v queues.Item) Item {
-		return Item{ID: memberID(v.ID, v.Value), Value: v.Value, Priority: v.Priority}
+		return Item{ID: v.ID, Value: v.Value, Priority: v.Priority}
 	})
 }
 
-// Cancel removes the item id names ([queues.Priority.Remove], O(log n)).
+// Cancel removes the item id names ([queues.Priority.Remove], O(log n)); the
+// queue's own ids are the inspector's.
 func (q priority) Cancel(ctx context.Context, id string) (bool, error) {
-	seq, value, ok := splitMemberID(id)
-	if !ok {
+	if id == "" {
 		return false, nil
 	}
-	return q.q.Remove(ctx, queues.Item{ID: seq, Value: value})
+	return q.q.Remove(ctx, id)
 }
-
-// memberID is the inspector id of a sorted-set item: its arrival id and its value,
-// which together name its member.
-func memberID(seq, value string) string { return seq + ":" + value }
-
-func splitMemberID(id string) (seq, value string, ok bool) { return strings.Cut(id, ":") }
 
 // CallQueue adapts a [queues.CallQueue] called name. Its items are the waiting calls
 // in serving order (higher priority first, then arrival), at the Position that
@@ -271,22 +266,21 @@ func Scheduler(name string, s *queues.Scheduler) Queue {
 type dueQueue struct {
 	base
 	items  func(ctx context.Context, offset, count int64) ([]queues.Job, error)
-	cancel func(ctx context.Context, j queues.Job) (bool, error)
+	cancel func(ctx context.Context, id string) (bool, error)
 }
 
 func (q dueQueue) Items(ctx context.Context, offset, count int64) ([]Item, error) {
 	page, err := q.items(ctx, offset, count)
 	return itemsOf(offset, page, err, func(j queues.Job) Item {
-		return Item{ID: memberID(j.ID, j.Payload), Value: j.Payload, Due: j.Due}
+		return Item{ID: j.ID, Value: j.Payload, Due: j.Due}
 	})
 }
 
 func (q dueQueue) Cancel(ctx context.Context, id string) (bool, error) {
-	seq, payload, ok := splitMemberID(id)
-	if !ok {
+	if id == "" {
 		return false, nil
 	}
-	return q.cancel(ctx, queues.Job{ID: seq, Payload: payload})
+	return q.cancel(ctx, id)
 }
 
 // Reliable adapts a [queues.Reliable] called name, reading the time from now (nil:
@@ -395,15 +389,13 @@ func find[T any](ctx context.Context, list func(ctx context.Context, offset, cou
 	}
 }
 
-// Cancel removes the waiting element id ([queues.Reliable.Remove]). It looks for id
-// among the waiting elements in serving order, O(n) for n waiting, plus the
-// Remove's O(n).
+// Cancel removes the waiting element id ([queues.Reliable.Remove], O(n) for n
+// waiting).
 func (q reliable) Cancel(ctx context.Context, id string) (bool, error) {
-	d, ok, err := find(ctx, q.q.Items, func(d queues.Delivery) (bool, bool) { return d.ID == id, false })
-	if !ok || err != nil {
-		return false, err
+	if id == "" {
+		return false, nil
 	}
-	return q.q.Remove(ctx, d)
+	return q.q.Remove(ctx, id)
 }
 
 // RequeueExpired puts the element id back at the head of the queue if its lease has

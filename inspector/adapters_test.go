@@ -62,7 +62,7 @@ func stats(t *testing.T, q inspector.Queue) inspector.Stats {
 func TestAdapterCallQueue(t *testing.T) {
 	ctx := t.Context()
 	clock := &fixedClock{t0}
-	calls := queues.NewCallQueue(embedded.New(zlite.New()), "calls", queues.WithClock(clock))
+	calls := queues.NewCallQueue(embedded.New(zlite.New()), "calls", queues.WithClock(clock.Now))
 	for i, c := range []struct {
 		id string
 		p  float64
@@ -157,7 +157,7 @@ func TestAdapterPriorityAndFIFO(t *testing.T) {
 		v string
 		p float64
 	}{{"a", 1}, {"b", 7}, {"c", 1}} {
-		require.NoError(t, pq.Push(ctx, v.v, v.p))
+		require.NoError(t, errOnly(pq.Push(ctx, v.v, v.p)))
 	}
 	p := inspector.Priority("renders", pq)
 	pages(t, p, []inspector.Item{{ID: mid(2, "b"), Value: "b", Priority: 7, Position: 1},
@@ -170,8 +170,9 @@ func TestAdapterPriorityAndFIFO(t *testing.T) {
 	pages(t, f, []inspector.Item{{ID: "1", Value: "1", Position: 1}, {ID: "2", Value: "2", Position: 2}, {ID: "3", Value: "3", Position: 3}})
 }
 
-// mid is the inspector id of the seq-th item of a sorted-set queue with value v.
-func mid(seq int, v string) string { return fmt.Sprintf("%016x:%s", seq, v) }
+// mid is the id of the seq-th item of a sorted-set queue with value v: the queue's
+// own id, its member.
+func mid(seq int, v string) string { return fmt.Sprintf("%016x%s", seq, v) }
 
 // TestAdapterCancel: every adapter but the reliable one (TestAdapterReliable)
 // cancels the item an id names, once, and leaves the others; a malformed or unknown
@@ -185,14 +186,14 @@ func TestAdapterCancel(t *testing.T) {
 	require.NoError(t, lq.Push(ctx, "lo", "a", "b"))
 	require.NoError(t, lq.Push(ctx, "hi", "b"))
 	pq := queues.NewPriority(b, "renders")
-	require.NoError(t, pq.Push(ctx, "a", 1))
-	require.NoError(t, pq.Push(ctx, "a", 2))
+	require.NoError(t, errOnly(pq.Push(ctx, "a", 1)))
+	require.NoError(t, errOnly(pq.Push(ctx, "a", 2)))
 	clock := &fixedClock{t0}
-	dq := queues.NewDelayed(b, "reminders", queues.WithClock(clock))
-	require.NoError(t, dq.Schedule(ctx, "r", t0.Add(time.Minute)))
-	require.NoError(t, dq.Schedule(ctx, "r", t0.Add(time.Hour)))
-	sq := queues.NewScheduler(b, "nightly", queues.WithClock(clock))
-	require.NoError(t, sq.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "f"}, t0.Add(time.Minute)))
+	dq := queues.NewDelayed(b, "reminders", queues.WithClock(clock.Now))
+	require.NoError(t, errOnly(dq.Schedule(ctx, "r", t0.Add(time.Minute))))
+	require.NoError(t, errOnly(dq.Schedule(ctx, "r", t0.Add(time.Hour))))
+	sq := queues.NewScheduler(b, "nightly", queues.WithClock(clock.Now))
+	require.NoError(t, errOnly(sq.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "f"}, t0.Add(time.Minute))))
 	job := `{"queue":"q","func":"f"}`
 	cases := []struct {
 		q    inspector.Queue
@@ -248,13 +249,13 @@ func TestAdapterDelayedAndScheduler(t *testing.T) {
 	ctx := t.Context()
 	clock := &fixedClock{t0.Add(-time.Minute)} // a due time in the past would mean now
 	b := embedded.New(zlite.New())
-	dq := queues.NewDelayed(b, "reminders", queues.WithClock(clock))
-	require.NoError(t, dq.Schedule(ctx, "later", t0.Add(5*time.Second)))
-	require.NoError(t, dq.Schedule(ctx, "due", t0.Add(-2*time.Second)))
-	require.NoError(t, dq.Schedule(ctx, "due too", t0.Add(-time.Second)))
-	sq := queues.NewScheduler(b, "nightly", queues.WithClock(clock))
-	require.NoError(t, sq.AddFutureJob(ctx, queues.FutureJob{Queue: "reports", Func: "report"}, t0.Add(time.Minute)))
-	require.NoError(t, sq.AddFutureJob(ctx, queues.FutureJob{Queue: "reports", Func: "sum", Args: []byte("[1]")}, t0.Add(-time.Second)))
+	dq := queues.NewDelayed(b, "reminders", queues.WithClock(clock.Now))
+	require.NoError(t, errOnly(dq.Schedule(ctx, "later", t0.Add(5*time.Second))))
+	require.NoError(t, errOnly(dq.Schedule(ctx, "due", t0.Add(-2*time.Second))))
+	require.NoError(t, errOnly(dq.Schedule(ctx, "due too", t0.Add(-time.Second))))
+	sq := queues.NewScheduler(b, "nightly", queues.WithClock(clock.Now))
+	require.NoError(t, errOnly(sq.AddFutureJob(ctx, queues.FutureJob{Queue: "reports", Func: "report"}, t0.Add(time.Minute))))
+	require.NoError(t, errOnly(sq.AddFutureJob(ctx, queues.FutureJob{Queue: "reports", Func: "sum", Args: []byte("[1]")}, t0.Add(-time.Second))))
 	clock.t = t0
 	d := inspector.Delayed("reminders", dq)
 	st := stats(t, d)
@@ -295,7 +296,7 @@ func TestAdapterDelayedAndScheduler(t *testing.T) {
 func TestAdapterReliable(t *testing.T) {
 	ctx := t.Context()
 	clock := &fixedClock{t0}
-	rq := queues.NewReliable(embedded.New(zlite.New()), "pay", queues.WithLease(time.Minute), queues.WithClock(clock))
+	rq := queues.NewReliable(embedded.New(zlite.New()), "pay", queues.WithLease(time.Minute), queues.WithClock(clock.Now))
 	ids := map[string]string{}
 	for _, v := range []string{"x", "y", "z"} {
 		id, err := rq.Push(ctx, v)
@@ -345,7 +346,7 @@ func TestKeyspace(t *testing.T) {
 	fq := queues.NewFIFO(b, "jobs")
 	require.NoError(t, fq.Push(ctx, "1", "2", "3"))
 	pq := queues.NewPriority(b, "renders")
-	require.NoError(t, pq.Push(ctx, "a", 1))
+	require.NoError(t, errOnly(pq.Push(ctx, "a", 1)))
 	srv, c := serve(t, inspector.New([]inspector.Queue{inspector.FIFO("jobs", fq), inspector.Priority("renders", pq)}, inspector.WithKeyspace(db)))
 
 	_, body := get(t, c, srv.URL+"/admin/")
@@ -393,7 +394,7 @@ func TestAdapterReliableDead(t *testing.T) {
 	ctx := t.Context()
 	clock := &fixedClock{t0}
 	rq := queues.NewReliable(embedded.New(zlite.New()), "pay", queues.WithLease(time.Minute),
-		queues.WithClock(clock), queues.WithMaxDeliveries(1))
+		queues.WithClock(clock.Now), queues.WithMaxDeliveries(1))
 	ids := map[string]string{}
 	for _, v := range []string{"x", "y", "z", "w"} {
 		id, err := rq.Push(ctx, v)

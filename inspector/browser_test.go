@@ -100,13 +100,13 @@ func TestBrowser(t *testing.T) {
 	clock := &fixedClock{time.Now().Truncate(time.Second)}
 	now := clock.t
 	b := embedded.New(zlite.New())
-	calls := queues.NewCallQueue(b, "support", queues.WithClock(clock))
+	calls := queues.NewCallQueue(b, "support", queues.WithClock(clock.Now))
 	for i, id := range []string{"ann", "bob", "cy", "dee"} {
 		require.NoError(t, calls.Enqueue(ctx, id, float64(i%2)))
 	}
 	fifo := queues.NewFIFO(b, "emails")
 	require.NoError(t, fifo.Push(ctx, "a", "b", "c"))
-	pay := queues.NewReliable(b, "payments", queues.WithLease(time.Minute), queues.WithClock(clock), queues.WithMaxDeliveries(2))
+	pay := queues.NewReliable(b, "payments", queues.WithLease(time.Minute), queues.WithClock(clock.Now), queues.WithMaxDeliveries(2))
 	_, err := pay.Push(ctx, "charge 0")
 	require.NoError(t, err)
 	var dead queues.Delivery
@@ -126,13 +126,13 @@ func TestBrowser(t *testing.T) {
 	_, _, err = pay.Pop(ctx, time.Second) // "charge 2", leased until now+3m
 	require.NoError(t, err)
 	clock.t = now.Add(-time.Minute) // a due time in the past would mean now
-	later := queues.NewDelayed(b, "reminders", queues.WithClock(clock))
-	require.NoError(t, later.Schedule(ctx, "was due", now.Add(-1500*time.Millisecond)))
+	later := queues.NewDelayed(b, "reminders", queues.WithClock(clock.Now))
+	require.NoError(t, errOnly(later.Schedule(ctx, "was due", now.Add(-1500*time.Millisecond))))
 	clock.t = now
 	_, _, err = later.TryPop(ctx) // 1.5 s late
 	require.NoError(t, err)
 	due := now.Add(10 * time.Minute)
-	require.NoError(t, later.Schedule(ctx, "remind", due))
+	require.NoError(t, errOnly(later.Schedule(ctx, "remind", due)))
 	// The reliable queue's leases read the clock as it is at the end of the setup.
 	clock.t = now.Add(2 * time.Minute)
 	qs := []inspector.Queue{inspector.CallQueue("support", calls), inspector.FIFO("emails", fifo),

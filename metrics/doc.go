@@ -14,8 +14,9 @@
 // Package zlite itself publishes nothing and does not import expvar; importing this
 // package does, and expvar registers its /debug/vars handler on
 // http.DefaultServeMux and publishes "cmdline" and "memstats" when imported.
-// A queue's [github.com/zlite/zlite/queues.Stats] is an expvar.Var by itself (its
-// String is its JSON).
+// A queue's [github.com/zlite/zlite/queues.Stats] goes on /debug/vars as JSON
+// through package github.com/zlite/zlite/queues/queuevar (its String is a one-line
+// summary for logs, not JSON).
 //
 // # Concurrency and costs
 //

@@ -138,16 +138,21 @@ func (s *Script) Run(tx Tx, keys, args []string) (any, error) {
 	return s.fn(tx, keys, args)
 }
 
-// Clock tells the time. The delayed queue, the scheduler, the call queue and the
-// reliable queue read it for every due time, enqueue time and lease deadline, so that
-// tests can move time by hand; the default is [time.Now]. Waiting is done by the
-// backend's timers (and, for short waits on Redis, a [time.Timer]) for the interval
-// the clock gives, so tests of waiting itself run in a [testing/synctest] bubble on
-// the embedded backend, where time.Now and every timer share a fake clock.
-type Clock interface {
-	// Now returns the current time.
+// nower tells the time: the clock given to [WithClock], or the system clock. The
+// delayed queue, the scheduler, the call queue and the reliable queue read it for
+// every due time, enqueue time and lease deadline, so that tests can move time by
+// hand. Waiting is done by the backend's timers (and, for short waits on Redis, a
+// [time.Timer]) for the interval the clock gives, so tests of waiting itself run in a
+// [testing/synctest] bubble on the embedded backend, where time.Now and every timer
+// share a fake clock.
+type nower interface {
 	Now() time.Time
 }
+
+// funcClock is the clock given to [WithClock].
+type funcClock func() time.Time
+
+func (f funcClock) Now() time.Time { return f() }
 
 type systemClock struct{}
 

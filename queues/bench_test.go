@@ -66,7 +66,7 @@ func BenchmarkQueues(b *testing.B) {
 			ctx := context.Background()
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "f"}, time.Time{}); err != nil {
+				if _, err := s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "f"}, time.Time{}); err != nil {
 					b.Fatal(err)
 				}
 				if moved, err := s.Step(ctx); len(moved) != 1 || err != nil {
@@ -192,7 +192,7 @@ func benchLateness(b *testing.B, q *queues.Delayed) {
 	}()
 	var lat []time.Duration
 	for b.Loop() {
-		if err := q.Schedule(ctx, "x", time.Now().Add(2*time.Millisecond)); err != nil {
+		if _, err := q.Schedule(ctx, "x", time.Now().Add(2*time.Millisecond)); err != nil {
 			b.Fatal(err)
 		}
 		select {
@@ -202,7 +202,7 @@ func benchLateness(b *testing.B, q *queues.Delayed) {
 			b.Fatal(err)
 		}
 	}
-	if err := q.Schedule(ctx, "stop", time.Time{}); err != nil {
+	if _, err := q.Schedule(ctx, "stop", time.Time{}); err != nil {
 		b.Fatal(err)
 	}
 	for range got {
@@ -237,7 +237,7 @@ func BenchmarkQueueMemory(b *testing.B) {
 		}},
 		{"priority", func(ctx context.Context, bk queues.Backend, name string) func(int) error {
 			q := queues.NewPriority(bk, name)
-			return func(i int) error { return q.Push(ctx, payload(i), float64(i%100)) }
+			return func(i int) error { return errOnly(q.Push(ctx, payload(i), float64(i%100))) }
 		}},
 		{"callqueue", func(ctx context.Context, bk queues.Backend, name string) func(int) error {
 			q := queues.NewCallQueue(bk, name)
@@ -246,7 +246,7 @@ func BenchmarkQueueMemory(b *testing.B) {
 		{"delayed", func(ctx context.Context, bk queues.Backend, name string) func(int) error {
 			q := queues.NewDelayed(bk, name)
 			at := time.Now().Add(time.Hour)
-			return func(i int) error { return q.Schedule(ctx, payload(i), at.Add(time.Duration(i))) }
+			return func(i int) error { return errOnly(q.Schedule(ctx, payload(i), at.Add(time.Duration(i)))) }
 		}},
 		{"reliable", func(ctx context.Context, bk queues.Backend, name string) func(int) error {
 			q := queues.NewReliable(bk, name)

@@ -12,12 +12,20 @@ import (
 // may hang up from the middle, and supervisors list the calls waiting longer than an
 // SLA.
 //
-// The usual Redis recipe packs priority and time into one float score (priority·10¹⁰
-// + 10¹⁰ − seconds), which loses the sub-second order and needs a full scan for stale
-// calls. Here each call lives in three sorted sets changed together by one atomic step:
-// "{name}:calls" (score −priority, member arrival sequence + id: exact FIFO within a
-// priority at any rate), "{name}:since" (score enqueue time in µs, same member: stale
-// calls in O(log n + k)) and "{name}:ids" (score sequence, member id: lookup by id).
+// The usual Redis recipe packs priority and time into one float score, priority·10¹⁰
+// + (10¹⁰ − t) with t the Unix time in fractional seconds, served by ZPOPMAX. That
+// keeps arrival order only to the spacing of float64 at the score's magnitude, which
+// grows with the priority: at a Unix time of 1.8·10⁹ s (2027) 3.8 µs at the recipe's
+// default priority 1, 7.6 µs at priorities 3 to 6, 15 µs at 7 to 12, 122 µs at 99,
+// 2 ms at 1000 and a whole second from 450360 on; calls closer together get
+// equal scores and leave in reverse byte order of their ids, not in arrival order. And
+// since the score mixes priority and time, the recipe finds stale calls by scanning
+// the whole queue. Here each call lives in three sorted sets changed together by one
+// atomic step: "{name}:calls" (score: the priority, negated for [HighestFirst]; member
+// arrival sequence + id: exact arrival order within a priority at any rate and any
+// finite priority), "{name}:since" (score: enqueue time in exact Unix µs, same member:
+// stale calls in O(log n + k)) and "{name}:ids" (score sequence, member id: lookup by
+// id).
 // A token list "{name}:ready" holds as many tokens as there are calls, so that an
 // operator blocks on BRPOP of a token and then takes a call with the atomic dequeue
 // step; every step resets the token count to the number of calls, so a consumer that
@@ -28,23 +36,26 @@ type CallQueue struct {
 	b                          Backend
 	name                       string
 	st                         *counters
-	clock                      Clock
+	clock                      nower
+	order                      Order
+	at                         where
 	calls, since, ids, meta, r string
 }
 
 // Call is a waiting or dequeued call.
 type Call struct {
 	ID       string    // the id given to [CallQueue.Enqueue]
-	Priority float64   // higher is served first
+	Priority float64   // served highest first, unless the queue is [LowestFirst]
 	Since    time.Time // when it was enqueued
 }
 
 // NewCallQueue returns the call queue called name on b. It uses the options
-// [WithClock] and [WithStats]. It panics if name is empty.
+// [WithOrder] ([HighestFirst] by default), [WithClock] and [WithStats]. It panics
+// if name is empty.
 func NewCallQueue(b Backend, name string, opts ...Option) *CallQueue {
 	checkName("CallQueue", name)
 	cfg := newConfig(opts)
-	return &CallQueue{b: b, name: name, st: newCounters(cfg, false), clock: cfg.clock,
+	return &CallQueue{b: b, name: name, st: newCounters(cfg, false), clock: cfg.clock, order: cfg.order, at: where{"callqueue", name},
 		calls: key(name, "calls"), since: key(name, "since"), ids: key(name, "ids"),
 		meta: key(name, "meta"), r: key(name, "ready")}
 }
@@ -114,22 +125,23 @@ return 1
 	return int64(1), syncTokens(tx, keys[0], keys[4])
 })
 
-// Enqueue queues the call id with priority (higher first) at the clock's time. It
+// Enqueue queues the call id with priority at the clock's time; the caller names
+// the call, so id is what [CallQueue.Cancel] and [CallQueue.Position] take. It
 // returns [ErrEmptyID], [ErrBadPriority] for a NaN or infinite priority, and
 // [ErrDuplicate] when id is already waiting. The complexity is O(log n).
 func (q *CallQueue) Enqueue(ctx context.Context, id string, priority float64) error {
 	if id == "" {
-		return ErrEmptyID
+		return q.at.fail("enqueue", id, ErrEmptyID)
 	}
 	if math.IsNaN(priority) || math.IsInf(priority, 0) {
-		return ErrBadPriority
+		return q.at.fail("enqueue", id, ErrBadPriority)
 	}
-	r, err := q.b.Eval(ctx, callEnqueue, q.keys(), id, fmtFloat(-priority), fmtInt(micros(q.clock.Now())))
+	r, err := q.b.Eval(ctx, callEnqueue, q.keys(), id, fmtFloat(q.order.score(priority)), fmtInt(micros(q.clock.Now())))
 	if err != nil {
 		return err
 	}
 	if replyInt(r) == 0 {
-		return ErrDuplicate
+		return q.at.fail("enqueue", id, ErrDuplicate)
 	}
 	q.st.enq(1)
 	return nil
@@ -185,12 +197,12 @@ func (q *CallQueue) decodeCall(r any) (Call, bool, error) {
 	if err != nil || len(a) != 3 {
 		return Call{}, false, err
 	}
-	return Call{ID: stripSeq(replyString(a[0])), Priority: -replyFloat(a[1]) + 0,
+	return Call{ID: stripSeq(replyString(a[0])), Priority: q.order.priority(replyFloat(a[1])),
 		Since: time.UnixMicro(int64(replyFloat(a[2])))}, true, nil
 }
 
-// TryDequeue removes and returns the next call (ZPOPMIN): the highest priority,
-// earliest first, or ok == false when none waits. The complexity is O(log n).
+// TryDequeue removes and returns the next call (ZPOPMIN): the highest priority
+// ([WithOrder]), earliest first, or ok == false when none waits. The complexity is O(log n).
 func (q *CallQueue) TryDequeue(ctx context.Context) (Call, bool, error) {
 	r, err := q.b.Eval(ctx, callDequeue, q.keys())
 	if err != nil {
@@ -261,7 +273,7 @@ return 1
 // reports whether it was waiting. The complexity is O(log n).
 func (q *CallQueue) Cancel(ctx context.Context, id string) (bool, error) {
 	if id == "" {
-		return false, ErrEmptyID
+		return false, q.at.fail("cancel", id, ErrEmptyID)
 	}
 	r, err := q.b.Eval(ctx, callCancel, q.keys(), id)
 	if replyInt(r) == 1 {
@@ -290,7 +302,7 @@ return redis.call('ZRANK', KEYS[1], string.format('%016x', tonumber(s)) .. ARGV[
 // in the queue"), or ok == false when it is not waiting. The complexity is O(log n).
 func (q *CallQueue) Position(ctx context.Context, id string) (int64, bool, error) {
 	if id == "" {
-		return 0, false, ErrEmptyID
+		return 0, false, q.at.fail("position", id, ErrEmptyID)
 	}
 	r, err := q.b.Eval(ctx, callPosition, q.keys(), id)
 	if err != nil || r == nil {
@@ -329,7 +341,7 @@ return out
 // maxWait < 0. The complexity is O(log n + k log n) for k calls returned.
 func (q *CallQueue) Stale(ctx context.Context, maxWait time.Duration) ([]Call, error) {
 	if maxWait < 0 {
-		return nil, ErrBadDuration
+		return nil, q.at.fail("stale", "", ErrBadDuration)
 	}
 	cutoff := micros(q.clock.Now().Add(-maxWait))
 	r, err := q.b.Eval(ctx, callStale, q.keys(), "("+fmtInt(cutoff))
@@ -354,7 +366,7 @@ func (q *CallQueue) decodeCalls(a []any) []Call {
 func (q *CallQueue) Len(ctx context.Context) (int64, error) { return q.b.ZCard(ctx, q.calls) }
 
 // Stats returns the number of waiting calls, split by priority (the first
-// [MaxStatsLevels], highest first), how long the longest-waiting call has waited,
+// [MaxStatsLevels], in serving order), how long the longest-waiting call has waited,
 // and this process's counters (Cancelled: hang-ups); see [Stats]. The complexity is
 // O(MaxStatsLevels · log n).
 func (q *CallQueue) Stats(ctx context.Context) (Stats, error) {
@@ -364,7 +376,7 @@ func (q *CallQueue) Stats(ctx context.Context) (Stats, error) {
 	if s.Depth, err = q.Len(ctx); err != nil {
 		return s, err
 	}
-	if s.Levels, err = groups(ctx, q.b, q.calls, func(score float64) string { return fmtFloat(-score + 0) }); err != nil {
+	if s.Levels, err = groups(ctx, q.b, q.calls, func(score float64) string { return fmtFloat(q.order.priority(score)) }); err != nil {
 		return s, err
 	}
 	oldest, err := page(ctx, q.b, zsetPage, []string{q.since}, 0, 1)

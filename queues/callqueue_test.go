@@ -15,7 +15,7 @@ func TestCallQueue(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
 		clock := newFakeClock()
-		q := queues.NewCallQueue(b, qname(t), queues.WithClock(clock))
+		q := queues.NewCallQueue(b, qname(t), queues.WithClock(clock.Now))
 		start := clock.Now()
 		calls := []struct {
 			id   string
@@ -89,7 +89,7 @@ func normalise(cs []queues.Call) []queues.Call {
 func TestCallQueueFIFOAtAnyRate(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
-		q := queues.NewCallQueue(b, qname(t), queues.WithClock(newFakeClock())) // the clock never moves
+		q := queues.NewCallQueue(b, qname(t), queues.WithClock(newFakeClock().Now)) // the clock never moves
 		ids := []string{"z", "a", "m", "b", "y"}
 		for _, id := range ids {
 			require.NoError(t, q.Enqueue(ctx, id, 3))

@@ -48,7 +48,7 @@ var workQueues = []struct {
 	{"priority", func(b queues.Backend, name string) workQueue {
 		q := queues.NewPriority(b, name, queues.WithOrder(queues.HighestFirst))
 		return workQueue{
-			push: func(ctx context.Context, v string) error { return q.Push(ctx, v, float64(rand.IntN(100000))) },
+			push: func(ctx context.Context, v string) error { return errOnly(q.Push(ctx, v, float64(rand.IntN(100000)))) },
 			pop: func(ctx context.Context) (string, bool, error) {
 				v, _, ok, err := q.Pop(ctx, 0)
 				return v, ok, err
@@ -68,7 +68,7 @@ var workQueues = []struct {
 	{"delayed", func(b queues.Backend, name string) workQueue {
 		q := queues.NewDelayed(b, name)
 		return workQueue{
-			push: func(ctx context.Context, v string) error { return q.Schedule(ctx, v, time.Time{}) },
+			push: func(ctx context.Context, v string) error { return errOnly(q.Schedule(ctx, v, time.Time{})) },
 			pop: func(ctx context.Context) (string, bool, error) {
 				j, ok, err := q.Pop(ctx, 0)
 				return j.Payload, ok, err
@@ -80,7 +80,7 @@ var workQueues = []struct {
 		q := queues.NewDelayed(b, name)
 		return workQueue{
 			push: func(ctx context.Context, v string) error {
-				return q.Schedule(ctx, v, time.Now().Add(time.Duration(rand.IntN(3000))*time.Microsecond))
+				return errOnly(q.Schedule(ctx, v, time.Now().Add(time.Duration(rand.IntN(3000))*time.Microsecond)))
 			},
 			pop: func(ctx context.Context) (string, bool, error) {
 				j, ok, err := q.Pop(ctx, 0)
@@ -206,9 +206,9 @@ func TestCancelledBlockingPopsTakeNothing(t *testing.T) {
 		delayed := queues.NewDelayed(b, name+"-delayed")
 		require.NoError(t, fifo.Push(ctx, "x"))
 		require.NoError(t, levels.Push(ctx, "a", "x"))
-		require.NoError(t, prio.Push(ctx, "x", 1))
+		require.NoError(t, errOnly(prio.Push(ctx, "x", 1)))
 		require.NoError(t, calls.Enqueue(ctx, "x", 1))
-		require.NoError(t, delayed.Schedule(ctx, "x", time.Time{}))
+		require.NoError(t, errOnly(delayed.Schedule(ctx, "x", time.Time{})))
 		pops := map[string]func() error{
 			"fifo":      func() error { _, _, err := fifo.Pop(done, 0); return err },
 			"levels":    func() error { _, _, _, err := levels.Pop(done, 0); return err },

@@ -30,13 +30,16 @@ type Delayed struct {
 	b                   Backend
 	name                string
 	st                  *counters
-	clock               Clock
+	clock               nower
+	at                  where
 	due, meta, wakeList string
 }
 
-// Job is a job taken from a [Delayed] queue.
+// Job is a job of a [Delayed] queue or a [Scheduler]. Its ID is the job's member in
+// the sorted set (the arrival sequence followed by the payload): unique per
+// scheduled job, and enough to cancel it in O(log n).
 type Job struct {
-	ID      string    // unique per scheduled job (its arrival sequence); set by Items
+	ID      string    // as returned by [Delayed.Schedule] or [Scheduler.AddFutureJob]
 	Payload string    // as given to [Delayed.Schedule]
 	Due     time.Time // when it became due, to the microsecond (a past time: when scheduled)
 }
@@ -46,19 +49,19 @@ type Job struct {
 func NewDelayed(b Backend, name string, opts ...Option) *Delayed {
 	checkName("Delayed", name)
 	cfg := newConfig(opts)
-	return &Delayed{b: b, name: name, st: newCounters(cfg, true), clock: cfg.clock, due: key(name, "due"), meta: key(name, "meta"), wakeList: key(name, "wake")}
+	return &Delayed{b: b, name: name, st: newCounters(cfg, true), clock: cfg.clock, at: where{"delayed", name}, due: key(name, "due"), meta: key(name, "meta"), wakeList: key(name, "wake")}
 }
 
 func (q *Delayed) keys() []string { return []string{q.due, q.meta, q.wakeList} }
 
-// luaSchedule adds ARGV[1] due at ARGV[2] to KEYS[1] and pushes a wake token onto
-// KEYS[3] when it became the earliest job.
+// luaSchedule adds ARGV[1] due at ARGV[2] to KEYS[1], pushes a wake token onto
+// KEYS[3] when it became the earliest job, and returns the new member (the job's id).
 const luaSchedule = luaSeq + `
 local m = seq(KEYS[2]) .. ARGV[1]
 redis.call('ZADD', KEYS[1], ARGV[2], m)
 local head = redis.call('ZRANGE', KEYS[1], 0, 0)
 if head[1] == m and redis.call('LLEN', KEYS[3]) == 0 then redis.call('LPUSH', KEYS[3], '1') end
-return 1
+return m
 `
 
 func goSchedule(tx Tx, keys, args []string) (any, error) {
@@ -80,7 +83,7 @@ func goSchedule(tx Tx, keys, args []string) (any, error) {
 			return nil, err
 		}
 	}
-	return int64(1), nil
+	return m, nil
 }
 
 // wake pushes a wake token onto list unless one is already waiting there.
@@ -103,14 +106,16 @@ func dueMicros(at, now time.Time) int64 {
 	return micros(at)
 }
 
-// Schedule queues payload to become due at at; a time in the past means now. The
+// Schedule queues payload to become due at at (a time in the past means now) and
+// returns the job's id, which [Delayed.Cancel] takes and [Job].ID repeats. The
 // complexity is O(log n).
-func (q *Delayed) Schedule(ctx context.Context, payload string, at time.Time) error {
-	_, err := q.b.Eval(ctx, delayedSchedule, q.keys(), payload, fmtInt(dueMicros(at, q.clock.Now())))
-	if err == nil {
-		q.st.enq(1)
+func (q *Delayed) Schedule(ctx context.Context, payload string, at time.Time) (id string, err error) {
+	r, err := q.b.Eval(ctx, delayedSchedule, q.keys(), payload, fmtInt(dueMicros(at, q.clock.Now())))
+	if err != nil {
+		return "", err
 	}
-	return err
+	q.st.enq(1)
+	return replyString(r), nil
 }
 
 var delayedPop = NewScript(`
@@ -163,7 +168,7 @@ func (q *Delayed) tryPop(ctx context.Context) (Job, bool, time.Time, error) {
 		return Job{}, false, time.Time{}, err
 	}
 	m := replyString(a[0])
-	j := Job{ID: seqID(m), Payload: stripSeq(m), Due: time.UnixMicro(int64(replyFloat(a[1])))}
+	j := Job{ID: m, Payload: stripSeq(m), Due: time.UnixMicro(int64(replyFloat(a[1])))}
 	q.st.deq(1)
 	q.st.late(now.Sub(j.Due))
 	return j, true, time.Time{}, nil
@@ -209,7 +214,7 @@ func afterWake[T any](ctx context.Context, step func(context.Context) (T, bool, 
 
 // waitDue runs try until it yields, sleeping on the wake list until the next due time
 // it reports (forever when it reports none) or a wake token, within timeout (0: none).
-func waitDue[T any](ctx context.Context, b Backend, wakeList string, clock Clock, timeout time.Duration,
+func waitDue[T any](ctx context.Context, b Backend, wakeList string, clock nower, timeout time.Duration,
 	try func() (T, bool, time.Time, error)) (T, bool, error) {
 	if err := ctx.Err(); err != nil {
 		var zero T

@@ -13,13 +13,13 @@ func TestDelayed(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
 		clock := newFakeClock()
-		q := queues.NewDelayed(b, qname(t), queues.WithClock(clock))
+		q := queues.NewDelayed(b, qname(t), queues.WithClock(clock.Now))
 		now := clock.Now()
-		require.NoError(t, q.Schedule(ctx, "in2h", now.Add(2*time.Hour)))
-		require.NoError(t, q.Schedule(ctx, "in1h", now.Add(time.Hour)))
-		require.NoError(t, q.Schedule(ctx, "in1h-again", now.Add(time.Hour)))
-		require.NoError(t, q.Schedule(ctx, "past", now.Add(-time.Hour)))
-		require.NoError(t, q.Schedule(ctx, "past", now.Add(-2*time.Hour)))
+		require.NoError(t, errOnly(q.Schedule(ctx, "in2h", now.Add(2*time.Hour))))
+		require.NoError(t, errOnly(q.Schedule(ctx, "in1h", now.Add(time.Hour))))
+		require.NoError(t, errOnly(q.Schedule(ctx, "in1h-again", now.Add(time.Hour))))
+		require.NoError(t, errOnly(q.Schedule(ctx, "past", now.Add(-time.Hour))))
+		require.NoError(t, errOnly(q.Schedule(ctx, "past", now.Add(-2*time.Hour))))
 
 		pop := func() string {
 			t.Helper()
@@ -68,7 +68,7 @@ func TestDelayedWakesOnSchedule(t *testing.T) {
 			j, _, _ := q.Pop(ctx, 0)
 			got <- j.Payload
 		}()
-		require.NoError(t, q.Schedule(ctx, "now", time.Time{}))
+		require.NoError(t, errOnly(q.Schedule(ctx, "now", time.Time{})))
 		require.Equal(t, "now", <-got)
 	})
 }

@@ -66,9 +66,9 @@ type diffSide struct {
 
 func newDiffSide(b queues.Backend, name string, clock *fakeClock) *diffSide {
 	return &diffSide{b: b, name: name, clock: clock,
-		w: queues.NewWaitlist(b, name), c: queues.NewCallQueue(b, name, queues.WithClock(clock)),
-		p: queues.NewPriority(b, name, queues.WithOrder(queues.HighestFirst)), d: queues.NewDelayed(b, name, queues.WithClock(clock)),
-		rel: queues.NewReliable(b, name, queues.WithLease(5*time.Second), queues.WithClock(clock), queues.WithMaxDeliveries(3)), s: queues.NewScheduler(b, name, queues.WithBatch(3), queues.WithClock(clock))}
+		w: queues.NewWaitlist(b, name), c: queues.NewCallQueue(b, name, queues.WithClock(clock.Now)),
+		p: queues.NewPriority(b, name, queues.WithOrder(queues.HighestFirst)), d: queues.NewDelayed(b, name, queues.WithClock(clock.Now)),
+		rel: queues.NewReliable(b, name, queues.WithLease(5*time.Second), queues.WithClock(clock.Now), queues.WithMaxDeliveries(3)), s: queues.NewScheduler(b, name, queues.WithBatch(3), queues.WithClock(clock.Now))}
 }
 
 func show(vs ...any) string {
@@ -130,14 +130,14 @@ func (s *diffSide) apply(t *testing.T, kind string, r *rand.Rand) string {
 	case "priority":
 		switch r.IntN(3) {
 		case 0:
-			return show("push ", s.p.Push(ctx, id, float64(r.IntN(5))-1.5))
+			return show("push ", errOnly(s.p.Push(ctx, id, float64(r.IntN(5))-1.5)))
 		case 1:
 			items, err := s.p.Items(ctx, 0, 3)
 			if err != nil || len(items) == 0 {
 				return show("items ", items, err)
 			}
 			it := items[r.IntN(len(items))]
-			ok, err := s.p.Remove(ctx, it)
+			ok, err := s.p.Remove(ctx, it.ID)
 			return show("remove ", it, ok, err)
 		}
 		if n, err := s.p.Len(ctx); err != nil || n == 0 {
@@ -149,14 +149,14 @@ func (s *diffSide) apply(t *testing.T, kind string, r *rand.Rand) string {
 		switch r.IntN(3) {
 		case 0:
 			at := s.clock.Now().Add(time.Duration(r.IntN(6000)-1000) * time.Millisecond)
-			return show("schedule ", s.d.Schedule(ctx, id, at))
+			return show("schedule ", errOnly(s.d.Schedule(ctx, id, at)))
 		case 1:
 			jobs, err := s.d.Items(ctx, 0, 3)
 			if err != nil || len(jobs) == 0 {
 				return show("items ", jobs, err)
 			}
 			j := jobs[r.IntN(len(jobs))]
-			ok, err := s.d.Cancel(ctx, j)
+			ok, err := s.d.Cancel(ctx, j.ID)
 			return show("cancel ", j, ok, err)
 		}
 		j, ok, err := s.d.TryPop(ctx)
@@ -176,7 +176,7 @@ func (s *diffSide) apply(t *testing.T, kind string, r *rand.Rand) string {
 				return show("items ", waiting, err)
 			}
 			d := waiting[r.IntN(len(waiting))]
-			ok, err := s.rel.Remove(ctx, d)
+			ok, err := s.rel.Remove(ctx, d.ID)
 			return show("remove ", d, ok, err)
 		case 8:
 			dead, err := s.rel.Dead(ctx, 0, 3)
@@ -222,7 +222,7 @@ func (s *diffSide) apply(t *testing.T, kind string, r *rand.Rand) string {
 		if r.IntN(2) == 0 {
 			at := s.clock.Now().Add(time.Duration(r.IntN(6000)-1000) * time.Millisecond)
 			job := queues.FutureJob{Queue: fmt.Sprint("q", r.IntN(3)), Func: id}
-			return show("add ", s.s.AddFutureJob(ctx, job, at))
+			return show("add ", errOnly(s.s.AddFutureJob(ctx, job, at)))
 		}
 		moved, err := s.s.Step(ctx)
 		return show("step ", moved, err)

@@ -31,7 +31,23 @@
 //
 // Every constructor takes the backend, the queue's name and options ([WithClock],
 // [WithLease], [WithMaxDeliveries], [WithBatch], [WithOrder], [WithStats]); counts
-// and positions are int64 throughout, as in go-redis.
+// and positions are int64 throughout, as in go-redis. [WithClock] takes a func()
+// time.Time, as zlite.WithClock does, so one fake clock serves a keyspace and its
+// queues. [Priority] and [CallQueue] both serve the highest priority first unless
+// given WithOrder([LowestFirst]).
+//
+// # Ids
+//
+// Every enqueue that makes an id returns it, and the methods that take an item out
+// take that id: [Priority.Push] → [Priority.Remove], [Delayed.Schedule] →
+// [Delayed.Cancel], [Scheduler.AddFutureJob] → [Scheduler.Cancel], [Reliable.Push]
+// → [Reliable.Remove]; Items, the pops and [Delivery] report the same id. Ids are
+// opaque strings: on the sorted-set queues an id is the item's member (its arrival
+// sequence followed by its payload), so that acting on it costs O(log n) with no
+// index to keep; on [Reliable] it is the arrival sequence. Where the caller names
+// the item ([CallQueue.Enqueue]'s call id, [Waitlist.Add]'s party) that name is the
+// id and the enqueue returns only an error; and [FIFO] and [Levels], whose lists
+// hold bare values as the recipes' do, remove by value.
 //
 // # Seeing inside
 //
@@ -44,9 +60,11 @@
 // records times, the consumers of this process blocked in a pop, this process's
 // enqueued/dequeued/acked/requeued/expired-lease/cancelled/dead-lettered counters, and
 // for [Delayed] and [Scheduler] a histogram of the due→delivered lateness with p50,
-// p99 and max ([Histogram]). [Stats] is an expvar.Var and package
-// github.com/zlite/zlite/queues/queuevar puts a queue on /debug/vars (package queues
-// itself does not import expvar, so importing it registers no handler); package
+// p99 and max ([Histogram]), and the time the counters cover, for rates.
+// [Stats.String] is a one- or two-line summary for logs; the fields hold everything,
+// and package github.com/zlite/zlite/queues/queuevar puts their JSON on /debug/vars
+// (package queues itself does not import expvar, so importing it registers no
+// handler); package
 // github.com/zlite/zlite/metrics/prom exports Stats to Prometheus. The counters cost
 // two or three uncontended atomic additions per element and no allocation
 // (BenchmarkStatsOverhead, BenchmarkCounters); turn them off with WithStats(false).
@@ -55,9 +73,9 @@
 //
 // Every queue type can take a waiting item out, in one atomic step: by id in
 // O(log n) from the sorted-set queues ([Priority.Remove], [Delayed.Cancel],
-// [Scheduler.Cancel], [CallQueue.Cancel], [Waitlist.Leave]; the ids come from Items)
-// and by value in O(n) from the list queues ([FIFO.Remove], [Levels.Remove],
-// [Reliable.Remove]: LREM walks the list). [Reliable.Requeue] puts one expired lease
+// [Scheduler.Cancel], [CallQueue.Cancel], [Waitlist.Leave]), by id in O(n) from a
+// reliable queue ([Reliable.Remove]: one pass over the list) and by value in O(n)
+// from the other list queues ([FIFO.Remove], [Levels.Remove]: LREM walks the list). [Reliable.Requeue] puts one expired lease
 // back (it checks the expiry in the same step, so a lease extended in time is left
 // alone), and with [WithMaxDeliveries] an element whose last delivery failed goes to
 // a dead set, from which [Reliable.Retry] moves it back.
@@ -79,7 +97,7 @@
 // Arrival order is exact at any rate: queues that need it keep a counter (the score
 // of "seq" in "{name}:meta", ZINCRBY) and prefix members with it as 16 hexadecimal
 // digits, so byte order, which Redis uses among equal scores, is arrival order. Times
-// come from an injectable [Clock] and are stored as Unix microseconds, exact in a
+// come from an injectable clock ([WithClock]) and are stored as Unix microseconds, exact in a
 // float64 score.
 //
 // # Concurrency, cancellation and failures
@@ -114,12 +132,24 @@
 //
 // # Differences from the usual Redis recipes
 //
-// The common recipes encode arrival time in seconds (waitlist) or in a float score
-// next to the priority (call queue), poll with a one-second sleep (delayed queue), and
-// scan the whole queue for stale calls; here arrival order is a sequence, stale calls
-// come from a time index in O(log n + k), and delayed consumers sleep exactly until
-// the next due time. Bad input (empty ids, NaN or infinite priorities, malformed
-// jobs, negative pages) returns an exported sentinel error and changes nothing; a due
-// time in the past means now. Constructors panic on an empty name (a programming
+// The common recipes encode arrival time in whole seconds (waitlist: ties within a
+// second go by name) or in a float score next to the priority (call queue: ties
+// within the score's float64 spacing, 3.8 µs at priority 1 and more at higher
+// priorities, go by call id; see [CallQueue]), poll with a one-second sleep (delayed
+// queue), and scan the whole queue for stale calls; here arrival order is a
+// sequence, exact at any rate, stale calls come from a time index in O(log n + k),
+// and delayed consumers sleep exactly until the next due time.
+//
+// # Errors
+//
+// Bad input (empty ids, NaN or infinite priorities, malformed jobs, negative pages)
+// changes nothing and returns an [*Error] that names the queue type, the queue, the
+// operation and the item or level, and wraps an exported sentinel ([ErrDuplicate],
+// [ErrUnknownLevel], …) for [errors.Is]:
+//
+//	queues: callqueue "support": enqueue "c-17": id already queued
+//
+// Errors of the backend (a lost connection, ctx.Err()) are returned as they are. A
+// due time in the past means now. Constructors panic on an empty name (a programming
 // error).
 package queues

@@ -3,6 +3,7 @@ package queues_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -103,7 +104,7 @@ func (c fixedClock) Now() time.Time { return *c.t }
 func ExampleCallQueue() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewCallQueue(embedded.New(zlite.New()), "support", queues.WithClock(fixedClock{&now}))
+	q := queues.NewCallQueue(embedded.New(zlite.New()), "support", queues.WithClock(fixedClock{&now}.Now))
 	q.Enqueue(ctx, "+1-555-0100", 1)
 	now = now.Add(20 * time.Second)
 	q.Enqueue(ctx, "+1-555-0101", 1)
@@ -137,7 +138,7 @@ func ExampleCallQueue() {
 func ExampleDelayed() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewDelayed(embedded.New(zlite.New()), "reminders", queues.WithClock(fixedClock{&now}))
+	q := queues.NewDelayed(embedded.New(zlite.New()), "reminders", queues.WithClock(fixedClock{&now}.Now))
 	q.Schedule(ctx, "send reminder", now.Add(time.Hour))
 	q.Schedule(ctx, "retry payment", now.Add(-time.Minute)) // in the past: due now
 
@@ -158,10 +159,10 @@ func ExampleDelayed() {
 func ExampleScheduler() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	s := queues.NewScheduler(embedded.New(zlite.New()), "cron", queues.WithBatch(100), queues.WithClock(fixedClock{&now}))
+	s := queues.NewScheduler(embedded.New(zlite.New()), "cron", queues.WithBatch(100), queues.WithClock(fixedClock{&now}.Now))
 	s.AddFutureJob(ctx, queues.FutureJob{Queue: "email", Func: "send_digest", Args: json.RawMessage(`["ann"]`)}, now.Add(time.Minute))
-	err := s.AddFutureJob(ctx, queues.FutureJob{Func: "orphan"}, now)
-	fmt.Println(err)
+	_, err := s.AddFutureJob(ctx, queues.FutureJob{Func: "orphan"}, now)
+	fmt.Println(err, errors.Is(err, queues.ErrNoQueue))
 
 	moved, _ := s.Step(ctx)
 	fmt.Println("moved", len(moved))
@@ -171,7 +172,7 @@ func ExampleScheduler() {
 	v, _, _ := s.Queue("email").Pop(ctx, time.Second)
 	fmt.Println(v)
 	// Output:
-	// queues: job names no target queue
+	// queues: scheduler "cron": add "orphan": job names no target queue true
 	// moved 0
 	// moved 1 send_digest
 	// {"queue":"email","func":"send_digest","args":["ann"]}
@@ -182,7 +183,7 @@ func ExampleScheduler() {
 func ExampleReliable() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewReliable(embedded.New(zlite.New()), "work", queues.WithLease(time.Minute), queues.WithClock(fixedClock{&now}))
+	q := queues.NewReliable(embedded.New(zlite.New()), "work", queues.WithLease(time.Minute), queues.WithClock(fixedClock{&now}.Now))
 	q.Push(ctx, "resize image 1")
 	q.Push(ctx, "resize image 2")
 
@@ -247,7 +248,7 @@ func ExampleNewScript() {
 func ExampleCallQueue_Items() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewCallQueue(embedded.New(zlite.New()), "support", queues.WithClock(fixedClock{&now}))
+	q := queues.NewCallQueue(embedded.New(zlite.New()), "support", queues.WithClock(fixedClock{&now}.Now))
 	for i, id := range []string{"ann", "bob", "cat", "dan", "eve"} {
 		q.Enqueue(ctx, id, float64(i%2)) // bob and dan are VIPs
 		now = now.Add(time.Minute)
@@ -274,7 +275,7 @@ func ExampleCallQueue_Items() {
 func ExampleDelayed_Stats() {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	q := queues.NewDelayed(embedded.New(zlite.New()), "reminders", queues.WithClock(fixedClock{&now}))
+	q := queues.NewDelayed(embedded.New(zlite.New()), "reminders", queues.WithClock(fixedClock{&now}.Now))
 	q.Schedule(ctx, "a", now.Add(time.Second))
 	q.Schedule(ctx, "b", now.Add(2*time.Second))
 	q.Schedule(ctx, "c", now.Add(time.Hour))
@@ -289,15 +290,19 @@ func ExampleDelayed_Stats() {
 	// enqueued 3 dequeued 1 lateness max 4s
 }
 
-// Stats is an expvar.Var: its String is its JSON form (package queuevar publishes it).
+// A Stats prints as a short summary with this process's rates (package queuevar
+// publishes its JSON form).
 func ExampleStats() {
 	ctx := context.Background()
-	q := queues.NewFIFO(embedded.New(zlite.New()), "mail")
-	q.Push(ctx, "a", "b")
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	q := queues.NewFIFO(embedded.New(zlite.New()), "mail", queues.WithClock(fixedClock{&now}.Now))
+	q.Push(ctx, "a", "b", "c")
+	q.Pop(ctx, time.Second)
+	now = now.Add(2 * time.Second)
 	s, _ := q.Stats(ctx)
-	fmt.Println(s.String())
+	fmt.Println(s)
 	// Output:
-	// {"name":"mail","type":"fifo","depth":2,"oldest_age_ns":0,"has_age":false,"blocked":0,"enqueued":2,"dequeued":0}
+	// fifo "mail": depth 2; enqueued 3 (1.50/s), dequeued 1 (0.50/s)
 }
 
 // A reliable queue that gives up on a job after two failed deliveries: the job goes
@@ -324,14 +329,13 @@ func ExampleWithMaxDeliveries() {
 	// true redelivered: charge 42
 }
 
-// Cancelling a scheduled job: the ids come from Items.
+// Cancelling a scheduled job by the id Schedule returned.
 func ExampleDelayed_Cancel() {
 	ctx := context.Background()
 	q := queues.NewDelayed(embedded.New(zlite.New()), "reminders")
-	q.Schedule(ctx, "call mum", time.Now().Add(time.Hour))
+	id, _ := q.Schedule(ctx, "call mum", time.Now().Add(time.Hour))
 	q.Schedule(ctx, "water plants", time.Now().Add(2*time.Hour))
-	jobs, _ := q.Items(ctx, 0, 10)
-	ok, _ := q.Cancel(ctx, jobs[0])
+	ok, _ := q.Cancel(ctx, id)
 	left, _ := q.Items(ctx, 0, 10)
 	fmt.Println(ok, len(left), left[0].Payload)
 	// Output:
@@ -348,4 +352,37 @@ func ExampleFIFO_Remove() {
 	fmt.Println(n, items)
 	// Output:
 	// 2 [hello]
+}
+
+// Bad input returns an *Error that names the queue and the item and matches its
+// sentinel with errors.Is.
+func ExampleError() {
+	ctx := context.Background()
+	q := queues.NewCallQueue(embedded.New(zlite.New()), "support")
+	q.Enqueue(ctx, "c-17", 1)
+	err := q.Enqueue(ctx, "c-17", 1)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, queues.ErrDuplicate))
+	var qe *queues.Error
+	if errors.As(err, &qe) {
+		fmt.Println(qe.Type, qe.Queue, qe.Op, qe.ID)
+	}
+	// Output:
+	// queues: callqueue "support": enqueue "c-17": id already queued
+	// true
+	// callqueue support enqueue c-17
+}
+
+// Every enqueue that makes an id returns it; Remove takes it.
+func ExamplePriority_Remove() {
+	ctx := context.Background()
+	q := queues.NewPriority(embedded.New(zlite.New()), "renders") // highest first
+	q.Push(ctx, "thumbnail", 1)
+	id, _ := q.Push(ctx, "poster", 9)
+	q.Push(ctx, "banner", 5)
+	ok, _ := q.Remove(ctx, id)
+	v, p, _, _ := q.Pop(ctx, time.Second)
+	fmt.Println(ok, v, p)
+	// Output:
+	// true banner 5
 }

@@ -17,13 +17,14 @@ type FIFO struct {
 	name string
 	key  string
 	st   *counters
+	at   where
 }
 
 // NewFIFO returns the FIFO queue called name on b. Its list is the key "{name}:items".
 // It uses the option [WithStats]. It panics if name is empty.
 func NewFIFO(b Backend, name string, opts ...Option) *FIFO {
 	checkName("FIFO", name)
-	return &FIFO{b: b, name: name, key: key(name, "items"), st: newCounters(newConfig(opts), false)}
+	return &FIFO{b: b, name: name, key: key(name, "items"), st: newCounters(newConfig(opts), false), at: where{"fifo", name}}
 }
 
 // Push appends values to the queue in order (LPUSH). Pushing nothing does nothing.

@@ -32,7 +32,7 @@ func FuzzCallQueue(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		ctx := context.Background()
 		clock := newFakeClock()
-		q := queues.NewCallQueue(embedded.New(zlite.New()), "calls", queues.WithClock(clock))
+		q := queues.NewCallQueue(embedded.New(zlite.New()), "calls", queues.WithClock(clock.Now))
 		var model []modelCall
 		seq := 0
 		order := func() {
@@ -56,7 +56,7 @@ func FuzzCallQueue(f *testing.F) {
 				err := q.Enqueue(ctx, id, prio)
 				got = fmt.Sprint(err)
 				if find(id) >= 0 {
-					want = fmt.Sprint(queues.ErrDuplicate)
+					want = fmt.Sprint(&queues.Error{Type: "callqueue", Queue: "calls", Op: "enqueue", ID: id, Err: queues.ErrDuplicate})
 				} else {
 					seq++
 					model = append(model, modelCall{id, prio, seq, clock.Now()})
@@ -137,9 +137,9 @@ func FuzzWaitlist(f *testing.F) {
 				got = fmt.Sprint(w.Add(ctx, name, size))
 				switch {
 				case size < 1:
-					want = fmt.Sprint(queues.ErrBadSeats)
+					want = fmt.Sprint(&queues.Error{Type: "waitlist", Queue: "w", Op: "add", ID: name, Err: queues.ErrBadSeats})
 				case find(name) >= 0:
-					want = fmt.Sprint(queues.ErrDuplicate)
+					want = fmt.Sprint(&queues.Error{Type: "waitlist", Queue: "w", Op: "add", ID: name, Err: queues.ErrDuplicate})
 				default:
 					model = append(model, modelParty{name, size})
 					want = "<nil>"
@@ -149,7 +149,7 @@ func FuzzWaitlist(f *testing.F) {
 				p, ok, err := w.Seat(ctx, size, m)
 				got = fmt.Sprint(p, ok, err)
 				if size < 1 {
-					want = fmt.Sprint(queues.Party{}, false, queues.ErrBadSeats)
+					want = fmt.Sprint(queues.Party{}, false, &queues.Error{Type: "waitlist", Queue: "w", Op: "seat", Err: queues.ErrBadSeats})
 					break
 				}
 				k := slices.IndexFunc(model, func(p modelParty) bool {

@@ -84,7 +84,7 @@ func TestKeysShareHashTag(t *testing.T) {
 	_, _, err := w.Seat(ctx, 1, queues.Exact)
 	require.NoError(t, err)
 	s := queues.NewScheduler(r, "q")
-	require.NoError(t, s.AddFutureJob(ctx, queues.FutureJob{Queue: "work", Func: "f"}, time.Time{}))
+	require.NoError(t, errOnly(s.AddFutureJob(ctx, queues.FutureJob{Queue: "work", Func: "f"}, time.Time{})))
 	_, err = s.Step(ctx)
 	require.NoError(t, err)
 	_, ok, err := s.Queue("work").Pop(ctx, time.Second) // the list the Lua step built the name of

@@ -13,12 +13,11 @@ import (
 // two calls may show an item on both pages or on neither.
 
 // page runs the read step s over the ranks [offset, offset+count) and returns its
-// reply array; nothing is read when count is 0.
+// reply array; nothing is read when count is 0. The exported callers check the range
+// first ([where.checkRange]), so that the error names the queue; a negative one here
+// reads nothing.
 func page(ctx context.Context, b Backend, s *Script, keys []string, offset, count int64) ([]any, error) {
-	if offset < 0 || count < 0 {
-		return nil, ErrBadRange
-	}
-	if count == 0 {
+	if offset < 0 || count <= 0 {
 		return nil, nil
 	}
 	stop := int64(math.MaxInt64)
@@ -101,9 +100,9 @@ func listItems(ctx context.Context, b Backend, key string, offset, count int64) 
 // Removing waiting items: every queue type can take an item out before it is
 // served, each in one atomic step, at the cost its data structure allows: by id in
 // O(log n) from the sorted sets ([Priority.Remove], [Delayed.Cancel],
-// [Scheduler.Cancel], [CallQueue.Cancel], [Waitlist.Leave]) and by value in O(n)
-// from the lists ([FIFO.Remove], [Levels.Remove], [Reliable.Remove]: LREM, which
-// walks the list).
+// [Scheduler.Cancel], [CallQueue.Cancel], [Waitlist.Leave]), by id in O(n) from a
+// reliable queue ([Reliable.Remove]) and by value in O(n) from the other lists
+// ([FIFO.Remove], [Levels.Remove]: LREM, which walks the list).
 
 // listRemove is LREM KEYS[1] ARGV[1] ARGV[2].
 var listRemove = NewScript(`
@@ -113,11 +112,9 @@ return redis.call('LREM', KEYS[1], ARGV[1], ARGV[2])
 })
 
 // removeValue removes up to count elements equal to value from the list key, those
-// served first (count 0: all), and returns how many it removed.
+// served first (count 0: all), and returns how many it removed. The caller has
+// checked that count ≥ 0.
 func removeValue(ctx context.Context, b Backend, key, value string, count int64) (int64, error) {
-	if count < 0 {
-		return 0, ErrBadRange
-	}
 	// A negative LREM count removes from the right end, the one BRPOP serves.
 	r, err := b.Eval(ctx, listRemove, []string{key}, fmtInt(-count), value)
 	return replyInt(r), err
@@ -127,6 +124,9 @@ func removeValue(ctx context.Context, b Backend, key, value string, count int64)
 // would be served first (count 0: every one), and returns how many it removed. It
 // returns [ErrBadRange] for a negative count. The complexity is O(n) (LREM).
 func (q *FIFO) Remove(ctx context.Context, value string, count int64) (int64, error) {
+	if count < 0 {
+		return 0, q.at.fail("remove", value, ErrBadRange)
+	}
 	n, err := removeValue(ctx, q.b, q.key, value, count)
 	q.st.cancelN(n)
 	return n, err
@@ -139,7 +139,10 @@ func (q *FIFO) Remove(ctx context.Context, value string, count int64) (int64, er
 func (q *Levels) Remove(ctx context.Context, level, value string, count int64) (int64, error) {
 	i, ok := q.index[level]
 	if !ok {
-		return 0, ErrUnknownLevel
+		return 0, q.at.failLevel("remove", level, ErrUnknownLevel)
+	}
+	if count < 0 {
+		return 0, &Error{Type: q.at.typ, Queue: q.name, Op: "remove", ID: value, Level: level, Err: ErrBadRange}
 	}
 	n, err := removeValue(ctx, q.b, q.keys[i], value, count)
 	q.st.cancelN(n)
@@ -163,29 +166,40 @@ func removeMember(ctx context.Context, b Backend, st *counters, key, member stri
 	return replyInt(r) > 0, err
 }
 
-// Remove takes the waiting item it (as listed by [Priority.Items]; its ID and Value
-// identify it) out of the queue and reports whether it was there. The complexity is
+// Remove takes the waiting item id (as returned by [Priority.Push] and listed by
+// [Priority.Items]) out of the queue and reports whether it was there. It returns
+// [ErrEmptyID] for an empty id. The complexity is O(log n).
+func (q *Priority) Remove(ctx context.Context, id string) (bool, error) {
+	if id == "" {
+		return false, q.at.fail("remove", id, ErrEmptyID)
+	}
+	return removeMember(ctx, q.b, q.st, q.items, id)
+}
+
+// Cancel takes the scheduled job id (as returned by [Delayed.Schedule] and listed
+// by [Delayed.Items]) out of the queue, due or not, and reports whether it was
+// there. It returns [ErrEmptyID] for an empty id. The complexity is O(log n).
+func (q *Delayed) Cancel(ctx context.Context, id string) (bool, error) {
+	if id == "" {
+		return false, q.at.fail("cancel", id, ErrEmptyID)
+	}
+	return removeMember(ctx, q.b, q.st, q.due, id)
+}
+
+// Cancel takes the future job id (as returned by [Scheduler.AddFutureJob] and
+// listed by [Scheduler.Items]) out of the scheduler before it is moved, and reports
+// whether it was there. It returns [ErrEmptyID] for an empty id. The complexity is
 // O(log n).
-func (q *Priority) Remove(ctx context.Context, it Item) (bool, error) {
-	return removeMember(ctx, q.b, q.st, q.items, it.ID+it.Value)
+func (s *Scheduler) Cancel(ctx context.Context, id string) (bool, error) {
+	if id == "" {
+		return false, s.at.fail("cancel", id, ErrEmptyID)
+	}
+	return removeMember(ctx, s.b, s.st, s.jobs, id)
 }
 
-// Cancel takes the scheduled job j (as listed by [Delayed.Items]; its ID and Payload
-// identify it) out of the queue, due or not, and reports whether it was there. The
-// complexity is O(log n).
-func (q *Delayed) Cancel(ctx context.Context, j Job) (bool, error) {
-	return removeMember(ctx, q.b, q.st, q.due, j.ID+j.Payload)
-}
-
-// Cancel takes the future job j (as listed by [Scheduler.Items]) out of the
-// scheduler before it is moved, and reports whether it was there. The complexity is
-// O(log n).
-func (s *Scheduler) Cancel(ctx context.Context, j Job) (bool, error) {
-	return removeMember(ctx, s.b, s.st, s.jobs, j.ID+j.Payload)
-}
-
-// Item is a value waiting in a [Priority] queue, with its priority and its id (the
-// arrival sequence, unique per pushed value), which [Priority.Remove] uses.
+// Item is a value waiting in a [Priority] queue, with its priority and its id (as
+// returned by [Priority.Push]: its member, the arrival sequence followed by the
+// value; unique per pushed value), which [Priority.Remove] takes.
 type Item struct {
 	ID       string
 	Value    string
@@ -198,6 +212,9 @@ type Item struct {
 // backend and O(min(offset, n−offset) + k) on Redis, whose LRANGE walks from the
 // nearer end.
 func (q *FIFO) Items(ctx context.Context, offset, count int64) ([]string, error) {
+	if err := q.at.checkRange("items", offset, count); err != nil {
+		return nil, err
+	}
 	return listItems(ctx, q.b, q.key, offset, count)
 }
 
@@ -206,7 +223,10 @@ func (q *FIFO) Items(ctx context.Context, offset, count int64) ([]string, error)
 func (q *Levels) Items(ctx context.Context, level string, offset, count int64) ([]string, error) {
 	i, ok := q.index[level]
 	if !ok {
-		return nil, ErrUnknownLevel
+		return nil, q.at.failLevel("items", level, ErrUnknownLevel)
+	}
+	if err := q.at.checkRange("items", offset, count); err != nil {
+		return nil, err
 	}
 	return listItems(ctx, q.b, q.keys[i], offset, count)
 }
@@ -215,6 +235,9 @@ func (q *Levels) Items(ctx context.Context, level string, offset, count int64) (
 // offset; elements in processing are listed by [Reliable.InFlight]. The complexity
 // is as for [FIFO.Items].
 func (q *Reliable) Items(ctx context.Context, offset, count int64) ([]Delivery, error) {
+	if err := q.at.checkRange("items", offset, count); err != nil {
+		return nil, err
+	}
 	es, err := listItems(ctx, q.b, q.ready, offset, count)
 	out := make([]Delivery, len(es))
 	for i, e := range es {
@@ -233,6 +256,9 @@ type Lease struct {
 // first, skipping the first offset. An element whose worker died before leasing it
 // is not listed until [Reliable.Reap] leases it. The complexity is O(log n + k).
 func (q *Reliable) InFlight(ctx context.Context, offset, count int64) ([]Lease, error) {
+	if err := q.at.checkRange("inflight", offset, count); err != nil {
+		return nil, err
+	}
 	var out []Lease
 	err := q.timedPage(ctx, q.leases, offset, count, func(d Delivery, t time.Time) {
 		out = append(out, Lease{d, t})
@@ -253,11 +279,14 @@ func (q *Reliable) timedPage(ctx context.Context, key string, offset, count int6
 // Items returns up to count waiting values in serving order with their priorities,
 // skipping the first offset. The complexity is O(log n + k).
 func (q *Priority) Items(ctx context.Context, offset, count int64) ([]Item, error) {
+	if err := q.at.checkRange("items", offset, count); err != nil {
+		return nil, err
+	}
 	a, err := page(ctx, q.b, zsetPage, []string{q.items}, offset, count)
 	out := make([]Item, 0, len(a)/2)
 	for i := 0; i+1 < len(a); i += 2 {
 		m := replyString(a[i])
-		out = append(out, Item{seqID(m), stripSeq(m), q.priority(replyFloat(a[i+1]))})
+		out = append(out, Item{m, stripSeq(m), q.priority(replyFloat(a[i+1]))})
 	}
 	return out, err
 }
@@ -265,6 +294,9 @@ func (q *Priority) Items(ctx context.Context, offset, count int64) ([]Item, erro
 // Items returns up to count scheduled jobs in due order, due or not, skipping the
 // first offset. The complexity is O(log n + k).
 func (q *Delayed) Items(ctx context.Context, offset, count int64) ([]Job, error) {
+	if err := q.at.checkRange("items", offset, count); err != nil {
+		return nil, err
+	}
 	return dueItems(ctx, q.b, q.due, offset, count)
 }
 
@@ -272,6 +304,9 @@ func (q *Delayed) Items(ctx context.Context, offset, count int64) ([]Job, error)
 // first offset; each Job's Payload is the job's JSON form. The complexity is
 // O(log n + k).
 func (s *Scheduler) Items(ctx context.Context, offset, count int64) ([]Job, error) {
+	if err := s.at.checkRange("items", offset, count); err != nil {
+		return nil, err
+	}
 	return dueItems(ctx, s.b, s.jobs, offset, count)
 }
 
@@ -280,7 +315,7 @@ func dueItems(ctx context.Context, b Backend, key string, offset, count int64) (
 	out := make([]Job, 0, len(a)/2)
 	for i := 0; i+1 < len(a); i += 2 {
 		m := replyString(a[i])
-		out = append(out, Job{ID: seqID(m), Payload: stripSeq(m), Due: time.UnixMicro(int64(replyFloat(a[i+1])))})
+		out = append(out, Job{ID: m, Payload: stripSeq(m), Due: time.UnixMicro(int64(replyFloat(a[i+1])))})
 	}
 	return out, err
 }
@@ -314,6 +349,9 @@ return out
 // then earliest), skipping the first offset: the call at offset i has
 // [CallQueue.Position] i+1. The complexity is O(log n + k log n).
 func (q *CallQueue) Items(ctx context.Context, offset, count int64) ([]Call, error) {
+	if err := q.at.checkRange("items", offset, count); err != nil {
+		return nil, err
+	}
 	a, err := page(ctx, q.b, callItems, q.keys(), offset, count)
 	return q.decodeCalls(a), err
 }

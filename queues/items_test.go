@@ -59,7 +59,7 @@ var pagers = []pager{
 	{"priority", func(ctx context.Context, t *testing.T, b queues.Backend, name string) pagerQueue {
 		q := queues.NewPriority(b, name, queues.WithOrder(queues.HighestFirst))
 		for i, v := range []string{"c", "a", "d", "b", "e"} {
-			require.NoError(t, q.Push(ctx, v, float64([]int{3, 5, 3, 4, 1}[i])))
+			require.NoError(t, errOnly(q.Push(ctx, v, float64([]int{3, 5, 3, 4, 1}[i]))))
 		}
 		return pagerQueue{func(ctx context.Context, offset, count int64) ([]string, error) {
 			items, err := q.Items(ctx, offset, count)
@@ -80,7 +80,7 @@ var pagers = []pager{
 	}, 5},
 	{"callqueue", func(ctx context.Context, t *testing.T, b queues.Backend, name string) pagerQueue {
 		clock := newFakeClock()
-		q := queues.NewCallQueue(b, name, queues.WithClock(clock))
+		q := queues.NewCallQueue(b, name, queues.WithClock(clock.Now))
 		for i, id := range []string{"c", "a", "d", "b", "e"} {
 			require.NoError(t, q.Enqueue(ctx, id, float64([]int{3, 5, 3, 4, 1}[i])))
 			clock.Advance(time.Second)
@@ -128,9 +128,9 @@ var pagers = []pager{
 	}, 5},
 	{"delayed", func(ctx context.Context, t *testing.T, b queues.Backend, name string) pagerQueue {
 		clock := newFakeClock()
-		q := queues.NewDelayed(b, name, queues.WithClock(clock))
+		q := queues.NewDelayed(b, name, queues.WithClock(clock.Now))
 		for i, v := range []string{"c", "a", "d", "b", "e"} {
-			require.NoError(t, q.Schedule(ctx, v, clock.Now().Add(time.Duration([]int{3, 1, 4, 2, 5}[i])*time.Second)))
+			require.NoError(t, errOnly(q.Schedule(ctx, v, clock.Now().Add(time.Duration([]int{3, 1, 4, 2, 5}[i])*time.Second))))
 		}
 		show := func(j queues.Job) string { return fmt.Sprint(j.Payload, j.Due.UTC().Format(time.TimeOnly)) }
 		return pagerQueue{func(ctx context.Context, offset, count int64) ([]string, error) {
@@ -218,7 +218,7 @@ func TestReliableInFlight(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
 		clock := newFakeClock()
-		q := queues.NewReliable(b, qname(t), queues.WithLease(time.Minute), queues.WithClock(clock))
+		q := queues.NewReliable(b, qname(t), queues.WithLease(time.Minute), queues.WithClock(clock.Now))
 		for _, v := range []string{"a", "b"} {
 			_, err := q.Push(ctx, v)
 			require.NoError(t, err)

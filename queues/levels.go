@@ -21,6 +21,7 @@ type Levels struct {
 	levels []string
 	keys   []string
 	index  map[string]int
+	at     where
 }
 
 // NewLevels returns the level queue called name on b with levels from highest to
@@ -31,7 +32,7 @@ func NewLevels(b Backend, name string, levels []string, opts ...Option) *Levels 
 	if len(levels) == 0 {
 		panic("queues: NewLevels without levels")
 	}
-	q := &Levels{b: b, name: name, st: newCounters(newConfig(opts), false), levels: levels, index: make(map[string]int, len(levels))}
+	q := &Levels{b: b, name: name, st: newCounters(newConfig(opts), false), levels: levels, index: make(map[string]int, len(levels)), at: where{"levels", name}}
 	for i, l := range levels {
 		if _, dup := q.index[l]; dup {
 			panic("queues: NewLevels with level " + l + " twice")
@@ -51,7 +52,7 @@ func (q *Levels) Names() []string { return slices.Clone(q.levels) }
 func (q *Levels) Push(ctx context.Context, level string, values ...string) error {
 	i, ok := q.index[level]
 	if !ok {
-		return ErrUnknownLevel
+		return q.at.failLevel("push", level, ErrUnknownLevel)
 	}
 	if len(values) == 0 {
 		return nil
@@ -86,7 +87,7 @@ func (q *Levels) Pop(ctx context.Context, timeout time.Duration) (level, value s
 func (q *Levels) Len(ctx context.Context, level string) (int64, error) {
 	i, ok := q.index[level]
 	if !ok {
-		return 0, ErrUnknownLevel
+		return 0, q.at.failLevel("len", level, ErrUnknownLevel)
 	}
 	return q.b.LLen(ctx, q.keys[i])
 }

@@ -7,7 +7,7 @@ import "time"
 type Option func(*config)
 
 type config struct {
-	clock Clock
+	clock nower
 	lease time.Duration
 	// maxDeliveries is how many times a Reliable element is delivered before it
 	// dies; 0: unlimited.
@@ -18,20 +18,24 @@ type config struct {
 }
 
 func newConfig(opts []Option) config {
-	c := config{clock: systemClock{}, lease: 30 * time.Second, batch: 100, stats: true}
+	c := config{clock: systemClock{}, lease: 30 * time.Second, batch: 100, order: HighestFirst, stats: true}
 	for _, o := range opts {
 		o(&c)
 	}
 	return c
 }
 
-// WithClock makes the queue read the time from c instead of the system clock: due
-// times ([Delayed], [Scheduler]), enqueue times ([CallQueue]), lease deadlines
-// ([Reliable]) and the ages and lateness in [Stats]. A nil c means the system clock.
-func WithClock(c Clock) Option {
+// WithClock makes the queue read the time from now instead of time.Now: due times
+// ([Delayed], [Scheduler]), enqueue times ([CallQueue]), lease deadlines
+// ([Reliable]) and the ages, lateness and rates in [Stats]. A nil now means
+// time.Now. It has the signature of zlite.WithClock, so one fake clock's Now method
+// serves the keyspace and its queues.
+func WithClock(now func() time.Time) Option {
 	return func(cfg *config) {
-		if c != nil {
-			cfg.clock = c
+		if now != nil {
+			cfg.clock = funcClock(now)
+		} else {
+			cfg.clock = systemClock{}
 		}
 	}
 }
@@ -65,8 +69,11 @@ func WithBatch(n int64) Option {
 	}
 }
 
-// WithOrder sets which end of a [Priority] queue is served first; the default is
-// [LowestFirst].
+// WithOrder sets which priority a [Priority] queue or a [CallQueue] serves first:
+// [HighestFirst] (the default for both: a higher number is more urgent) or
+// [LowestFirst] (a min-heap: 0 before 1). Equal priorities are served in arrival
+// order either way. Give every process that uses the queue the same order: it is
+// stored in the scores.
 func WithOrder(o Order) Option { return func(cfg *config) { cfg.order = o } }
 
 // WithStats turns the queue's in-process counters and lateness histogram on (the

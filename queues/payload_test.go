@@ -22,8 +22,8 @@ func TestBinaryPayloads(t *testing.T) {
 		c := queues.NewCallQueue(b, name+"-c")
 		w := queues.NewWaitlist(b, name+"-w")
 		for _, v := range values {
-			require.NoError(t, p.Push(ctx, v, 1))
-			require.NoError(t, d.Schedule(ctx, v, time.Time{}))
+			require.NoError(t, errOnly(p.Push(ctx, v, 1)))
+			require.NoError(t, errOnly(d.Schedule(ctx, v, time.Time{})))
 			_, err := r.Push(ctx, v)
 			require.NoError(t, err)
 			require.NoError(t, c.Enqueue(ctx, v, 1))

@@ -28,7 +28,7 @@ func TestPriority(t *testing.T) {
 			ctx := guard(t)
 			q := queues.NewPriority(b, qname(t), queues.WithOrder(tt.order))
 			for _, p := range pushes {
-				require.NoError(t, q.Push(ctx, p.v, p.p))
+				require.NoError(t, errOnly(q.Push(ctx, p.v, p.p)))
 			}
 			n, err := q.Len(ctx)
 			require.NoError(t, err)
@@ -51,7 +51,7 @@ func TestPriorityBadInput(t *testing.T) {
 		ctx := guard(t)
 		q := queues.NewPriority(b, qname(t))
 		for _, p := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-			require.ErrorIs(t, q.Push(ctx, "v", p), queues.ErrBadPriority, "Push(%v)", p)
+			require.ErrorIs(t, errOnly(q.Push(ctx, "v", p)), queues.ErrBadPriority, "Push(%v)", p)
 		}
 		n, err := q.Len(ctx)
 		require.NoError(t, err)

@@ -36,15 +36,16 @@ type Reliable struct {
 	b                                             Backend
 	name                                          string
 	st                                            *counters
-	clock                                         Clock
+	clock                                         nower
 	lease                                         time.Duration
 	maxDeliveries                                 string
+	at                                            where
 	ready, processing, leases, meta, dead, failed string
 }
 
 // Delivery is an element handed to a worker by [Reliable.Pop].
 type Delivery struct {
-	ID      string // unique per pushed element
+	ID      string // as returned by [Reliable.Push]: unique per pushed element
 	Payload string // as pushed
 }
 
@@ -62,8 +63,8 @@ func NewReliable(b Backend, name string, opts ...Option) *Reliable {
 	checkName("Reliable", name)
 	cfg := newConfig(opts)
 	return &Reliable{b: b, name: name, st: newCounters(cfg, false), clock: cfg.clock, lease: cfg.lease,
-		maxDeliveries: fmtInt(cfg.maxDeliveries),
-		ready:         key(name, "ready"), processing: key(name, "processing"), leases: key(name, "leases"),
+		maxDeliveries: fmtInt(cfg.maxDeliveries), at: where{"reliable", name},
+		ready: key(name, "ready"), processing: key(name, "processing"), leases: key(name, "leases"),
 		meta: key(name, "meta"), dead: key(name, "dead"), failed: key(name, "failures")}
 }
 
@@ -137,14 +138,15 @@ return s
 	return s, err
 })
 
-// Push appends payload to the queue and returns the id of the new element. The
-// complexity is O(1).
-func (q *Reliable) Push(ctx context.Context, payload string) (string, error) {
+// Push appends payload to the queue and returns the id of the new element, which
+// [Delivery].ID repeats and [Reliable.Remove] takes. The complexity is O(1).
+func (q *Reliable) Push(ctx context.Context, payload string) (id string, err error) {
 	r, err := q.b.Eval(ctx, reliablePush, q.keys(), payload)
-	if err == nil {
-		q.st.enq(1)
+	if err != nil {
+		return "", err
 	}
-	return replyString(r), err
+	q.st.enq(1)
+	return replyString(r), nil
 }
 
 var reliableLease = NewScript(`
@@ -367,25 +369,46 @@ func (q *Reliable) Reap(ctx context.Context) (int64, error) {
 	return requeued + dead, err
 }
 
+// reliableRemove removes the waiting element whose id is ARGV[1], looking from the
+// end served first, and forgets its failures.
 var reliableRemove = NewScript(`
-local n = redis.call('LREM', KEYS[1], -1, ARGV[1])
-if n > 0 then redis.call('ZREM', KEYS[6], ARGV[1]) end
-return n
+local l = redis.call('LRANGE', KEYS[1], 0, -1)
+for i = #l, 1, -1 do
+  if string.sub(l[i], 1, 16) == ARGV[1] then
+    redis.call('LREM', KEYS[1], -1, l[i])
+    redis.call('ZREM', KEYS[6], l[i])
+    return 1
+  end
+end
+return 0
 `, func(tx Tx, keys, args []string) (any, error) {
-	n, err := tx.LRem(keys[0], -1, args[0])
-	if err != nil || n == 0 {
-		return n, err
+	l, err := tx.LRange(keys[0], 0, -1)
+	if err != nil {
+		return nil, err
 	}
-	_, err = tx.ZRem(keys[5], args[0])
-	return n, err
+	for i := len(l) - 1; i >= 0; i-- {
+		if seqID(l[i]) != args[0] {
+			continue
+		}
+		if _, err := tx.LRem(keys[0], -1, l[i]); err != nil {
+			return nil, err
+		}
+		_, err := tx.ZRem(keys[5], l[i])
+		return int64(1), err
+	}
+	return int64(0), nil
 })
 
-// Remove takes the waiting element d (as listed by [Reliable.Items]) out of the
-// queue, so that it is never delivered, and reports whether it was waiting; an
-// element in processing is not removed (Ack it). The complexity is O(n) for n
-// waiting elements (LREM from the end served first).
-func (q *Reliable) Remove(ctx context.Context, d Delivery) (bool, error) {
-	r, err := q.b.Eval(ctx, reliableRemove, q.keys(), d.elem())
+// Remove takes the waiting element id (as returned by [Reliable.Push] and listed by
+// [Reliable.Items]) out of the queue, so that it is never delivered, and reports
+// whether it was waiting; an element in processing is not removed (Ack it). It
+// returns [ErrEmptyID] for an empty id. The complexity is O(n) for n waiting
+// elements (one pass over the list, as LREM makes).
+func (q *Reliable) Remove(ctx context.Context, id string) (bool, error) {
+	if id == "" {
+		return false, q.at.fail("remove", id, ErrEmptyID)
+	}
+	r, err := q.b.Eval(ctx, reliableRemove, q.keys(), id)
 	if replyInt(r) > 0 {
 		q.st.cancel()
 	}
@@ -402,6 +425,9 @@ type DeadElement struct {
 // first offset. It returns [ErrBadRange] when offset or count is negative. The
 // complexity is O(log n + k).
 func (q *Reliable) Dead(ctx context.Context, offset, count int64) ([]DeadElement, error) {
+	if err := q.at.checkRange("dead", offset, count); err != nil {
+		return nil, err
+	}
 	var out []DeadElement
 	err := q.timedPage(ctx, q.dead, offset, count, func(d Delivery, t time.Time) {
 		out = append(out, DeadElement{d, t})

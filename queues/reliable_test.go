@@ -14,7 +14,7 @@ func TestReliable(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
 		clock := newFakeClock()
-		q := queues.NewReliable(b, qname(t), queues.WithLease(time.Minute), queues.WithClock(clock))
+		q := queues.NewReliable(b, qname(t), queues.WithLease(time.Minute), queues.WithClock(clock.Now))
 		for _, p := range []string{"a", "b", "c", "a"} {
 			_, err := q.Push(ctx, p)
 			require.NoError(t, err)
@@ -89,7 +89,7 @@ func TestReliableOrphan(t *testing.T) {
 		ctx := guard(t)
 		clock := newFakeClock()
 		name := qname(t)
-		q := queues.NewReliable(b, name, queues.WithLease(time.Minute), queues.WithClock(clock))
+		q := queues.NewReliable(b, name, queues.WithLease(time.Minute), queues.WithClock(clock.Now))
 		_, err := q.Push(ctx, "x")
 		require.NoError(t, err)
 		// The dying worker's half-step: BLMOVE only.

@@ -75,14 +75,14 @@ func TestRemoveByID(t *testing.T) {
 
 		p := queues.NewPriority(b, qname(t))
 		for _, v := range []string{"x", "y", "x"} {
-			require.NoError(t, p.Push(ctx, v, 1))
+			require.NoError(t, errOnly(p.Push(ctx, v, 1)))
 		}
 		items, err := p.Items(ctx, 0, 10)
 		require.NoError(t, err)
 		require.Len(t, items, 3)
 		require.NotEqual(t, items[0].ID, items[2].ID)
 		for _, want := range []bool{true, false} {
-			ok, err := p.Remove(ctx, items[2])
+			ok, err := p.Remove(ctx, items[2].ID)
 			require.NoError(t, err)
 			require.Equal(t, want, ok)
 		}
@@ -90,14 +90,14 @@ func TestRemoveByID(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, items[:2], left)
 
-		d := queues.NewDelayed(b, qname(t), queues.WithClock(clock))
-		require.NoError(t, d.Schedule(ctx, "j", clock.Now().Add(time.Hour)))
-		require.NoError(t, d.Schedule(ctx, "j", clock.Now()))
+		d := queues.NewDelayed(b, qname(t), queues.WithClock(clock.Now))
+		require.NoError(t, errOnly(d.Schedule(ctx, "j", clock.Now().Add(time.Hour))))
+		require.NoError(t, errOnly(d.Schedule(ctx, "j", clock.Now())))
 		jobs, err := d.Items(ctx, 0, 10)
 		require.NoError(t, err)
 		require.Len(t, jobs, 2)
 		for _, want := range []bool{true, false} {
-			ok, err := d.Cancel(ctx, jobs[0]) // the due one
+			ok, err := d.Cancel(ctx, jobs[0].ID) // the due one
 			require.NoError(t, err)
 			require.Equal(t, want, ok)
 		}
@@ -111,12 +111,12 @@ func TestRemoveByID(t *testing.T) {
 		require.NoError(t, err)
 		require.EqualValues(t, 1, ds.Cancelled)
 
-		s := queues.NewScheduler(b, qname(t), queues.WithClock(clock))
-		require.NoError(t, s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "f"}, clock.Now()))
+		s := queues.NewScheduler(b, qname(t), queues.WithClock(clock.Now))
+		require.NoError(t, errOnly(s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "f"}, clock.Now())))
 		future, err := s.Items(ctx, 0, 10)
 		require.NoError(t, err)
 		require.Len(t, future, 1)
-		ok, err = s.Cancel(ctx, future[0])
+		ok, err = s.Cancel(ctx, future[0].ID)
 		require.NoError(t, err)
 		require.True(t, ok)
 		moved, err := s.Step(ctx)
@@ -131,7 +131,7 @@ func TestReliableRemoveAndRequeue(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
 		clock := newFakeClock()
-		q := queues.NewReliable(b, qname(t), queues.WithLease(time.Minute), queues.WithClock(clock))
+		q := queues.NewReliable(b, qname(t), queues.WithLease(time.Minute), queues.WithClock(clock.Now))
 		for _, p := range []string{"a", "b", "c"} {
 			_, err := q.Push(ctx, p)
 			require.NoError(t, err)
@@ -139,13 +139,13 @@ func TestReliableRemoveAndRequeue(t *testing.T) {
 		a, ok, err := q.Pop(ctx, time.Second)
 		require.NoError(t, err)
 		require.True(t, ok)
-		ok, err = q.Remove(ctx, a)
+		ok, err = q.Remove(ctx, a.ID)
 		require.NoError(t, err)
 		require.False(t, ok, "an element in processing is not removed")
 		waiting, err := q.Items(ctx, 0, 10)
 		require.NoError(t, err)
 		require.Len(t, waiting, 2)
-		ok, err = q.Remove(ctx, waiting[1]) // c
+		ok, err = q.Remove(ctx, waiting[1].ID) // c
 		require.NoError(t, err)
 		require.True(t, ok)
 
@@ -197,7 +197,7 @@ func TestReliableDead(t *testing.T) {
 			t.Run("by="+name, func(t *testing.T) {
 				ctx := guard(t)
 				clock := newFakeClock()
-				q := queues.NewReliable(b, qname(t), queues.WithLease(time.Minute), queues.WithClock(clock), queues.WithMaxDeliveries(2))
+				q := queues.NewReliable(b, qname(t), queues.WithLease(time.Minute), queues.WithClock(clock.Now), queues.WithMaxDeliveries(2))
 				pop := func() queues.Delivery {
 					t.Helper()
 					d, ok, err := q.Pop(ctx, time.Second)

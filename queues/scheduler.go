@@ -23,9 +23,10 @@ import (
 type Scheduler struct {
 	b                   Backend
 	st                  *counters
-	clock               Clock
+	clock               nower
 	batch               int64
 	name                string
+	at                  where
 	jobs, meta, wakeKey string
 }
 
@@ -44,7 +45,7 @@ type FutureJob struct {
 func NewScheduler(b Backend, name string, opts ...Option) *Scheduler {
 	checkName("Scheduler", name)
 	cfg := newConfig(opts)
-	return &Scheduler{b: b, st: newCounters(cfg, true), clock: cfg.clock, batch: cfg.batch, name: name,
+	return &Scheduler{b: b, st: newCounters(cfg, true), clock: cfg.clock, batch: cfg.batch, name: name, at: where{"scheduler", name},
 		jobs: key(name, "jobs"), meta: key(name, "meta"), wakeKey: key(name, "wake")}
 }
 
@@ -55,30 +56,34 @@ func (s *Scheduler) keys() []string { return []string{s.jobs, s.meta, s.wakeKey}
 // [Stats] counters (its name is "<scheduler>:queue:<queue>"); keep one per consumer
 // loop.
 func (s *Scheduler) Queue(queue string) *FIFO {
-	return &FIFO{b: s.b, name: s.name + ":queue:" + queue, key: key(s.name, "queue:"+queue), st: newCounters(config{stats: s.st != nil}, false)}
+	name := s.name + ":queue:" + queue
+	return &FIFO{b: s.b, name: name, key: key(s.name, "queue:"+queue), st: newCounters(config{clock: s.clock, stats: s.st != nil}, false), at: where{"fifo", name}}
 }
 
 var schedulerAdd = NewScript(luaSchedule, goSchedule)
 
-// AddFutureJob schedules job to be moved to its queue at at; a time in the past means
-// now. It returns [ErrNoQueue] when job names no queue and [ErrBadJob] when it names
-// no function or its Args are not valid JSON. The complexity is O(log n).
-func (s *Scheduler) AddFutureJob(ctx context.Context, job FutureJob, at time.Time) error {
+// AddFutureJob schedules job to be moved to its queue at at (a time in the past
+// means now) and returns its id, which [Scheduler.Cancel] takes and
+// [Scheduler.Items] lists. It returns [ErrNoQueue] when job names no queue and
+// [ErrBadJob] when it names no function or its Args are not valid JSON. The
+// complexity is O(log n).
+func (s *Scheduler) AddFutureJob(ctx context.Context, job FutureJob, at time.Time) (id string, err error) {
 	if job.Queue == "" {
-		return ErrNoQueue
+		return "", s.at.fail("add", job.Func, ErrNoQueue)
 	}
 	if job.Func == "" || (len(job.Args) > 0 && !json.Valid(job.Args)) {
-		return ErrBadJob
+		return "", s.at.fail("add", job.Func, ErrBadJob)
 	}
 	data, err := json.Marshal(job)
 	if err != nil {
-		return ErrBadJob
+		return "", s.at.fail("add", job.Func, ErrBadJob)
 	}
-	_, err = s.b.Eval(ctx, schedulerAdd, s.keys(), string(data), fmtInt(dueMicros(at, s.clock.Now())))
-	if err == nil {
-		s.st.enq(1)
+	r, err := s.b.Eval(ctx, schedulerAdd, s.keys(), string(data), fmtInt(dueMicros(at, s.clock.Now())))
+	if err != nil {
+		return "", err
 	}
-	return err
+	s.st.enq(1)
+	return replyString(r), nil
 }
 
 var schedulerMove = NewScript(`

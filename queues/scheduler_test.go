@@ -18,7 +18,7 @@ func TestScheduler(t *testing.T) {
 	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
 		clock := newFakeClock()
-		s := queues.NewScheduler(b, qname(t), queues.WithBatch(2), queues.WithClock(clock))
+		s := queues.NewScheduler(b, qname(t), queues.WithBatch(2), queues.WithClock(clock.Now))
 		now := clock.Now()
 		jobs := []struct {
 			job queues.FutureJob
@@ -31,7 +31,7 @@ func TestScheduler(t *testing.T) {
 			{queues.FutureJob{Queue: "reports", Func: "later"}, time.Hour},
 		}
 		for _, j := range jobs {
-			require.NoError(t, s.AddFutureJob(ctx, j.job, now.Add(j.at)))
+			require.NoError(t, errOnly(s.AddFutureJob(ctx, j.job, now.Add(j.at))))
 		}
 		funcs := func(js []queues.FutureJob) []string {
 			var out []string
@@ -94,7 +94,7 @@ func TestSchedulerBadInput(t *testing.T) {
 			{queues.FutureJob{Queue: "q", Func: "f", Args: json.RawMessage(`nope`)}, queues.ErrBadJob},
 		}
 		for _, tt := range tests {
-			require.ErrorIs(t, s.AddFutureJob(ctx, tt.job, time.Time{}), tt.err, "AddFutureJob(%+v)", tt.job)
+			require.ErrorIs(t, errOnly(s.AddFutureJob(ctx, tt.job, time.Time{})), tt.err, "AddFutureJob(%+v)", tt.job)
 		}
 		moved, err := s.Step(ctx)
 		require.NoError(t, err)
@@ -112,7 +112,7 @@ func TestSchedulerMoversExactlyOnce(t *testing.T) {
 		for i := range jobs {
 			// Half due now, half due within the next few milliseconds.
 			at := now.Add(time.Duration(i%2) * time.Duration(i%13) * time.Millisecond)
-			require.NoError(t, s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: fmt.Sprint("f", i)}, at))
+			require.NoError(t, errOnly(s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: fmt.Sprint("f", i)}, at)))
 		}
 		rctx, stop := context.WithCancel(ctx)
 		var mu sync.Mutex

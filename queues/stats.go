@@ -2,7 +2,9 @@ package queues
 
 import (
 	"context"
-	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -17,10 +19,11 @@ import (
 // made through this queue value since it was created (as Prometheus client counters
 // do: a collector sums them over processes); they are zero with [WithStats](false).
 //
-// Stats implements expvar.Var: its String method returns its JSON form. Package
-// queues does not import expvar (whose import registers /debug/vars on
-// http.DefaultServeMux); package github.com/zlite/zlite/queues/queuevar publishes a
-// queue there.
+// Its String method is a one- or two-line summary for logs; its JSON form (the
+// field tags) holds everything, and is what package
+// github.com/zlite/zlite/queues/queuevar publishes on /debug/vars (package queues
+// does not import expvar, whose import registers /debug/vars on
+// http.DefaultServeMux).
 type Stats struct {
 	Name string `json:"name"` // the queue's name
 	Type string `json:"type"` // "fifo", "levels", "priority", "waitlist", "callqueue", "delayed", "scheduler" or "reliable"
@@ -61,6 +64,11 @@ type Stats struct {
 	Cancelled     int64 `json:"cancelled,omitempty"`      // removed before being served (Cancel, Leave, Remove)
 	DeadLettered  int64 `json:"dead_lettered,omitempty"`  // Reliable: elements moved to the dead set
 
+	// Uptime is how long this queue value has counted (since its constructor
+	// ran), by the queue's clock ([WithClock]): the counters divided by it are
+	// this process's rates. Zero with [WithStats](false).
+	Uptime time.Duration `json:"uptime_ns,omitempty"`
+
 	// Lateness is the due→delivered delay of the jobs this process took
 	// ([Delayed]: from due time to Pop; [Scheduler]: to the move into the work
 	// queue); nil for the other types.
@@ -77,10 +85,86 @@ type LevelDepth struct {
 // [Stats].Levels lists, so that a Stats call costs O(MaxStatsLevels · log n).
 const MaxStatsLevels = 16
 
-// String returns s as JSON, so that a Stats is an expvar.Var.
+// String returns a short summary of s for a log line: the depth and what the
+// backend reports, then this process's counters with their rates over Uptime, and,
+// when jobs were delivered late, a second line with the lateness percentiles and
+// maximum, for example
+//
+//	delayed "mail": depth 12, due 2, oldest 1.5s, blocked 1; enqueued 120 (2.00/s), dequeued 108 (1.80/s)
+//	  lateness p50 1.2ms, p99 8.1ms, max 12ms over 108 jobs
+//
+// Zero counters are left out. Marshal s as JSON for every field.
 func (s Stats) String() string {
-	b, _ := json.Marshal(s) // cannot fail: plain fields only
-	return string(b)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %q: depth %d", s.Type, s.Name, s.Depth)
+	if len(s.Levels) > 0 {
+		b.WriteString(" (")
+		for i, l := range s.Levels {
+			if i == 3 {
+				fmt.Fprintf(&b, " …%d more", len(s.Levels)-3)
+				break
+			}
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "%s:%d", l.Level, l.Depth)
+		}
+		b.WriteByte(')')
+	}
+	for _, f := range []struct {
+		name string
+		n    int64
+	}{{"due", s.Due}, {"in flight", s.InFlight}, {"dead", s.Dead}} {
+		if f.n != 0 {
+			fmt.Fprintf(&b, ", %s %d", f.name, f.n)
+		}
+	}
+	if s.HasAge && s.OldestAge > 0 {
+		fmt.Fprintf(&b, ", oldest %v", roundDuration(s.OldestAge))
+	}
+	if s.Blocked != 0 {
+		fmt.Fprintf(&b, ", blocked %d", s.Blocked)
+	}
+	sep := "; "
+	for _, c := range []struct {
+		name string
+		n    int64
+	}{{"enqueued", s.Enqueued}, {"dequeued", s.Dequeued}, {"acked", s.Acked}, {"requeued", s.Requeued},
+		{"expired leases", s.ExpiredLeases}, {"cancelled", s.Cancelled}, {"dead-lettered", s.DeadLettered}} {
+		if c.n == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "%s%s %d", sep, c.name, c.n)
+		if s.Uptime > 0 {
+			fmt.Fprintf(&b, " (%s/s)", formatRate(float64(c.n)/s.Uptime.Seconds()))
+		}
+		sep = ", "
+	}
+	if l := s.Lateness; l != nil && l.Count > 0 {
+		fmt.Fprintf(&b, "\n  lateness p50 %v, p99 %v, max %v over %d jobs",
+			roundDuration(l.P50), roundDuration(l.P99), roundDuration(l.Max), l.Count)
+	}
+	return b.String()
+}
+
+// roundDuration rounds d to three significant digits (1.23s, 45.6ms, 789µs).
+func roundDuration(d time.Duration) time.Duration {
+	r := time.Duration(1)
+	for r*1000 <= d && r < time.Hour {
+		r *= 10
+	}
+	return d.Round(r)
+}
+
+// formatRate formats a rate per second with three significant digits at most.
+func formatRate(r float64) string {
+	switch {
+	case r >= 100:
+		return strconv.FormatFloat(r, 'f', 0, 64)
+	case r >= 10:
+		return strconv.FormatFloat(r, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(r, 'f', 2, 64)
 }
 
 // StatsReader is what every queue type implements: a [Stats] snapshot.
@@ -107,6 +191,8 @@ type counters struct {
 	cancelled atomic.Int64
 	died      atomic.Int64
 	lateness  *Histogram
+	clock     nower
+	start     time.Time
 }
 
 type paddedInt struct {
@@ -118,7 +204,7 @@ func newCounters(cfg config, lateness bool) *counters {
 	if !cfg.stats {
 		return nil
 	}
-	c := &counters{}
+	c := &counters{clock: cfg.clock, start: cfg.clock.Now()}
 	if lateness {
 		c.lateness = &Histogram{}
 	}
@@ -207,6 +293,7 @@ func (c *counters) fill(s *Stats) {
 	s.Enqueued, s.Dequeued = c.enqueued.Load(), taken+c.dequeued.Load()
 	s.Acked, s.Requeued, s.ExpiredLeases, s.Cancelled = c.acked.Load(), c.requeued.Load(), c.expired.Load(), c.cancelled.Load()
 	s.DeadLettered = c.died.Load()
+	s.Uptime = max(c.clock.Now().Sub(c.start), 0)
 	if c.lateness != nil {
 		l := c.lateness.Snapshot()
 		s.Lateness = &l

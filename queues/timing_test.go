@@ -56,11 +56,11 @@ func TestDelayedWakesExactlyAtDueTime(t *testing.T) {
 				}
 			}()
 		}
-		require.NoError(t, q.Schedule(ctx, "in1h", start.Add(time.Hour)))
+		require.NoError(t, errOnly(q.Schedule(ctx, "in1h", start.Add(time.Hour))))
 		synctest.Wait() // both consumers sleep until start+1h
 		// An earlier job re-arms a sleeper; jobs due at the same instant go to both.
-		require.NoError(t, q.Schedule(ctx, "in1m", start.Add(time.Minute)))
-		require.NoError(t, q.Schedule(ctx, "in1h-2", start.Add(time.Hour)))
+		require.NoError(t, errOnly(q.Schedule(ctx, "in1m", start.Add(time.Minute))))
+		require.NoError(t, errOnly(q.Schedule(ctx, "in1h-2", start.Add(time.Hour))))
 		synctest.Wait()
 		before := b.evals.Load()
 		require.Equal(t, arrival{"in1m", start.Add(time.Minute)}, <-got)
@@ -94,8 +94,8 @@ func TestSchedulerRunMovesAtDueTime(t *testing.T) {
 				}
 			})
 		}()
-		require.NoError(t, s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "b"}, start.Add(30*time.Second)))
-		require.NoError(t, s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "a"}, start.Add(10*time.Second)))
+		require.NoError(t, errOnly(s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "b"}, start.Add(30*time.Second))))
+		require.NoError(t, errOnly(s.AddFutureJob(ctx, queues.FutureJob{Queue: "q", Func: "a"}, start.Add(10*time.Second))))
 		require.Equal(t, arrival{"a", start.Add(10 * time.Second)}, <-got)
 		require.Equal(t, arrival{"b", start.Add(30 * time.Second)}, <-got)
 		cancel()
@@ -127,7 +127,7 @@ func TestBlockingTimeouts(t *testing.T) {
 			},
 			"delayed": func() (bool, error) {
 				q := queues.NewDelayed(b, "d")
-				if err := q.Schedule(ctx, "later", time.Now().Add(time.Hour)); err != nil {
+				if _, err := q.Schedule(ctx, "later", time.Now().Add(time.Hour)); err != nil {
 					return false, err
 				}
 				_, ok, err := q.Pop(ctx, 3*time.Second)

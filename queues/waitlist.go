@@ -20,6 +20,7 @@ type Waitlist struct {
 	name                string
 	st                  *counters
 	seats, arrival, seq string
+	at                  where
 }
 
 // Party is a waiting party.
@@ -45,7 +46,7 @@ const (
 // empty.
 func NewWaitlist(b Backend, name string, opts ...Option) *Waitlist {
 	checkName("Waitlist", name)
-	return &Waitlist{b: b, name: name, st: newCounters(newConfig(opts), false), seats: key(name, "seats"), arrival: key(name, "arrival"), seq: key(name, "meta")}
+	return &Waitlist{b: b, name: name, st: newCounters(newConfig(opts), false), seats: key(name, "seats"), arrival: key(name, "arrival"), seq: key(name, "meta"), at: where{"waitlist", name}}
 }
 
 func (w *Waitlist) keys() []string { return []string{w.seats, w.arrival, w.seq} }
@@ -80,17 +81,17 @@ return 1
 // O(log n).
 func (w *Waitlist) Add(ctx context.Context, name string, seats int64) error {
 	if name == "" {
-		return ErrEmptyID
+		return w.at.fail("add", name, ErrEmptyID)
 	}
 	if seats < 1 {
-		return ErrBadSeats
+		return w.at.fail("add", name, ErrBadSeats)
 	}
 	r, err := w.b.Eval(ctx, waitlistAdd, w.keys(), name, fmtInt(seats))
 	if err != nil {
 		return err
 	}
 	if replyInt(r) == 0 {
-		return ErrDuplicate
+		return w.at.fail("add", name, ErrDuplicate)
 	}
 	w.st.enq(1)
 	return nil
@@ -175,7 +176,7 @@ return 1
 // sizes up to table.
 func (w *Waitlist) Seat(ctx context.Context, table int64, m Match) (Party, bool, error) {
 	if table < 1 {
-		return Party{}, false, ErrBadSeats
+		return Party{}, false, w.at.fail("seat", "", ErrBadSeats)
 	}
 	mode := "exact"
 	if m == Fits {
@@ -217,7 +218,7 @@ return 1
 // The complexity is O(log n).
 func (w *Waitlist) Leave(ctx context.Context, name string) (bool, error) {
 	if name == "" {
-		return false, ErrEmptyID
+		return false, w.at.fail("leave", name, ErrEmptyID)
 	}
 	r, err := w.b.Eval(ctx, waitlistLeave, w.keys(), name)
 	if replyInt(r) == 1 {
@@ -242,7 +243,7 @@ return r + 1
 // ok == false when it is not waiting. The complexity is O(log n).
 func (w *Waitlist) Position(ctx context.Context, name string) (int64, bool, error) {
 	if name == "" {
-		return 0, false, ErrEmptyID
+		return 0, false, w.at.fail("position", name, ErrEmptyID)
 	}
 	r, err := w.b.Eval(ctx, waitlistPosition, w.keys(), name)
 	if err != nil || r == nil {
@@ -280,6 +281,9 @@ return out
 // offset: the page a host's screen shows. It returns [ErrBadRange] when offset or
 // count is negative. The complexity is O(log n + k log n) for k parties returned.
 func (w *Waitlist) Items(ctx context.Context, offset, count int64) ([]Party, error) {
+	if err := w.at.checkRange("items", offset, count); err != nil {
+		return nil, err
+	}
 	a, err := page(ctx, w.b, waitlistItems, w.keys(), offset, count)
 	if err != nil || len(a) == 0 {
 		return nil, err

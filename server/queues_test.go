@@ -35,7 +35,7 @@ func TestQueuesOverDialer(t *testing.T) {
 
 	s := queues.NewScheduler(b, "sched", queues.WithBatch(10))
 	job := queues.FutureJob{Queue: "mail", Func: "send", Args: []byte(`[1,"x"]`)}
-	if err := s.AddFutureJob(ctx, job, time.Now().Add(-time.Second)); err != nil {
+	if _, err := s.AddFutureJob(ctx, job, time.Now().Add(-time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	moved, err := s.Step(ctx)

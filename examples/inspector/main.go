@@ -128,7 +128,7 @@ func newDemo(maxDepth int64) *demo {
 		max:       maxDepth,
 		emails:    queues.NewFIFO(b, "emails"),
 		tickets:   queues.NewLevels(b, "tickets", levels),
-		renders:   queues.NewPriority(b, "renders", queues.WithOrder(queues.HighestFirst)),
+		renders:   queues.NewPriority(b, "renders"),
 		support:   queues.NewCallQueue(b, "support"),
 		reminders: queues.NewDelayed(b, "reminders"),
 		nightly:   queues.NewScheduler(b, "nightly", queues.WithBatch(10)),
@@ -203,7 +203,8 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 		if !d.room(d.renders.Len(ctx)) {
 			return nil
 		}
-		return d.renders.Push(ctx, "frame "+strconv.Itoa(n), float64(rand.N(10)))
+		_, err := d.renders.Push(ctx, "frame "+strconv.Itoa(n), float64(rand.N(10)))
+		return err
 	})
 	every(ctx, wg, 95*time.Millisecond, func(ctx context.Context, _ int) error {
 		_, _, _, err := d.renders.Pop(ctx, time.Second)
@@ -224,7 +225,8 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 			return nil
 		}
 		at := time.Now().Add(time.Duration(1+rand.N(8)) * time.Second)
-		return d.reminders.Schedule(ctx, "reminder #"+strconv.Itoa(n), at)
+		_, err := d.reminders.Schedule(ctx, "reminder #"+strconv.Itoa(n), at)
+		return err
 	})
 	every(ctx, wg, 50*time.Millisecond, func(ctx context.Context, _ int) error {
 		_, _, err := d.reminders.Pop(ctx, time.Second)
@@ -235,7 +237,8 @@ func (d *demo) start(ctx context.Context, wg *sync.WaitGroup) {
 			return nil
 		}
 		job := queues.FutureJob{Queue: "reports", Func: "report", Args: []byte(strconv.Itoa(n))}
-		return d.nightly.AddFutureJob(ctx, job, time.Now().Add(time.Duration(2+rand.N(10))*time.Second))
+		_, err := d.nightly.AddFutureJob(ctx, job, time.Now().Add(time.Duration(2+rand.N(10))*time.Second))
+		return err
 	})
 	every(ctx, wg, 200*time.Millisecond, func(ctx context.Context, _ int) error {
 		_, err := d.nightly.Step(ctx)

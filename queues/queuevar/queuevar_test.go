@@ -19,14 +19,11 @@ import (
 	"github.com/zlite/zlite/queues/queuevar"
 )
 
-// Stats is an expvar.Var; this check lives in a test so that package queues need not
-// import expvar.
-var _ expvar.Var = queues.Stats{}
-
 // TestPublish: a published queue shows its Stats as JSON on /debug/vars, and a
 // failing Stats shows its error.
 func TestPublish(t *testing.T) {
-	q := queues.NewFIFO(embedded.New(zlite.New()), "published")
+	start := time.Now()
+	q := queues.NewFIFO(embedded.New(zlite.New()), "published", queues.WithClock(func() time.Time { return start }))
 	require.NoError(t, q.Push(context.Background(), "a"))
 	queuevar.Publish("zlite.queues.published", q, 0)
 	queuevar.Publish("zlite.queues.failing", failing{}, time.Second)
@@ -52,10 +49,13 @@ func (failing) Stats(context.Context) (queues.Stats, error) {
 // Publish serves a queue's live Stats on /debug/vars.
 func ExamplePublish() {
 	ctx := context.Background()
-	q := queues.NewFIFO(embedded.New(zlite.New()), "mail")
+	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	now := start
+	q := queues.NewFIFO(embedded.New(zlite.New()), "mail", queues.WithClock(func() time.Time { return now }))
 	q.Push(ctx, "a", "b")
+	now = start.Add(time.Second)
 	queuevar.Publish("queues.mail", q, time.Second)
 	fmt.Println(expvar.Get("queues.mail"))
 	// Output:
-	// {"name":"mail","type":"fifo","depth":2,"oldest_age_ns":0,"has_age":false,"blocked":0,"enqueued":2,"dequeued":0}
+	// {"name":"mail","type":"fifo","depth":2,"oldest_age_ns":0,"has_age":false,"blocked":0,"enqueued":2,"dequeued":0,"uptime_ns":1000000000}
 }

@@ -19,8 +19,8 @@ func ExampleNew() {
 	defer c.Close()
 	b := redisq.New(c, &redisq.Options{Slice: 100 * time.Millisecond})
 
-	q := queues.NewPriority(b, "tasks", queues.WithOrder(queues.HighestFirst))
-	if err := q.Push(ctx, "page on-call", 99999); err != nil {
+	q := queues.NewPriority(b, "tasks") // highest priority first
+	if _, err := q.Push(ctx, "page on-call", 99999); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -124,14 +124,15 @@ func TestPausedRedis(t *testing.T) {
 	calls := queues.NewCallQueue(b, "calls")
 	rel := queues.NewReliable(b, "rel", queues.WithLease(time.Minute))
 	clock := &stepClock{t: time.Unix(1_700_000_000, 0)}
-	delayed := queues.NewDelayed(b, "delayed", queues.WithClock(clock))
+	delayed := queues.NewDelayed(b, "delayed", queues.WithClock(clock.Now))
 	wait := queues.NewWaitlist(b, "wait")
 	for i := range 5 {
-		require.NoError(t, delayed.Schedule(ctx, fmt.Sprint("due-", i), clock.t.Add(time.Duration(i)*time.Second)))
+		_, err := delayed.Schedule(ctx, fmt.Sprint("due-", i), clock.t.Add(time.Duration(i)*time.Second))
+		require.NoError(t, err)
 		require.NoError(t, wait.Add(ctx, fmt.Sprint("party-", i), 2))
 		require.NoError(t, fifo.Push(ctx, fmt.Sprint("job-", i)))
 		require.NoError(t, calls.Enqueue(ctx, fmt.Sprint("call-", i), float64(i%2)))
-		_, err := rel.Push(ctx, fmt.Sprint("rel-", i))
+		_, err = rel.Push(ctx, fmt.Sprint("rel-", i))
 		require.NoError(t, err)
 	}
 
@@ -226,7 +227,7 @@ func TestRestartedRedis(t *testing.T) {
 	ctx := context.Background()
 	clock := &stepClock{t: time.Unix(1_700_000_000, 0)}
 	fifo := queues.NewFIFO(b, "fifo")
-	rel := queues.NewReliable(b, "rel", queues.WithLease(time.Minute), queues.WithClock(clock))
+	rel := queues.NewReliable(b, "rel", queues.WithLease(time.Minute), queues.WithClock(clock.Now))
 	const n = 20
 	for i := range n {
 		require.NoError(t, fifo.Push(ctx, strconv.Itoa(i)))
@@ -305,7 +306,7 @@ func TestRestartedRedis(t *testing.T) {
 	}
 }
 
-// stepClock is a queues.Clock moved by the test.
+// stepClock is a clock moved by the test; queues.WithClock takes its Now.
 type stepClock struct{ t time.Time }
 
 func (c *stepClock) Now() time.Time          { return c.t }
