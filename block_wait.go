@@ -191,6 +191,7 @@ func (tx *Tx) take(r *popReq, key string, v any) {
 		default:
 			r.val, _ = l.PopBack()
 		}
+		tx.notify(EventsList, popEvent(r.left), key)
 		tx.dropIfEmpty(key, l)
 	case popMove:
 		l := v.(*list.List)
@@ -204,6 +205,8 @@ func (tx *Tx) take(r *popReq, key string, v any) {
 		}
 		tx.sh(r.dst).touch(r.dst)
 		r.val, _ = list.Move(l, d, r.left, r.dstLeft)
+		tx.notify(EventsList, pushEvent(r.dstLeft), r.dst)
+		tx.notify(EventsList, popEvent(r.left), key)
 		tx.dropIfEmpty(key, l)
 		tx.signal(r.dst)
 	case popZSet:
@@ -218,6 +221,7 @@ func (tx *Tx) take(r *popReq, key string, v any) {
 		default:
 			r.z, _ = s.PopMax()
 		}
+		tx.notify(EventsZSet, zpopEvent(r.left), key)
 		tx.dropIfEmpty(key, s)
 	}
 	r.key = key
@@ -286,7 +290,8 @@ func (tx *Tx) serve(key string, done *bool, fn blocking.ServeFunc[popReq]) {
 // commands must see the key, so batches take the general path (create the key,
 // serve when the batch completes). O(1).
 func (tx *Tx) handsOff(key string) bool {
-	return !tx.batch && (tx.sh(key).waits.Blocked() > 0 || tx.db.gwaits.Blocked() > 0)
+	return !tx.batch && (tx.sh(key).waits.Blocked() > 0 || tx.db.gwaits.Blocked() > 0) &&
+		tx.db.events.Load() == 0 // events need the key created, then popped, as in Redis
 }
 
 // handList serves the waiters of the missing key from values pushed onto it, as

@@ -41,12 +41,18 @@ type DB struct {
 	limits atomic.Pointer[EncodingLimits]
 	// hub is the DB's Pub/Sub (pubsub.go).
 	hub *pubsub.Hub
+	// events is the KeyspaceEvents enabled, and target where they are published
+	// (notify.go).
+	events atomic.Uint32
+	target atomic.Pointer[eventTarget]
 }
 
 // New returns an empty keyspace configured by opts (none: Redis's defaults).
 func New(opts ...Option) *DB {
 	db := &DB{cfg: newConfig(opts), hub: pubsub.NewHub()}
 	db.limits.Store(&EncodingLimits{ZSet: db.cfg.zsetLimits, Hash: db.cfg.hashLimits, Set: db.cfg.setLimits})
+	db.events.Store(uint32(db.cfg.events))
+	db.target.Store(newEventTarget(db.hub, db.cfg.eventsDB))
 	n := db.cfg.shards
 	db.shards = newShards(n)
 	db.shardMask = uint64(n - 1)
@@ -208,6 +214,10 @@ type Tx struct {
 	// sh then checks every key against the shards held, since the caller may
 	// reach keys it did not declare.
 	checked bool
+	// muted silences the keyspace events of the commands run through tx
+	// (MuteEvents) until the locks are released; beside the other flags, in
+	// their word's padding.
+	muted bool
 	// now is the expiry clock in Unix ms as first read since the locks were taken
 	// (nowOK), so that one command or batch sees one time, as a Redis command or
 	// script does.
@@ -289,6 +299,7 @@ func (tx *Tx) newZSet(key string) *zset.Set {
 	sh := tx.sh(key)
 	sh.touch(key)
 	s := sh.keys.AddZSet(key) // in the key table's own storage (internal/keytable)
+	tx.notify(EventsNew, "new", key)
 	if l := tx.db.limits.Load().ZSet; l != zset.DefaultLimits {
 		s.SetLimits(l)
 	}
@@ -300,13 +311,15 @@ func (tx *Tx) newList(key string) *list.List {
 	sh := tx.sh(key)
 	sh.touch(key)
 	l := sh.keys.AddList(key) // in the key table's own storage (internal/keytable)
+	tx.notify(EventsNew, "new", key)
 	if sh.spareList != nil {
 		l.Swap(sh.spareList) // the buffers of the last list drained, if any
 	}
 	return l
 }
 
-// dropIfEmpty deletes key if v, its value, has become empty.
+// dropIfEmpty deletes key if v, its value, has become empty, with the "del" event
+// Redis publishes then.
 func (tx *Tx) dropIfEmpty(key string, v interface{ Len() int }) {
 	if v.Len() == 0 {
 		sh := tx.sh(key)
@@ -319,21 +332,28 @@ func (tx *Tx) dropIfEmpty(key string, v interface{ Len() int }) {
 			sh.spareList.Swap(l)
 		}
 		sh.del(key)
+		tx.notify(EventsGeneric, "del", key)
 	}
 }
 
 // store makes v (a *zset.Set, *list.List or set) the value of key, replacing any
 // value of any type and clearing its TTL, or deletes key when v is empty (as the
 // *STORE commands do), and logs it. It signals key as ready for blocked callers.
-func (tx *Tx) store(key string, v interface{ Len() int }) {
+// It publishes the events Redis does: "new" and event (of class) for a value
+// stored, "del" for a key deleted.
+func (tx *Tx) store(event string, class KeyspaceEvents, key string, v interface{ Len() int }) {
 	sh := tx.sh(key)
 	d := tx.log()
 	if v.Len() == 0 {
-		if sh.del(key) && d != nil {
-			d.cmd(nil, "del", key)
+		if sh.del(key) {
+			tx.notify(EventsGeneric, "del", key)
+			if d != nil {
+				d.cmd(nil, "del", key)
+			}
 		}
 		return
 	}
+	tx.notifyNew(key)
 	sh.touch(key)
 	if i, ok := sh.lookup(key); ok {
 		sh.clearExpiry(i)
@@ -342,6 +362,7 @@ func (tx *Tx) store(key string, v interface{ Len() int }) {
 	if d != nil {
 		d.value(key, sh.keys.Get(key)) // the table's copy: Set moves a list's contents out of v
 	}
+	tx.notify(class, event, key)
 	tx.signal(key)
 }
 

@@ -266,6 +266,36 @@
 // opened again (which loads what the log holds). Redis under appendfsync always
 // exits instead.
 //
+// # Keyspace notifications
+//
+// Redis's notify-keyspace-events: [ParseKeyspaceEvents] reads its flag letters
+// (K E g $ l s h z x e t m d n A) and [KeyspaceEvents.String] gives them back as
+// CONFIG GET does; [WithKeyspaceEvents] and [DB.SetKeyspaceEvents] turn classes
+// on, [DB.KeyspaceEvents] reads them. Each write then publishes, into the DB's
+// Pub/Sub, "__keyspace@0__:<key>" with the event's name and "__keyevent@0__:<event>"
+// with the key, for each event it causes: the names, the order and the conditions
+// of Redis 7.0's and 7.2's notifyKeyspaceEvent calls ("set" then "expire" for SET
+// EX; "lpop" then "del" for the pop that empties a list; "rename_from",
+// "rename_to"; "new" before the first event of a key created; "expired" when a
+// lookup or the active expiry reclaims a key). Events are published under the
+// locks of the command, as it runs: a batch's commands publish one by one, and
+// a blocked caller served by a push publishes its pop's events after the push's.
+//
+//	db := zlite.New(zlite.WithKeyspaceEvents(zlite.EventsKeyevent | zlite.EventsAll))
+//	sub := db.PSubscribe(ctx, "__keyevent@0__:*")
+//
+// [DB.SetEventHub] publishes them into another hub under another DB number (the
+// RESP server gives each of its 16 keyspaces its number and the one hub, and
+// renumbers two that SWAPDB exchanges); [WithEventsDB] sets the number alone.
+// [Tx.MuteEvents] and [Tx.NotifyKeyspaceEvent] let a command built of others (the
+// server's MOVE between keyspaces) publish Redis's events instead of its parts'.
+// While no class is on (the default), a write pays one atomic load and one
+// branch per event it could publish, inlined, and allocates nothing; with events
+// on, each costs two channel names built and published (BenchmarkNotify). A push
+// or one-member ZADD that would hand its element straight to a blocked caller
+// (see Costs) takes the general path while events are on, since Redis's events
+// are those of the key created and then popped.
+//
 // # Differences from Redis
 //
 //   - Update has no rollback: writes made before fn returns an error stay, as in a
@@ -317,7 +347,15 @@
 //   - SRANDMEMBER and HRANDFIELD with a positive count below the size pick their
 //     elements with Redis's distribution (distinct, uniform) but not its sequence
 //     of random numbers; SPOP likewise.
-//   - There are no databases or keyspace notifications. Persistence is a log with
+//   - Keyspace notifications: the key-miss class (m) is accepted and publishes
+//     nothing; evicted (e), stream (t) and module (d) events never occur, as zlite
+//     evicts nothing and has no streams or modules. When a key's time has come it
+//     is reclaimed, with its "expired" event, by the next lookup or by the end of
+//     a command in its shard (or [DB.StartExpiry]), not by Redis's cron: the event
+//     may come at another moment than Redis's, never in another order with the
+//     key's other events.
+//   - There are no databases: a DB is one keyspace, numbered 0 in its events'
+//     channels unless [WithEventsDB] or [DB.SetEventHub] says otherwise. Persistence is a log with
 //     a checksum per record and a snapshot format of its own (not RESP and RDB);
 //     a failed log write refuses writes under every policy.
 package zlite

@@ -53,6 +53,7 @@ func (tx *Tx) expire(key string, at int64, cond expireCond) (bool, error) {
 	}
 	if at <= tx.nowMs() {
 		sh.remove(i, key)
+		tx.notify(EventsGeneric, "del", key)
 		if d := tx.log(); d != nil {
 			d.cmd(nil, "del", key)
 		}
@@ -60,6 +61,7 @@ func (tx *Tx) expire(key string, at int64, cond expireCond) (bool, error) {
 	}
 	sh.setExpiry(i, at)
 	sh.touch(key)
+	tx.notify(EventsGeneric, "expire", key)
 	if d := tx.log(); d != nil {
 		// Absolute, so that a replay sets the same time.
 		d.start(3)
@@ -226,6 +228,7 @@ func (tx *Tx) Persist(key string) (bool, error) {
 		return false, nil
 	}
 	sh.touch(key)
+	tx.notify(EventsGeneric, "persist", key)
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "persist", key)
 	}

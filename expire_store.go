@@ -134,6 +134,7 @@ func (sh *shard) remove(i int, key string) {
 
 // expireEntry deletes entry i, named key, because its time came.
 func (sh *shard) expireEntry(i int, key string) {
+	sh.db.notify(EventsExpired, "expired", key) // before remove, which may reuse key's bytes
 	sh.remove(i, key)
 	sh.exp.expired++
 	if d := sh.cur.log(); d != nil {

@@ -70,7 +70,9 @@ func (tx *Tx) hashChange(key string) (*dict.Map, error) {
 func (tx *Tx) newHash(key string) *dict.Map {
 	sh := tx.sh(key)
 	sh.touch(key)
-	return sh.keys.AddHash(key, tx.db.limits.Load().Hash) // in the key table's own storage (internal/keytable)
+	h := sh.keys.AddHash(key, tx.db.limits.Load().Hash) // in the key table's own storage (internal/keytable)
+	tx.notify(EventsNew, "new", key)
+	return h
 }
 
 // HSet is HSET: it sets the fields of the hash at key to their values, given as
@@ -112,6 +114,7 @@ func (tx *Tx) hset(key string, pairs []string) (int64, error) {
 			n++
 		}
 	}
+	tx.notify(EventsHash, "hset", key)
 	if d := tx.log(); d != nil {
 		d.cmd(pairs, "hset", key)
 	}
@@ -133,6 +136,7 @@ func (tx *Tx) HSetNX(key, field, value string) (bool, error) {
 		tx.sh(key).touch(key)
 	}
 	h.Set(field, value)
+	tx.notify(EventsHash, "hset", key)
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "hset", key, field, value)
 	}
@@ -195,6 +199,7 @@ func (tx *Tx) HDel(key string, fields ...string) (int64, error) {
 		}
 	}
 	if n > 0 {
+		tx.notify(EventsHash, "hdel", key)
 		if d := tx.log(); d != nil {
 			d.cmd(fields, "hdel", key)
 		}
@@ -309,6 +314,7 @@ func (tx *Tx) HIncrBy(key, field string, incr int64) (int64, error) {
 	}
 	n += incr
 	tx.hsetOne(h, key, field, strconv.FormatInt(n, 10))
+	tx.notify(EventsHash, "hincrby", key)
 	return n, nil
 }
 
@@ -368,6 +374,7 @@ func (tx *Tx) hincrByFloat(key, field, incr string) (string, error) {
 		return "", ErrIncrNaN
 	}
 	tx.hsetOne(h, key, field, r)
+	tx.notify(EventsHash, "hincrbyfloat", key)
 	return r, nil
 }
 

@@ -40,6 +40,7 @@ func (tx *Tx) Del(keys ...string) (int64, error) {
 	for _, k := range keys {
 		if tx.sh(k).del(k) {
 			n++
+			tx.notify(EventsGeneric, "del", k)
 		}
 	}
 	if d := tx.log(); d != nil && n > 0 {
@@ -245,6 +246,9 @@ func (tx *Tx) rename(key, newKey string, nx bool) (bool, error) {
 	if ttl {
 		dst.setExpiry(j, at)
 	}
+	tx.notify(EventsNew, "new", newKey)
+	tx.notify(EventsGeneric, "rename_from", key)
+	tx.notify(EventsGeneric, "rename_to", newKey)
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "rename", key, newKey)
 	}
@@ -286,6 +290,8 @@ func (tx *Tx) Copy(source, destination string, destDB int, replace bool) (int64,
 	if ttl {
 		dst.setExpiry(j, at)
 	}
+	tx.notify(EventsNew, "new", destination)
+	tx.notify(EventsGeneric, "copy_to", destination)
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "copy", source, destination, "REPLACE")
 	}

@@ -54,6 +54,7 @@ func (tx *Tx) push(name, key string, left, xx bool, values []string) (int64, err
 		l.PushBack(values...)
 	}
 	tx.sh(key).touchWatches(key)
+	tx.notify(EventsList, pushEvent(left), key)
 	tx.signal(key)
 	return int64(l.Len()), nil
 }
@@ -106,6 +107,7 @@ func (tx *Tx) popOne(key string, left bool) (string, bool, error) {
 		v, _ = l.PopBack()
 	}
 	tx.sh(key).touchWatches(key)
+	tx.notify(EventsList, popEvent(left), key)
 	tx.dropIfEmpty(key, l)
 	if d := tx.log(); d != nil {
 		d.pop(&popReq{kind: popList, left: left}, key)
@@ -131,6 +133,7 @@ func (tx *Tx) popCount(key string, left bool, count int64) ([]string, error) {
 	}
 	if len(vs) > 0 {
 		tx.sh(key).touchWatches(key)
+		tx.notify(EventsList, popEvent(left), key)
 	}
 	tx.dropIfEmpty(key, l)
 	if d := tx.log(); d != nil && len(vs) > 0 {
@@ -212,6 +215,7 @@ func (tx *Tx) LSet(key string, index int64, value string) error {
 		return err
 	}
 	tx.sh(key).touchWatches(key)
+	tx.notify(EventsList, "lset", key)
 	if d := tx.log(); d != nil {
 		d.start(4)
 		d.word("lset")
@@ -263,6 +267,7 @@ func (tx *Tx) LInsert(key, op, pivot, value string) (int64, error) {
 	n := l.Insert(before, pivot, value)
 	if n > 0 {
 		tx.sh(key).touchWatches(key)
+		tx.notify(EventsList, "linsert", key)
 	}
 	if d := tx.log(); d != nil && n > 0 {
 		d.cmd(nil, "linsert", key, op, pivot, value)
@@ -297,6 +302,7 @@ func (tx *Tx) LRem(key string, count int64, value string) (int64, error) {
 	n := l.Remove(clampInt(count), value)
 	if n > 0 {
 		tx.sh(key).touchWatches(key)
+		tx.notify(EventsList, "lrem", key)
 	}
 	tx.dropIfEmpty(key, l)
 	if d := tx.log(); d != nil && n > 0 {
@@ -320,6 +326,7 @@ func (tx *Tx) LTrim(key string, start, stop int64) error {
 	}
 	l.Trim(clampInt(start), clampInt(stop))
 	tx.sh(key).touchWatches(key) // as Redis, even when nothing was trimmed
+	tx.notify(EventsList, "ltrim", key)
 	tx.dropIfEmpty(key, l)
 	if d := tx.log(); d != nil {
 		d.start(4)

@@ -35,6 +35,10 @@ type config struct {
 	setLimitsSet  bool
 	// shards is the number of shards, a power of two (0: DefaultShards).
 	shards int
+	// events are the keyspace events enabled at start, eventsDB the DB's number
+	// in their channels (notify.go).
+	events   KeyspaceEvents
+	eventsDB int
 }
 
 // DefaultMaxReplyElements is the number of elements one reply may hold unless

@@ -11,7 +11,8 @@ import (
 // FLUSHALL, snapshots and the log leave them alone, and the messages of one
 // Publish reach the subscribers of this DB only. zlite-server publishes into the
 // Pub/Sub of the keyspace it starts with at number 0, so a program embedding that
-// DB talks with the server's subscribers.
+// DB talks with the server's subscribers. Keyspace events (notify.go) are published
+// here too, unless [DB.SetEventHub] names another hub.
 
 // Publish is PUBLISH: it sends message to the subscribers of channel and of every
 // pattern that matches it, and returns how many received it. Errors: ctx's.

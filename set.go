@@ -55,7 +55,9 @@ func (tx *Tx) setChange(key string) (*set.Set, error) {
 func (tx *Tx) newSet(key string) *set.Set {
 	sh := tx.sh(key)
 	sh.touch(key)
-	return sh.keys.AddSet(key) // in the key table's own storage (internal/keytable)
+	s := sh.keys.AddSet(key) // in the key table's own storage (internal/keytable)
+	tx.notify(EventsNew, "new", key)
+	return s
 }
 
 // SAdd is SADD: it adds members to the set at key, creating the key if needed, and
@@ -87,6 +89,7 @@ func (tx *Tx) SAdd(key string, members ...string) (int64, error) {
 		}
 	}
 	if n > 0 {
+		tx.notify(EventsSet, "sadd", key)
 		if d := tx.log(); d != nil {
 			d.cmd(members, "sadd", key)
 		}
@@ -122,6 +125,7 @@ func (tx *Tx) SRem(key string, members ...string) (int64, error) {
 		}
 	}
 	if n > 0 {
+		tx.notify(EventsSet, "srem", key)
 		if d := tx.log(); d != nil {
 			d.cmd(members, "srem", key)
 		}
@@ -198,6 +202,7 @@ func (tx *Tx) SPop(key string) (string, bool, error) {
 	}
 	m, _ := s.Random(nil)
 	s.Remove(m)
+	tx.notify(EventsSet, "spop", key)
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "srem", key, m)
 	}
@@ -224,6 +229,8 @@ func (tx *Tx) SPopN(key string, count int64) ([]string, error) {
 	if count >= int64(s.Len()) {
 		out := s.Members()
 		tx.sh(key).del(key)
+		tx.notify(EventsSet, "spop", key)
+		tx.notify(EventsGeneric, "del", key)
 		if d != nil {
 			d.cmd(nil, "del", key)
 		}
@@ -234,6 +241,7 @@ func (tx *Tx) SPopN(key string, count int64) ([]string, error) {
 		out[i], _ = s.Random(nil)
 		s.Remove(out[i])
 	}
+	tx.notify(EventsSet, "spop", key)
 	if d != nil {
 		d.cmd(out, "srem", key)
 	}
@@ -316,14 +324,17 @@ func (tx *Tx) SMove(source, destination, member string) (bool, error) {
 	// destination not when it holds the member already, as in Redis.
 	tx.sh(source).touch(source)
 	src.Remove(member)
+	tx.notify(EventsSet, "srem", source)
 	tx.dropIfEmpty(source, src)
 	switch {
 	case dst == nil:
 		dst = tx.newSet(destination)
 		dst.Add(member, tx.db.limits.Load().Set)
+		tx.notify(EventsSet, "sadd", destination)
 	case !dst.Has(member):
 		tx.sh(destination).touch(destination)
 		dst.Add(member, tx.db.limits.Load().Set)
+		tx.notify(EventsSet, "sadd", destination)
 	}
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "smove", source, destination, member)
@@ -502,8 +513,8 @@ func (tx *Tx) SDiff(keys ...string) ([]string, error) {
 
 // storeMembers makes r the set at destination, replacing any value of any type,
 // or deletes destination when r is empty, and returns r's size.
-func (tx *Tx) storeMembers(destination string, r *set.Set) int64 {
-	tx.store(destination, r)
+func (tx *Tx) storeMembers(event, destination string, r *set.Set) int64 {
+	tx.store(event, EventsSet, destination, r)
 	return int64(r.Len())
 }
 
@@ -523,7 +534,7 @@ func (tx *Tx) SInterStore(destination string, keys ...string) (int64, error) {
 	for _, m := range ms {
 		r.Add(m, tx.db.limits.Load().Set)
 	}
-	return tx.storeMembers(destination, r), nil
+	return tx.storeMembers("sinterstore", destination, r), nil
 }
 
 // SUnionStore is SUNIONSTORE: [Tx.SUnion] stored at destination (deleted when the
@@ -538,7 +549,7 @@ func (tx *Tx) SUnionStore(destination string, keys ...string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return tx.storeMembers(destination, r), nil
+	return tx.storeMembers("sunionstore", destination, r), nil
 }
 
 // SDiffStore is SDIFFSTORE: [Tx.SDiff] stored at destination (deleted when the
@@ -553,7 +564,7 @@ func (tx *Tx) SDiffStore(destination string, keys ...string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return tx.storeMembers(destination, r), nil
+	return tx.storeMembers("sdiffstore", destination, r), nil
 }
 
 // SScan is SSCAN: one step of an iteration over the set at key, starting at cursor

@@ -304,6 +304,9 @@ func (tx *Tx) reset(m uint64) {
 	if tx.lastSh != nil {
 		tx.lastKey, tx.lastLen, tx.lastSh = nil, 0, nil
 	}
+	if tx.muted {
+		tx.muted = false
+	}
 }
 
 // hold makes tx the holder of sh, just locked (see begin).

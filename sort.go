@@ -215,7 +215,7 @@ func (tx *Tx) sortStore(key string, o *sortOptions) (int64, error) {
 	}
 	l := list.New()
 	l.PushBack(vals...)
-	tx.store(o.store, l) // deletes o.store for an empty result
+	tx.store("sortstore", EventsList, o.store, l) // deletes o.store for an empty result
 	return int64(len(vals)), nil
 }
 

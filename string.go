@@ -167,6 +167,7 @@ func (tx *Tx) stringChange(key string) (*stringValue, error) {
 // putString makes b the string at key, replacing any value of any type, and clears
 // the key's TTL unless keepTTL. The caller logs the write.
 func (tx *Tx) putString(key string, b []byte, enc stringEnc, keepTTL bool) {
+	tx.notifyNew(key)
 	sh := tx.sh(key)
 	sh.touch(key)
 	if i, ok := sh.lookup(key); ok && !keepTTL {
@@ -217,6 +218,10 @@ func (tx *Tx) set(key, value string, o setOptions) (old string, had, done bool, 
 	if o.at != 0 {
 		i, _ := sh.keys.FindHash(key, sh.hashOf(key))
 		sh.setExpiry(i, o.at) // a time already past expires the key at its next access
+	}
+	tx.notify(EventsString, "set", key)
+	if o.at != 0 {
+		tx.notify(EventsGeneric, "expire", key)
 	}
 	if d := tx.log(); d != nil {
 		switch {
@@ -355,6 +360,7 @@ func (tx *Tx) GetDel(key string) (string, bool, error) {
 	}
 	v := string(s.b) // before the delete frees a short string's slot
 	tx.sh(key).del(key)
+	tx.notify(EventsGeneric, "del", key)
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "del", key)
 	}
@@ -386,12 +392,14 @@ func (tx *Tx) getEx(key string, o getExOptions) (string, bool, error) {
 	switch {
 	case o.abs && o.at <= tx.nowMs():
 		sh.remove(i, key)
+		tx.notify(EventsGeneric, "del", key)
 		if d != nil {
 			d.cmd(nil, "del", key)
 		}
 	case o.at != 0:
 		sh.touch(key)
 		sh.setExpiry(i, o.at)
+		tx.notify(EventsGeneric, "expire", key)
 		if d != nil {
 			d.start(3)
 			d.word("pexpireat")
@@ -403,6 +411,7 @@ func (tx *Tx) getEx(key string, o getExOptions) (string, bool, error) {
 			break
 		}
 		sh.touch(key)
+		tx.notify(EventsGeneric, "persist", key)
 		if d != nil {
 			d.cmd(nil, "persist", key)
 		}
@@ -486,6 +495,7 @@ func (tx *Tx) mset(name string, pairs []string, nx bool) (bool, error) {
 	d := tx.log()
 	for i := 0; i < len(pairs); i += 2 {
 		tx.putString(pairs[i], []byte(pairs[i+1]), encAuto, false)
+		tx.notify(EventsString, "set", pairs[i])
 		if d != nil {
 			d.cmd(nil, "set", pairs[i], pairs[i+1])
 		}
@@ -521,6 +531,7 @@ func (tx *Tx) Append(key, value string) (int64, error) {
 		s.enc = encRaw
 		tx.settle(key, s)
 	}
+	tx.notify(EventsString, "append", key)
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "append", key, value)
 	}
@@ -566,9 +577,11 @@ func (tx *Tx) incrBy(key string, by int64) (int64, error) {
 	n += by
 	var buf [20]byte
 	b := strconv.AppendInt(buf[:0], n, 10) // at most 20 bytes: always a short string
+	tx.notifyNew(key)
 	sh := tx.sh(key)
 	sh.touch(key)
 	sh.keys.SetShort(key, b, uint8(encAuto)) // a key's TTL is kept
+	tx.notify(EventsString, "incrby", key)
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "set", key, string(b), "keepttl")
 	}
@@ -647,6 +660,7 @@ func (tx *Tx) incrByFloat(key, incr string) (string, error) {
 	} else {
 		tx.putString(key, []byte(r), encEmbstr, false)
 	}
+	tx.notify(EventsString, "incrbyfloat", key)
 	if d := tx.log(); d != nil {
 		d.cmd(nil, "set", key, r, "keepttl")
 	}
@@ -774,6 +788,7 @@ func (tx *Tx) SetRange(key string, offset int64, value string) (int64, error) {
 		end = len(s.b)
 		tx.settle(key, s)
 	}
+	tx.notify(EventsString, "setrange", key)
 	if d := tx.log(); d != nil {
 		d.start(4)
 		d.word("setrange")

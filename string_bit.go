@@ -81,6 +81,7 @@ func (tx *Tx) SetBit(key string, offset int64, value int) (int64, error) {
 		s.b[i] &^= mask
 	}
 	tx.settle(key, s)
+	tx.notify(EventsString, "setbit", key)
 	if d := tx.log(); d != nil {
 		d.start(4)
 		d.word("setbit")
@@ -344,8 +345,11 @@ func (tx *Tx) bitOp(op, dest string, keys []string) (int64, error) {
 	}
 	d := tx.log()
 	if size == 0 {
-		if tx.sh(dest).del(dest) && d != nil {
-			d.cmd(nil, "del", dest)
+		if tx.sh(dest).del(dest) {
+			tx.notify(EventsGeneric, "del", dest)
+			if d != nil {
+				d.cmd(nil, "del", dest)
+			}
 		}
 		return 0, nil
 	}
@@ -366,6 +370,7 @@ func (tx *Tx) bitOp(op, dest string, keys []string) (int64, error) {
 		}
 	}
 	tx.putString(dest, r, encRaw, false)
+	tx.notify(EventsString, "set", dest)
 	if d != nil {
 		d.cmd(nil, "set", dest, string(r))
 	}

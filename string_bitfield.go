@@ -286,6 +286,7 @@ func (tx *Tx) bitfield(key string, words []string, readOnly bool) ([]int64, []bo
 		tx.settle(key, s)
 	}
 	if changed {
+		tx.notify(EventsString, "setbit", key)
 		if d := tx.log(); d != nil {
 			d.cmd(words, "bitfield", key)
 		}

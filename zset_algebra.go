@@ -118,13 +118,13 @@ func zEntriesDesc(s *zset.Set) []Z {
 	return out
 }
 
-// storeSet stores s, the result of ZUNIONSTORE, ZINTERSTORE or ZDIFFSTORE, at dst
+// storeSet stores s, the result of ZUNIONSTORE, ZINTERSTORE or ZDIFFSTORE (event), at dst
 // (deleting dst when s is empty) and returns its size. A result that fits the small
 // encoding is stored in it, turning -0 scores into 0, as Redis's
 // zsetConvertToListpackIfNeeded does.
-func (tx *Tx) storeSet(dst string, s *zset.Set) int64 {
+func (tx *Tx) storeSet(event, dst string, s *zset.Set) int64 {
 	s.Compact()
-	tx.store(dst, s)
+	tx.store(event, EventsZSet, dst, s)
 	return int64(s.Len())
 }
 
@@ -167,7 +167,7 @@ func (tx *Tx) ZUnionStore(dest string, store *ZStore) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return tx.storeSet(dest, s), nil
+	return tx.storeSet("zunionstore", dest, s), nil
 }
 
 // ZInter is ZINTER: the members in every one of store.Keys, each with the aggregate of
@@ -208,7 +208,7 @@ func (tx *Tx) ZInterStore(destination string, store *ZStore) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return tx.storeSet(destination, s), nil
+	return tx.storeSet("zinterstore", destination, s), nil
 }
 
 // ZInterCard is ZINTERCARD: the number of members in every one of keys, counting up
@@ -263,5 +263,5 @@ func (tx *Tx) ZDiffStore(destination string, keys ...string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return tx.storeSet(destination, zset.Diff(sets)), nil
+	return tx.storeSet("zdiffstore", destination, zset.Diff(sets)), nil
 }

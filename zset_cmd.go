@@ -341,7 +341,7 @@ func cmdZAlgebra(name string, op setOp, store, card bool) func(tx *Tx, a []strin
 		case card:
 			return int64(zset.InterCard(al.sets, clampInt(al.limit))), nil
 		case store:
-			return tx.storeSet(a[1], al.combine(op)), nil
+			return tx.storeSet(name, a[1], al.combine(op)), nil
 		}
 		return zsReply(zEntries(al.combine(op)), al.withScores), nil
 	}

@@ -29,6 +29,7 @@ func (tx *Tx) zpop(key string, min bool, count int64) ([]Z, error) {
 		zs = s.PopMaxN(clampInt(count))
 	}
 	tx.sh(key).touchWatches(key)
+	tx.notify(EventsZSet, zpopEvent(min), key)
 	tx.dropIfEmpty(key, s)
 	if d := tx.log(); d != nil && len(zs) > 0 {
 		d.pop(&popReq{kind: popZSet, left: min, count: len(zs), zs: zs}, key)
@@ -71,6 +72,7 @@ func (tx *Tx) zpopTo(key string, lowest bool, count int64, w serverapi.PairWrite
 		s.PopMaxFunc(k, w.Pair)
 	}
 	tx.sh(key).touchWatches(key)
+	tx.notify(EventsZSet, zpopEvent(lowest), key)
 	tx.dropIfEmpty(key, s)
 	return nil
 }
@@ -138,6 +140,7 @@ func (tx *Tx) zremRange(key string, del func(s *zset.Set) int, cmd string, lo, h
 	n := del(s)
 	if n > 0 {
 		tx.sh(key).touchWatches(key)
+		tx.notify(EventsZSet, cmd, key)
 	}
 	tx.dropIfEmpty(key, s)
 	if d := tx.log(); d != nil && n > 0 {

@@ -150,7 +150,7 @@ func (tx *Tx) storeEntries(dst string, zs []Z) int64 {
 		// Entries read from a set never hold a NaN score.
 		panic(err)
 	}
-	tx.store(dst, s)
+	tx.store("zrangestore", EventsZSet, dst, s)
 	return int64(s.Len())
 }
 

@@ -73,7 +73,7 @@ func (tx *Tx) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) (n int64,
 	changed := false
 	if incr {
 		before, had := 0.0, false
-		if sh.watches.n != 0 {
+		if sh.watches.n != 0 || tx.notifying(EventsZSet) {
 			before, had = s.Score(zs[0].Member)
 		}
 		score, ok, err = s.AddIncr(opt, zs[0].Member, zs[0].Score)
@@ -92,6 +92,11 @@ func (tx *Tx) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) (n int64,
 	}
 	if changed {
 		sh.touchWatches(key)
+		if incr {
+			tx.notify(EventsZSet, "zincr", key)
+		} else {
+			tx.notify(EventsZSet, "zadd", key)
+		}
 	}
 	if s.Len() == 0 {
 		tx.dropIfEmpty(key, s)
@@ -231,6 +236,7 @@ func (tx *Tx) ZRem(key string, members ...string) (int64, error) {
 	n := s.Remove(members...)
 	if n > 0 {
 		tx.sh(key).touchWatches(key)
+		tx.notify(EventsZSet, "zrem", key)
 	}
 	tx.dropIfEmpty(key, s)
 	if d := tx.log(); d != nil && n > 0 {

@@ -11,6 +11,11 @@
 //     redis-server and require identical replies. The few deliberate loosenings
 //     (Redis 7.0's score formatting, random replies…) are listed with their reasons in
 //     one table, loosenings in loosen_test.go.
+//   - TestDifferentialEvents runs such a transcript with notify-keyspace-events
+//     KEAn on both sides (Redis one of its own, as the setting is server-wide) and
+//     a subscriber to every channel, and requires each command's keyspace events
+//     to be the same, in the same order (its one loosening, the moment of an
+//     expiry, in eventLoosenings).
 //   - TestDifferentialMulti runs the same kind of transcript in transactions: MULTI …
 //     EXEC on Redis, DB.Update with Tx.Do on zlite.
 //   - TestDifferentialBlocking runs blocking pops from several clients on a fixed

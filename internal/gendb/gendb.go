@@ -13,8 +13,12 @@
 // then the keys, each a Go expression of the method's parameters: a string
 // ("key", "z.Key") or, ending in "...", a []string ("keys...",
 // "storeKeys(store)..."); "*" means every shard (KEYS, SCAN, DBSIZE, FLUSHALL). Every
-// exported Tx method without a hand-written DB twin must have one, and a directive
-// whose keys name no parameter is an error. Run it with go generate in the root
+// exported Tx method without a hand-written DB twin must have one, or the line
+//
+//	//zlite:tx-only
+//
+// for a method that only a batch has (one that changes how the batch's commands
+// run); a directive whose keys name no parameter is an error. Run it with go generate in the root
 // package; a root test fails when db_methods.go is not what [Generate] produces.
 package gendb
 
@@ -93,7 +97,7 @@ func Generate(dir string) ([]byte, error) {
 	}
 	var gen []method
 	for _, fd := range txs {
-		if hand[fd.Name.Name] {
+		if hand[fd.Name.Name] || txOnly(fd) {
 			continue
 		}
 		m, err := newMethod(fset, fd)
@@ -119,6 +123,11 @@ func recvName(fd *ast.FuncDecl) string {
 
 // directive is the prefix of the line that declares a Tx method's command.
 const directive = "//zlite:command "
+
+// txOnly reports whether fd's doc comment says it has no DB method.
+func txOnly(fd *ast.FuncDecl) bool {
+	return fd.Doc != nil && slices.ContainsFunc(fd.Doc.List, func(c *ast.Comment) bool { return c.Text == "//zlite:tx-only" })
+}
 
 // newMethod reads a Tx method's directive and signature.
 func newMethod(fset *token.FileSet, fd *ast.FuncDecl) (method, error) {

@@ -39,6 +39,11 @@ func (tx *Tx) Wait() {}
 
 func (db *DB) Wait() {}
 
+// Mute is for batches alone.
+//
+//zlite:tx-only
+func (tx *Tx) Mute() {}
+
 func (tx *Tx) unexported() {}
 `,
 		"a_test.go":     "package zlite\n\nfunc (tx *Tx) Ignored() {}\n",
@@ -55,6 +60,7 @@ func (tx *Tx) unexported() {}
 	require.Contains(t, out, "tx := db.lockKey(key)", "Get locks its key's shard")
 	require.Contains(t, out, "tx := db.lockMask(db.maskOf(keys...))", "GetMany locks its keys' shards")
 	require.NotContains(t, out, "Wait")
+	require.NotContains(t, out, "Mute")
 	require.NotContains(t, out, "Ignored")
 	require.NotContains(t, out, "unexported")
 	require.Equal(t, 1, strings.Count(out, `"get",`))
