@@ -367,8 +367,9 @@ func TestConfigGetSet(t *testing.T) {
 	}{
 		{[]string{"timeout", "5", "maxclients", "0"}, "-ERR CONFIG SET failed (possibly related to argument 'maxclients') - argument must be between 1 and 4294967295 inclusive\r\n"},
 		{[]string{"proto-max-bulk-len", "2mb", "timeout", "99999999999999"}, "-ERR CONFIG SET failed (possibly related to argument 'timeout') - argument must be between 0 and 2147483647 inclusive\r\n"},
-		{[]string{"maxclients", "7", "appendonly", "yes"}, "-ERR CONFIG SET failed (possibly related to argument 'appendonly') - zlite has no persistence\r\n"},
-		{[]string{"requirepass", "x", "save", "3600 1"}, "-ERR CONFIG SET failed (possibly related to argument 'save') - zlite has no persistence\r\n"},
+		{[]string{"maxclients", "7", "appendonly", "yes"}, "-ERR CONFIG SET failed (possibly related to argument 'appendonly') - zlite cannot turn persistence on or off at run time (a keyspace is persistent when opened with zlite.Open)\r\n"},
+		{[]string{"requirepass", "x", "appendfsync", "always"}, "-ERR CONFIG SET failed (possibly related to argument 'appendfsync') - zlite cannot change the sync policy at run time (zlite.WithSync at zlite.Open)\r\n"},
+		{[]string{"requirepass", "x", "save", "3600 1", "dir", "/nonexistent"}, "-ERR CONFIG SET failed (possibly related to argument 'dir') - zlite cannot change dir at run time (the directory given to zlite.Open)\r\n"},
 	} {
 		if r := c.do(append([]string{"CONFIG", "SET"}, tc.args...)...); r != tc.want {
 			t.Errorf("CONFIG SET %q = %q; want %q", tc.args, r, tc.want)

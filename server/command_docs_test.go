@@ -47,7 +47,8 @@ func TestCommandDocs(t *testing.T) {
 		for i := 0; i < len(d.kids); i += 2 {
 			keys = append(keys, d.kids[i].s)
 		}
-		if !strings.HasPrefix(strings.Join(keys, " "), "summary since group complexity") {
+		// MONITOR's entry has no complexity in Redis either.
+		if j := strings.Join(keys, " "); !strings.HasPrefix(j, "summary since group complexity") && !(e.name == "monitor" && strings.HasPrefix(j, "summary since group")) {
 			t.Errorf("COMMAND DOCS %s has %q; want summary, since, group, complexity first", e.name, keys)
 		}
 	}

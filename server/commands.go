@@ -66,7 +66,8 @@ func init() {
 		{name: "flushdb", arity: -1, run: cmdFlush(false)},
 		{name: "flushall", arity: -1, run: cmdFlush(true)},
 		{name: "client", arity: -2, run: cmdClient, subs: map[string]int{"id": 2, "setname": 3, "getname": 2,
-			"list": -2, "info": 2, "kill": -3, "unblock": -3, "setinfo": 4, "no-evict": 3, "no-touch": 3, "reply": 3, "help": 2}},
+			"list": -2, "info": 2, "kill": -3, "unblock": -3, "setinfo": 4, "no-evict": 3, "no-touch": 3, "reply": 3, "help": 2,
+			"tracking": -3, "caching": 3, "getredir": 2, "trackinginfo": 2}},
 		{name: "info", arity: -1, run: cmdInfo},
 		{name: "config", arity: -2, run: cmdConfig, subs: map[string]int{"get": -3, "set": -4, "resetstat": 2, "help": 2}},
 		{name: "command", arity: -1, run: cmdCommand, subs: map[string]int{"count": 2, "list": -2, "info": -2, "docs": -2, "getkeys": -4, "help": 2}},
@@ -94,7 +95,16 @@ func init() {
 		{name: "unsubscribe", arity: -1, run: unsubscribeCommand("unsubscribe", (*pubsub.Subscriber).Unsubscribe)},
 		{name: "punsubscribe", arity: -1, run: unsubscribeCommand("punsubscribe", (*pubsub.Subscriber).PUnsubscribe)},
 		{name: "sunsubscribe", arity: -1, run: unsubscribeCommand("sunsubscribe", (*pubsub.Subscriber).SUnsubscribe)},
-		{name: "lastsave", arity: 1, run: func(c *client, a []string) bool { c.w.integer(c.srv.started.Unix()); return false }},
+		{name: "lastsave", arity: 1, run: cmdLastsave},
+		{name: "save", arity: 1, noMulti: true, run: cmdSave},
+		{name: "bgsave", arity: -1, run: cmdBgsave},
+		{name: "bgrewriteaof", arity: 1, run: cmdBgrewriteaof},
+		{name: "monitor", arity: 1, run: cmdMonitor},
+		{name: "slowlog", arity: -2, run: cmdSlowlog, subs: map[string]int{"get": -2, "len": 2, "reset": 2, "help": 2}},
+		{name: "memory", arity: -2, run: cmdMemory, subs: map[string]int{"usage": -3, "stats": 2, "doctor": 2,
+			"malloc-stats": 2, "purge": 2, "help": 2}},
+		{name: "debug", arity: -2, run: cmdDebug},
+		{name: "wait", arity: 3, run: cmdWait},
 		{name: "publish", arity: 3, run: cmdPublish(false)},
 		{name: "spublish", arity: 3, run: cmdPublish(true)},
 		{name: "pubsub", arity: -2, run: cmdPubSub, subs: map[string]int{"channels": -2, "numsub": -2, "numpat": 2,
@@ -133,6 +143,7 @@ func cmdReset(c *client, a []string) bool {
 		s.PUnsubscribe()
 		s.SUnsubscribe()
 	}
+	c.endMonitor(false)
 	c.multi = nil
 	c.watch.clear()
 	c.db = 0
@@ -294,6 +305,8 @@ func cmdSwapDB(c *client, a []string) bool {
 	dbs := *s.dbs.Load()
 	dbs[i], dbs[j] = dbs[j], dbs[i]
 	s.dbs.Store(&dbs)
+	dbs[i].SetEventHub(s.hub, i) // keyspace events name a DB by its new number
+	dbs[j].SetEventHub(s.hub, j)
 	s.swapmu.Unlock()
 	for _, o := range s.snapshot() {
 		o.watch.swapped.Or(1<<i | 1<<j)

@@ -63,6 +63,14 @@ type client struct {
 	pushing  bool
 	pushDone chan struct{}
 
+	monitor    *monitorQueue // set by MONITOR (monitor.go)
+	monitoring atomic.Bool   // monitor is set, for CLIENT LIST
+	inExec     bool          // a server command runs inside EXEC
+	didBlock   bool          // the blocking command running has blocked (SLOWLOG)
+	// done is closed when the client is killed (DEBUG SLEEP ends).
+	done     chan struct{}
+	doneOnce sync.Once
+
 	memo    commandMemo        // the command looked up last (see lookupCommand)
 	batch   []pending          // parsed keyspace commands not yet run (see dispatch)
 	cmds    [][]string         // the batch's arguments, for the keyspace's pipeline
@@ -129,7 +137,7 @@ func (c *client) unlockW() {
 }
 
 func newClient(s *Server, nc net.Conn) *client {
-	c := &client{srv: s, id: s.nextID.Add(1), nc: nc, io: nc, born: time.Now(), resp: 2}
+	c := &client{srv: s, id: s.nextID.Add(1), nc: nc, io: nc, born: time.Now(), resp: 2, done: make(chan struct{})}
 	if r, ok := newRawIO(nc); ok {
 		c.io = r
 	}
@@ -154,6 +162,7 @@ func (c *client) serve() {
 		}
 		c.watch.clear()
 		c.nc.Close()
+		c.endMonitor(true)
 		c.endPush()
 		s.log.Debug("client disconnected", "id", c.id)
 	}()
@@ -253,6 +262,7 @@ func (c *client) checkPassword(p string) bool {
 // if not yet served, stays in the keyspace) and the connection's goroutine ends.
 func (c *client) kill() {
 	c.end(&c.killed)
+	c.doneOnce.Do(func() { close(c.done) })
 	c.nc.Close()
 }
 
@@ -297,9 +307,11 @@ const maxBatch = 128
 
 // pending is a parsed keyspace command of the batch, waiting to run.
 type pending struct {
-	args []string
-	sh   serverapi.Shape
-	mute bool // its reply is discarded (see replyMode)
+	args  []string
+	sh    serverapi.Shape
+	mute  bool   // its reply is discarded (see replyMode)
+	write bool   // a write command (rdb_changes_since_last_save)
+	orig  string // the name as sent, for MONITOR and SLOWLOG
 }
 
 // dispatch runs one command and writes its reply; it reports whether the
@@ -343,9 +355,10 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 		across = c.copyTarget(args)
 	}
 	subscribed := c.inPubSubContext()
-	if err == nil && !isServer && !cmd.Blocking() && across < 0 && c.multi == nil && !c.needsAuth() && !subscribed {
+	if err == nil && !isServer && !cmd.Blocking() && across < 0 && c.multi == nil && !c.needsAuth() && !subscribed && c.monitor == nil {
+		orig := args[0]
 		args[0] = cmd.Name() // the keyspace's own lookup then finds it at once
-		c.batch = append(c.batch, pending{args: args, sh: hooks.Shape(cmd, args), mute: mute})
+		c.batch = append(c.batch, pending{args: args, sh: hooks.Shape(cmd, args), mute: mute, write: cmd.Write(), orig: orig})
 		if len(c.batch) == maxBatch || c.rd.br.Buffered() == 0 {
 			c.runBatch()
 		}
@@ -370,6 +383,10 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 		c.reject(name, "ERR Can't execute '"+name+"': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context")
 		return false
 	}
+	if c.monitor != nil && (!isServer || monitorKeyspace[name]) {
+		c.reject(name, "ERR Replica can't interact with the keyspace")
+		return false
+	}
 	if c.multi != nil && isServer && sc.noMulti {
 		c.reject(name, "ERR Command not allowed inside a transaction")
 		return false
@@ -379,16 +396,58 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 		c.w.status("QUEUED")
 		return false
 	}
+	start := c.srv.now()
 	switch {
 	case isServer:
+		c.before(sc.name, args)
 		quit = sc.run(c, args)
 	case across >= 0:
 		n, err := copyAcross(c.srv.DB(c.db), c.srv.DB(across), args[1], args[2], hasReplace(args))
 		c.reply(n, err, hooks.Shape(cmd, args), false)
+		c.srv.dirty.Add(1)
 	default:
+		c.didBlock = false
 		c.execBlocking(cmd, args)
+		c.srv.dirty.Add(1)
+	}
+	if !quit {
+		d := c.srv.now().Sub(start)
+		if c.didBlock {
+			d = 0 // the wait is not the command's time (see slowlog.go)
+		}
+		c.ran(name, args, d)
 	}
 	return quit
+}
+
+// before shows an EVAL, EVALSHA or FCALL (and their _RO forms) to the monitors
+// before it runs, as Redis does (its script's commands follow).
+func (c *client) before(name string, args []string) {
+	switch name {
+	case "eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro":
+		c.srv.feedMonitors(c, c.db, false, args)
+	}
+}
+
+// ran records a command that ran, under its name as CLIENT LIST shows it
+// (client|list), and took d: SLOWLOG (but EXEC, whose commands count each) and
+// MONITOR (but Redis's admin commands).
+func (c *client) ran(name string, args []string, d time.Duration) {
+	if name != "exec" {
+		c.record(args, d)
+	}
+	if c.srv.mon.n.Load() != 0 && !monitorAdmin[name] {
+		c.srv.feedMonitors(c, c.db, false, args)
+	}
+}
+
+// commandName is a server command's name as CLIENT LIST and INFO commandstats
+// show it: "client|list" for a subcommand.
+func commandName(sc *serverCommand, args []string) string {
+	if sc.subs != nil && len(args) > 1 {
+		return sc.name + "|" + strings.ToLower(args[1])
+	}
+	return sc.name
 }
 
 // reject replies the error e to the command name that may not run (its words, a
@@ -419,6 +478,7 @@ func (c *client) runBatch() {
 	}
 	c.srv.commands.Add(int64(len(b)))
 	db := c.srv.DB(c.db)
+	start := c.srv.now()
 	if len(b) == 1 {
 		v, err := db.Do(context.Background(), b[0].args...)
 		c.w.mute(b[0].mute)
@@ -444,6 +504,20 @@ func (c *client) runBatch() {
 		c.cmds, c.results = cmds[:0], res[:0]
 	}
 	c.w.mute(false)
+	// Each command of the batch counts an equal share of its time (slowlog.go).
+	d := c.srv.now().Sub(start) / time.Duration(len(b))
+	writes := int64(0)
+	for _, p := range b {
+		if p.write {
+			writes++
+		}
+		name := p.args[0]
+		p.args[0] = p.orig
+		c.ran(name, p.args, d)
+	}
+	if writes > 0 {
+		c.srv.dirty.Add(writes)
+	}
 	clear(b)
 	c.batch = b[:0]
 	c.rd.release()
@@ -582,6 +656,7 @@ func (c *client) notify(blocked bool) {
 		return
 	}
 	c.srv.blocked.Add(1)
+	c.didBlock = true
 	if c.inline {
 		return
 	}

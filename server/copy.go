@@ -145,6 +145,7 @@ func copyAcross(from, to *zlite.DB, src, dst string, replace bool) (int64, error
 	}
 	var n int64
 	err := to.UpdateKeys([]string{dst}, func(tx *zlite.Tx) error {
+		tx.MuteEvents(true) // Redis's events are "new" and "copy_to", below
 		if e, _ := tx.Exists(dst); e > 0 {
 			if !replace {
 				return nil
@@ -154,8 +155,11 @@ func copyAcross(from, to *zlite.DB, src, dst string, replace bool) (int64, error
 			}
 		}
 		err := v.writeTo(tx, dst)
+		tx.MuteEvents(false)
 		if err == nil {
 			n = 1
+			tx.NotifyKeyspaceEvent(zlite.EventsNew, "new", dst)
+			tx.NotifyKeyspaceEvent(zlite.EventsGeneric, "copy_to", dst)
 		}
 		return err
 	})
@@ -189,11 +193,18 @@ func cmdMove(c *client, a []string) bool {
 		if e, _ := dst.Exists(key); e > 0 {
 			return nil
 		}
+		src.MuteEvents(true) // Redis's events are "new", "move_from" and "move_to", below
+		dst.MuteEvents(true)
 		if err := readKey(src, key).writeTo(dst, key); err != nil {
 			return err
 		}
 		moved = 1
 		_, err := src.Del(key)
+		src.MuteEvents(false)
+		dst.MuteEvents(false)
+		dst.NotifyKeyspaceEvent(zlite.EventsNew, "new", key)
+		src.NotifyKeyspaceEvent(zlite.EventsGeneric, "move_from", key)
+		dst.NotifyKeyspaceEvent(zlite.EventsGeneric, "move_to", key)
 		return err
 	}
 	keys := []string{key}

@@ -279,6 +279,7 @@ func (sc *syncConn) finish() {
 		sc.c.lockW()
 		_ = sc.c.w.bw.Flush()
 		sc.c.unlockW()
+		sc.c.endMonitor(true)
 		sc.c.endPush()
 		sc.c.watch.clear()
 		sc.end.Close()

@@ -152,6 +152,113 @@
 // stalled subscriber cannot grow the server without bound; the others, and the
 // publishers, never wait for it.
 //
+// # Keyspace notifications
+//
+// CONFIG SET notify-keyspace-events takes Redis's flag letters (K E g $ l s h z x
+// e t m d n A, with Redis's error for any other) and CONFIG GET gives them back
+// in Redis's canonical form (gKE, AKE, ...); see zlite.ParseKeyspaceEvents. The
+// setting is the server's: it applies to all 16 keyspaces. Every keyspace
+// publishes its events into the one hub of the server's Pub/Sub, on
+// "__keyspace@<db>__:<key>" and "__keyevent@<db>__:<event>" with db its number,
+// which SWAPDB updates (after SWAPDB 0 1 the keyspace now at 1 publishes as db 1,
+// as Redis names the database by its index). The events are Redis's, in its order
+// (zlite's package doc has the rules): a command inside MULTI or a script
+// publishes as it runs; a blocked client served by a push publishes its pop's
+// events after the push's; MOVE publishes "new" in the target, "move_from" and
+// "move_to", and COPY ... DB n "new" and "copy_to" in the target, as Redis does,
+// though both are made of a read and a write (see Differences). The tests port
+// pubsub.tcl's notification tests and compare, command by command, every event
+// published on zlite-server and on redis-server (port_notify_test.go).
+//
+// Differences: the key-miss class (m) publishes nothing; evicted (e), stream (t)
+// and module (d) events never occur (no eviction, streams or modules); and a key
+// whose time has come publishes "expired" when a command meets it or the active
+// expiry reclaims it, at moments of zlite's own rather than of Redis's cron (the
+// order of a key's events is the same).
+//
+// # Operator commands
+//
+// MONITOR streams every command that runs in Redis 7.0's line format
+// (+<unix>.<usec> [<db> <addr>] "cmd" "arg"..., arguments quoted as Redis's
+// sdscatrepr; "[<db> lua]" for a script's commands, which follow the EVAL, EVALSHA
+// or FCALL that ran them). As in Redis 7.0, a command is shown once it has run;
+// one refused before running (unknown, wrong arity, NOAUTH, queued by MULTI) is
+// not, nor are Redis's admin commands (CONFIG GET|SET|RESETSTAT, CLIENT
+// KILL|LIST|UNBLOCK|NO-EVICT, SLOWLOG GET|LEN|RESET, DEBUG, MONITOR, SAVE, BGSAVE,
+// BGREWRITEAOF, SHUTDOWN); AUTH's arguments and HELLO's AUTH pair read
+// "(redacted)". A monitoring connection may not run keyspace commands (nor EVAL,
+// PUBLISH, FLUSHDB...: Redis's "Replica can't interact with the keyspace"), a
+// second MONITOR gets no reply, RESET ends monitoring, and MONITOR inside a
+// transaction is queued and fails in EXEC with Redis's "DENY BLOCKING" error. Each
+// command's goroutine formats its line once (nothing when no client monitors: the
+// cost is then one atomic load) and appends it to every monitor's queue; a
+// goroutine of the monitoring connection writes them out, sharing its writer
+// under a lock as the Pub/Sub pusher does. A monitor whose unsent lines pass 32 MiB
+// is disconnected, so a slow monitor never stalls a command or grows the server
+// without bound (Redis puts monitors in the normal class, unlimited by default).
+//
+// SLOWLOG GET [count] | LEN | RESET | HELP keeps the commands that took at least
+// slowlog-log-slower-than microseconds (CONFIG; 10000 by default, -1 none, 0
+// all), the newest first, at most slowlog-max-len (128), each with its id, Unix
+// time, duration, arguments (at most 32, the last "... (N more arguments)";
+// longer than 128 bytes cut, "... (N more bytes)"; AUTH redacted), address and
+// name. EXEC is not logged, its commands are. The duration is the command's run:
+// pipelined keyspace commands that run under one lock (see above) each count an
+// equal share of their batch's time, and a blocking command that blocked counts
+// 0 (Redis counts its run without the wait; zlite's keyspace does not separate
+// the two). A script's own redis.call commands are not logged (Redis logs them).
+//
+// MEMORY USAGE key [SAMPLES n] is zlite.DB.MemoryUsage (the key's bytes, its
+// entry in the key table, the value's heap by capacity; SAMPLES is checked as in
+// Redis and changes nothing, as zlite's engines know their sizes). MEMORY STATS
+// replies Redis's fields in its order, filled from the Go runtime (the
+// allocator's figures are HeapAlloc, HeapInuse and Sys; startup.allocated is
+// the heap when the server was made) and the keyspaces (a key's overhead is its
+// 24-byte entry; O(keys)); the replication, client, Lua and AOF buffers are 0.
+// MEMORY DOCTOR gives Redis's text for no issue found (its "empty instance" text
+// under 5 MB of heap), MEMORY MALLOC-STATS Redis's text for an allocator without
+// statistics, MEMORY PURGE returns freed memory to the system
+// (debug.FreeOSMemory). INFO memory has used_memory (the Go heap),
+// used_memory_peak (the highest seen by INFO or MEMORY STATS), maxmemory 0,
+// maxmemory_policy noeviction, mem_fragmentation_ratio (Sys over HeapAlloc) and
+// mem_allocator "go".
+//
+// DEBUG SLEEP seconds (strtod's parse; at most a day) blocks only its client
+// (other clients run on), until it ends, the client is killed or the server
+// closes. DEBUG OBJECT key replies Redis's line with zlite's values: the address
+// is a hash of the key, refcount 1, the encoding OBJECT ENCODING's,
+// serializedlength MEMORY USAGE's estimate (zlite has no RDB encoding), lru and
+// lru_seconds_idle 0 (no access times) and no ql_* fields. DEBUG
+// SET-ACTIVE-EXPIRE is accepted and changes nothing (zlite's expiry sweep is the
+// keyspace's). DEBUG RELOAD calls the function of WithReopen for each persistent
+// keyspace, or else takes a snapshot of each. Other subcommands get Redis's error
+// for an unknown one. DEBUG is always enabled (Redis 7.0 refuses it unless
+// enable-debug-command is set).
+//
+// SAVE, BGSAVE [SCHEDULE] and BGREWRITEAOF take a snapshot (zlite.DB.Snapshot,
+// which compacts the log) of every keyspace made by zlite.Open; BGSAVE and
+// BGREWRITEAOF run in the background, one at a time, with Redis's replies
+// ("Background saving started", "... already in progress", the other one
+// "scheduled"). A keyspace made by zlite.New has nothing to save: SAVE replies OK.
+// LASTSAVE is the last successful save (the server's start before any); INFO
+// persistence reports aof_enabled (keyspace 0 is persistent), the saves in
+// progress, their status and counts, and rdb_changes_since_last_save as the
+// write commands run since (Redis counts the keys changed). SHUTDOWN SAVE, and
+// SHUTDOWN without NOSAVE when save points are set (CONFIG SET save), snapshot
+// the persistent keyspaces before the server closes and the handler of
+// WithShutdownHandler runs; a failed snapshot fails SHUTDOWN unless FORCE.
+// CONFIG save takes and reports Redis's "seconds changes ..." syntax but starts
+// no save of its own (a persistent keyspace logs every write). appendonly is yes
+// when keyspace 0 is persistent, appendfsync its sync policy (zlite.WithSync),
+// dir its directory (the working directory for an in-memory one); CONFIG SET of
+// any of the three to another value than the current is refused (zlite sets them
+// when a keyspace is opened).
+//
+// WAIT numreplicas timeout replies 0 at once (no replicas). CLIENT TRACKING,
+// CACHING, GETREDIR and TRACKINGINFO reply "ERR CLIENT <SUB> is not supported by
+// zlite (no client-side caching)": zlite's keyspaces do not track what each
+// client read, which invalidation messages need.
+//
 // # The RESP codec
 //
 // The codec is this package's own (resp.go, a few hundred lines) rather than
@@ -167,8 +274,8 @@
 //   - A server command (PING, SELECT, ...) inside MULTI runs between the batches of
 //     keyspace commands around it rather than inside one atomic step.
 //   - There are 16 keyspaces, no other data types than sorted sets, lists,
-//     strings, hashes and sets (no streams), no persistence, replication,
-//     keyspace notifications or ACL users.
+//     strings, hashes and sets (no streams), no replication, ACL users or
+//     client-side caching; persistence is zlite.Open's (see Operator commands).
 //   - A Lua script's RESP3 map or set comes back from a table, whose iteration
 //     order is gopher-lua's, not Redis's Lua's: a script that returns the table
 //     of HGETALL or SMEMBERS under redis.setresp(3) gives the same elements in
@@ -185,19 +292,18 @@
 //     seconds since the key's last access; zlite keeps no access times); OBJECT FREQ
 //     is Redis's error for a non-LFU policy, as under noeviction.
 //   - INFO reports the fields zlite has (server, clients, memory from the Go heap,
-//     stats, keyspace, errorstats, cpu) and those of a master with no replicas
-//     and no persistence (replication, persistence: LASTSAVE and
-//     rdb_last_save_time are the server's start); CONFIG knows requirepass, maxclients, proto-max-bulk-len,
-//     timeout, databases (read-only, as in Redis), save and appendonly, and the
+//     stats, keyspace, errorstats, cpu, persistence: see Operator commands) and
+//     those of a master with no replicas (replication); CONFIG knows requirepass, maxclients, proto-max-bulk-len,
+//     timeout, notify-keyspace-events, databases (read-only, as in Redis), save, appendonly,
+//     appendfsync and dir (see Operator commands), slowlog-log-slower-than and
+//     slowlog-max-len, and the
 //     thresholds of the compact encodings (hash-, zset- and set-max-listpack-*,
 //     set-max-intset-entries and the ziplist aliases: see
 //     zlite.DB.SetEncodingLimits for how they apply) and, kept and reported but
 //     changing nothing as zlite's lists have no quicklist nodes,
 //     list-max-listpack-size (list-max-ziplist-size) and list-compress-depth;
 //     checked and applied all or
-//     none as in Redis, except that save and appendonly take only
-//     their off values ("" and no: a value Redis would accept is refused with "zlite
-//     has no persistence"). CONFIG GET lists a glob's matches in name order (Redis:
+//     none as in Redis. CONFIG GET lists a glob's matches in name order (Redis:
 //     in its hash table's) and matches with path.Match, which differs from Redis's
 //     glob only for malformed patterns and reversed ranges. COMMAND DOCS replies
 //     redis-server 7.0.15's entries (command_docs.resp), with only the subcommands
@@ -223,7 +329,10 @@
 //     for what was left of its timeout, behind the clients already waiting there,
 //     and clients moved together may change order among themselves (Redis keeps
 //     each index's clients in the order they blocked).
-//   - INFO commandstats has the calls per command only (from zlite.DB.Stats).
+//   - INFO commandstats has the calls of the keyspace commands only (from
+//     zlite.DB.Stats), in Redis's line shape with usec, usec_per_call,
+//     rejected_calls and failed_calls 0; the server's own commands (CONFIG,
+//     CLIENT, ...) are not listed.
 //   - HELLO and INFO report version 7.2.0: zlite follows Redis 7.2's replies where
 //     7.2 changed them (score formatting, ZRANK WITHSCORE).
 package server

@@ -75,35 +75,29 @@ func (s *Server) infoSection(b *strings.Builder, sec string) {
 		line("maxclients", s.maxClients.Load())
 		line("blocked_clients", s.blocked.Load())
 	case "memory":
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
+		m, peak := s.memSample()
 		b.WriteString("# Memory\r\n")
 		line("used_memory", m.HeapAlloc)
 		line("used_memory_human", human(m.HeapAlloc))
 		line("used_memory_rss", m.Sys)
 		line("used_memory_rss_human", human(m.Sys))
+		line("used_memory_peak", peak)
+		line("used_memory_peak_human", human(peak))
+		line("used_memory_peak_perc", fmt.Sprintf("%.2f%%", float64(m.HeapAlloc)*100/float64(max(peak, 1))))
+		line("used_memory_startup", s.memStartup)
+		line("used_memory_lua", 0)
+		line("used_memory_scripts", 0)
 		line("maxmemory", 0)
+		line("maxmemory_human", "0B")
 		line("maxmemory_policy", "noeviction")
+		line("allocator_allocated", m.HeapAlloc)
+		line("allocator_active", m.HeapInuse)
+		line("allocator_resident", m.Sys)
+		line("mem_fragmentation_ratio", fmt.Sprintf("%.2f", float64(m.Sys)/float64(max(m.HeapAlloc, 1))))
+		line("mem_fragmentation_bytes", int64(m.Sys)-int64(m.HeapAlloc))
+		line("mem_allocator", "go")
 	case "persistence":
-		// zlite-server keeps its keyspaces in memory: nothing is saved or loaded,
-		// and the last save is the start, as in a Redis without save points.
-		b.WriteString("# Persistence\r\n")
-		line("loading", 0)
-		line("async_loading", 0)
-		line("rdb_bgsave_in_progress", 0)
-		line("rdb_last_save_time", s.started.Unix())
-		line("rdb_last_bgsave_status", "ok")
-		line("rdb_last_bgsave_time_sec", -1)
-		line("rdb_current_bgsave_time_sec", -1)
-		line("rdb_saves", 0)
-		line("aof_enabled", 0)
-		line("aof_rewrite_in_progress", 0)
-		line("aof_rewrite_scheduled", 0)
-		line("aof_last_rewrite_time_sec", -1)
-		line("aof_current_rewrite_time_sec", -1)
-		line("aof_last_bgrewrite_status", "ok")
-		line("aof_rewrites", 0)
-		line("aof_last_write_status", "ok")
+		s.infoPersistence(b, line)
 	case "replication":
 		b.WriteString("# Replication\r\n")
 		line("role", "master")
@@ -231,6 +225,10 @@ func cmdClient(c *client, a []string) bool {
 		cmdClientReply(c, a[2])
 	case "setinfo", "no-evict", "no-touch":
 		c.w.status("OK")
+	case "tracking", "caching", "getredir", "trackinginfo":
+		// Client-side caching needs invalidation messages for every key a client
+		// read, which zlite's keyspaces do not track.
+		c.w.errorReply("ERR CLIENT " + strings.ToUpper(sub) + " is not supported by zlite (no client-side caching)")
 	case "help":
 		c.w.array(1)
 		c.w.status("CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are: ID SETNAME GETNAME LIST INFO KILL UNBLOCK REPLY SETINFO")
@@ -370,6 +368,8 @@ func (c *client) info() string {
 	}
 	flags := "N"
 	switch {
+	case c.monitoring.Load():
+		flags = "O"
 	case blocked:
 		flags = "b"
 	case sub+psub+ssub > 0:
@@ -520,10 +520,6 @@ type configParam struct {
 	set func(v string) (apply func(s *Server), err string)
 }
 
-// noPersistence is the CONFIG SET error for a persistence setting other than off:
-// zlite keeps no files.
-const noPersistence = "zlite has no persistence"
-
 var configParams = map[string]configParam{
 	"requirepass": {
 		get: func(s *Server) string { return *s.password.Load() },
@@ -552,6 +548,20 @@ var configParams = map[string]configParam{
 			return func(s *Server) { s.maxBulk.Store(n) }, ""
 		},
 	},
+	"notify-keyspace-events": {
+		get: func(s *Server) string { return s.DB(0).KeyspaceEvents().String() },
+		set: func(v string) (func(*Server), string) {
+			ev, err := zlite.ParseKeyspaceEvents(v)
+			if err != nil {
+				return nil, err.Error()
+			}
+			return func(s *Server) {
+				for _, db := range s.dbs.Load() {
+					db.SetKeyspaceEvents(ev)
+				}
+			}, ""
+		},
+	},
 	"timeout": {
 		get: func(s *Server) string { return strconv.FormatInt(int64(time.Duration(s.idle.Load())/time.Second), 10) },
 		set: func(v string) (func(*Server), string) {
@@ -576,30 +586,6 @@ var configParams = map[string]configParam{
 	"busy-reply-threshold":      busyReplyThreshold,
 	"lua-time-limit":            busyReplyThreshold, // busy-reply-threshold's old name
 	"databases":                 {get: func(*Server) string { return strconv.Itoa(NumDBs) }},
-	"save": {
-		get: func(*Server) string { return "" },
-		set: func(v string) (func(*Server), string) {
-			if !validSave(v) {
-				return nil, "Invalid save parameters"
-			}
-			if v != "" {
-				return nil, noPersistence
-			}
-			return func(*Server) {}, ""
-		},
-	},
-	"appendonly": {
-		get: func(*Server) string { return "no" },
-		set: func(v string) (func(*Server), string) {
-			switch strings.ToLower(v) {
-			case "no":
-				return func(*Server) {}, ""
-			case "yes":
-				return nil, noPersistence
-			}
-			return nil, "argument must be 'yes' or 'no'"
-		},
-	},
 }
 
 // busyReplyThreshold is busy-reply-threshold in milliseconds (see script.go).
@@ -864,8 +850,14 @@ func configSet(s *Server, pairs []string) string {
 	applies := make([]func(*Server), len(names))
 	for i, name := range names {
 		apply, err := configParams[name].set(pairs[2*i+1])
+		if err == "" {
+			err = persistenceCheck(s, name, pairs[2*i+1])
+		}
 		if err != "" {
 			return failed(name, err)
+		}
+		if apply == nil { // a persistence setting set to its current value
+			apply = func(*Server) {}
 		}
 		applies[i] = apply
 	}

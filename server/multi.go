@@ -2,6 +2,7 @@ package server
 
 import (
 	"sync/atomic"
+	"time"
 
 	"github.com/zlite/zlite"
 )
@@ -115,6 +116,7 @@ func cmdExec(c *client, a []string) bool {
 	type result struct {
 		v   any
 		err error
+		d   time.Duration
 	}
 	results := make([]result, 0, len(m.cmds))
 	for i := 0; i == 0 || i < len(m.cmds); {
@@ -126,8 +128,9 @@ func cmdExec(c *client, a []string) bool {
 				return nil
 			}
 			for ; j < len(m.cmds) && m.cmds[j].sc == nil; j++ {
+				t0 := c.srv.now()
 				v, err := tx.Do(m.cmds[j].args...)
-				results = append(results, result{v, err})
+				results = append(results, result{v, err, c.srv.now().Sub(t0)})
 			}
 			return nil
 		})
@@ -141,12 +144,23 @@ func cmdExec(c *client, a []string) bool {
 		for k, r := range results {
 			q := m.cmds[i+k]
 			c.reply(r.v, r.err, hooks.Shape(q.cmd, q.args), true)
+			if q.cmd.Write() {
+				c.srv.dirty.Add(1)
+			}
+			c.ran(q.cmd.Name(), q.args, r.d)
 		}
 		results = results[:0]
 		for i = j; i < len(m.cmds) && m.cmds[i].sc != nil; i++ {
-			if m.cmds[i].sc.run(c, m.cmds[i].args) {
+			q := m.cmds[i]
+			t0 := c.srv.now()
+			c.inExec = true
+			c.before(q.sc.name, q.args)
+			quit := q.sc.run(c, q.args)
+			c.inExec = false
+			if quit {
 				return true
 			}
+			c.ran(commandName(q.sc, q.args), q.args, c.srv.now().Sub(t0))
 		}
 		if i == 0 {
 			break // an empty transaction

@@ -184,6 +184,7 @@ type scriptRun struct {
 	resp     int          // redis.setresp: the protocol of redis.call replies
 	fn       *libFunction // FCALL's function
 	args     []string     // the command, for FUNCTION STATS
+	db       int          // the caller's keyspace number, for MONITOR
 
 	cancel   context.CancelCauseFunc
 	start    time.Time
@@ -280,7 +281,7 @@ func (c *client) runScript(run *scriptRun, proto *lua.FunctionProto, keys, args 
 		if sb == nil {
 			sb = newSandbox(srv)
 		}
-		run.srv, run.tx, run.sb, run.resp = srv, tx, sb, 2
+		run.srv, run.tx, run.sb, run.resp, run.db = srv, tx, sb, 2, c.db
 		L := sb.L
 		var fn *lua.LFunction
 		if run.fn != nil {

@@ -288,6 +288,7 @@ func (sb *sandbox) call(L *lua.LState, raise bool) int {
 		run.dirty.Store(true)
 	}
 	v, err := run.tx.Do(args...)
+	run.srv.feedMonitors(nil, run.db, true, args)
 	if err != nil {
 		return fail("-" + err.Error())
 	}

@@ -107,6 +107,21 @@ type Server struct {
 	closed    bool
 	wg        sync.WaitGroup // one per connection goroutine
 
+	mon    monitors  // MONITOR's connections (monitor.go)
+	slow   slowlog   // SLOWLOG (slowlog.go)
+	saves  saveState // SAVE, BGSAVE, LASTSAVE (persistence.go)
+	reopen func(i int, db *zlite.DB) (*zlite.DB, error)
+	// clock is the server's time for MONITOR, SLOWLOG and the saves' times; nil
+	// is time.Now (tests set it).
+	clock        func() time.Time
+	dirty        atomic.Int64  // write commands run, for rdb_changes_since_last_save
+	memPeak      atomic.Uint64 // used_memory_peak
+	monLimit     int           // a monitor's limit if not monitorLimit (tests)
+	memStartup   uint64        // the heap at New, MEMORY STATS's startup.allocated
+	activeExpire atomic.Bool   // DEBUG SET-ACTIVE-EXPIRE, kept
+	closing      chan struct{} // closed by Close and Shutdown (DEBUG SLEEP ends)
+	closeOnce    sync.Once
+
 	nextID      atomic.Int64
 	blocked     atomic.Int64
 	connections atomic.Int64 // total_connections_received
@@ -131,6 +146,14 @@ func New(opts ...Option) *Server {
 	s.maxBulk.Store(512 << 20)
 	s.busyThreshold.Store(5000)
 	s.scriptMemory.Store(scriptMemoryLimit)
+	s.slow.slower.Store(10000)
+	s.slow.maxLen.Store(128)
+	s.activeExpire.Store(true)
+	s.closing = make(chan struct{})
+	s.saves.lastSave, s.saves.lastOK, s.saves.lastAOFOK = s.started, true, true
+	s.saves.lastSec, s.saves.lastAOF = -1, -1
+	m, _ := s.memSample()
+	s.memStartup = m.HeapAlloc
 	s.dbs.Store(new([NumDBs]*zlite.DB))
 	for _, o := range opts {
 		o(s)
@@ -143,6 +166,9 @@ func New(opts ...Option) *Server {
 	}
 	s.dbs.Store(&dbs)
 	s.hub = dbs[0].PubSub()
+	for i, db := range dbs {
+		db.SetEventHub(s.hub, i) // keyspace events: every DB into the one hub, by number
+	}
 	return s
 }
 
@@ -249,6 +275,7 @@ func (s *Server) unregister(c *client) {
 // cancelled; their elements stay in the keyspace) and waits for the connection
 // goroutines to end. The keyspaces stay usable. The complexity is O(connections).
 func (s *Server) Close() error {
+	s.closeOnce.Do(func() { close(s.closing) })
 	s.scripts.stopAll()
 	s.mu.Lock()
 	s.closed = true
@@ -260,6 +287,7 @@ func (s *Server) Close() error {
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
+	s.saves.wg.Wait()
 	return nil
 }
 
@@ -267,6 +295,7 @@ func (s *Server) Close() error {
 // it is running (a blocked command is cancelled) and closes it, or gives up and
 // closes everything when ctx is done, returning ctx.Err().
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.closeOnce.Do(func() { close(s.closing) })
 	s.mu.Lock()
 	s.closed = true
 	for l := range s.listeners {
@@ -277,7 +306,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	s.mu.Unlock()
 	done := make(chan struct{})
-	go func() { s.wg.Wait(); close(done) }()
+	go func() { s.wg.Wait(); s.saves.wg.Wait(); close(done) }()
 	select {
 	case <-done:
 		return nil
@@ -291,16 +320,20 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // every connection (the caller's without a reply, as in Redis) and then calls the
 // handler of [WithShutdownHandler]. While a script is past busy-reply-threshold
 // only SHUTDOWN NOSAVE is allowed; it stops the script whether or not it wrote.
-// The server keeps no data of its own, so SAVE and NOSAVE differ only there.
+// SAVE (or neither SAVE nor NOSAVE with save points set, CONFIG SET save)
+// snapshots every persistent keyspace first; a failed snapshot fails SHUTDOWN
+// unless FORCE is given, as in Redis.
 func cmdShutdown(c *client, a []string) bool {
-	nosave, save, abort := false, false, false
+	nosave, save, abort, force := false, false, false, false
 	for _, o := range a[1:] {
 		switch strings.ToLower(o) {
 		case "nosave":
 			nosave = true
 		case "save":
 			save = true
-		case "now", "force":
+		case "now":
+		case "force":
+			force = true
 		case "abort":
 			abort = true
 		default:
@@ -320,6 +353,13 @@ func cmdShutdown(c *client, a []string) bool {
 	if !nosave {
 		if e := s.scripts.busyError("", nil); e != "" {
 			c.w.errorReply(e)
+			return false
+		}
+	}
+	if save || (!nosave && configParams["save"].get(s) != "") {
+		if err := s.saveAll(); err != nil && !force {
+			s.log.Error("error trying to save the keyspaces before shutdown", "err", err)
+			c.w.errorReply("ERR Errors trying to SHUTDOWN. Check logs.")
 			return false
 		}
 	}
