@@ -826,6 +826,21 @@ func configGet(c *client, patterns []string) {
 // returns "" or Redis's error: the first unknown, immutable or repeated name, in
 // the order given, else the first value Redis would refuse.
 // The complexity is O(pairs²) for the repeats (Redis's too).
+// ConfigSet applies CONFIG SET param value on s, from the program (a setting of a
+// configuration file, say): the same parameters, checks and errors as the command,
+// with Redis's text. known is false when the server has no such parameter; the
+// error is then Redis's for an unknown option. The complexity is that of the
+// command: O(1) for most parameters, O(keyspaces) for those applied to each.
+func (s *Server) ConfigSet(param, value string) (known bool, err error) {
+	if _, known = configParams[strings.ToLower(param)]; !known {
+		return false, errors.New("ERR Unknown option or number of arguments for CONFIG SET - '" + param + "'")
+	}
+	if e := configSet(s, []string{param, value}); e != "" {
+		return true, errors.New(e)
+	}
+	return true, nil
+}
+
 func configSet(s *Server, pairs []string) string {
 	if len(pairs)%2 != 0 {
 		return errSyntax
