@@ -195,7 +195,7 @@ func (tx *Tx) take(r *popReq, key string, v any) {
 		tx.dropIfEmpty(key, l)
 	case popMove:
 		l := v.(*list.List)
-		d, err := tx.listRead(r.dst)
+		d, err := listOf(tx.value(r.dst))
 		if err != nil {
 			r.err = err
 			return

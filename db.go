@@ -235,15 +235,40 @@ type Tx struct {
 }
 
 // value returns the value at key, or nil; an expired key is deleted and reads as
-// absent.
+// absent. It is Redis's write lookup (lookupKeyWrite), which publishes nothing for
+// a missing key: for the commands that write key, for those that serve blocked
+// callers and for OBJECT's and MEMORY's. A command that reads key calls read.
 func (tx *Tx) value(key string) any {
 	return tx.sh(key).value(key)
 }
 
-// zsetRead returns the sorted set at key for reading: nil if the key does not exist,
-// ErrWrongType if it holds a list.
+// read is value for a command that reads key, Redis's lookupKeyRead: a key that
+// does not exist (or whose time had come, after its "expired") publishes
+// "keymiss". While the class is off it costs what value does, plus one atomic
+// load and a branch when the key is missing.
+func (tx *Tx) read(key string) any {
+	v := tx.value(key)
+	if v == nil {
+		tx.missed(key)
+	}
+	return v
+}
+
+// missed publishes "keymiss" for key, which a read found missing: read's event,
+// for the commands that look keys up without their value (EXISTS, TTL, COPY).
+func (tx *Tx) missed(key string) {
+	tx.notify(EventsKeyMiss, "keymiss", key)
+}
+
+// zsetRead returns the sorted set at key for a command that reads it (see read):
+// nil if the key does not exist, ErrWrongType if it holds another type.
 func (tx *Tx) zsetRead(key string) (*zset.Set, error) {
-	switch v := tx.value(key).(type) {
+	return zsetOf(tx.read(key))
+}
+
+// zsetOf is zsetRead for a value already looked up.
+func zsetOf(v any) (*zset.Set, error) {
+	switch v := v.(type) {
 	case nil:
 		return nil, nil
 	case *zset.Set:
@@ -253,23 +278,29 @@ func (tx *Tx) zsetRead(key string) (*zset.Set, error) {
 }
 
 // zsetWrite is zsetRead for a command that may modify the set (ErrReadOnly in
-// View). It does touch's copy-on-write; the command reports a change with
-// touchWatches, as Redis signals a key only when it changed.
+// View), with the write lookup (value: no "keymiss"). It does touch's
+// copy-on-write; the command reports a change with touchWatches, as Redis
+// signals a key only when it changed.
 func (tx *Tx) zsetWrite(key string) (*zset.Set, error) {
 	if err := tx.writeErr(); err != nil {
 		return nil, err
 	}
-	s, err := tx.zsetRead(key)
+	s, err := zsetOf(tx.value(key))
 	if s != nil {
 		tx.sh(key).cow(key)
 	}
 	return s, err
 }
 
-// listRead returns the list at key for reading: nil if the key does not exist,
-// ErrWrongType if it holds a sorted set.
+// listRead returns the list at key for a command that reads it (see read): nil if
+// the key does not exist, ErrWrongType if it holds another type.
 func (tx *Tx) listRead(key string) (*list.List, error) {
-	switch v := tx.value(key).(type) {
+	return listOf(tx.read(key))
+}
+
+// listOf is listRead for a value already looked up.
+func listOf(v any) (*list.List, error) {
+	switch v := v.(type) {
 	case nil:
 		return nil, nil
 	case *list.List:
@@ -279,13 +310,13 @@ func (tx *Tx) listRead(key string) (*list.List, error) {
 }
 
 // listWrite is listRead for a command that may modify the list (ErrReadOnly in
-// View), as zsetWrite: touch's copy-on-write now, touchWatches from the command
-// when it changed the list.
+// View), with the write lookup, as zsetWrite: touch's copy-on-write now,
+// touchWatches from the command when it changed the list.
 func (tx *Tx) listWrite(key string) (*list.List, error) {
 	if err := tx.writeErr(); err != nil {
 		return nil, err
 	}
-	l, err := tx.listRead(key)
+	l, err := listOf(tx.value(key))
 	if l != nil {
 		tx.sh(key).cow(key)
 	}

@@ -280,6 +280,14 @@
 // lookup or the active expiry reclaims a key). Events are published under the
 // locks of the command, as it runs: a batch's commands publish one by one, and
 // a blocked caller served by a push publishes its pop's events after the push's.
+// With the key-miss class (m), a command that reads a key publishes "keymiss" for
+// each key it looks up and finds missing, in the order it looks them up (after
+// "expired" for a key whose time had come), as Redis's read lookup does: GET,
+// MGET, GETSET and SET ... GET, EXISTS, TYPE, TTL, COPY's source, the sources of
+// SINTERSTORE, ZUNIONSTORE and BITOP, SORT's key and the keys its BY and GET
+// patterns name, and every other read; the commands that write a key (SET,
+// LPUSH, LPOP, LMOVE, SMOVE, RENAME, EXPIRE, DEL, ...), OBJECT ENCODING, MEMORY
+// USAGE and the serving of blocked callers publish none, as Redis's write lookup.
 //
 //	db := zlite.New(zlite.WithKeyspaceEvents(zlite.EventsKeyevent | zlite.EventsAll))
 //	sub := db.PSubscribe(ctx, "__keyevent@0__:*")
@@ -347,9 +355,11 @@
 //   - SRANDMEMBER and HRANDFIELD with a positive count below the size pick their
 //     elements with Redis's distribution (distinct, uniform) but not its sequence
 //     of random numbers; SPOP likewise.
-//   - Keyspace notifications: the key-miss class (m) is accepted and publishes
-//     nothing; evicted (e), stream (t) and module (d) events never occur, as zlite
-//     evicts nothing and has no streams or modules. When a key's time has come it
+//   - Keyspace notifications: evicted (e), stream (t) and module (d) events never
+//     occur, as zlite evicts nothing and has no streams or modules. SCAN with TYPE
+//     passes over a key whose time has come without an event, where Redis 7.0
+//     reads it, publishing "expired" and "keymiss", if its cron has not reclaimed
+//     it first. When a key's time has come it
 //     is reclaimed, with its "expired" event, by the next lookup or by the end of
 //     a command in its shard (or [DB.StartExpiry]), not by Redis's cron: the event
 //     may come at another moment than Redis's, never in another order with the

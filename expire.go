@@ -150,6 +150,7 @@ func (tx *Tx) ttl(key string, abs bool) int64 {
 	sh := tx.sh(key)
 	i, ok := sh.lookup(key)
 	if !ok {
+		tx.missed(key)
 		return -2
 	}
 	at, ok := sh.expiry(i)

@@ -34,10 +34,15 @@ type KeyValue struct {
 	Value string
 }
 
-// hashRead returns the hash at key: nil if the key does not exist, ErrWrongType if
-// it holds another type.
+// hashRead returns the hash at key for a command that reads it (see read): nil if
+// the key does not exist, ErrWrongType if it holds another type.
 func (tx *Tx) hashRead(key string) (*dict.Map, error) {
-	switch v := tx.value(key).(type) {
+	return hashOf(tx.read(key))
+}
+
+// hashOf is hashRead for a value already looked up.
+func hashOf(v any) (*dict.Map, error) {
+	switch v := v.(type) {
 	case nil:
 		return nil, nil
 	case *dict.Map:
@@ -57,12 +62,13 @@ func (tx *Tx) hashWrite(key string) (*dict.Map, error) {
 }
 
 // hashChange is hashWrite for a command that may leave the hash as it was: it
-// touches the key itself before its first change (see shard.touchy).
+// touches the key itself before its first change (see shard.touchy). Both use
+// the write lookup (value: no "keymiss").
 func (tx *Tx) hashChange(key string) (*dict.Map, error) {
 	if err := tx.writeErr(); err != nil {
 		return nil, err
 	}
-	return tx.hashRead(key)
+	return hashOf(tx.value(key))
 }
 
 // newHash creates an empty hash at key, which must not exist; the caller sets a

@@ -58,6 +58,8 @@ func (tx *Tx) Exists(keys ...string) (int64, error) {
 	for _, k := range keys {
 		if _, ok := tx.sh(k).lookup(k); ok {
 			n++
+		} else {
+			tx.missed(k)
 		}
 	}
 	return n, nil
@@ -85,7 +87,7 @@ func typeName(v any) string {
 //
 //zlite:command type key
 func (tx *Tx) Type(key string) (string, error) {
-	return typeName(tx.value(key)), nil
+	return typeName(tx.read(key)), nil
 }
 
 // Keys is KEYS: every key matching the glob pattern (as Redis: * ? [a-z] [^a] \x),
@@ -276,6 +278,7 @@ func (tx *Tx) Copy(source, destination string, destDB int, replace bool) (int64,
 	src, dst := tx.sh(source), tx.sh(destination)
 	i, ok := src.lookup(source)
 	if !ok {
+		tx.missed(source) // Redis reads the source, and writes the destination
 		return 0, nil
 	}
 	v := src.keys.Value(i)

@@ -15,8 +15,9 @@ import (
 // to publish into (its own, as db 0, unless [DB.SetEventHub] says otherwise).
 // Events are published under the locks of the command that causes them, in the
 // order Redis emits them, so a subscriber sees each key's events in the order of
-// the writes. While no class is enabled (the default) a write pays one atomic load
-// and a branch; see BenchmarkNotify.
+// the writes. A command that reads a key it finds missing publishes "keymiss"
+// (class m, Tx.read). While no class is enabled (the default) a write, or a read
+// of a missing key, pays one atomic load and a branch; see BenchmarkNotify.
 
 // KeyspaceEvents is a set of the classes of notify-keyspace-events, one bit per
 // flag letter of Redis's. The zero value enables nothing. A class of events is

@@ -147,6 +147,127 @@ func TestNotifyCommands(t *testing.T) {
 	}
 }
 
+// TestNotifyKeyMiss checks "keymiss" for each command family: published by the
+// commands that read a key (Redis's lookupKeyRead) for each key they find
+// missing, in the order they look keys up, and never by those that write it
+// (lookupKeyWrite), by OBJECT or by a blocking pop (server/port_notify_test.go
+// and fuzz's TestDifferentialEvents compare them with a real redis-server).
+func TestNotifyKeyMiss(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup [][]string
+		cmds  [][]string
+		want  []string
+	}{
+		{"string reads", [][]string{{"SET", "a", "1"}}, [][]string{{"GET", "x"}, {"GET", "a"}, {"MGET", "a", "x", "y", "a"},
+			{"STRLEN", "x"}, {"GETRANGE", "x", "0", "1"}, {"SUBSTR", "x", "0", "1"}, {"GETEX", "x"}, {"GETEX", "x", "EX", "5"},
+			{"GETDEL", "x"}, {"LCS", "p", "q"}, {"LCS", "a", "q"}},
+			[]string{"keymiss x", "keymiss x", "keymiss y", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x",
+				"keymiss x", "keymiss p", "keymiss q", "keymiss q"}},
+		{"string get and set", nil, [][]string{{"GETSET", "g", "1"}, {"GETSET", "g", "2"}, {"SET", "s", "v", "GET"}, {"SET", "s", "w", "GET"},
+			{"SET", "n", "v", "NX", "GET"}},
+			[]string{"keymiss g", "keymiss s", "keymiss n"}},
+		{"string writes", nil, [][]string{{"SET", "a", "v"}, {"SETNX", "b", "v"}, {"SET", "c", "v", "XX"}, {"MSETNX", "d", "1", "e", "2"},
+			{"INCR", "f"}, {"INCRBYFLOAT", "g", "1"}, {"APPEND", "h", "x"}, {"SETRANGE", "i", "0", "x"}, {"SETEX", "j", "5", "v"}}, nil},
+		{"bits", [][]string{{"SET", "a", "x"}}, [][]string{{"GETBIT", "x", "0"}, {"BITCOUNT", "x"}, {"BITPOS", "x", "1"},
+			{"BITFIELD", "x", "GET", "u8", "0"}, {"BITFIELD_RO", "x", "GET", "u8", "0"}, {"BITFIELD", "y", "SET", "u8", "0", "1"},
+			{"SETBIT", "z", "1", "1"}, {"BITOP", "AND", "d", "a", "nosuch", "x"}},
+			[]string{"keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss nosuch", "keymiss x"}},
+		{"list reads", nil, [][]string{{"LLEN", "x"}, {"LINDEX", "x", "0"}, {"LRANGE", "x", "0", "-1"}, {"LPOS", "x", "a"}},
+			[]string{"keymiss x", "keymiss x", "keymiss x", "keymiss x"}},
+		{"list writes", nil, [][]string{{"LPUSHX", "x", "a"}, {"RPUSHX", "x", "a"}, {"LPOP", "x"}, {"RPOP", "x", "2"},
+			{"LMOVE", "x", "d", "LEFT", "RIGHT"}, {"RPOPLPUSH", "x", "d"}, {"LMPOP", "2", "x", "y", "LEFT"}, {"LREM", "x", "0", "a"},
+			{"LTRIM", "x", "0", "1"}, {"LINSERT", "x", "BEFORE", "a", "b"}, {"LSET", "x", "0", "a"},
+			{"LPUSH", "l", "a"}, {"LMOVE", "l", "new", "LEFT", "LEFT"}}, nil},
+		{"set reads", [][]string{{"SADD", "a", "1"}}, [][]string{{"SCARD", "x"}, {"SISMEMBER", "x", "m"}, {"SMISMEMBER", "x", "m"},
+			{"SMEMBERS", "x"}, {"SRANDMEMBER", "x"}, {"SRANDMEMBER", "x", "2"}, {"SSCAN", "x", "0"}, {"SINTER", "x", "a", "y"},
+			{"SUNIONSTORE", "d", "x", "a"}, {"SDIFF", "a", "y"}, {"SINTERCARD", "2", "y", "x"}},
+			[]string{"keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss y",
+				"keymiss x", "keymiss y", "keymiss y", "keymiss x"}},
+		{"set writes", [][]string{{"SADD", "a", "1"}}, [][]string{{"SADD", "s", "m"}, {"SREM", "x", "m"}, {"SPOP", "x"}, {"SPOP", "x", "2"},
+			{"SMOVE", "x", "a", "m"}, {"SMOVE", "a", "y", "1"}}, nil},
+		{"hash reads", nil, [][]string{{"HGET", "x", "f"}, {"HMGET", "x", "f", "g"}, {"HLEN", "x"}, {"HSTRLEN", "x", "f"}, {"HGETALL", "x"},
+			{"HKEYS", "x"}, {"HVALS", "x"}, {"HEXISTS", "x", "f"}, {"HSCAN", "x", "0"}, {"HRANDFIELD", "x"}, {"HRANDFIELD", "x", "2"}},
+			[]string{"keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x",
+				"keymiss x", "keymiss x"}},
+		{"hash writes", nil, [][]string{{"HSET", "h", "f", "v"}, {"HSETNX", "i", "f", "v"}, {"HINCRBY", "j", "f", "1"},
+			{"HINCRBYFLOAT", "k", "f", "1"}, {"HDEL", "x", "f"}}, nil},
+		{"zset reads", [][]string{{"ZADD", "a", "1", "m"}}, [][]string{{"ZCARD", "x"}, {"ZSCORE", "x", "m"}, {"ZMSCORE", "x", "m"},
+			{"ZRANK", "x", "m"}, {"ZREVRANK", "x", "m"}, {"ZCOUNT", "x", "-inf", "+inf"}, {"ZLEXCOUNT", "x", "-", "+"},
+			{"ZRANGE", "x", "0", "-1"}, {"ZRANGEBYSCORE", "x", "-inf", "+inf"}, {"ZREVRANGEBYLEX", "x", "+", "-"},
+			{"ZRANDMEMBER", "x"}, {"ZSCAN", "x", "0"}, {"ZUNION", "2", "x", "a"}, {"ZINTERSTORE", "d", "3", "a", "x", "y"},
+			{"ZDIFF", "2", "a", "y"}, {"ZINTERCARD", "1", "x"}, {"ZRANGESTORE", "d", "x", "0", "-1"}},
+			[]string{"keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x",
+				"keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss y", "keymiss y", "keymiss x", "keymiss x"}},
+		{"zset writes", nil, [][]string{{"ZADD", "z", "1", "m"}, {"ZINCRBY", "y", "1", "m"}, {"ZREM", "x", "m"}, {"ZPOPMIN", "x"},
+			{"ZPOPMAX", "x", "2"}, {"ZREMRANGEBYRANK", "x", "0", "1"}, {"ZREMRANGEBYSCORE", "x", "0", "1"}, {"ZREMRANGEBYLEX", "x", "-", "+"},
+			{"ZMPOP", "1", "x", "MIN"}}, nil},
+		{"generic reads", [][]string{{"SET", "a", "1"}}, [][]string{{"EXISTS", "a", "x", "x"}, {"TYPE", "x"}, {"TTL", "x"}, {"PTTL", "x"},
+			{"EXPIRETIME", "x"}, {"PEXPIRETIME", "x"}, {"TOUCH", "x", "a"}, {"COPY", "x", "d"}, {"COPY", "a", "d"}},
+			[]string{"keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x", "keymiss x"}},
+		{"generic writes", [][]string{{"SET", "a", "1"}}, [][]string{{"DEL", "x"}, {"UNLINK", "x"}, {"EXPIRE", "x", "5"}, {"PEXPIRE", "x", "5"},
+			{"PERSIST", "x"}, {"RENAME", "x", "y"}, {"RENAMENX", "x", "y"}, {"RENAME", "a", "b"}, {"KEYS", "*"}, {"SCAN", "0"}, {"RANDOMKEY"}, {"DBSIZE"}}, nil},
+		{"sort", [][]string{{"RPUSH", "l", "2", "1"}, {"SET", "w_1", "5"}, {"HSET", "h_2", "f", "v"}},
+			[][]string{{"SORT", "x"}, {"SORT", "x", "STORE", "d"}, {"SORT_RO", "x", "BY", "w_*"},
+				{"SORT", "l", "BY", "w_*", "GET", "#", "GET", "h_*->f"}, {"SORT", "l", "BY", "nosort", "GET", "w_*"}},
+			[]string{"keymiss x", "keymiss x", "keymiss x", "keymiss w_2", "keymiss h_1", "keymiss w_2"}},
+	}
+	ctx := context.Background()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := New()
+			for _, c := range tt.setup {
+				if _, err := db.Do(ctx, c...); err != nil {
+					t.Fatalf("setup %q: %v", c, err)
+				}
+			}
+			db.SetKeyspaceEvents(EventsKeyspace | EventsKeyevent | EventsKeyMiss)
+			events := eventLog(t, db.PubSub(), "0")
+			for _, c := range tt.cmds {
+				if _, err := db.Do(ctx, c...); err != nil && !errors.Is(err, ErrNoSuchKey) {
+					t.Fatalf("%q: %v", c, err)
+				}
+			}
+			if got := events(); strings.Join(got, ", ") != strings.Join(tt.want, ", ") {
+				t.Errorf("events = %q; want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestNotifyKeyMissExpired checks that a read of a key whose time has come
+// publishes "expired" then "keymiss", a write only "expired", and that "keymiss"
+// is its own class: not part of A.
+func TestNotifyKeyMissExpired(t *testing.T) {
+	clk := newFakeClock()
+	db := New(WithClock(clk.Now), WithKeyspaceEvents(EventsKeyspace|EventsKeyevent|EventsExpired|EventsKeyMiss))
+	events := eventLog(t, db.PubSub(), "0")
+	do(t, db, "SET", "r", "v", "PX", "100")
+	do(t, db, "SET", "w", "v", "PX", "100")
+	clk.Advance(100 * time.Millisecond)
+	do(t, db, "GET", "r")
+	do(t, db, "LPUSH", "w", "a")
+	want := []string{"expired r", "keymiss r", "expired w"}
+	if got := events(); strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Fatalf("events = %q; want %q", got, want)
+	}
+	ctx := context.Background()
+	if _, ok := db.ObjectEncoding(ctx, "nosuch"); ok {
+		t.Errorf("ObjectEncoding(nosuch) found it")
+	}
+	if _, ok, _ := db.MemoryUsage(ctx, "nosuch"); ok {
+		t.Errorf("MemoryUsage(nosuch) found it")
+	}
+	if got := events(); len(got) != 0 {
+		t.Errorf("OBJECT ENCODING and MEMORY USAGE of a missing key published %q; want nothing", got)
+	}
+	db.SetKeyspaceEvents(EventsKeyspace | EventsKeyevent | EventsAll)
+	do(t, db, "GET", "nosuch")
+	if got := events(); len(got) != 0 {
+		t.Errorf("GET nosuch with KEA published %q; want nothing (m is not part of A)", got)
+	}
+}
+
 // TestNotifyBlocked checks that a push served to a blocked pop publishes the
 // events of a push onto a new list followed by the pop's, as Redis serves the
 // client after the command that made the key ready.
@@ -303,9 +424,12 @@ func TestNotifyOffAllocs(t *testing.T) {
 		if _, err := db.ZAdd(ctx, "z", Z{Member: "m", Score: score}); err != nil {
 			t.Fatal(err)
 		}
+		if _, ok, err := db.Get(ctx, "nosuch"); ok || err != nil {
+			t.Fatalf("Get(nosuch) = _, %v, %v; want false, nil", ok, err)
+		}
 	})
 	if allocs != 0 {
-		t.Errorf("INCR and ZADD with notifications off: %v allocations; want 0", allocs)
+		t.Errorf("INCR, ZADD and a GET of a missing key with notifications off: %v allocations; want 0", allocs)
 	}
 	db.SetKeyspaceEvents(EventsKeyevent | EventsString)
 	events := db.PSubscribe(ctx, "*")

@@ -19,10 +19,15 @@ var (
 	ErrNumKeysArgs = errors.New("ERR Number of keys can't be greater than number of args")
 )
 
-// setRead returns the set at key: nil if the key does not exist, ErrWrongType if
-// it holds another type.
+// setRead returns the set at key for a command that reads it (see read): nil if
+// the key does not exist, ErrWrongType if it holds another type.
 func (tx *Tx) setRead(key string) (*set.Set, error) {
-	switch v := tx.value(key).(type) {
+	return setOf(tx.read(key))
+}
+
+// setOf is setRead for a value already looked up.
+func setOf(v any) (*set.Set, error) {
+	switch v := v.(type) {
 	case nil:
 		return nil, nil
 	case *set.Set:
@@ -42,12 +47,13 @@ func (tx *Tx) setWrite(key string) (*set.Set, error) {
 }
 
 // setChange is setWrite for a command that may leave the set as it was: it
-// touches the key itself before its first change (see shard.touchy).
+// touches the key itself before its first change (see shard.touchy). Both use
+// the write lookup (value: no "keymiss").
 func (tx *Tx) setChange(key string) (*set.Set, error) {
 	if err := tx.writeErr(); err != nil {
 		return nil, err
 	}
-	return tx.setRead(key)
+	return setOf(tx.value(key))
 }
 
 // newSet creates an empty set at key, which must not exist; the caller adds a
@@ -306,11 +312,11 @@ func (tx *Tx) SMove(source, destination, member string) (bool, error) {
 	if err := tx.writeErr(); err != nil {
 		return false, err
 	}
-	src, err := tx.setRead(source)
+	src, err := setOf(tx.value(source))
 	if src == nil || err != nil {
 		return false, err
 	}
-	dst, err := tx.setRead(destination)
+	dst, err := setOf(tx.value(destination))
 	if err != nil {
 		return false, err
 	}

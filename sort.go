@@ -255,6 +255,9 @@ func (tx *Tx) sorted(key string, o *sortOptions) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n == 0 {
+		return []string{}, nil // a missing key: read once, as in Redis
+	}
 	dontSort, alpha, hasBy := o.dontSort, o.alpha, o.hasBy
 	if dontSort && kind == sortSet && o.hasStore {
 		// A set's order is its hash table's: what is stored is sorted instead.

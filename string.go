@@ -90,11 +90,12 @@ func (s *stringValue) Encoding() string {
 	return "embstr"
 }
 
-// stringRead returns the string at key: nil if the key does not exist,
-// ErrWrongType if it holds another type. A command that changes a short string's
-// bytes other than in place (a new b) calls settle after.
+// stringRead returns the string at key for a command that reads it (see read):
+// nil if the key does not exist, ErrWrongType if it holds another type. A command
+// that changes a short string's bytes other than in place (a new b) calls settle
+// after.
 func (tx *Tx) stringRead(key string) (*stringValue, error) {
-	return stringOf(tx.value(key))
+	return stringOf(tx.read(key))
 }
 
 // stringOf is stringRead for a value already looked up.
@@ -112,9 +113,10 @@ func stringOf(v any) (*stringValue, error) {
 
 // stringView returns the bytes of the string at key for a read, without copying
 // or allocating: a view, valid until the key next changes. ok is false when the
-// key does not exist; ErrWrongType when it holds another type.
+// key does not exist; ErrWrongType when it holds another type. It is a read
+// lookup (see read).
 func (tx *Tx) stringView(key string) (b []byte, ok bool, err error) {
-	v := tx.value(key)
+	v := tx.read(key)
 	if b, ok := stringBytes(v); ok {
 		return b, true, nil
 	}
@@ -156,12 +158,13 @@ func (tx *Tx) settle(key string, s *stringValue) {
 // stringChange is stringRead for a command that may modify the string in place
 // (ErrReadOnly in View). The command touches the key (WATCH, and a snapshot's
 // copy-on-write) just before it changes it, and not when it fails or leaves the
-// string as it was, as Redis signals a key only when it changed.
+// string as it was, as Redis signals a key only when it changed. It uses the
+// write lookup (value: no "keymiss").
 func (tx *Tx) stringChange(key string) (*stringValue, error) {
 	if err := tx.writeErr(); err != nil {
 		return nil, err
 	}
-	return tx.stringRead(key)
+	return stringOf(tx.value(key))
 }
 
 // putString makes b the string at key, replacing any value of any type, and clears
@@ -204,6 +207,9 @@ func (tx *Tx) set(key, value string, o setOptions) (old string, had, done bool, 
 	}
 	sh := tx.sh(key)
 	_, v, found := sh.lookupValue(key)
+	if o.get && !found {
+		tx.missed(key) // GET reads the key first, as Redis's getGenericCommand
+	}
 	if o.get && found {
 		b, ok := stringBytes(v)
 		if !ok {
@@ -354,7 +360,10 @@ func (tx *Tx) GetSet(key, value string) (string, bool, error) {
 //
 //zlite:command getdel key
 func (tx *Tx) GetDel(key string) (string, bool, error) {
-	s, err := tx.stringChange(key)
+	if err := tx.writeErr(); err != nil {
+		return "", false, err
+	}
+	s, err := tx.stringRead(key) // a read lookup, as Redis's getGenericCommand
 	if s == nil || err != nil {
 		return "", false, err
 	}
@@ -381,7 +390,10 @@ func (tx *Tx) getEx(key string, o getExOptions) (string, bool, error) {
 	if o.at == 0 && !o.persist {
 		return tx.Get(key)
 	}
-	s, err := tx.stringChange(key)
+	if err := tx.writeErr(); err != nil {
+		return "", false, err
+	}
+	s, err := tx.stringRead(key) // a read lookup, as Redis's GETEX
 	if s == nil || err != nil {
 		return "", false, err
 	}
@@ -444,7 +456,7 @@ func (tx *Tx) MGet(keys ...string) (values []string, ok []bool, err error) {
 		if i%warmBatch == 0 && len(keys) > 1 {
 			tx.warmKeys(keys[i:min(i+warmBatch, len(keys))])
 		}
-		if b, isString := stringBytes(tx.value(k)); isString {
+		if b, isString := stringBytes(tx.read(k)); isString {
 			values[i], ok[i] = string(b), true
 		}
 	}

@@ -54,7 +54,7 @@ func (tx *Tx) SetBit(key string, offset int64, value int) (int64, error) {
 	switch {
 	case s == nil:
 		tx.putString(key, make([]byte, i+1), encRaw, false)
-		s, _ = tx.stringRead(key)
+		s, _ = stringOf(tx.value(key))
 	case i >= len(s.b):
 		tx.sh(key).touch(key)
 		s.b = append(s.b, make([]byte, i+1-len(s.b))...)

@@ -210,7 +210,7 @@ func (tx *Tx) bitfield(key string, words []string, readOnly bool) ([]int64, []bo
 		switch {
 		case s == nil:
 			tx.putString(key, make([]byte, size), encRaw, false)
-			s, _ = tx.stringRead(key)
+			s, _ = stringOf(tx.value(key))
 			dirty = true
 		case size > len(s.b):
 			tx.sh(key).touch(key)

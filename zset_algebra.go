@@ -30,7 +30,7 @@ func (tx *Tx) zsets(name string, keys []string) ([]*zset.Set, error) {
 	}
 	sets := make([]*zset.Set, len(keys))
 	for i, k := range keys {
-		switch v := tx.value(k).(type) {
+		switch v := tx.read(k).(type) {
 		case nil:
 		case *zset.Set:
 			sets[i] = v

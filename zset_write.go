@@ -43,7 +43,7 @@ func (tx *Tx) zadd(key string, opt zset.AddOptions, incr bool, zs []Z) (n int64,
 	if err := tx.writeErr(); err != nil {
 		return 0, 0, false, err
 	}
-	s, err := tx.zsetRead(key)
+	s, err := zsetOf(tx.value(key)) // the write lookup: no "keymiss"
 	if err != nil {
 		return 0, 0, false, err
 	}

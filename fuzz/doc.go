@@ -12,7 +12,7 @@
 //     (Redis 7.0's score formatting, random replies…) are listed with their reasons in
 //     one table, loosenings in loosen_test.go.
 //   - TestDifferentialEvents runs such a transcript with notify-keyspace-events
-//     KEAn on both sides (Redis one of its own, as the setting is server-wide) and
+//     KEAnm on both sides (Redis one of its own, as the setting is server-wide) and
 //     a subscriber to every channel, and requires each command's keyspace events
 //     to be the same, in the same order (its one loosening, the moment of an
 //     expiry, in eventLoosenings).

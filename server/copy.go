@@ -80,11 +80,14 @@ type keyValue struct {
 	at   time.Duration // PEXPIRETIME: Unix milliseconds, or negative
 }
 
-// readKey reads key's value and TTL; typ is "none" when key does not exist.
+// readKey reads key's value and TTL; typ is "none" when key does not exist. Its
+// one lookup of a missing key publishes "keymiss", as Redis's COPY reads its source.
 func readKey(tx *zlite.Tx, key string) keyValue {
 	var v keyValue
 	v.typ, _ = tx.Type(key)
 	switch v.typ {
+	case "none":
+		return v
 	case "list":
 		v.list, _ = tx.LRange(key, 0, -1)
 	case "zset":
@@ -187,14 +190,16 @@ func cmdMove(c *client, a []string) bool {
 	from, to, key := c.srv.DB(c.db), c.srv.DB(int(n)), a[1]
 	var moved int64
 	move := func(src, dst *zlite.Tx) error {
+		// Redis's events are "new", "move_from" and "move_to", below: its lookups
+		// of key are writes, which publish no "keymiss".
+		src.MuteEvents(true)
+		dst.MuteEvents(true)
 		if e, _ := src.Exists(key); e == 0 {
 			return nil
 		}
 		if e, _ := dst.Exists(key); e > 0 {
 			return nil
 		}
-		src.MuteEvents(true) // Redis's events are "new", "move_from" and "move_to", below
-		dst.MuteEvents(true)
 		if err := readKey(src, key).writeTo(dst, key); err != nil {
 			return err
 		}

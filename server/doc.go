@@ -170,11 +170,17 @@
 // pubsub.tcl's notification tests and compare, command by command, every event
 // published on zlite-server and on redis-server (port_notify_test.go).
 //
-// Differences: the key-miss class (m) publishes nothing; evicted (e), stream (t)
-// and module (d) events never occur (no eviction, streams or modules); and a key
-// whose time has come publishes "expired" when a command meets it or the active
-// expiry reclaims it, at moments of zlite's own rather than of Redis's cron (the
-// order of a key's events is the same).
+// The key-miss class (m) publishes "keymiss" for each key a command reads and
+// finds missing, as Redis's read lookups do; writes, OBJECT, MEMORY USAGE, MOVE
+// and the serving of blocked clients publish none, and COPY ... DB n one for its
+// missing source, in the source's keyspace.
+//
+// Differences: evicted (e), stream (t) and module (d) events never occur (no
+// eviction, streams or modules); a key whose time has come publishes "expired"
+// when a command meets it or the active expiry reclaims it, at moments of zlite's
+// own rather than of Redis's cron (the order of a key's events is the same); and
+// SCAN with TYPE passes over such a key without an event, where Redis reads it
+// ("expired", "keymiss") if its cron has not reclaimed it first.
 //
 // # Operator commands
 //

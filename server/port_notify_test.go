@@ -158,38 +158,38 @@ var notifyCommands = []struct {
 	name, flags string
 	cmds        []string
 }{
-	{"strings", "KEA", []string{
+	{"strings", "KEAm", []string{
 		"SET k v", "SET k v EX 10", "SET k w NX", "SET k w XX KEEPTTL", "SET k w GET PX 5000", "SETEX k 10 v", "PSETEX k 100000 v",
 		"SETNX k x", "SETNX k2 x", "MSET a 1 b 2", "MSETNX a 1 c 3", "MSETNX c 3 d 4", "GETSET k v", "GETDEL k", "GETDEL k",
 		"SET k v", "GETEX k EX 5", "GETEX k PERSIST", "GETEX k PERSIST", "GETEX k", "GETEX k EXAT 1", "GETEX nokey EX 5",
 		"INCR n", "INCRBY n 2", "DECR n", "DECRBY n 3", "INCRBYFLOAT n 1.5", "INCR k2",
 		"APPEND s ab", "APPEND s c", "SETRANGE s 1 x", "SETRANGE s 1 ''", "SETRANGE s2 2 x", "SETRANGE s3 0 ''",
 	}},
-	{"bits", "KEA", []string{
+	{"bits", "KEAm", []string{
 		"SETBIT b 3 1", "SETBIT b 3 1", "SETBIT b 3 0", "SETBIT b 100 0",
 		"BITFIELD b SET u8 0 1", "BITFIELD b GET u8 0", "BITFIELD b SET u8 0 1", "BITFIELD b INCRBY u8 0 0", "BITFIELD b2 GET u8 0",
 		"BITFIELD b3 OVERFLOW FAIL INCRBY u2 0 1",
 		"SET x abc", "BITOP NOT d x", "BITOP AND d nosuch", "BITOP AND d nosuch", "BITOP OR d x nosuch",
 	}},
-	{"lists", "KEA", []string{
+	{"lists", "KEAm", []string{
 		"LPUSH l a b", "RPUSH l c", "LPUSHX l d", "RPUSHX l e", "LPUSHX nol d", "LSET l 0 x", "LINSERT l BEFORE x y",
 		"LINSERT l BEFORE nosuch y", "LREM l 1 y", "LREM l 1 nosuch", "LTRIM l 0 3", "LPOP l", "RPOP l", "LPOP l 0", "RPOP l 9",
 		"LPOP l", "RPUSH l a b c", "LMOVE l m LEFT RIGHT", "LMOVE l l RIGHT LEFT", "RPOPLPUSH l m", "RPOPLPUSH l m",
 		"RPOPLPUSH l m", "RPUSH l a b", "LMPOP 2 nol l RIGHT COUNT 5", "RPUSH l a", "BLPOP l 0", "RPUSH l a b", "BLMOVE l m RIGHT LEFT 0",
 		"BRPOPLPUSH l m 0", "BLMPOP 0 1 m LEFT COUNT 2", "LTRIM m 5 6",
 	}},
-	{"sets", "KEA", []string{
+	{"sets", "KEAm", []string{
 		// SPOP chooses at random: the pops below take the whole set.
 		"SADD s a b c", "SADD s a", "SREM s x", "SREM s a b", "SPOP s", "SPOP s 0", "SADD s a", "SPOP s 1", "SADD s a", "SPOP s 9",
 		"SADD s a b", "SMOVE s d a", "SMOVE s d x", "SMOVE s d b", "SADD s a", "SMOVE s d a", "SMOVE d d a",
 		"SADD x 1 2", "SADD y 2 3", "SINTERSTORE o x y", "SUNIONSTORE o x y", "SDIFFSTORE o x y", "SINTERSTORE o x nosuch",
 		"SINTERSTORE o x nosuch", "SDIFFSTORE o nosuch x", "SUNIONSTORE o nosuch",
 	}},
-	{"hashes", "KEA", []string{
+	{"hashes", "KEAm", []string{
 		"HSET h a 1 b 2", "HSET h a 1", "HMSET h c 3", "HSETNX h a 9", "HSETNX h z 9", "HSETNX h2 f v", "HINCRBY h a 1",
 		"HINCRBYFLOAT h a 1.5", "HDEL h nosuch", "HDEL h a b", "HDEL h c z", "HGET h a", "HDEL h2 f",
 	}},
-	{"zsets", "KEA", []string{
+	{"zsets", "KEAm", []string{
 		"ZADD z 1 a 2 b 3 c 4 d 5 e", "ZADD z 1 a", "ZADD z NX 9 a", "ZADD z XX CH 9 a", "ZADD z GT 1 a", "ZADD nz XX 1 a",
 		"ZADD z INCR 1 a", "ZINCRBY z 0 a", "ZINCRBY z 1 a", "ZINCRBY nz2 1 a", "ZREM z nosuch", "ZREM z a",
 		"ZREMRANGEBYSCORE z 100 200", "ZREMRANGEBYSCORE z 2 2", "ZREMRANGEBYRANK z 0 0", "ZREMRANGEBYLEX z [d [d",
@@ -198,12 +198,37 @@ var notifyCommands = []struct {
 		"ZADD x 1 a", "ZADD y 2 a", "ZUNIONSTORE o 2 x y", "ZINTERSTORE o 2 x y", "ZDIFFSTORE o 2 x y", "ZDIFFSTORE o 1 x",
 		"ZINTERSTORE o 2 x nosuch", "ZINTERSTORE o 2 x nosuch", "ZRANGESTORE o2 x 0 -1", "ZRANGESTORE o2 x 5 6", "ZUNIONSTORE o 1 nosuch",
 	}},
-	{"generic", "KEA", []string{
+	{"generic", "KEAm", []string{
 		"SET a 1", "SET b 2", "DEL a a nosuch", "UNLINK b", "SET a 1", "EXPIRE a 100", "EXPIRE a 100 NX", "PEXPIRE a 100000 XX",
 		"EXPIREAT a 99999999999", "PERSIST a", "PERSIST a", "EXPIRE nosuch 10", "PEXPIRE a -1", "SET a 1", "EXPIREAT a 1",
 		"SET a 1", "RENAME a b", "RENAME b b", "RENAMENX b c", "SET d 4", "RENAMENX b d", "RENAME b d", "COPY d e", "COPY d e",
 		"COPY d e REPLACE", "COPY d d2 DB 3", "COPY d d2 DB 3", "COPY d d2 DB 3 REPLACE", "MOVE d 4", "SET d x", "MOVE d 4",
 		"RPUSH l 3 1 2", "SORT l STORE sl", "SORT nosuch STORE sl", "SORT nosuch STORE sl", "FLUSHDB", "SET x 1", "FLUSHALL",
+	}},
+	{"keymiss", "KEm", []string{
+		"SET a 1", "GET x", "GET a", "MGET a x y a", "STRLEN x", "GETRANGE x 0 1", "SUBSTR x 0 1", "GETEX x", "GETEX x EX 5",
+		"GETDEL x", "GETSET g 1", "GETSET g 2", "SET s v GET", "SET s w GET", "SET n v NX GET", "LCS p q", "LCS a q",
+		"SET w v", "SETNX w2 v", "INCR i", "APPEND ap x", "SETRANGE sr 0 x", "MSETNX m1 1 m2 2",
+		"GETBIT x 0", "BITCOUNT x", "BITPOS x 1", "BITFIELD x GET u8 0", "BITFIELD_RO x GET u8 0", "BITFIELD bf SET u8 0 1",
+		"SETBIT sb 1 1", "BITOP AND d a nosuch x",
+		"LLEN x", "LINDEX x 0", "LRANGE x 0 -1", "LPOS x a", "LPUSHX x a", "LPOP x", "RPOP x 2", "LMOVE x d LEFT RIGHT",
+		"RPOPLPUSH x d", "LMPOP 2 x y LEFT", "LREM x 0 a", "LTRIM x 0 1", "LINSERT x BEFORE a b", "LSET x 0 a",
+		"RPUSH l a", "LMOVE l nl LEFT LEFT", "BLPOP nl 0",
+		"SADD sa 1", "SCARD x", "SISMEMBER x m", "SMISMEMBER x m", "SMEMBERS x", "SRANDMEMBER x", "SRANDMEMBER x 2", "SSCAN x 0",
+		"SINTER x sa y", "SUNIONSTORE d x sa", "SDIFF sa y", "SINTERCARD 2 y x", "SREM x m", "SPOP x", "SPOP x 2", "SMOVE x sa m",
+		"SMOVE sa y 1",
+		"HGET x f", "HMGET x f g", "HLEN x", "HSTRLEN x f", "HGETALL x", "HKEYS x", "HVALS x", "HEXISTS x f", "HSCAN x 0",
+		"HRANDFIELD x", "HRANDFIELD x 2", "HSETNX hs f v", "HINCRBY hi f 1", "HDEL x f",
+		"ZADD za 1 m", "ZCARD x", "ZSCORE x m", "ZMSCORE x m", "ZRANK x m", "ZREVRANK x m", "ZCOUNT x -inf +inf",
+		"ZLEXCOUNT x - +", "ZRANGE x 0 -1", "ZRANGEBYSCORE x -inf +inf", "ZREVRANGEBYLEX x + -", "ZRANDMEMBER x", "ZSCAN x 0",
+		"ZUNION 2 x za", "ZINTERSTORE d 3 za x y", "ZDIFF 2 za y", "ZINTERCARD 1 x", "ZRANGESTORE d x 0 -1", "ZINCRBY zi 1 m",
+		"ZREM x m", "ZPOPMIN x", "ZPOPMAX x 2", "ZREMRANGEBYRANK x 0 1", "ZMPOP 1 x MIN", "BZPOPMIN za 0",
+		"EXISTS a x x", "TYPE x", "TTL x", "PTTL x", "EXPIRETIME x", "PEXPIRETIME x", "TOUCH x a", "COPY x e", "COPY a e",
+		"COPY x e DB 3", "MOVE x 4", "DEL x", "UNLINK x", "EXPIRE x 5", "PERSIST x", "RENAME x y", "RENAMENX x y",
+		"OBJECT ENCODING x", "MEMORY USAGE x", "KEYS x*", "DBSIZE",
+		"RPUSH sl 2 1", "SET w_1 5", "HSET h_2 f v", "SORT x", "SORT x STORE d", "SORT_RO x BY w_*",
+		"SORT sl BY w_* GET # GET h_*->f", "SORT sl BY nosort GET w_*",
+		"MULTI", "GET x", "LLEN x", "EXEC", "EVAL return~redis.call('GET',KEYS[1]) 1 x",
 	}},
 	{"new", "KEn", []string{
 		"SET k v", "SET k w", "SET k w NX", "MSET k 1 k2 2", "INCR n", "INCR n", "APPEND s x", "SETRANGE s2 1 x", "SETBIT b 1 1",
