@@ -77,6 +77,10 @@ type Tx interface {
 	LRem(key string, count int64, value string) (int64, error) // LREM: elements removed
 	LLen(key string) (int64, error)                            // LLEN
 	LRange(key string, start, stop int64) ([]string, error)    // LRANGE
+	HGet(key, field string) (string, bool, error)              // HGET
+	HSet(key, field, value string) (int64, error)              // HSET key field value: fields added
+	HIncrBy(key, field string, incr int64) (int64, error)      // HINCRBY: new value
+	HDel(key string, fields ...string) (int64, error)          // HDEL: fields removed
 }
 
 // Script is one compound step of a queue, written twice: as Lua for Redis and as an

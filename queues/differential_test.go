@@ -62,13 +62,15 @@ type diffSide struct {
 	s        *queues.Scheduler
 	inFlight []queues.Delivery
 	clock    *fakeClock
+	live     int64 // reliable elements pushed and not yet finished: the conservation check
 }
 
 func newDiffSide(b queues.Backend, name string, clock *fakeClock) *diffSide {
 	return &diffSide{b: b, name: name, clock: clock,
 		w: queues.NewWaitlist(b, name), c: queues.NewCallQueue(b, name, queues.WithClock(clock.Now)),
 		p: queues.NewPriority(b, name, queues.WithOrder(queues.HighestFirst)), d: queues.NewDelayed(b, name, queues.WithClock(clock.Now)),
-		rel: queues.NewReliable(b, name, queues.WithLease(5*time.Second), queues.WithClock(clock.Now), queues.WithMaxDeliveries(3)), s: queues.NewScheduler(b, name, queues.WithBatch(3), queues.WithClock(clock.Now))}
+		rel: queues.NewReliable(b, name, queues.WithLease(5*time.Second), queues.WithClock(clock.Now), queues.WithMaxDeliveries(3),
+			queues.WithRetry(queues.RetryPolicy{Base: time.Second, Max: 4 * time.Second, Jitter: 0.5, Rand: rand.New(rand.NewPCG(1, 2)).Float64})), s: queues.NewScheduler(b, name, queues.WithBatch(3), queues.WithClock(clock.Now))}
 }
 
 func show(vs ...any) string {
@@ -162,7 +164,23 @@ func (s *diffSide) apply(t *testing.T, kind string, r *rand.Rand) string {
 		j, ok, err := s.d.TryPop(ctx)
 		return show("trypop ", j, ok, err)
 	case "reliable":
-		switch r.IntN(9) {
+		switch r.IntN(12) {
+		case 9:
+			n, err := s.rel.RetryAll(ctx)
+			return show("retryall ", n, err)
+		case 10:
+			dead, err := s.rel.Dead(ctx, 0, 3)
+			if err != nil || len(dead) == 0 {
+				return show("dead ", dead, err)
+			}
+			ok, err := s.rel.DeleteDead(ctx, dead[len(dead)-1].Delivery)
+			if ok {
+				s.live--
+			}
+			return show("deletedead ", dead, ok, err)
+		case 11:
+			retrying, err := s.rel.Retrying(ctx, 0, 3)
+			return show("retrying ", retrying, err)
 		case 6: // requeue a lease if it has expired, in one step
 			if len(s.inFlight) == 0 {
 				return "none"
@@ -177,6 +195,9 @@ func (s *diffSide) apply(t *testing.T, kind string, r *rand.Rand) string {
 			}
 			d := waiting[r.IntN(len(waiting))]
 			ok, err := s.rel.Remove(ctx, d.ID)
+			if ok {
+				s.live--
+			}
 			return show("remove ", d, ok, err)
 		case 8:
 			dead, err := s.rel.Dead(ctx, 0, 3)
@@ -187,6 +208,9 @@ func (s *diffSide) apply(t *testing.T, kind string, r *rand.Rand) string {
 			return show("retry ", dead[0].Delivery, dead[0].Died.UTC(), ok, err)
 		case 0, 1:
 			v, err := s.rel.Push(ctx, id)
+			if err == nil {
+				s.live++
+			}
 			return show("push ", v, err)
 		case 2:
 			if n, _, err := s.rel.Len(ctx); err != nil || n == 0 {
@@ -205,10 +229,13 @@ func (s *diffSide) apply(t *testing.T, kind string, r *rand.Rand) string {
 			switch r.IntN(3) {
 			case 0:
 				ok, err := s.rel.Ack(ctx, d)
+				if ok {
+					s.live--
+				}
 				return show("ack ", d, ok, err)
 			case 1:
-				ok, err := s.rel.Nack(ctx, d)
-				return show("nack ", d, ok, err)
+				ok, err := s.rel.Fail(ctx, d, fmt.Errorf("declined %d", r.IntN(3)))
+				return show("fail ", d, ok, err)
 			default:
 				s.inFlight = append(s.inFlight, d)
 				ok, err := s.rel.Extend(ctx, d)
@@ -248,8 +275,9 @@ func (s *diffSide) check(kind string) error {
 		if a, b := ll("processing"), zc("leases"); a < b {
 			return fmt.Errorf("%d in processing, %d leases", a, b)
 		}
-		if f, live := zc("failures"), ll("ready")+ll("processing"); f > live {
-			return fmt.Errorf("%d failure counts for %d live elements", f, live)
+		// Exactly once: every element pushed and not finished is in exactly one place.
+		if n := ll("ready") + ll("processing") + zc("retry") + zc("dead"); n != s.live {
+			return fmt.Errorf("%d elements in ready, processing, retry and dead; %d live", n, s.live)
 		}
 	case "delayed", "scheduler":
 		if n := ll("wake"); n > 1 {

@@ -14,7 +14,10 @@
 //   - [FIFO]: hand work from producers to consumers in arrival order (LPUSH +
 //     BRPOP). At most once: a consumer that dies with an element loses it.
 //   - [Reliable]: the same, but a job must survive a worker dying mid-job: at least
-//     once, with a processing list, leases, Ack, Nack and Reap.
+//     once, with a processing list, leases, Ack, Nack and Reap; retries with
+//     exponential backoff and jitter ([WithRetry]), a maximum of attempts, a
+//     dead-letter set, per-element attempts, last error and enqueue time, and
+//     Pause/Resume shared by every process.
 //   - [Levels]: a few fixed classes of work (urgent, normal, bulk) served strictly in
 //     order by one multi-key BRPOP.
 //   - [Priority]: work whose urgency is a number, any number of priorities, FIFO
@@ -30,8 +33,8 @@
 //     ("Redis in Action" 6.4).
 //
 // Every constructor takes the backend, the queue's name and options ([WithClock],
-// [WithLease], [WithMaxDeliveries], [WithBatch], [WithOrder], [WithStats]); counts
-// and positions are int64 throughout, as in go-redis. [WithClock] takes a func()
+// [WithLease], [WithRetry], [WithMaxDeliveries], [WithBatch], [WithOrder],
+// [WithStats]); counts and positions are int64 throughout, as in go-redis. [WithClock] takes a func()
 // time.Time, as zlite.WithClock does, so one fake clock serves a keyspace and its
 // queues. [Priority] and [CallQueue] both serve the highest priority first unless
 // given WithOrder([LowestFirst]).
@@ -77,8 +80,25 @@
 // reliable queue ([Reliable.Remove]: one pass over the list) and by value in O(n)
 // from the other list queues ([FIFO.Remove], [Levels.Remove]: LREM walks the list). [Reliable.Requeue] puts one expired lease
 // back (it checks the expiry in the same step, so a lease extended in time is left
-// alone), and with [WithMaxDeliveries] an element whose last delivery failed goes to
-// a dead set, from which [Reliable.Retry] moves it back.
+// alone), and with [WithMaxDeliveries] or [RetryPolicy].MaxAttempts an element whose
+// last attempt failed goes to a dead set, which [Reliable.Dead] lists with each
+// element's attempts, last error, enqueue time and time of death, from which
+// [Reliable.Retry] (one) and [Reliable.RetryAll] move elements back and
+// [Reliable.DeleteDead] drops one.
+//
+// # Retries, dead letters and pausing
+//
+// A [Reliable] delivery that fails (Nack, [Reliable.Fail] with a reason, or a lease
+// that expires: a crashed worker) counts as an attempt. With [WithRetry] the element
+// waits min(Base·2^(n−1), Max) after its n-th failure, plus up to Jitter of that
+// drawn from the policy's Rand, in the sorted set "{name}:retry", and is never
+// delivered before; Pop and Reap move due retries to the head of the queue, in the
+// same atomic step that checks their due time, so a retry is delivered once. The
+// attempts, last error and enqueue time of every live or dead element are kept in
+// the hash "{name}:info" (three fields per element, removed by Ack, Remove and
+// DeleteDead) and reported on every [Delivery]. [Reliable.Pause] stores the pause in
+// "{name}:meta", so consumers in every process stop taking elements until
+// [Reliable.Resume]; [Stats] shows Paused and Retrying.
 //
 // # Backends and atomic steps
 //

@@ -232,18 +232,25 @@ func (q *Levels) Items(ctx context.Context, level string, offset, count int64) (
 }
 
 // Items returns up to count waiting elements in serving order, skipping the first
-// offset; elements in processing are listed by [Reliable.InFlight]. The complexity
-// is as for [FIFO.Items].
+// offset, with their metadata ([Delivery]); elements in processing are listed by
+// [Reliable.InFlight] and those waiting out a retry delay by [Reliable.Retrying]. It
+// is two steps, the page and then its metadata. The complexity is as for
+// [FIFO.Items], plus O(k) for the metadata.
 func (q *Reliable) Items(ctx context.Context, offset, count int64) ([]Delivery, error) {
 	if err := q.at.checkRange("items", offset, count); err != nil {
 		return nil, err
 	}
 	es, err := listItems(ctx, q.b, q.ready, offset, count)
 	out := make([]Delivery, len(es))
+	ds := make([]*Delivery, len(es))
 	for i, e := range es {
 		out[i] = delivery(e)
+		ds[i] = &out[i]
 	}
-	return out, err
+	if err != nil {
+		return out, err
+	}
+	return out, q.withInfo(ctx, ds)
 }
 
 // Lease is an element in processing and the time its lease expires.
@@ -259,11 +266,35 @@ func (q *Reliable) InFlight(ctx context.Context, offset, count int64) ([]Lease, 
 	if err := q.at.checkRange("inflight", offset, count); err != nil {
 		return nil, err
 	}
+	return q.timedLeases(ctx, q.leases, offset, count)
+}
+
+// Retrying returns up to count elements waiting out a retry delay ([WithRetry]),
+// the first due first, skipping the first offset; each Lease's Deadline is when the
+// element is due again, and its Delivery has the metadata of the next attempt. It
+// returns [ErrBadRange] when offset or count is negative. It is two steps, as
+// [Reliable.Items]. The complexity is O(log n + k).
+func (q *Reliable) Retrying(ctx context.Context, offset, count int64) ([]Lease, error) {
+	if err := q.at.checkRange("retrying", offset, count); err != nil {
+		return nil, err
+	}
+	return q.timedLeases(ctx, q.retries, offset, count)
+}
+
+// timedLeases reads a page of the leases or the retry set, with metadata.
+func (q *Reliable) timedLeases(ctx context.Context, key string, offset, count int64) ([]Lease, error) {
 	var out []Lease
-	err := q.timedPage(ctx, q.leases, offset, count, func(d Delivery, t time.Time) {
+	err := q.timedPage(ctx, key, offset, count, func(d Delivery, t time.Time) {
 		out = append(out, Lease{d, t})
 	})
-	return out, err
+	if err != nil {
+		return out, err
+	}
+	ds := make([]*Delivery, len(out))
+	for i := range out {
+		ds[i] = &out[i].Delivery
+	}
+	return out, q.withInfo(ctx, ds)
 }
 
 // timedPage reads a page of the sorted set key, whose members are deliveries and

@@ -12,6 +12,7 @@ type config struct {
 	// maxDeliveries is how many times a Reliable element is delivered before it
 	// dies; 0: unlimited.
 	maxDeliveries int64
+	retry         RetryPolicy // see [WithRetry]
 	batch         int64
 	order         Order
 	stats         bool

@@ -9,81 +9,167 @@ import (
 // at-least-once work queue. Pop moves an element from the list "{name}:ready" into the
 // list "{name}:processing" (BLMOVE, atomic) and gives it a lease in the sorted set
 // "{name}:leases" (score: deadline in Unix microseconds). [Reliable.Ack] removes a
-// finished element; [Reliable.Nack] puts it back at the head of the queue; and
-// [Reliable.Reap], run periodically, puts back every element whose lease expired, so
-// a worker that dies mid-job loses nothing ([Reliable.Requeue] does so for one
-// element). [Reliable.Remove] takes a waiting element out before it is delivered.
+// finished element; [Reliable.Nack] (or [Reliable.Fail], with a reason) puts it back
+// at the head of the queue; and [Reliable.Reap], run periodically, puts back every
+// element whose lease expired, so a worker that dies mid-job loses nothing
+// ([Reliable.Requeue] does so for one element). [Reliable.Remove] takes a waiting
+// element out before it is delivered.
 //
 // Delivery is at least once: an element is delivered again only after its lease
 // expired (or after a Nack), so a worker that is merely slow may see its job run
-// twice; size the lease to the work, or call [Reliable.Extend]. Reap also gives a
-// lease to any element found in processing without one (a worker that died between
-// BLMOVE and the lease), so such an element returns after one more lease period.
-// Each element carries a unique id (the arrival sequence), so equal payloads are
-// distinct deliveries.
+// twice; size the lease to the work, or call [Reliable.Extend]. Among live
+// consumers that Ack within their lease, every element is delivered exactly once:
+// each step that moves an element is atomic, so an element is always in exactly one
+// of ready, processing, retry or dead (or finished). Reap also gives a lease to any
+// element found in processing without one (a worker that died between BLMOVE and the
+// lease), so such an element returns after one more lease period. Each element
+// carries a unique id (the arrival sequence), so equal payloads are distinct
+// deliveries.
 //
-// With [WithMaxDeliveries](n), an element whose n-th delivery fails (Nack, or a
-// lease that expires and is reaped or requeued) goes to the dead-letter sorted set
-// "{name}:dead" (score: when it died, Unix microseconds) instead of back to the
-// queue; the failures so far are counted in the sorted set "{name}:failures"
-// (member: the element, score: its failed deliveries), which holds only elements
-// that failed at least once and not yet finished. [Reliable.Dead] lists the dead
-// elements and [Reliable.Retry] moves one back. Without the option nothing dies and
-// no failure is counted.
+// # Attempts, retries and the dead set
+//
+// Every failed delivery (a Nack or Fail, or a lease that expires and is reaped or
+// requeued) counts as an attempt. The hash "{name}:info" keeps, per live or dead
+// element id, its failed deliveries ("<id>:a"), its enqueue time ("<id>:t", Unix
+// microseconds) and the last failure's reason ("<id>:e"; "lease expired" for an
+// expiry), and [Delivery] reports them. With [WithRetry] a failed element waits out
+// an exponential backoff with jitter in the sorted set "{name}:retry" (score: due
+// time) before it is delivered again; without it, it goes straight back to the
+// head of the queue. With a maximum number of attempts ([RetryPolicy].MaxAttempts
+// or [WithMaxDeliveries]) an element whose last attempt fails goes to the dead set
+// "{name}:dead" (score: when it died) instead. [Reliable.Dead] lists the dead
+// elements with their attempts, last error and enqueue time; [Reliable.Retry] and
+// [Reliable.RetryAll] move them back with their attempts forgotten, and
+// [Reliable.DeleteDead] drops one.
+//
+// # Pausing
+//
+// [Reliable.Pause] sets the member "paused" of the sorted set "{name}:meta", so
+// every process sees it: pushes go on, but pops take nothing until
+// [Reliable.Resume]; a Pop waiting meanwhile keeps waiting (checking the state
+// every 100 ms) until the queue is resumed or its timeout ends. An element taken by
+// a pop that was already blocked when the queue was paused is put back at the head
+// of the queue in the same step that would have leased it, so nothing is lost.
+//
+// # Costs
+//
+// Push, Ack, Extend and the dead-set methods on one element are one step of O(log n)
+// (Ack, Nack and Requeue O(p + log n) for p elements in processing, as LREM walks the
+// list). Pop is one BLMOVE and one step; with [WithRetry], or while the queue is
+// paused, one more step before the BLMOVE moves the due retries (O(k log n) for k
+// due). The listings cost their page plus one step reading k ids' metadata.
 //
 // Reliable is safe for concurrent use.
 type Reliable struct {
-	b                                             Backend
-	name                                          string
-	st                                            *counters
-	clock                                         nower
-	lease                                         time.Duration
-	maxDeliveries                                 string
-	at                                            where
-	ready, processing, leases, meta, dead, failed string
+	b                                                    Backend
+	name                                                 string
+	st                                                   *counters
+	clock                                                nower
+	lease                                                time.Duration
+	policy                                               RetryPolicy
+	maxAttempts                                          string
+	at                                                   where
+	ready, processing, leases, meta, dead, info, retries string
 }
 
-// Delivery is an element handed to a worker by [Reliable.Pop].
+// Delivery is an element handed to a worker by [Reliable.Pop], or listed by
+// [Reliable.Items], [Reliable.InFlight] and [Reliable.Dead].
 type Delivery struct {
 	ID      string // as returned by [Reliable.Push]: unique per pushed element
 	Payload string // as pushed
+	// Attempt is the number of this delivery, 1 for the first: one more than the
+	// element's failed deliveries so far. In the dead set it is the number of the
+	// delivery that failed last.
+	Attempt int64
+	// Enqueued is when the element was pushed (zero for an element pushed before
+	// the queue kept it).
+	Enqueued time.Time
+	// LastError is the reason the last failed delivery gave ([Reliable.Fail]),
+	// "lease expired" for an expiry, "" when none failed or none gave one.
+	LastError string
 }
 
 func (d Delivery) elem() string { return d.ID + d.Payload }
 
 // delivery splits a queued element into its id and payload.
 func delivery(e string) Delivery {
-	return Delivery{ID: seqID(e), Payload: stripSeq(e)}
+	return Delivery{ID: seqID(e), Payload: stripSeq(e), Attempt: 1}
 }
 
+// withInfo fills d's metadata from the reply of luaInfo: failures, enqueue time,
+// last error.
+func (d Delivery) withInfo(a []any) Delivery {
+	if len(a) < 3 {
+		return d
+	}
+	d.Attempt = replyInt(a[0]) + 1
+	if t := replyInt(a[1]); t != 0 {
+		d.Enqueued = time.UnixMicro(t)
+	}
+	d.LastError = replyString(a[2])
+	return d
+}
+
+// leaseExpired is the reason recorded for a lease that expired.
+const leaseExpired = "lease expired"
+
+// pausePoll is how often a Pop on a paused queue looks whether it was resumed.
+const pausePoll = 100 * time.Millisecond
+
 // NewReliable returns the reliable queue called name on b. It uses the options
-// [WithLease] (30 s by default), [WithMaxDeliveries] (unlimited by default),
-// [WithClock] and [WithStats]. It panics if name is empty.
+// [WithLease] (30 s by default), [WithRetry] (retry at once, unlimited by default),
+// [WithMaxDeliveries], [WithClock] and [WithStats]. It panics if name is empty.
 func NewReliable(b Backend, name string, opts ...Option) *Reliable {
 	checkName("Reliable", name)
 	cfg := newConfig(opts)
+	p := cfg.retry.normalize(cfg.maxDeliveries)
 	return &Reliable{b: b, name: name, st: newCounters(cfg, false), clock: cfg.clock, lease: cfg.lease,
-		maxDeliveries: fmtInt(cfg.maxDeliveries), at: where{"reliable", name},
+		policy: p, maxAttempts: fmtInt(p.MaxAttempts), at: where{"reliable", name},
 		ready: key(name, "ready"), processing: key(name, "processing"), leases: key(name, "leases"),
-		meta: key(name, "meta"), dead: key(name, "dead"), failed: key(name, "failures")}
+		meta: key(name, "meta"), dead: key(name, "dead"), info: key(name, "info"), retries: key(name, "retry")}
 }
 
 // keys are, in order: KEYS[1] ready, [2] processing, [3] leases, [4] meta, [5] dead,
-// [6] failures.
+// [6] info, [7] retry.
 func (q *Reliable) keys() []string {
-	return []string{q.ready, q.processing, q.leases, q.meta, q.dead, q.failed}
+	return []string{q.ready, q.processing, q.leases, q.meta, q.dead, q.info, q.retries}
 }
 
-// luaFail defines fail(m, max, now) in a Lua script: the element m, just taken out
-// of processing, failed a delivery. With max > 0 its failures are counted, and at
-// the max-th it moves to the dead set (reply 2); otherwise it goes back to the head
-// of the queue (reply 1). goFail is its Go half.
+// failArgs are the first seven arguments of every step that may fail an element:
+// ARGV[1] max attempts, [2] now, [3] base delay, [4] max delay (µs), [5] jitter,
+// [6] jitter sample, [7] reason.
+func (q *Reliable) failArgs(now time.Time, reason string, more ...string) []string {
+	p := q.policy
+	return append([]string{q.maxAttempts, fmtInt(micros(now)), fmtInt(p.Base.Microseconds()),
+		fmtInt(p.Max.Microseconds()), fmtFloat(p.Jitter), fmtFloat(p.Rand()), reason}, more...)
+}
+
+// luaFail defines fail(m, i) in a Lua script: the element m, just taken out of
+// processing, failed a delivery; i is its index among the elements this step fails,
+// for the jitter. Its failures are counted and the reason kept; at the last attempt
+// it moves to the dead set (reply 2); with a backoff it goes to the retry set
+// (reply 3); otherwise back to the head of the queue (reply 1). goFail is its Go
+// half; retryDue computes the same due time.
 const luaFail = `
-local function fail(m, max, now)
-  if max > 0 and tonumber(redis.call('ZINCRBY', KEYS[6], 1, m)) >= max then
-    redis.call('ZREM', KEYS[6], m)
-    redis.call('ZADD', KEYS[5], now, m)
+local function fail(m, i)
+  local id = string.sub(m, 1, 16)
+  local n = redis.call('HINCRBY', KEYS[6], id .. ':a', 1)
+  if ARGV[7] ~= '' then redis.call('HSET', KEYS[6], id .. ':e', ARGV[7]) end
+  local max = tonumber(ARGV[1])
+  if max > 0 and n >= max then
+    redis.call('ZADD', KEYS[5], ARGV[2], m)
     return 2
+  end
+  local base = tonumber(ARGV[3])
+  if base > 0 then
+    local d = base * 2 ^ (n - 1)
+    local cap = tonumber(ARGV[4])
+    if d > cap then d = cap end
+    local u = tonumber(ARGV[6]) + i * 0.6180339887498949
+    u = u - math.floor(u)
+    local due = tonumber(ARGV[2]) + d + math.floor(d * tonumber(ARGV[5]) * u)
+    redis.call('ZADD', KEYS[7], string.format('%.0f', due), m)
+    return 3
   end
   redis.call('RPUSH', KEYS[1], m)
   return 1
@@ -94,54 +180,81 @@ end
 const (
 	failRequeued int64 = 1
 	failDead     int64 = 2
+	failDelayed  int64 = 3
 )
 
-func goFail(tx Tx, keys []string, m, max, now string) (int64, error) {
-	if n := parseInt(max); n > 0 {
-		f, err := tx.ZIncrBy(keys[5], 1, m)
-		if err != nil {
+func goFail(tx Tx, keys, args []string, m string, i int64) (int64, error) {
+	id := seqID(m)
+	n, err := tx.HIncrBy(keys[5], id+":a", 1)
+	if err != nil {
+		return 0, err
+	}
+	if args[6] != "" {
+		if _, err := tx.HSet(keys[5], id+":e", args[6]); err != nil {
 			return 0, err
 		}
-		if f >= float64(n) {
-			if _, err := tx.ZRem(keys[5], m); err != nil {
-				return 0, err
-			}
-			at, _ := parseScore(now)
-			_, err := tx.ZAdd(keys[4], at, m)
-			return failDead, err
-		}
 	}
-	_, err := tx.RPush(keys[0], m)
+	now := parseInt(args[1])
+	if maxAttempts := parseInt(args[0]); maxAttempts > 0 && n >= maxAttempts {
+		_, err := tx.ZAdd(keys[4], float64(now), m)
+		return failDead, err
+	}
+	if base := parseInt(args[2]); base > 0 {
+		jitter, _ := parseScore(args[4])
+		u, _ := parseScore(args[5])
+		due := retryDue(now, base, parseInt(args[3]), jitter, u, n, i)
+		_, err := tx.ZAdd(keys[6], float64(due), m)
+		return failDelayed, err
+	}
+	_, err = tx.RPush(keys[0], m)
 	return failRequeued, err
 }
 
-// countFail counts what fail replied: an element requeued or dead.
+// countFail counts what fail replied: an element requeued (now or after a delay) or
+// dead.
 func (q *Reliable) countFail(r any) {
 	switch replyInt(r) {
-	case failRequeued:
+	case failRequeued, failDelayed:
 		q.st.requeue(1)
 	case failDead:
 		q.st.die(1)
 	}
 }
 
+// luaForget defines forget(id): drop an element's metadata.
+const luaForget = `
+local function forget(id)
+  redis.call('HDEL', KEYS[6], id .. ':a', id .. ':t', id .. ':e')
+end
+`
+
+func goForget(tx Tx, keys []string, id string) error {
+	_, err := tx.HDel(keys[5], id+":a", id+":t", id+":e")
+	return err
+}
+
 var reliablePush = NewScript(luaSeq+`
 local s = seq(KEYS[4])
 redis.call('LPUSH', KEYS[1], s .. ARGV[1])
+redis.call('HSET', KEYS[6], s .. ':t', ARGV[2])
 return s
 `, func(tx Tx, keys, args []string) (any, error) {
 	s, err := nextSeq(tx, keys[3])
 	if err != nil {
 		return nil, err
 	}
-	_, err = tx.LPush(keys[0], s+args[0])
+	if _, err = tx.LPush(keys[0], s+args[0]); err != nil {
+		return nil, err
+	}
+	_, err = tx.HSet(keys[5], s+":t", args[1])
 	return s, err
 })
 
 // Push appends payload to the queue and returns the id of the new element, which
-// [Delivery].ID repeats and [Reliable.Remove] takes. The complexity is O(1).
+// [Delivery].ID repeats and [Reliable.Remove] takes. It records the enqueue time. The
+// complexity is O(1).
 func (q *Reliable) Push(ctx context.Context, payload string) (id string, err error) {
-	r, err := q.b.Eval(ctx, reliablePush, q.keys(), payload)
+	r, err := q.b.Eval(ctx, reliablePush, q.keys(), payload, fmtInt(micros(q.clock.Now())))
 	if err != nil {
 		return "", err
 	}
@@ -149,41 +262,228 @@ func (q *Reliable) Push(ctx context.Context, payload string) (id string, err err
 	return replyString(r), nil
 }
 
-var reliableLease = NewScript(`
-redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
-return 1
-`, func(tx Tx, keys, args []string) (any, error) {
-	deadline, _ := parseScore(args[1])
-	_, err := tx.ZAdd(keys[2], deadline, args[0])
-	return int64(1), err
-})
+// luaInfo defines info(id): the element's failures, enqueue time and last error.
+const luaInfo = `
+local function info(id)
+  local v = redis.call('HMGET', KEYS[6], id .. ':a', id .. ':t', id .. ':e')
+  return {v[1] or '0', v[2] or '0', v[3] or ''}
+end
+`
 
-// Pop moves the oldest element into processing with a lease (BLMOVE, then ZADD),
-// waiting up to timeout (0: until ctx is done). Timeout and cancellation behave as in
-// [FIFO.Pop]: an element taken is leased and returned even if ctx ended meanwhile.
-// If the lease cannot be written, Pop returns the delivery (ok == true) with the
-// error; the element is then in processing without a lease, and [Reliable.Reap]
-// leases it. The complexity is O(log n).
-func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bool, error) {
-	q.st.enter()
-	e, ok, err := q.b.BLMove(ctx, q.ready, q.processing, "RIGHT", "LEFT", timeout)
-	q.st.leave(ok)
-	if !ok || err != nil {
-		return Delivery{}, ok, err
+func goInfo(tx Tx, keys []string, id string) ([]any, error) {
+	out := []any{"0", "0", ""}
+	for i, f := range []string{":a", ":t", ":e"} {
+		v, ok, err := tx.HGet(keys[5], id+f)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out[i] = v
+		}
 	}
-	d := delivery(e)
-	deadline := micros(q.clock.Now().Add(q.lease))
-	_, _, err = afterWake(ctx, func(ctx context.Context) (struct{}, bool, error) {
-		_, err := q.b.Eval(ctx, reliableLease, q.keys(), e, fmtInt(deadline))
-		return struct{}{}, true, err
-	})
-	return d, true, err
+	return out, nil
 }
 
-var reliableAck = NewScript(`
+// reliableLease leases the element ARGV[1] just moved into processing until
+// ARGV[2] and replies with its metadata, or, if the queue is paused, puts it back
+// at the head of the queue and replies 0.
+var reliableLease = NewScript(luaInfo+`
+if redis.call('ZSCORE', KEYS[4], 'paused') then
+  redis.call('LREM', KEYS[2], 1, ARGV[1])
+  redis.call('RPUSH', KEYS[1], ARGV[1])
+  return 0
+end
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+return info(string.sub(ARGV[1], 1, 16))
+`, func(tx Tx, keys, args []string) (any, error) {
+	if _, paused, err := tx.ZScore(keys[3], "paused"); err != nil || paused {
+		if err != nil {
+			return nil, err
+		}
+		if _, err := tx.LRem(keys[1], 1, args[0]); err != nil {
+			return nil, err
+		}
+		_, err := tx.RPush(keys[0], args[0])
+		return int64(0), err
+	}
+	deadline, _ := parseScore(args[1])
+	if _, err := tx.ZAdd(keys[2], deadline, args[0]); err != nil {
+		return nil, err
+	}
+	return goInfo(tx, keys, seqID(args[0]))
+})
+
+// reliablePrepare moves the retries due at ARGV[1] to the head of the queue, the
+// earliest due served first, and replies {paused (0 or 1), the next retry's due
+// time or ""}.
+var reliablePrepare = NewScript(`
+local due = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', ARGV[1])
+for i = #due, 1, -1 do
+  redis.call('ZREM', KEYS[7], due[i])
+  redis.call('RPUSH', KEYS[1], due[i])
+end
+local p = 0
+if redis.call('ZSCORE', KEYS[4], 'paused') then p = 1 end
+local nx = redis.call('ZRANGE', KEYS[7], 0, 0, 'WITHSCORES')
+return {p, #due, nx[2] or ''}
+`, func(tx Tx, keys, args []string) (any, error) {
+	due, err := tx.ZRangeByScoreWithScores(keys[6], "-inf", args[0], 0, -1)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(due) - 1; i >= 0; i-- {
+		if _, err := tx.ZRem(keys[6], due[i].Member); err != nil {
+			return nil, err
+		}
+		if _, err := tx.RPush(keys[0], due[i].Member); err != nil {
+			return nil, err
+		}
+	}
+	p := int64(0)
+	if _, paused, err := tx.ZScore(keys[3], "paused"); err != nil {
+		return nil, err
+	} else if paused {
+		p = 1
+	}
+	next := ""
+	nx, err := tx.ZRangeWithScores(keys[6], 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(nx) > 0 {
+		next = fmtInt(int64(nx[0].Score))
+	}
+	return []any{p, int64(len(due)), next}, nil
+})
+
+// prepare runs reliablePrepare: whether the queue is paused and when the next
+// retry is due (zero: none).
+func (q *Reliable) prepare(ctx context.Context) (paused bool, next time.Time, err error) {
+	r, err := q.b.Eval(ctx, reliablePrepare, q.keys(), fmtInt(micros(q.clock.Now())))
+	a, _ := replyArray(r)
+	if err != nil || len(a) != 3 {
+		return false, time.Time{}, err
+	}
+	if s := replyString(a[2]); s != "" {
+		next = time.UnixMicro(int64(replyFloat(a[2])))
+	}
+	return replyInt(a[0]) == 1, next, nil
+}
+
+// retrying reports whether failed elements wait out a delay.
+func (q *Reliable) retrying() bool { return q.policy.Base > 0 }
+
+// Pop moves the oldest element into processing with a lease (BLMOVE, then one step
+// that leases it and reads its metadata), waiting up to timeout (0: until ctx is
+// done). Timeout and cancellation behave as in [FIFO.Pop]: an element taken is
+// leased and returned even if ctx ended meanwhile. If the lease cannot be written,
+// Pop returns the delivery (ok == true) with the error; the element is then in
+// processing without a lease, and [Reliable.Reap] leases it.
+//
+// With [WithRetry], Pop first moves the due retries to the head of the queue and
+// waits no longer than until the next retry is due (nor than one lease, so that a
+// retry another process schedules meanwhile is seen). While the queue is paused Pop
+// takes nothing and waits for [Reliable.Resume] within timeout. The complexity is
+// O(log n), plus O(k log n) for k due retries.
+func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return Delivery{}, false, err
+	}
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	q.st.enter()
+	d, ok, err := q.pop(ctx, timeout, deadline)
+	q.st.leave(ok)
+	return d, ok, err
+}
+
+func (q *Reliable) pop(ctx context.Context, timeout time.Duration, deadline time.Time) (Delivery, bool, error) {
+	prepare := q.retrying()
+	for first := true; ; first = false {
+		var wait time.Duration // 0: forever
+		if timeout > 0 {
+			// The first round always looks, however short the timeout.
+			if wait = time.Until(deadline); wait <= 0 && !first {
+				return Delivery{}, false, nil
+			}
+			wait = max(wait, time.Millisecond)
+		}
+		full := true // wait is all that is left of timeout
+		limit := func(d time.Duration) {
+			d = max(d, time.Millisecond)
+			if wait == 0 || d < wait {
+				wait, full = d, false
+			}
+		}
+		if prepare {
+			paused, next, err := q.prepare(ctx)
+			if err != nil {
+				return Delivery{}, false, err
+			}
+			if paused {
+				limit(pausePoll)
+				if err := sleepCtx(ctx, wait); err != nil {
+					return Delivery{}, false, err
+				}
+				if full {
+					return Delivery{}, false, nil
+				}
+				continue
+			}
+			prepare = q.retrying()
+			if !next.IsZero() {
+				limit(next.Sub(q.clock.Now()))
+			}
+			if prepare {
+				limit(q.lease)
+			}
+		}
+		e, ok, err := q.b.BLMove(ctx, q.ready, q.processing, "RIGHT", "LEFT", wait)
+		if err != nil {
+			return Delivery{}, false, err
+		}
+		if !ok {
+			if full {
+				return Delivery{}, false, nil
+			}
+			continue
+		}
+		d := delivery(e)
+		lease := micros(q.clock.Now().Add(q.lease))
+		r, _, err := afterWake(ctx, func(ctx context.Context) (any, bool, error) {
+			r, err := q.b.Eval(ctx, reliableLease, q.keys(), e, fmtInt(lease))
+			return r, true, err
+		})
+		if err != nil {
+			return d, true, err
+		}
+		a, _ := replyArray(r)
+		if a == nil { // paused: the element is back at the head of the queue
+			prepare = true
+			continue
+		}
+		return d.withInfo(a), true, nil
+	}
+}
+
+// sleepCtx waits d or until ctx is done.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+var reliableAck = NewScript(luaForget+`
 local n = redis.call('LREM', KEYS[2], 1, ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('ZREM', KEYS[6], ARGV[1])
+if n > 0 then forget(string.sub(ARGV[1], 1, 16)) end
 return n
 `, func(tx Tx, keys, args []string) (any, error) {
 	n, err := tx.LRem(keys[1], 1, args[0])
@@ -193,15 +493,18 @@ return n
 	if _, err = tx.ZRem(keys[2], args[0]); err != nil {
 		return nil, err
 	}
-	_, err = tx.ZRem(keys[5], args[0])
+	if n > 0 {
+		err = goForget(tx, keys, seqID(args[0]))
+	}
 	return n, err
 })
 
-// Ack marks d done, removing it from processing, and reports whether it was there.
-// It is false when d's lease expired and Reap put it back in the queue (it will be
-// delivered again). If it was put back and delivered again already, Ack completes
-// that delivery as well: the job is done, and the other worker's Ack reports false.
-// The complexity is O(p + log n) for p elements in processing.
+// Ack marks d done, removing it from processing and forgetting its metadata, and
+// reports whether it was there. It is false when d's lease expired and Reap put it
+// back in the queue (it will be delivered again). If it was put back and delivered
+// again already, Ack completes that delivery as well: the job is done, and the other
+// worker's Ack reports false. The complexity is O(p + log n) for p elements in
+// processing.
 func (q *Reliable) Ack(ctx context.Context, d Delivery) (bool, error) {
 	r, err := q.b.Eval(ctx, reliableAck, q.keys(), d.elem())
 	if replyInt(r) > 0 {
@@ -211,59 +514,70 @@ func (q *Reliable) Ack(ctx context.Context, d Delivery) (bool, error) {
 }
 
 var reliableNack = NewScript(luaFail+`
-if redis.call('LREM', KEYS[2], 1, ARGV[1]) == 0 then return 0 end
-redis.call('ZREM', KEYS[3], ARGV[1])
-return fail(ARGV[1], tonumber(ARGV[2]), ARGV[3])
+if redis.call('LREM', KEYS[2], 1, ARGV[8]) == 0 then return 0 end
+redis.call('ZREM', KEYS[3], ARGV[8])
+return fail(ARGV[8], 0)
 `, func(tx Tx, keys, args []string) (any, error) {
-	n, err := tx.LRem(keys[1], 1, args[0])
+	n, err := tx.LRem(keys[1], 1, args[7])
 	if err != nil || n == 0 {
 		return int64(0), err
 	}
-	if _, err := tx.ZRem(keys[2], args[0]); err != nil {
+	if _, err := tx.ZRem(keys[2], args[7]); err != nil {
 		return nil, err
 	}
-	return goFail(tx, keys, args[0], args[1], args[2])
+	return goFail(tx, keys, args, args[7], 0)
 })
 
-// Nack gives d up: it leaves processing and becomes the next element to be popped,
-// or, when this was its last delivery under [WithMaxDeliveries], goes to the dead
-// set. It reports whether d was in processing. The complexity is O(p + log n) for p
-// elements in processing.
+// Nack gives d up: it leaves processing and becomes the next element to be popped
+// (with [WithRetry]: once its backoff has passed), or, when this was its last
+// attempt, goes to the dead set. It reports whether d was in processing. It is
+// [Reliable.Fail] without a reason. The complexity is O(p + log n) for p elements in
+// processing.
 func (q *Reliable) Nack(ctx context.Context, d Delivery) (bool, error) {
-	r, err := q.b.Eval(ctx, reliableNack, q.keys(), d.elem(), q.maxDeliveries, fmtInt(micros(q.clock.Now())))
+	return q.Fail(ctx, d, nil)
+}
+
+// Fail is [Reliable.Nack] that records why the delivery failed: cause's text becomes
+// the element's LastError (a nil cause keeps the previous one).
+func (q *Reliable) Fail(ctx context.Context, d Delivery, cause error) (bool, error) {
+	reason := ""
+	if cause != nil {
+		reason = cause.Error()
+	}
+	r, err := q.b.Eval(ctx, reliableNack, q.keys(), q.failArgs(q.clock.Now(), reason, d.elem())...)
 	q.countFail(r)
 	return replyInt(r) > 0, err
 }
 
 var reliableRequeue = NewScript(luaFail+`
-local deadline = redis.call('ZSCORE', KEYS[3], ARGV[1])
-if not deadline or tonumber(deadline) > tonumber(ARGV[3]) then return 0 end
-redis.call('ZREM', KEYS[3], ARGV[1])
-if redis.call('LREM', KEYS[2], 1, ARGV[1]) == 0 then return 0 end
-return fail(ARGV[1], tonumber(ARGV[2]), ARGV[3])
+local deadline = redis.call('ZSCORE', KEYS[3], ARGV[8])
+if not deadline or tonumber(deadline) > tonumber(ARGV[2]) then return 0 end
+redis.call('ZREM', KEYS[3], ARGV[8])
+if redis.call('LREM', KEYS[2], 1, ARGV[8]) == 0 then return 0 end
+return fail(ARGV[8], 0)
 `, func(tx Tx, keys, args []string) (any, error) {
-	deadline, ok, err := tx.ZScore(keys[2], args[0])
-	if err != nil || !ok || deadline > float64(parseInt(args[2])) {
+	deadline, ok, err := tx.ZScore(keys[2], args[7])
+	if err != nil || !ok || deadline > float64(parseInt(args[1])) {
 		return int64(0), err
 	}
-	if _, err := tx.ZRem(keys[2], args[0]); err != nil {
+	if _, err := tx.ZRem(keys[2], args[7]); err != nil {
 		return nil, err
 	}
-	n, err := tx.LRem(keys[1], 1, args[0])
+	n, err := tx.LRem(keys[1], 1, args[7])
 	if err != nil || n == 0 {
 		return int64(0), err
 	}
-	return goFail(tx, keys, args[0], args[1], args[2])
+	return goFail(tx, keys, args, args[7], 0)
 })
 
 // Requeue does for d alone what [Reliable.Reap] does for every expired lease, in one
 // atomic step: if d's lease has expired, d leaves processing and goes back to the
-// head of the queue (or to the dead set, as for [Reliable.Nack]). It reports whether
-// it did; it does nothing to a lease still running, so a worker that extended its
-// lease in time keeps it. The complexity is O(p + log n) for p elements in
-// processing.
+// head of the queue (or to the retry or dead set, as for [Reliable.Nack], with the
+// reason "lease expired"). It reports whether it did; it does nothing to a lease
+// still running, so a worker that extended its lease in time keeps it. The
+// complexity is O(p + log n) for p elements in processing.
 func (q *Reliable) Requeue(ctx context.Context, d Delivery) (bool, error) {
-	r, err := q.b.Eval(ctx, reliableRequeue, q.keys(), d.elem(), q.maxDeliveries, fmtInt(micros(q.clock.Now())))
+	r, err := q.b.Eval(ctx, reliableRequeue, q.keys(), q.failArgs(q.clock.Now(), leaseExpired, d.elem())...)
 	if replyInt(r) > 0 {
 		q.st.expire(1)
 	}
@@ -294,23 +608,25 @@ func (q *Reliable) Extend(ctx context.Context, d Delivery) (bool, error) {
 
 var reliableReap = NewScript(luaFail+`
 local n = {0, 0}
-for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])) do
+local i = 0
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[2])) do
   redis.call('ZREM', KEYS[3], m)
   if redis.call('LREM', KEYS[2], 1, m) > 0 then
-    local r = fail(m, tonumber(ARGV[3]), ARGV[1])
-    n[r] = n[r] + 1
+    local r = fail(m, i)
+    i = i + 1
+    if r == 2 then n[2] = n[2] + 1 else n[1] = n[1] + 1 end
   end
 end
 for _, m in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
-  if not redis.call('ZSCORE', KEYS[3], m) then redis.call('ZADD', KEYS[3], ARGV[2], m) end
+  if not redis.call('ZSCORE', KEYS[3], m) then redis.call('ZADD', KEYS[3], ARGV[8], m) end
 end
 return n
 `, func(tx Tx, keys, args []string) (any, error) {
-	expired, err := tx.ZRangeByScoreWithScores(keys[2], "-inf", args[0], 0, -1)
+	expired, err := tx.ZRangeByScoreWithScores(keys[2], "-inf", args[1], 0, -1)
 	if err != nil {
 		return nil, err
 	}
-	var requeued, dead int64
+	var requeued, dead, i int64
 	for _, z := range expired {
 		if _, err := tx.ZRem(keys[2], z.Member); err != nil {
 			return nil, err
@@ -320,10 +636,11 @@ return n
 			return nil, err
 		}
 		if k > 0 {
-			r, err := goFail(tx, keys, z.Member, args[2], args[0])
+			r, err := goFail(tx, keys, args, z.Member, i)
 			if err != nil {
 				return nil, err
 			}
+			i++
 			if r == failDead {
 				dead++
 			} else {
@@ -335,7 +652,7 @@ return n
 	if err != nil {
 		return nil, err
 	}
-	lease, _ := parseScore(args[1])
+	lease, _ := parseScore(args[7])
 	for _, m := range inFlight {
 		_, ok, err := tx.ZScore(keys[2], m)
 		if err != nil {
@@ -351,13 +668,14 @@ return n
 })
 
 // Reap puts every element whose lease has expired back at the head of the queue (or
-// in the dead set, when that was its last delivery under [WithMaxDeliveries]) and
-// returns how many expired leases it ended; elements in processing without a lease
-// get one. Run it periodically (say every lease/2). The complexity is O(p log n)
-// for p elements in processing.
+// in the retry or dead set, as for [Reliable.Nack], with the reason "lease expired")
+// and returns how many expired leases it ended; elements in processing without a
+// lease get one. With [WithRetry] it then moves the due retries to the head of the
+// queue, as Pop does. Run it periodically (say every lease/2). The complexity is
+// O(p log n) for p elements in processing, plus O(k log n) for k due retries.
 func (q *Reliable) Reap(ctx context.Context) (int64, error) {
 	now := q.clock.Now()
-	r, err := q.b.Eval(ctx, reliableReap, q.keys(), fmtInt(micros(now)), fmtInt(micros(now.Add(q.lease))), q.maxDeliveries)
+	r, err := q.b.Eval(ctx, reliableReap, q.keys(), q.failArgs(now, leaseExpired, fmtInt(micros(now.Add(q.lease))))...)
 	a, _ := replyArray(r)
 	if len(a) != 2 {
 		return 0, err
@@ -366,17 +684,20 @@ func (q *Reliable) Reap(ctx context.Context) (int64, error) {
 	q.st.expire(requeued + dead)
 	q.st.requeue(requeued)
 	q.st.die(dead)
+	if err == nil && q.retrying() {
+		_, _, err = q.prepare(ctx)
+	}
 	return requeued + dead, err
 }
 
 // reliableRemove removes the waiting element whose id is ARGV[1], looking from the
-// end served first, and forgets its failures.
-var reliableRemove = NewScript(`
+// end served first, and forgets its metadata.
+var reliableRemove = NewScript(luaForget+`
 local l = redis.call('LRANGE', KEYS[1], 0, -1)
 for i = #l, 1, -1 do
   if string.sub(l[i], 1, 16) == ARGV[1] then
     redis.call('LREM', KEYS[1], -1, l[i])
-    redis.call('ZREM', KEYS[6], l[i])
+    forget(ARGV[1])
     return 1
   end
 end
@@ -393,17 +714,16 @@ return 0
 		if _, err := tx.LRem(keys[0], -1, l[i]); err != nil {
 			return nil, err
 		}
-		_, err := tx.ZRem(keys[5], l[i])
-		return int64(1), err
+		return int64(1), goForget(tx, keys, args[0])
 	}
 	return int64(0), nil
 })
 
 // Remove takes the waiting element id (as returned by [Reliable.Push] and listed by
 // [Reliable.Items]) out of the queue, so that it is never delivered, and reports
-// whether it was waiting; an element in processing is not removed (Ack it). It
-// returns [ErrEmptyID] for an empty id. The complexity is O(n) for n waiting
-// elements (one pass over the list, as LREM makes).
+// whether it was waiting; an element in processing is not removed (Ack it), nor one
+// waiting out a retry delay. It returns [ErrEmptyID] for an empty id. The complexity
+// is O(n) for n waiting elements (one pass over the list, as LREM makes).
 func (q *Reliable) Remove(ctx context.Context, id string) (bool, error) {
 	if id == "" {
 		return false, q.at.fail("remove", id, ErrEmptyID)
@@ -415,52 +735,34 @@ func (q *Reliable) Remove(ctx context.Context, id string) (bool, error) {
 	return replyInt(r) > 0, err
 }
 
-// DeadElement is an element in the dead set of a [Reliable] queue and when it died.
-type DeadElement struct {
-	Delivery
-	Died time.Time
-}
-
-// Dead returns up to count dead elements, the earliest to die first, skipping the
-// first offset. It returns [ErrBadRange] when offset or count is negative. The
-// complexity is O(log n + k).
-func (q *Reliable) Dead(ctx context.Context, offset, count int64) ([]DeadElement, error) {
-	if err := q.at.checkRange("dead", offset, count); err != nil {
-		return nil, err
-	}
-	var out []DeadElement
-	err := q.timedPage(ctx, q.dead, offset, count, func(d Delivery, t time.Time) {
-		out = append(out, DeadElement{d, t})
-	})
-	return out, err
-}
-
-var reliableRetry = NewScript(`
-if redis.call('ZREM', KEYS[5], ARGV[1]) == 0 then return 0 end
-redis.call('RPUSH', KEYS[1], ARGV[1])
-return 1
+var reliablePause = NewScript(`
+if ARGV[1] == '1' then return redis.call('ZADD', KEYS[4], 1, 'paused') end
+return redis.call('ZREM', KEYS[4], 'paused')
 `, func(tx Tx, keys, args []string) (any, error) {
-	n, err := tx.ZRem(keys[4], args[0])
-	if err != nil || n == 0 {
-		return int64(0), err
+	if args[0] == "1" {
+		return tx.ZAdd(keys[3], 1, "paused")
 	}
-	_, err = tx.RPush(keys[0], args[0])
-	return int64(1), err
+	return tx.ZRem(keys[3], "paused")
 })
 
-// Retry moves the dead element d (as listed by [Reliable.Dead]) back to the head of
-// the queue, with its failures forgotten (it gets [WithMaxDeliveries] deliveries
-// again), and reports whether it was dead. The complexity is O(log n).
-func (q *Reliable) Retry(ctx context.Context, d Delivery) (bool, error) {
-	r, err := q.b.Eval(ctx, reliableRetry, q.keys(), d.elem())
-	if replyInt(r) > 0 {
-		q.st.requeue(1)
-	}
+// Pause stops the queue's consumers, in every process, from taking elements until
+// [Reliable.Resume]; pushes, Acks, Nacks and Reap go on. It reports whether the queue
+// was running. The complexity is O(log n).
+func (q *Reliable) Pause(ctx context.Context) (bool, error) {
+	r, err := q.b.Eval(ctx, reliablePause, q.keys(), "1")
+	return replyInt(r) > 0, err
+}
+
+// Resume ends a [Reliable.Pause] and reports whether the queue was paused. Waiting
+// pops notice within 100 ms. The complexity is O(log n).
+func (q *Reliable) Resume(ctx context.Context) (bool, error) {
+	r, err := q.b.Eval(ctx, reliablePause, q.keys(), "0")
 	return replyInt(r) > 0, err
 }
 
 // Len returns the number of elements waiting (LLEN ready) and in processing (LLEN
-// processing): two O(1) commands, not one atomic step.
+// processing): two O(1) commands, not one atomic step. Elements waiting out a retry
+// delay are in neither.
 func (q *Reliable) Len(ctx context.Context) (ready, processing int64, err error) {
 	if ready, err = q.b.LLen(ctx, q.ready); err != nil {
 		return 0, 0, err
@@ -470,10 +772,11 @@ func (q *Reliable) Len(ctx context.Context) (ready, processing int64, err error)
 }
 
 // Stats returns the number of waiting elements, the number in processing, the
-// number of dead elements, and this process's counters (Requeued: by Nack, Reap,
-// Requeue and Retry; ExpiredLeases: by Reap and Requeue; DeadLettered: moved to the
-// dead set; Cancelled: by Remove); see [Stats]. It is three O(1) commands, not one
-// atomic step.
+// number waiting out a retry delay, the number of dead elements, whether the queue
+// is paused, and this process's counters (Requeued: by Nack, Fail, Reap, Requeue,
+// Retry and RetryAll, delayed or not; ExpiredLeases: by Reap and Requeue;
+// DeadLettered: moved to the dead set; Cancelled: by Remove); see [Stats]. It is
+// five O(1) or O(log n) commands, not one atomic step.
 func (q *Reliable) Stats(ctx context.Context) (Stats, error) {
 	s := Stats{Name: q.name, Type: "reliable"}
 	q.st.fill(&s)
@@ -481,6 +784,29 @@ func (q *Reliable) Stats(ctx context.Context) (Stats, error) {
 	if s.Depth, s.InFlight, err = q.Len(ctx); err != nil {
 		return s, err
 	}
-	s.Dead, err = q.b.ZCard(ctx, q.dead)
+	if s.Retrying, err = q.b.ZCard(ctx, q.retries); err != nil {
+		return s, err
+	}
+	if s.Dead, err = q.b.ZCard(ctx, q.dead); err != nil {
+		return s, err
+	}
+	s.Paused, err = q.Paused(ctx)
 	return s, err
+}
+
+var reliablePaused = NewScript(`
+if redis.call('ZSCORE', KEYS[4], 'paused') then return 1 end
+return 0
+`, func(tx Tx, keys, args []string) (any, error) {
+	_, ok, err := tx.ZScore(keys[3], "paused")
+	if ok {
+		return int64(1), err
+	}
+	return int64(0), err
+})
+
+// Paused reports whether the queue is paused ([Reliable.Pause]). O(log n).
+func (q *Reliable) Paused(ctx context.Context) (bool, error) {
+	r, err := q.b.Eval(ctx, reliablePaused, q.keys())
+	return replyInt(r) == 1, err
 }

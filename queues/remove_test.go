@@ -161,7 +161,8 @@ func TestReliableRemoveAndRequeue(t *testing.T) {
 		require.False(t, ok, "requeued once")
 		got, err := q.Items(ctx, 0, 10)
 		require.NoError(t, err)
-		require.Equal(t, []queues.Delivery{a, waiting[0]}, got, "a requeued element is served next")
+		require.Len(t, got, 2)
+		require.Equal(t, []string{a.ID, waiting[0].ID}, []string{got[0].ID, got[1].ID}, "a requeued element is served next")
 		s, err := q.Stats(ctx)
 		require.NoError(t, err)
 		require.Equal(t, [4]int64{2, 0, 1, 1}, [4]int64{s.Depth, s.InFlight, s.Requeued, s.ExpiredLeases})
@@ -215,7 +216,7 @@ func TestReliableDead(t *testing.T) {
 				dead, err := q.Dead(ctx, 0, 10)
 				require.NoError(t, err)
 				require.Equal(t, []queues.DeadElement{{Delivery: queues.Delivery{ID: id, Payload: "x"}, Died: clock.Now()}},
-					[]queues.DeadElement{{Delivery: dead[0].Delivery, Died: dead[0].Died.UTC()}})
+					[]queues.DeadElement{{Delivery: queues.Delivery{ID: dead[0].ID, Payload: dead[0].Payload}, Died: dead[0].Died.UTC()}})
 				s, err := q.Stats(ctx)
 				require.NoError(t, err)
 				require.Equal(t, [3]int64{1, 1, 1}, [3]int64{s.Dead, s.DeadLettered, s.Requeued})

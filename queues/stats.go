@@ -44,6 +44,11 @@ type Stats struct {
 	// Dead is the number of elements in the dead set ([Reliable] with
 	// [WithMaxDeliveries]).
 	Dead int64 `json:"dead,omitempty"`
+	// Retrying is the number of elements waiting out a retry delay ([Reliable]
+	// with [WithRetry]); they are not in Depth.
+	Retrying int64 `json:"retrying,omitempty"`
+	// Paused reports that the queue is paused ([Reliable.Pause]).
+	Paused bool `json:"paused,omitempty"`
 	// OldestAge is how long the oldest item has waited, where the queue records
 	// when items arrived or became due: a [CallQueue] (time since enqueue) and a
 	// [Delayed] queue or [Scheduler] (time since the earliest job became due, zero
@@ -114,10 +119,13 @@ func (s Stats) String() string {
 	for _, f := range []struct {
 		name string
 		n    int64
-	}{{"due", s.Due}, {"in flight", s.InFlight}, {"dead", s.Dead}} {
+	}{{"due", s.Due}, {"in flight", s.InFlight}, {"retrying", s.Retrying}, {"dead", s.Dead}} {
 		if f.n != 0 {
 			fmt.Fprintf(&b, ", %s %d", f.name, f.n)
 		}
+	}
+	if s.Paused {
+		b.WriteString(", paused")
 	}
 	if s.HasAge && s.OldestAge > 0 {
 		fmt.Fprintf(&b, ", oldest %v", roundDuration(s.OldestAge))

@@ -131,3 +131,17 @@ func (t embeddedTx) LLen(key string) (int64, error) { return t.tx.LLen(key) }
 func (t embeddedTx) LRange(key string, start, stop int64) ([]string, error) {
 	return t.tx.LRange(key, start, stop)
 }
+
+func (t embeddedTx) HGet(key, field string) (string, bool, error) { return t.tx.HGet(key, field) }
+
+func (t embeddedTx) HSet(key, field, value string) (int64, error) {
+	return t.tx.HSet(key, field, value)
+}
+
+func (t embeddedTx) HIncrBy(key, field string, incr int64) (int64, error) {
+	return t.tx.HIncrBy(key, field, incr)
+}
+
+func (t embeddedTx) HDel(key string, fields ...string) (int64, error) {
+	return t.tx.HDel(key, fields...)
+}
