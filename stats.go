@@ -302,7 +302,6 @@ func (db *DB) Stats() Stats {
 		Blocked: int64(db.gwaits.Blocked()),
 		Command: map[string]CommandStats{},
 	}
-	calls := make([]uint64, len(statNames))
 	var latency []Histogram
 	if db.stats.timed {
 		latency = make([]Histogram, len(statNames))
@@ -315,16 +314,11 @@ func (db *DB) Stats() Stats {
 		st.ExpiredKeys += sh.exp.expired
 		st.Blocked += int64(sh.waits.Blocked())
 		sh.typeStats(st.Types)
-		sh.flushCalls()
-		for c, n := range sh.calls {
-			calls[c] += n
-		}
 		for c := range latency {
 			latency[c].add(&sh.latency[c])
 		}
 	}
-	for i, n := range calls {
-		n += db.stats.blocking[i].Load()
+	for i, n := range db.callsLocked() {
 		if n == 0 {
 			continue
 		}
@@ -336,6 +330,39 @@ func (db *DB) Stats() Stats {
 		st.Commands += n
 	}
 	return st
+}
+
+// CommandCalls returns how many times each command has run, by lower-case name, as
+// [DB.Stats]'s Command[name].Calls, without Stats's visit of the keys: a cheap
+// measure of activity (a save schedule's count of writes, say). Commands that never
+// ran are absent. It holds every shard's lock only while it adds their counters;
+// the complexity is O(shards · commands).
+func (db *DB) CommandCalls() map[string]uint64 {
+	tx := db.lockAll()
+	defer tx.release()
+	m := map[string]uint64{}
+	for i, n := range db.callsLocked() {
+		if n > 0 {
+			m[statNames[i]] = n
+		}
+	}
+	return m
+}
+
+// callsLocked returns every command's calls, by stat index, under lockAll.
+func (db *DB) callsLocked() []uint64 {
+	calls := make([]uint64, len(statNames))
+	for i := range db.shards {
+		sh := &db.shards[i]
+		sh.flushCalls()
+		for c, n := range sh.calls {
+			calls[c] += n
+		}
+	}
+	for i := range calls {
+		calls[i] += db.stats.blocking[i].Load()
+	}
+	return calls
 }
 
 // typeStats adds the shard's keys to types, by type.

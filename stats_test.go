@@ -47,6 +47,9 @@ func TestStats(t *testing.T) {
 	require.Equal(t, uint64(1), st.Command["lpush"].Calls, "Tx.Do")
 	require.Equal(t, uint64(7), st.Commands)
 	require.NotContains(t, st.Command, "nosuchcommand")
+	calls := db.CommandCalls()
+	require.Equal(t, map[string]uint64{"zadd": 2, "rpush": 2, "zscore": 2, "lpush": 1}, calls,
+		"CommandCalls counts as Stats does")
 
 	h := st.Command["zadd"].Latency
 	require.Equal(t, uint64(2), h.Count())

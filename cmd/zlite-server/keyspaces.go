@@ -18,7 +18,7 @@ import (
 // one, and the schedule's tests use a fake.
 type store interface {
 	Snapshot() error
-	Stats() zlite.Stats
+	CommandCalls() map[string]uint64
 	DBSize(ctx context.Context) (int64, error)
 	Close() error
 }
@@ -37,8 +37,8 @@ type keyspace struct {
 	lastSave, retry time.Time
 	base            uint64
 	// nextCount is the earliest time the schedule counts the writes again: counting
-	// reads DB.Stats, which holds the keyspace's lock for O(keys), so it is spaced
-	// to keep that under 1% of the time.
+	// holds every shard's lock for a moment (DB.CommandCalls), so it is spaced to
+	// keep that under 1% of the time.
 	nextCount time.Time
 	closed    bool
 }
@@ -131,13 +131,13 @@ var writeCommands = func() map[string]bool {
 
 // writes returns the number of write commands db has run since it was opened:
 // the save schedule's measure of changes (Redis counts modified keys, so a
-// command that changes nothing counts here and not there). The cost is DB.Stats's,
-// O(keys) under the keyspace's lock.
+// command that changes nothing counts here and not there). The cost is
+// DB.CommandCalls's, O(shards · commands), whatever the number of keys.
 func writes(db store) uint64 {
 	n := uint64(0)
-	for name, cs := range db.Stats().Command {
+	for name, calls := range db.CommandCalls() {
 		if writeCommands[name] {
-			n += cs.Calls
+			n += calls
 		}
 	}
 	return n

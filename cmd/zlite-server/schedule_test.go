@@ -31,10 +31,10 @@ func (f *fakeStore) Snapshot() error {
 	return nil
 }
 
-func (f *fakeStore) Stats() zlite.Stats {
+func (f *fakeStore) CommandCalls() map[string]uint64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return zlite.Stats{Command: map[string]zlite.CommandStats{"set": {Calls: f.sets}, "get": {Calls: f.gets}}}
+	return map[string]uint64{"set": f.sets, "get": f.gets}
 }
 
 func (f *fakeStore) Close() error { return nil }
