@@ -822,10 +822,6 @@ func configGet(c *client, patterns []string) {
 	}
 }
 
-// configSet applies CONFIG SET's param value pairs, all of them or none, and
-// returns "" or Redis's error: the first unknown, immutable or repeated name, in
-// the order given, else the first value Redis would refuse.
-// The complexity is O(pairs²) for the repeats (Redis's too).
 // ConfigSet applies CONFIG SET param value on s, from the program (a setting of a
 // configuration file, say): the same parameters, checks and errors as the command,
 // with Redis's text. known is false when the server has no such parameter; the
@@ -841,6 +837,21 @@ func (s *Server) ConfigSet(param, value string) (known bool, err error) {
 	return true, nil
 }
 
+// ConfigGet returns the value CONFIG GET param replies on s, for the program (a
+// save schedule that follows CONFIG SET save, say); known is false when the server
+// has no such parameter. The complexity is O(1) for most parameters.
+func (s *Server) ConfigGet(param string) (value string, known bool) {
+	p, known := configParams[strings.ToLower(param)]
+	if !known {
+		return "", false
+	}
+	return p.get(s), true
+}
+
+// configSet applies CONFIG SET's param value pairs, all of them or none, and
+// returns "" or Redis's error: the first unknown, immutable or repeated name, in
+// the order given, else the first value Redis would refuse.
+// The complexity is O(pairs²) for the repeats (Redis's too).
 func configSet(s *Server, pairs []string) string {
 	if len(pairs)%2 != 0 {
 		return errSyntax

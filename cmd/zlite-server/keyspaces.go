@@ -160,7 +160,7 @@ func (ks *keyspace) snapshotLocked(now func() time.Time) (changes uint64, took t
 // serverCron starts a BGSAVE: at least changes writes and seconds seconds since the
 // keyspace's last snapshot. It checks once a second.
 type schedule struct {
-	points []savePoint
+	points func() []savePoint // the schedule now: CONFIG SET save changes it
 	spaces []*keyspace
 	log    *slog.Logger
 	now    func() time.Time
@@ -198,7 +198,7 @@ func (s *schedule) check(ks *keyspace) {
 	}
 	elapsed := int64(now.Sub(ks.lastSave) / time.Second)
 	need, due := uint64(0), false
-	for _, p := range s.points {
+	for _, p := range s.points() {
 		if elapsed >= p.seconds && (!due || p.changes < need) {
 			need, due = p.changes, true
 		}

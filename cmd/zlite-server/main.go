@@ -71,9 +71,8 @@
 //
 // A snapshot compacts the log. One is taken on the save schedule: for a keyspace,
 // once one of the save points holds, at least CHANGES write commands and SECONDS
-// seconds since its last snapshot (counting the writes reads zlite.DB.Stats, a
-// pass over the keys, so it is spaced to take at most 1% of the time); when the
-// log outgrows the auto-aof-rewrite thresholds; and at SIGTERM. Startup loads every
+// seconds since its last snapshot (CONFIG GET save shows the schedule and CONFIG
+// SET save replaces it while the server runs); when the log outgrows the auto-aof-rewrite thresholds; and at SIGTERM. Startup loads every
 // keyspace: its newest snapshot, then the log after it. Each subdirectory is locked
 // while open, so a second zlite-server on the same dir fails at startup, naming the
 // directory in use.
@@ -366,10 +365,22 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	log.Info("Server initialized", "dir", dir, "appendfsync", c.fsyncName, "save", saves)
 
+	// The schedule lives in the server's CONFIG save, so that CONFIG GET shows it
+	// and CONFIG SET changes it.
+	if len(spaces) > 0 {
+		if _, err := srv.ConfigSet("save", saves); err != nil {
+			return err
+		}
+	}
+	points := func() []savePoint {
+		v, _ := srv.ConfigGet("save")
+		pts, _ := parseSave(strings.Fields(v))
+		return pts
+	}
 	schedCtx, stopSchedule := context.WithCancel(context.Background())
 	var schedWG sync.WaitGroup
-	if len(spaces) > 0 && len(c.save) > 0 {
-		s := &schedule{points: c.save, spaces: spaces, log: log, now: time.Now}
+	if len(spaces) > 0 {
+		s := &schedule{points: points, spaces: spaces, log: log, now: time.Now}
 		schedWG.Go(func() { s.run(schedCtx) })
 	}
 	// finish stops the schedule, saves if asked and closes the keyspaces.
@@ -385,7 +396,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 				break
 			}
 		}
-		if save && len(c.save) > 0 {
+		if save && len(points()) > 0 {
 			saveAll(spaces, log, time.Now)
 		}
 		return closeKeyspaces(spaces, log)

@@ -420,6 +420,33 @@ func TestSIGTERMSaves(t *testing.T) {
 	checkWorkers(t, c2.addr, workers)
 }
 
+// TestConfigSetSave: CONFIG GET save shows the schedule the server runs, and
+// CONFIG SET save changes it: a server started without one snapshots once a
+// client sets "1 1" and writes.
+func TestConfigSetSave(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	c := startChild(t, "-dir", dir, "-appendfsync", "no", "-save", "")
+	ctx := context.Background()
+	rdb := redis.NewClient(&redis.Options{Addr: c.addr, MaxRetries: -1})
+	defer rdb.Close()
+	if got, err := rdb.ConfigGet(ctx, "save").Result(); err != nil || got["save"] != "" {
+		t.Fatalf("CONFIG GET save = %v, %v; want \"\" (no schedule)", got, err)
+	}
+	if err := rdb.ConfigSet(ctx, "save", "1 1").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := rdb.ConfigGet(ctx, "save").Result(); err != nil || got["save"] != "1 1" {
+		t.Fatalf("CONFIG GET save after CONFIG SET = %v, %v; want \"1 1\"", got, err)
+	}
+	if err := rdb.Set(ctx, "k", "v", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := c.logs.wait(0, `msg="DB saved on disk" db=0 changes=1`); !ok {
+		t.Fatalf("no scheduled snapshot after CONFIG SET save \"1 1\":\n%s", c.logs.all())
+	}
+}
+
 // TestShutdownCommand: SHUTDOWN SAVE from a client snapshots, ends the server
 // with status 0 and the data kept.
 func TestShutdownCommand(t *testing.T) {

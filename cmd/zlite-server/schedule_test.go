@@ -60,7 +60,7 @@ func TestSchedule(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &fakeStore{}
 		ks := &keyspace{db: f, lastSave: time.Now()}
-		s := &schedule{points: []savePoint{{10, 3}, {30, 1}}, spaces: []*keyspace{ks}, log: slog.New(slog.DiscardHandler), now: time.Now}
+		s := &schedule{points: func() []savePoint { return []savePoint{{10, 3}, {30, 1}} }, spaces: []*keyspace{ks}, log: slog.New(slog.DiscardHandler), now: time.Now}
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { s.run(ctx) })
@@ -109,7 +109,7 @@ func TestScheduleNoChanges(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &fakeStore{}
 		ks := &keyspace{db: f, lastSave: time.Now()}
-		s := &schedule{points: []savePoint{{5, 0}}, spaces: []*keyspace{ks}, log: slog.New(slog.DiscardHandler), now: time.Now}
+		s := &schedule{points: func() []savePoint { return []savePoint{{5, 0}} }, spaces: []*keyspace{ks}, log: slog.New(slog.DiscardHandler), now: time.Now}
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		wg.Go(func() { s.run(ctx) })
