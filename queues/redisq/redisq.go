@@ -370,7 +370,18 @@ func (b *Backend) BRPop(ctx context.Context, timeout time.Duration, keys ...stri
 
 // BZPopMin is BZPOPMIN, sent in rounds as described in the package documentation.
 func (b *Backend) BZPopMin(ctx context.Context, timeout time.Duration, keys ...string) (string, queues.Z, bool, error) {
-	args := keysArgs("bzpopmin", keys)
+	return b.bzpop(ctx, "bzpopmin", timeout, keys)
+}
+
+// BZPopMax is BZPOPMAX, sent in rounds as [Backend.BZPopMin] is.
+func (b *Backend) BZPopMax(ctx context.Context, timeout time.Duration, keys ...string) (string, queues.Z, bool, error) {
+	return b.bzpop(ctx, "bzpopmax", timeout, keys)
+}
+
+// bzpop sends the blocking pop cmd (BZPOPMIN or BZPOPMAX) in rounds; a member
+// popped by a round whose reply came too late goes back with its score (ZADD).
+func (b *Backend) bzpop(ctx context.Context, cmd string, timeout time.Duration, keys []string) (string, queues.Z, bool, error) {
+	args := keysArgs(cmd, keys)
 	r, ok, err := b.block(ctx, timeout, args, len(args)-1, func(wire context.Context, r any) (bool, error) {
 		kms, err := strs(r, 3)
 		if err != nil {
