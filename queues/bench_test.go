@@ -366,3 +366,129 @@ func benchAB(b *testing.B, on, off workQueue, handoff bool) {
 	b.ReportMetric(offNs, "off-ns/elem")
 	b.ReportMetric(onNs/offNs, "on/off")
 }
+
+// BenchmarkReliableFeatures measures one enqueue→dequeue→ack cycle of a [Reliable]
+// queue on one goroutine with each feature on, so that the features' cost is seen
+// side by side (benchstat -col /features): features=off, retry (a backoff policy:
+// Pop runs the prepare step), ratelimit (a limit never reached), unique (every push
+// takes a uniqueness lock, released by the Ack) and all. It reports the cycle's
+// p50/p99 latency.
+//
+// Run: go test -run '^$' -bench BenchmarkReliableFeatures -benchtime 2000x ./queues/
+func BenchmarkReliableFeatures(b *testing.B) {
+	retry := queues.WithRetry(queues.RetryPolicy{Base: time.Second})
+	rate := queues.WithRateLimit(1<<40, time.Second)
+	features := []struct {
+		name   string
+		opts   []queues.Option
+		unique bool
+	}{
+		{"off", nil, false},
+		{"retry", []queues.Option{retry}, false},
+		{"ratelimit", []queues.Option{rate}, false},
+		{"unique", nil, true},
+		{"all", []queues.Option{retry, rate}, true},
+	}
+	for _, f := range features {
+		for _, bk := range backends {
+			b.Run("features="+f.name+"/impl="+bk.name, func(b *testing.B) {
+				q := queues.NewReliable(bk.new(b), qname(b), f.opts...)
+				ctx := context.Background()
+				var lat []time.Duration
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					i++
+					p := strconv.Itoa(i)
+					var opts []queues.PushOption
+					if f.unique {
+						opts = append(opts, queues.Unique(p, time.Minute))
+					}
+					start := time.Now()
+					if _, err := q.Push(ctx, p, opts...); err != nil {
+						b.Fatal(err)
+					}
+					d, ok, err := q.Pop(ctx, time.Second)
+					if !ok || err != nil {
+						b.Fatal(ok, err)
+					}
+					if ok, err := q.Ack(ctx, d); !ok || err != nil {
+						b.Fatal(ok, err)
+					}
+					lat = append(lat, time.Since(start))
+				}
+				reportPercentiles(b, lat, "ns")
+			})
+		}
+	}
+}
+
+// BenchmarkRateLimit runs four consumers of a queue limited to 2000 deliveries per
+// 100 ms for 10 s of real time per iteration, with a producer keeping the queue
+// full, and reports the observed delivery rate over the limit ("rate/limit", 1 at
+// best; never above 1 by the sliding-window guarantee).
+//
+// Run: go test -run '^$' -bench BenchmarkRateLimit -benchtime 1x ./queues/
+func BenchmarkRateLimit(b *testing.B) {
+	const (
+		n, per    = 2000, 100 * time.Millisecond
+		run       = 10 * time.Second
+		consumers = 4
+	)
+	for _, bk := range backends {
+		b.Run("impl="+bk.name, func(b *testing.B) {
+			be := bk.new(b)
+			var delivered, elapsed float64
+			for b.Loop() {
+				name := qname(b)
+				ctx, cancel := context.WithTimeout(context.Background(), run)
+				prod := queues.NewReliable(be, name)
+				// Keep about two windows' worth waiting.
+				fill := func() error {
+					ready, _, err := prod.Len(ctx)
+					for ; err == nil && ready < 2*n; ready++ {
+						_, err = prod.Push(ctx, "job")
+					}
+					return err
+				}
+				if err := fill(); err != nil {
+					b.Fatal(err)
+				}
+				counts := make([]int, consumers)
+				done := make(chan struct{})
+				start := time.Now()
+				for c := range consumers {
+					q := queues.NewReliable(be, name, queues.WithRateLimit(n, per))
+					go func() {
+						defer func() { done <- struct{}{} }()
+						for ctx.Err() == nil {
+							d, ok, err := q.Pop(ctx, per)
+							if err != nil || !ok {
+								continue
+							}
+							counts[c]++
+							q.Ack(context.WithoutCancel(ctx), d)
+						}
+					}()
+				}
+				for ctx.Err() == nil {
+					if err := fill(); err != nil && ctx.Err() == nil {
+						b.Error(err)
+						break
+					}
+					time.Sleep(per / 4)
+				}
+				for range consumers {
+					<-done
+				}
+				cancel()
+				elapsed += time.Since(start).Seconds()
+				for _, k := range counts {
+					delivered += float64(k)
+				}
+			}
+			limit := float64(n) / per.Seconds()
+			b.ReportMetric(delivered/elapsed/limit, "rate/limit")
+		})
+	}
+}

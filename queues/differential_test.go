@@ -24,7 +24,7 @@ func TestDifferential(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		steps = 100
 	}
-	for _, kind := range []string{"waitlist", "callqueue", "priority", "delayed", "reliable", "scheduler"} {
+	for _, kind := range []string{"waitlist", "callqueue", "priority", "delayed", "reliable", "reliable-features", "scheduler"} {
 		t.Run("queue="+kind, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, uint64(len(kind))))
 			name := qname(t)
@@ -59,6 +59,7 @@ type diffSide struct {
 	p        *queues.Priority
 	d        *queues.Delayed
 	rel      *queues.Reliable
+	feat     *queues.Reliable // unique pushes and a rate limit
 	s        *queues.Scheduler
 	inFlight []queues.Delivery
 	clock    *fakeClock
@@ -67,6 +68,8 @@ type diffSide struct {
 
 func newDiffSide(b queues.Backend, name string, clock *fakeClock) *diffSide {
 	return &diffSide{b: b, name: name, clock: clock,
+		feat: queues.NewReliable(b, name+"-f", queues.WithLease(5*time.Second), queues.WithClock(clock.Now),
+			queues.WithMaxDeliveries(2), queues.WithRateLimit(2, 3*time.Second)),
 		w: queues.NewWaitlist(b, name), c: queues.NewCallQueue(b, name, queues.WithClock(clock.Now)),
 		p: queues.NewPriority(b, name, queues.WithOrder(queues.HighestFirst)), d: queues.NewDelayed(b, name, queues.WithClock(clock.Now)),
 		rel: queues.NewReliable(b, name, queues.WithLease(5*time.Second), queues.WithClock(clock.Now), queues.WithMaxDeliveries(3),
@@ -245,6 +248,52 @@ func (s *diffSide) apply(t *testing.T, kind string, r *rand.Rand) string {
 			n, err := s.rel.Reap(ctx)
 			return show("reap ", n, err)
 		}
+	case "reliable-features":
+		q := s.feat
+		switch r.IntN(6) {
+		case 0, 1:
+			key := fmt.Sprint("u", r.IntN(4))
+			v, err := q.Push(ctx, id, queues.Unique(key, time.Duration(1+r.IntN(8))*time.Second))
+			if err == nil {
+				s.live++
+			}
+			return show("push ", key, v, err)
+		case 2:
+			d, ok, err := q.Pop(ctx, 5*time.Millisecond)
+			if ok {
+				s.inFlight = append(s.inFlight, d)
+			}
+			return show("pop ", d, ok, err)
+		case 3:
+			if len(s.inFlight) == 0 {
+				return "none"
+			}
+			i := r.IntN(len(s.inFlight))
+			d := s.inFlight[i]
+			s.inFlight = append(s.inFlight[:i], s.inFlight[i+1:]...)
+			if r.IntN(2) == 0 {
+				ok, err := q.Ack(ctx, d)
+				if ok {
+					s.live--
+				}
+				return show("ack ", d, ok, err)
+			}
+			ok, err := q.Nack(ctx, d)
+			return show("nack ", d, ok, err)
+		case 4:
+			dead, err := q.Dead(ctx, 0, 3)
+			if err != nil || len(dead) == 0 {
+				return show("dead ", dead, err)
+			}
+			ok, err := q.DeleteDead(ctx, dead[0].Delivery)
+			if ok {
+				s.live--
+			}
+			return show("deletedead ", dead, ok, err)
+		default:
+			n, err := q.Reap(ctx)
+			return show("reap ", n, err)
+		}
 	default: // scheduler
 		if r.IntN(2) == 0 {
 			at := s.clock.Now().Add(time.Duration(r.IntN(6000)-1000) * time.Millisecond)
@@ -278,6 +327,17 @@ func (s *diffSide) check(kind string) error {
 		// Exactly once: every element pushed and not finished is in exactly one place.
 		if n := ll("ready") + ll("processing") + zc("retry") + zc("dead"); n != s.live {
 			return fmt.Errorf("%d elements in ready, processing, retry and dead; %d live", n, s.live)
+		}
+	case "reliable-features":
+		f := func(part string) string { return s.name + "-f}:" + part }
+		z := func(part string) int64 { n, _ := s.b.ZCard(ctx, "{"+f(part)); return n }
+		l := func(part string) int64 { n, _ := s.b.LLen(ctx, "{"+f(part)); return n }
+		if n := l("ready") + l("processing") + z("retry") + z("dead"); n != s.live {
+			return fmt.Errorf("%d elements in ready, processing, retry and dead; %d live", n, s.live)
+		}
+		// Every live lock belongs to a live element, at most one per key (4 keys).
+		if n := z("unique"); n > 4 {
+			return fmt.Errorf("%d uniqueness locks for 4 keys", n)
 		}
 	case "delayed", "scheduler":
 		if n := ll("wake"); n > 1 {

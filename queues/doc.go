@@ -16,8 +16,9 @@
 //   - [Reliable]: the same, but a job must survive a worker dying mid-job: at least
 //     once, with a processing list, leases, Ack, Nack and Reap; retries with
 //     exponential backoff and jitter ([WithRetry]), a maximum of attempts, a
-//     dead-letter set, per-element attempts, last error and enqueue time, and
-//     Pause/Resume shared by every process.
+//     dead-letter set, per-element attempts, last error and enqueue time,
+//     Pause/Resume shared by every process, deduplicated pushes ([Unique]) and a
+//     delivery rate limit shared by every consumer ([WithRateLimit]).
 //   - [Levels]: a few fixed classes of work (urgent, normal, bulk) served strictly in
 //     order by one multi-key BRPOP.
 //   - [Priority]: work whose urgency is a number, any number of priorities, FIFO
@@ -33,58 +34,50 @@
 //     ("Redis in Action" 6.4).
 //
 // Every constructor takes the backend, the queue's name and options ([WithClock],
-// [WithLease], [WithRetry], [WithMaxDeliveries], [WithBatch], [WithOrder],
-// [WithStats]); counts and positions are int64 throughout, as in go-redis. [WithClock] takes a func()
-// time.Time, as zlite.WithClock does, so one fake clock serves a keyspace and its
-// queues. [Priority] and [CallQueue] both serve the highest priority first unless
-// given WithOrder([LowestFirst]).
-//
-// # Ids
-//
-// Every enqueue that makes an id returns it, and the methods that take an item out
-// take that id: [Priority.Push] → [Priority.Remove], [Delayed.Schedule] →
-// [Delayed.Cancel], [Scheduler.AddFutureJob] → [Scheduler.Cancel], [Reliable.Push]
-// → [Reliable.Remove]; Items, the pops and [Delivery] report the same id. Ids are
+// [WithLease], [WithRetry], [WithMaxDeliveries], [WithRateLimit], [WithBatch],
+// [WithOrder], [WithStats]); counts and positions are int64 throughout, as in
+// go-redis. [WithClock] takes a func() time.Time, as zlite.WithClock does, so one
+// fake clock serves a keyspace and its queues. [Priority] and [CallQueue] both serve
+// the highest priority first unless given WithOrder([LowestFirst]).  # Ids  Every
+// enqueue that makes an id returns it, and the methods that take an item out take
+// that id: [Priority.Push] → [Priority.Remove], [Delayed.Schedule] →
+// [Delayed.Cancel], [Scheduler.AddFutureJob] → [Scheduler.Cancel], [Reliable.Push] →
+// [Reliable.Remove]; Items, the pops and [Delivery] report the same id. Ids are
 // opaque strings: on the sorted-set queues an id is the item's member (its arrival
 // sequence followed by its payload), so that acting on it costs O(log n) with no
 // index to keep; on [Reliable] it is the arrival sequence. Where the caller names
 // the item ([CallQueue.Enqueue]'s call id, [Waitlist.Add]'s party) that name is the
 // id and the enqueue returns only an error; and [FIFO] and [Levels], whose lists
-// hold bare values as the recipes' do, remove by value.
-//
-// # Seeing inside
-//
-// Every queue type has Items(ctx, offset, count), one page of its items in serving
-// order (the call at offset i has Position i+1), in one atomic step costing O(log n +
-// k) on the sorted-set queues and on the embedded lists (O(min(offset, n−offset) + k)
+// hold bare values as the recipes' do, remove by value.  # Seeing inside  Every
+// queue type has Items(ctx, offset, count), one page of its items in serving order
+// (the call at offset i has Position i+1), in one atomic step costing O(log n + k)
+// on the sorted-set queues and on the embedded lists (O(min(offset, n−offset) + k)
 // on Redis lists); [Reliable.InFlight] lists the leases and [Reliable.Dead] the dead
 // elements. Every queue type has Stats(ctx): depth (per level, priority or party
 // size), due, in-flight and dead counts, the age of the oldest item where the queue
 // records times, the consumers of this process blocked in a pop, this process's
-// enqueued/dequeued/acked/requeued/expired-lease/cancelled/dead-lettered counters, and
-// for [Delayed] and [Scheduler] a histogram of the due→delivered lateness with p50,
-// p99 and max ([Histogram]), and the time the counters cover, for rates.
+// enqueued/dequeued/acked/requeued/expired-lease/cancelled/dead-lettered counters,
+// and for [Delayed] and [Scheduler] a histogram of the due→delivered lateness with
+// p50, p99 and max ([Histogram]), and the time the counters cover, for rates.
 // [Stats.String] is a one- or two-line summary for logs; the fields hold everything,
 // and package github.com/zlite/zlite/queues/queuevar puts their JSON on /debug/vars
 // (package queues itself does not import expvar, so importing it registers no
-// handler); package
-// github.com/zlite/zlite/metrics/prom exports Stats to Prometheus. The counters cost
-// two or three uncontended atomic additions per element and no allocation
-// (BenchmarkStatsOverhead, BenchmarkCounters); turn them off with WithStats(false).
+// handler); package github.com/zlite/zlite/metrics/prom exports Stats to Prometheus.
+// The counters cost two or three uncontended atomic additions per element and no
+// allocation (BenchmarkStatsOverhead, BenchmarkCounters); turn them off with
+// WithStats(false).  # Acting on items
 //
-// # Acting on items
-//
-// Every queue type can take a waiting item out, in one atomic step: by id in
-// O(log n) from the sorted-set queues ([Priority.Remove], [Delayed.Cancel],
+// Every queue type can take a waiting item out, in one atomic step: by id in O(log
+// n) from the sorted-set queues ([Priority.Remove], [Delayed.Cancel],
 // [Scheduler.Cancel], [CallQueue.Cancel], [Waitlist.Leave]), by id in O(n) from a
 // reliable queue ([Reliable.Remove]: one pass over the list) and by value in O(n)
-// from the other list queues ([FIFO.Remove], [Levels.Remove]: LREM walks the list). [Reliable.Requeue] puts one expired lease
-// back (it checks the expiry in the same step, so a lease extended in time is left
-// alone), and with [WithMaxDeliveries] or [RetryPolicy].MaxAttempts an element whose
-// last attempt failed goes to a dead set, which [Reliable.Dead] lists with each
-// element's attempts, last error, enqueue time and time of death, from which
-// [Reliable.Retry] (one) and [Reliable.RetryAll] move elements back and
-// [Reliable.DeleteDead] drops one.
+// from the other list queues ([FIFO.Remove], [Levels.Remove]: LREM walks the list).
+// [Reliable.Requeue] puts one expired lease back (it checks the expiry in the same
+// step, so a lease extended in time is left alone), and with [WithMaxDeliveries] or
+// [RetryPolicy].MaxAttempts an element whose last attempt failed goes to a dead set,
+// which [Reliable.Dead] lists with each element's attempts, last error, enqueue time
+// and time of death, from which [Reliable.Retry] (one) and [Reliable.RetryAll] move
+// elements back and [Reliable.DeleteDead] drops one.
 //
 // # Retries, dead letters and pausing
 //
@@ -95,10 +88,23 @@
 // delivered before; Pop and Reap move due retries to the head of the queue, in the
 // same atomic step that checks their due time, so a retry is delivered once. The
 // attempts, last error and enqueue time of every live or dead element are kept in
-// the hash "{name}:info" (three fields per element, removed by Ack, Remove and
-// DeleteDead) and reported on every [Delivery]. [Reliable.Pause] stores the pause in
-// "{name}:meta", so consumers in every process stop taking elements until
-// [Reliable.Resume]; [Stats] shows Paused and Retrying.
+// the hash "{name}:info" (three fields per element, a fourth naming its [Unique]
+// key, removed by Ack, Remove and DeleteDead) and reported on every [Delivery].
+// [Reliable.Pause] stores the pause in "{name}:meta", so consumers in every process
+// stop taking elements until [Reliable.Resume]; [Stats] shows Paused, Retrying and
+// RateLimited.
+//
+// # Unique jobs and rate limits
+//
+// [Reliable.Push] with [Unique](key, ttl) refuses, with [ErrDuplicate] and the id
+// of the element already queued, a second push of key while the first element is
+// in the queue (waiting, in processing, retrying or dead) and ttl has not passed;
+// Ack, Remove and DeleteDead free the key at once. The locks live in the sorted set
+// "{name}:unique" (score: expiry), pruned by the pushes, and the hash
+// "{name}:unique:ids". [WithRateLimit](n, per) makes the pops of every consumer in
+// every process deliver at most n elements in any window of length per (a
+// sliding-window log, "{name}:rate"); a limited Pop sleeps until the window admits
+// the next delivery. See [Reliable] for the exact guarantees.
 //
 // # Backends and atomic steps
 //
@@ -159,6 +165,23 @@
 // queue), and scan the whole queue for stale calls; here arrival order is a
 // sequence, exact at any rate, stale calls come from a time index in O(log n + k),
 // and delayed consumers sleep exactly until the next due time.
+//
+// # Taking over the recipes' keys
+//
+// An application that already keeps a queue with one of the usual recipes can share
+// it with a Go service in place: [NewClassicWaitlist] ("waitlist", members "<unix
+// seconds> <name>" scored by seats), [NewClassicCallQueue] ("queue:calls", scored
+// priority·10¹⁰ + (10¹⁰ − t), ZPOPMAX), [NewClassicFIFO] and [NewClassicLevels]
+// (plain lists, LPUSH + BRPOP), [NewClassicTimed] (a sorted set scored by a
+// timestamp) and [NewClassicScheduler] (JSON jobs moved to the list they name) open
+// the keys as the recipe's code writes them, with its key names, members and
+// scores, so that items either side writes are served by the other in the recipe's
+// order, while each take or move here is one atomic step. What each layout loses
+// (arrival order to the second or to a float's spacing, no index by name, no wake-up
+// signal for the timed queue and the scheduler: their consumers look every
+// [ClassicPollInterval]) is stated on its type. Plain key names have no hash tag:
+// the multi-key steps of Levels and the Scheduler need names with a common tag on a
+// Redis Cluster.
 //
 // # Errors
 //

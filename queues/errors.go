@@ -15,7 +15,8 @@ var (
 	ErrBadPriority = errors.New("queues: priority is NaN or infinite")
 	// ErrBadSeats: a party or table size below 1.
 	ErrBadSeats = errors.New("queues: seats must be at least 1")
-	// ErrDuplicate: the id is already queued.
+	// ErrDuplicate: the id is already queued, or the [Unique] key of a
+	// [Reliable.Push] is held by an element still in the queue.
 	ErrDuplicate = errors.New("queues: id already queued")
 	// ErrUnknownLevel: a level not given to [NewLevels].
 	ErrUnknownLevel = errors.New("queues: unknown level")

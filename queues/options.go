@@ -16,6 +16,9 @@ type config struct {
 	batch         int64
 	order         Order
 	stats         bool
+	// rateN deliveries per ratePer at most ([WithRateLimit]); 0: no limit.
+	rateN   int64
+	ratePer time.Duration
 }
 
 func newConfig(opts []Option) config {
@@ -81,3 +84,18 @@ func WithOrder(o Order) Option { return func(cfg *config) { cfg.order = o } }
 // default) or off; [Stats] then reports only what it reads from the backend. They
 // cost a few atomic additions per operation (see the package documentation).
 func WithStats(on bool) Option { return func(cfg *config) { cfg.stats = on } }
+
+// WithRateLimit makes a [Reliable] queue hand out at most n elements in any window
+// of length per, counted over every consumer in every process (a sliding-window
+// log in the sorted set "{name}:rate"; see [Reliable]). n below 1 or per below one
+// microsecond: no limit, the default. Give every process that uses the queue the
+// same limit.
+func WithRateLimit(n int64, per time.Duration) Option {
+	return func(cfg *config) {
+		if n >= 1 && per >= time.Microsecond {
+			cfg.rateN, cfg.ratePer = n, per
+		} else {
+			cfg.rateN, cfg.ratePer = 0, 0
+		}
+	}
+}

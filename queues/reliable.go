@@ -51,13 +51,47 @@ import (
 // a pop that was already blocked when the queue was paused is put back at the head
 // of the queue in the same step that would have leased it, so nothing is lost.
 //
+// # Unique jobs
+//
+// A push with [Unique](key, ttl) takes a lock on key for ttl: the sorted set
+// "{name}:unique" holds each locked key scored by its expiry (Unix microseconds),
+// the hash "{name}:unique:ids" the id holding it, and "{name}:info" the element's
+// key ("<id>:u"). While the lock holds, a push with the same key is refused: it
+// returns the holder's id and an [*Error] matching [ErrDuplicate]. The lock ends
+// when ttl passes, or as soon as its element leaves the queue for good: Ack,
+// Remove and DeleteDead release it (so a finished job may be pushed again at once;
+// unlike asynq, which keeps the lock until its TTL). Nack, retries, the dead set,
+// Retry and RetryAll keep it. Expiry needs no per-field TTL (Redis 7.0 has no
+// HEXPIRE): every push with a key first drops up to 64 expired locks, and releasing
+// a lock checks that it still names the element, as an expired lock may have
+// passed to a newer element.
+//
+// # Rate limit
+//
+// With [WithRateLimit](n, per) Pop hands out at most n elements in any window of
+// length per, counted over every consumer of the queue in every process: the
+// sliding-window log "{name}:rate" holds one member per delivery, scored by its
+// time, and the step that leases an element drops the deliveries at or before
+// t − per and leases only if fewer than n remain, so any n+1 deliveries span at
+// least per, and with enough waiting work and consumers the long-run rate is n/per.
+// The step's time t is the caller's clock, or the latest logged delivery if that is
+// later, so the logged times never decrease and the bound holds even for clocks
+// read out of order. A Pop that finds no delivery allowed takes nothing and sleeps
+// exactly until the oldest delivery in the window leaves it (no polling); an
+// element it took meanwhile is put back at the head of the queue in the same step,
+// as for a pause. Retried deliveries count like any other; a paused queue's pops
+// take no token. The log holds at most n live members (plus those of the last
+// window not yet dropped), so memory is O(n).
+//
 // # Costs
 //
 // Push, Ack, Extend and the dead-set methods on one element are one step of O(log n)
 // (Ack, Nack and Requeue O(p + log n) for p elements in processing, as LREM walks the
 // list). Pop is one BLMOVE and one step; with [WithRetry], or while the queue is
 // paused, one more step before the BLMOVE moves the due retries (O(k log n) for k
-// due). The listings cost their page plus one step reading k ids' metadata.
+// due). The listings cost their page plus one step reading k ids' metadata. With
+// [WithRateLimit], Pop always runs the step before the BLMOVE, and both steps cost
+// O(log n + k) more for the n deliveries in the window and the k it drops.
 //
 // Reliable is safe for concurrent use.
 type Reliable struct {
@@ -69,7 +103,10 @@ type Reliable struct {
 	policy                                               RetryPolicy
 	maxAttempts                                          string
 	at                                                   where
+	rateN                                                int64
+	ratePer                                              time.Duration
 	ready, processing, leases, meta, dead, info, retries string
+	rate, unique, uniqueIDs                              string
 }
 
 // Delivery is an element handed to a worker by [Reliable.Pop], or listed by
@@ -118,7 +155,7 @@ const pausePoll = 100 * time.Millisecond
 
 // NewReliable returns the reliable queue called name on b. It uses the options
 // [WithLease] (30 s by default), [WithRetry] (retry at once, unlimited by default),
-// [WithMaxDeliveries], [WithClock] and [WithStats]. It panics if name is empty.
+// [WithMaxDeliveries], [WithRateLimit], [WithClock] and [WithStats]. It panics if name is empty.
 func NewReliable(b Backend, name string, opts ...Option) *Reliable {
 	checkName("Reliable", name)
 	cfg := newConfig(opts)
@@ -126,13 +163,16 @@ func NewReliable(b Backend, name string, opts ...Option) *Reliable {
 	return &Reliable{b: b, name: name, st: newCounters(cfg, false), clock: cfg.clock, lease: cfg.lease,
 		policy: p, maxAttempts: fmtInt(p.MaxAttempts), at: where{"reliable", name},
 		ready: key(name, "ready"), processing: key(name, "processing"), leases: key(name, "leases"),
-		meta: key(name, "meta"), dead: key(name, "dead"), info: key(name, "info"), retries: key(name, "retry")}
+		meta: key(name, "meta"), dead: key(name, "dead"), info: key(name, "info"), retries: key(name, "retry"),
+		rateN: cfg.rateN, ratePer: cfg.ratePer,
+		rate: key(name, "rate"), unique: key(name, "unique"), uniqueIDs: key(name, "unique:ids")}
 }
 
 // keys are, in order: KEYS[1] ready, [2] processing, [3] leases, [4] meta, [5] dead,
-// [6] info, [7] retry.
+// [6] info, [7] retry, [8] rate, [9] unique, [10] unique:ids.
 func (q *Reliable) keys() []string {
-	return []string{q.ready, q.processing, q.leases, q.meta, q.dead, q.info, q.retries}
+	return []string{q.ready, q.processing, q.leases, q.meta, q.dead, q.info, q.retries,
+		q.rate, q.unique, q.uniqueIDs}
 }
 
 // failArgs are the first seven arguments of every step that may fail an element:
@@ -221,42 +261,24 @@ func (q *Reliable) countFail(r any) {
 	}
 }
 
-// luaForget defines forget(id): drop an element's metadata.
-const luaForget = `
-local function forget(id)
-  redis.call('HDEL', KEYS[6], id .. ':a', id .. ':t', id .. ':e')
-end
-`
-
-func goForget(tx Tx, keys []string, id string) error {
-	_, err := tx.HDel(keys[5], id+":a", id+":t", id+":e")
-	return err
-}
-
-var reliablePush = NewScript(luaSeq+`
-local s = seq(KEYS[4])
-redis.call('LPUSH', KEYS[1], s .. ARGV[1])
-redis.call('HSET', KEYS[6], s .. ':t', ARGV[2])
-return s
-`, func(tx Tx, keys, args []string) (any, error) {
-	s, err := nextSeq(tx, keys[3])
-	if err != nil {
-		return nil, err
-	}
-	if _, err = tx.LPush(keys[0], s+args[0]); err != nil {
-		return nil, err
-	}
-	_, err = tx.HSet(keys[5], s+":t", args[1])
-	return s, err
-})
-
 // Push appends payload to the queue and returns the id of the new element, which
-// [Delivery].ID repeats and [Reliable.Remove] takes. It records the enqueue time. The
-// complexity is O(1).
-func (q *Reliable) Push(ctx context.Context, payload string) (id string, err error) {
-	r, err := q.b.Eval(ctx, reliablePush, q.keys(), payload, fmtInt(micros(q.clock.Now())))
+// [Delivery].ID repeats and [Reliable.Remove] takes. It records the enqueue time.
+// With [Unique] it refuses a duplicate: it returns the id of the element already
+// holding the key and an [*Error] matching [ErrDuplicate], and pushes nothing.
+// The complexity is O(1), with [Unique] O(log n) for n locks (plus the expired
+// locks it drops, at most 64).
+func (q *Reliable) Push(ctx context.Context, payload string, opts ...PushOption) (id string, err error) {
+	now := q.clock.Now()
+	ukey, expiry, err := q.pushArgs(now, opts)
 	if err != nil {
 		return "", err
+	}
+	r, err := q.b.Eval(ctx, reliablePush, q.keys(), payload, fmtInt(micros(now)), ukey, expiry)
+	if err != nil {
+		return "", err
+	}
+	if a, ok := r.([]any); ok && len(a) == 1 {
+		return replyString(a[0]), q.duplicate(ukey)
 	}
 	q.st.enq(1)
 	return replyString(r), nil
@@ -285,38 +307,73 @@ func goInfo(tx Tx, keys []string, id string) ([]any, error) {
 }
 
 // reliableLease leases the element ARGV[1] just moved into processing until
-// ARGV[2] and replies with its metadata, or, if the queue is paused, puts it back
-// at the head of the queue and replies 0.
-var reliableLease = NewScript(luaInfo+`
+// ARGV[2] and replies with its metadata and the delivery time (ARGV[5], or the
+// rate limit's step time). If the queue is paused it puts the element
+// back at the head of the queue and replies 0; if the rate limit (ARGV[3] per
+// ARGV[4] µs, at ARGV[5]) allows no delivery now, it puts it back and replies when
+// one is allowed.
+var reliableLease = NewScript(luaInfo+luaWindow+luaRecord+`
 if redis.call('ZSCORE', KEYS[4], 'paused') then
   redis.call('LREM', KEYS[2], 1, ARGV[1])
   redis.call('RPUSH', KEYS[1], ARGV[1])
   return 0
 end
+local n = tonumber(ARGV[3])
+local at = ARGV[5]
+if n > 0 then
+  local nx, now = window(tonumber(ARGV[5]), n, tonumber(ARGV[4]))
+  if nx > 0 then
+    redis.call('LREM', KEYS[2], 1, ARGV[1])
+    redis.call('RPUSH', KEYS[1], ARGV[1])
+    return nx
+  end
+  record(now)
+  at = string.format('%.0f', now)
+end
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
-return info(string.sub(ARGV[1], 1, 16))
+local r = info(string.sub(ARGV[1], 1, 16))
+r[4] = at
+return r
 `, func(tx Tx, keys, args []string) (any, error) {
-	if _, paused, err := tx.ZScore(keys[3], "paused"); err != nil || paused {
-		if err != nil {
-			return nil, err
-		}
+	putBack := func(r int64) (any, error) {
 		if _, err := tx.LRem(keys[1], 1, args[0]); err != nil {
 			return nil, err
 		}
 		_, err := tx.RPush(keys[0], args[0])
-		return int64(0), err
+		return r, err
+	}
+	if _, paused, err := tx.ZScore(keys[3], "paused"); err != nil {
+		return nil, err
+	} else if paused {
+		return putBack(0)
+	}
+	at := args[4]
+	if n := parseInt(args[2]); n > 0 {
+		nx, now, err := goWindow(tx, keys, parseInt(args[4]), n, parseInt(args[3]))
+		if err != nil {
+			return nil, err
+		}
+		if nx > 0 {
+			return putBack(nx)
+		}
+		if err := goRecord(tx, keys, now); err != nil {
+			return nil, err
+		}
+		at = fmtInt(now)
 	}
 	deadline, _ := parseScore(args[1])
 	if _, err := tx.ZAdd(keys[2], deadline, args[0]); err != nil {
 		return nil, err
 	}
-	return goInfo(tx, keys, seqID(args[0]))
+	r, err := goInfo(tx, keys, seqID(args[0]))
+	return append(r, at), err
 })
 
 // reliablePrepare moves the retries due at ARGV[1] to the head of the queue, the
-// earliest due served first, and replies {paused (0 or 1), the next retry's due
-// time or ""}.
-var reliablePrepare = NewScript(`
+// earliest due served first, and replies {paused (0 or 1), the number moved, the
+// next retry's due time or "", and, under the rate limit ARGV[2] per ARGV[3] µs,
+// when the next delivery is allowed (0: now)}.
+var reliablePrepare = NewScript(luaWindow+`
 local due = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', ARGV[1])
 for i = #due, 1, -1 do
   redis.call('ZREM', KEYS[7], due[i])
@@ -325,7 +382,10 @@ end
 local p = 0
 if redis.call('ZSCORE', KEYS[4], 'paused') then p = 1 end
 local nx = redis.call('ZRANGE', KEYS[7], 0, 0, 'WITHSCORES')
-return {p, #due, nx[2] or ''}
+local tok = 0
+local n = tonumber(ARGV[2])
+if n > 0 then tok = window(tonumber(ARGV[1]), n, tonumber(ARGV[3])) end
+return {p, #due, nx[2] or '', tok}
 `, func(tx Tx, keys, args []string) (any, error) {
 	due, err := tx.ZRangeByScoreWithScores(keys[6], "-inf", args[0], 0, -1)
 	if err != nil {
@@ -353,21 +413,28 @@ return {p, #due, nx[2] or ''}
 	if len(nx) > 0 {
 		next = fmtInt(int64(nx[0].Score))
 	}
-	return []any{p, int64(len(due)), next}, nil
+	var tok int64
+	if n := parseInt(args[1]); n > 0 {
+		if tok, _, err = goWindow(tx, keys, parseInt(args[0]), n, parseInt(args[2])); err != nil {
+			return nil, err
+		}
+	}
+	return []any{p, int64(len(due)), next, tok}, nil
 })
 
-// prepare runs reliablePrepare: whether the queue is paused and when the next
-// retry is due (zero: none).
-func (q *Reliable) prepare(ctx context.Context) (paused bool, next time.Time, err error) {
-	r, err := q.b.Eval(ctx, reliablePrepare, q.keys(), fmtInt(micros(q.clock.Now())))
+// prepare runs reliablePrepare: whether the queue is paused, when the next retry is
+// due and when the rate limit next allows a delivery (zero: none, now).
+func (q *Reliable) prepare(ctx context.Context) (paused bool, next, token time.Time, err error) {
+	n, per := q.rateArgs()
+	r, err := q.b.Eval(ctx, reliablePrepare, q.keys(), fmtInt(micros(q.clock.Now())), n, per)
 	a, _ := replyArray(r)
-	if err != nil || len(a) != 3 {
-		return false, time.Time{}, err
+	if err != nil || len(a) != 4 {
+		return false, time.Time{}, time.Time{}, err
 	}
 	if s := replyString(a[2]); s != "" {
 		next = time.UnixMicro(int64(replyFloat(a[2])))
 	}
-	return replyInt(a[0]) == 1, next, nil
+	return replyInt(a[0]) == 1, next, untilMicros(a[3]), nil
 }
 
 // retrying reports whether failed elements wait out a delay.
@@ -383,8 +450,10 @@ func (q *Reliable) retrying() bool { return q.policy.Base > 0 }
 // With [WithRetry], Pop first moves the due retries to the head of the queue and
 // waits no longer than until the next retry is due (nor than one lease, so that a
 // retry another process schedules meanwhile is seen). While the queue is paused Pop
-// takes nothing and waits for [Reliable.Resume] within timeout. The complexity is
-// O(log n), plus O(k log n) for k due retries.
+// takes nothing and waits for [Reliable.Resume] within timeout. With
+// [WithRateLimit], while the limit allows no delivery Pop takes nothing and waits,
+// within timeout, until it does. The complexity is O(log n), plus O(k log n) for k
+// due retries.
 func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return Delivery{}, false, err
@@ -400,7 +469,7 @@ func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bo
 }
 
 func (q *Reliable) pop(ctx context.Context, timeout time.Duration, deadline time.Time) (Delivery, bool, error) {
-	prepare := q.retrying()
+	prepare := q.retrying() || q.limited()
 	for first := true; ; first = false {
 		var wait time.Duration // 0: forever
 		if timeout > 0 {
@@ -418,12 +487,18 @@ func (q *Reliable) pop(ctx context.Context, timeout time.Duration, deadline time
 			}
 		}
 		if prepare {
-			paused, next, err := q.prepare(ctx)
+			paused, next, token, err := q.prepare(ctx)
 			if err != nil {
 				return Delivery{}, false, err
 			}
-			if paused {
-				limit(pausePoll)
+			if paused || !token.IsZero() {
+				// Paused: look again soon. Rate-limited: sleep exactly until the
+				// earliest delivery the limit allows, which is no spin.
+				if paused {
+					limit(pausePoll)
+				} else {
+					limit(token.Sub(q.clock.Now()))
+				}
 				if err := sleepCtx(ctx, wait); err != nil {
 					return Delivery{}, false, err
 				}
@@ -432,7 +507,7 @@ func (q *Reliable) pop(ctx context.Context, timeout time.Duration, deadline time
 				}
 				continue
 			}
-			prepare = q.retrying()
+			prepare = q.retrying() || q.limited()
 			if !next.IsZero() {
 				limit(next.Sub(q.clock.Now()))
 			}
@@ -451,16 +526,17 @@ func (q *Reliable) pop(ctx context.Context, timeout time.Duration, deadline time
 			continue
 		}
 		d := delivery(e)
-		lease := micros(q.clock.Now().Add(q.lease))
+		now := q.clock.Now()
+		n, per := q.rateArgs()
 		r, _, err := afterWake(ctx, func(ctx context.Context) (any, bool, error) {
-			r, err := q.b.Eval(ctx, reliableLease, q.keys(), e, fmtInt(lease))
+			r, err := q.b.Eval(ctx, reliableLease, q.keys(), e, fmtInt(micros(now.Add(q.lease))), n, per, fmtInt(micros(now)))
 			return r, true, err
 		})
 		if err != nil {
 			return d, true, err
 		}
 		a, _ := replyArray(r)
-		if a == nil { // paused: the element is back at the head of the queue
+		if a == nil { // paused or rate-limited: the element is back at the head of the queue
 			prepare = true
 			continue
 		}
@@ -685,7 +761,7 @@ func (q *Reliable) Reap(ctx context.Context) (int64, error) {
 	q.st.requeue(requeued)
 	q.st.die(dead)
 	if err == nil && q.retrying() {
-		_, _, err = q.prepare(ctx)
+		_, _, _, err = q.prepare(ctx)
 	}
 	return requeued + dead, err
 }
@@ -775,8 +851,10 @@ func (q *Reliable) Len(ctx context.Context) (ready, processing int64, err error)
 // number waiting out a retry delay, the number of dead elements, whether the queue
 // is paused, and this process's counters (Requeued: by Nack, Fail, Reap, Requeue,
 // Retry and RetryAll, delayed or not; ExpiredLeases: by Reap and Requeue;
-// DeadLettered: moved to the dead set; Cancelled: by Remove); see [Stats]. It is
-// five O(1) or O(log n) commands, not one atomic step.
+// DeadLettered: moved to the dead set; Cancelled: by Remove), and with
+// [WithRateLimit] how many waiting elements the limit holds back (RateLimited);
+// see [Stats]. It is five O(1) or O(log n) commands (six with a rate limit, the
+// sixth O(log n + k) for the k deliveries in the window), not one atomic step.
 func (q *Reliable) Stats(ctx context.Context) (Stats, error) {
 	s := Stats{Name: q.name, Type: "reliable"}
 	q.st.fill(&s)
@@ -790,7 +868,13 @@ func (q *Reliable) Stats(ctx context.Context) (Stats, error) {
 	if s.Dead, err = q.b.ZCard(ctx, q.dead); err != nil {
 		return s, err
 	}
-	s.Paused, err = q.Paused(ctx)
+	if s.Paused, err = q.Paused(ctx); err != nil || !q.limited() {
+		return s, err
+	}
+	full, err := q.windowFull(ctx)
+	if full {
+		s.RateLimited = s.Depth
+	}
 	return s, err
 }
 

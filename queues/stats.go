@@ -49,6 +49,10 @@ type Stats struct {
 	Retrying int64 `json:"retrying,omitempty"`
 	// Paused reports that the queue is paused ([Reliable.Pause]).
 	Paused bool `json:"paused,omitempty"`
+	// RateLimited is the number of waiting elements held back by the rate limit
+	// ([Reliable] with [WithRateLimit]): all of Depth while the window admits no
+	// delivery, else 0.
+	RateLimited int64 `json:"rate_limited,omitempty"`
 	// OldestAge is how long the oldest item has waited, where the queue records
 	// when items arrived or became due: a [CallQueue] (time since enqueue) and a
 	// [Delayed] queue or [Scheduler] (time since the earliest job became due, zero
@@ -119,7 +123,7 @@ func (s Stats) String() string {
 	for _, f := range []struct {
 		name string
 		n    int64
-	}{{"due", s.Due}, {"in flight", s.InFlight}, {"retrying", s.Retrying}, {"dead", s.Dead}} {
+	}{{"due", s.Due}, {"in flight", s.InFlight}, {"retrying", s.Retrying}, {"dead", s.Dead}, {"rate-limited", s.RateLimited}} {
 		if f.n != 0 {
 			fmt.Fprintf(&b, ", %s %d", f.name, f.n)
 		}
