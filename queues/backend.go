@@ -50,6 +50,8 @@ type Backend interface {
 	// BZPopMin pops the lowest-scored member of the first non-empty sorted set among
 	// keys, blocking while all are empty (BZPOPMIN).
 	BZPopMin(ctx context.Context, timeout time.Duration, keys ...string) (key string, z Z, ok bool, err error)
+	// BZPopMax is BZPopMin for the highest-scored member (BZPOPMAX).
+	BZPopMax(ctx context.Context, timeout time.Duration, keys ...string) (key string, z Z, ok bool, err error)
 	// BLMove pops an element from one end of src and pushes it onto one end of dst
 	// atomically, blocking while src is empty (BLMOVE). srcPos and dstPos are "LEFT"
 	// or "RIGHT".

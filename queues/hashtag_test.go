@@ -53,6 +53,11 @@ func (r *keyRecorder) BZPopMin(ctx context.Context, timeout time.Duration, keys 
 	return r.Backend.BZPopMin(ctx, timeout, keys...)
 }
 
+func (r *keyRecorder) BZPopMax(ctx context.Context, timeout time.Duration, keys ...string) (string, queues.Z, bool, error) {
+	r.add(keys...)
+	return r.Backend.BZPopMax(ctx, timeout, keys...)
+}
+
 func (r *keyRecorder) BLMove(ctx context.Context, src, dst, srcPos, dstPos string, timeout time.Duration) (string, bool, error) {
 	r.add(src, dst)
 	return r.Backend.BLMove(ctx, src, dst, srcPos, dstPos, timeout)

@@ -19,8 +19,7 @@ const ClassicCallMultiplier = 10_000_000_000
 const ClassicCallMaxPriority = 450359
 
 // ClassicPollInterval bounds how long a waiting consumer of a classic layout that has
-// no wake-up signal ([ClassicTimed], [ClassicScheduler], and [ClassicCallQueue] on a
-// Backend without BZPopMax) sleeps before it looks again, so that an item another
+// no wake-up signal ([ClassicTimed], [ClassicScheduler]) sleeps before it looks again, so that an item another
 // program wrote in the layout is seen within this interval.
 const ClassicPollInterval = 100 * time.Millisecond
 
@@ -61,13 +60,7 @@ const ClassicPollInterval = 100 * time.Millisecond
 //
 // Dequeuing is ZPOPMAX, atomic in the recipe too: a call goes to one operator, Go or
 // Ruby. [ClassicCallQueue.Dequeue] blocks with BZPOPMAX on the key itself, so a call
-// the recipe's code enqueues wakes a Go operator at once, when the Backend has a
-// method
-//
-//	BZPopMax(ctx context.Context, timeout time.Duration, keys ...string) (key string, z Z, ok bool, err error)
-//
-// with the contract of [Backend.BZPopMin]; on a Backend without one it looks every
-// [ClassicPollInterval].
+// the recipe's code enqueues wakes a Go operator at once.
 //
 // # Redis Cluster
 //
@@ -173,31 +166,19 @@ func (q *ClassicCallQueue) TryDequeue(ctx context.Context) (Call, bool, error) {
 	return q.call(replyString(a[0]), replyFloat(a[1])), true, nil
 }
 
-// maxPopper is a [Backend] that can block on BZPOPMAX.
-type maxPopper interface {
-	BZPopMax(ctx context.Context, timeout time.Duration, keys ...string) (key string, z Z, ok bool, err error)
-}
-
 // Dequeue is [ClassicCallQueue.TryDequeue] for an operator waiting for the next
-// call: it waits up to timeout (0: until ctx is done), by BZPOPMAX on the key when
-// the Backend can (see [ClassicCallQueue]), else looking every
-// [ClassicPollInterval]. Timeout and cancellation behave as in [FIFO.Pop]: a call it
+// call: it waits up to timeout (0: until ctx is done), by BZPOPMAX on the key.
+// Timeout and cancellation behave as in [FIFO.Pop]: a call it
 // has taken is returned even if ctx ended meanwhile. The complexity is O(log n).
 func (q *ClassicCallQueue) Dequeue(ctx context.Context, timeout time.Duration) (Call, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return Call{}, false, err
 	}
-	if mp, ok := q.b.(maxPopper); ok {
-		_, z, ok, err := mp.BZPopMax(ctx, timeout, q.key)
-		if !ok || err != nil {
-			return Call{}, false, err
-		}
-		return q.call(z.Member, z.Score), true, nil
+	_, z, ok, err := q.b.BZPopMax(ctx, timeout, q.key)
+	if !ok || err != nil {
+		return Call{}, false, err
 	}
-	return classicPoll(ctx, q.clock, timeout, func() (Call, bool, time.Time, error) {
-		c, ok, err := q.TryDequeue(ctx)
-		return c, ok, time.Time{}, err
-	})
+	return q.call(z.Member, z.Score), true, nil
 }
 
 // classicPoll runs try until it yields, sleeping between tries until the next due

@@ -79,7 +79,7 @@ type seedServer struct {
 	name       string
 	host, port string
 	c          *redis.Client
-	b          queues.Backend // redisq over c, with BZPopMax
+	b          queues.Backend // redisq over c
 }
 
 // seedServers returns a zlite-server serving on a loopback port in this process and
@@ -108,7 +108,7 @@ func seedServers(t *testing.T) []seedServer {
 		require.NoError(t, err)
 		c := redis.NewClient(&redis.Options{Addr: s.addr})
 		t.Cleanup(func() { c.Close() })
-		b := seedPopMaxRedis{redisq.New(c, &redisq.Options{Slice: 50 * time.Millisecond}), c}
+		b := redisq.New(c, &redisq.Options{Slice: 50 * time.Millisecond})
 		out = append(out, seedServer{s.name, host, port, c, b})
 	}
 	return out

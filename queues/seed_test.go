@@ -3,7 +3,6 @@ package queues_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -11,14 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
-	"github.com/zlite/zlite"
-	"github.com/zlite/zlite/internal/redistest"
 	"github.com/zlite/zlite/queues"
-	"github.com/zlite/zlite/queues/embedded"
-	"github.com/zlite/zlite/queues/redisq"
 )
 
 // seedRawZAdd is ZADD key score member, as another program writing the layout does.
@@ -226,82 +220,9 @@ func seedTakeAll(t *testing.T, take func() (string, bool, error)) map[string]boo
 	return got
 }
 
-// seedPopMaxEmbedded is the embedded backend with BZPopMax, which ClassicCallQueue uses
-// when a backend has it.
-type seedPopMaxEmbedded struct {
-	*embedded.Backend
-	db *zlite.DB
-}
-
-func (e seedPopMaxEmbedded) BZPopMax(ctx context.Context, timeout time.Duration, keys ...string) (string, queues.Z, bool, error) {
-	return e.db.BZPopMax(ctx, timeout, keys...)
-}
-
-// seedPopMaxRedis is the go-redis backend with BZPopMax, in rounds of at most 50 ms so
-// that a cancelled ctx ends it.
-type seedPopMaxRedis struct {
-	*redisq.Backend
-	c *redis.Client
-}
-
-func (r seedPopMaxRedis) BZPopMax(ctx context.Context, timeout time.Duration, keys ...string) (string, queues.Z, bool, error) {
-	deadline := time.Now().Add(timeout)
-	for {
-		if err := ctx.Err(); err != nil {
-			return "", queues.Z{}, false, err
-		}
-		round := 50 * time.Millisecond
-		if timeout > 0 {
-			left := time.Until(deadline)
-			if left <= 0 {
-				return "", queues.Z{}, false, nil
-			}
-			round = min(round, max(left, time.Millisecond))
-		}
-		// Do, not BZPopMax: go-redis rounds a typed command's timeout up to a second.
-		args := []any{"bzpopmax"}
-		for _, k := range keys {
-			args = append(args, k)
-		}
-		args = append(args, strconv.FormatFloat(round.Seconds(), 'f', 3, 64))
-		a, err := r.c.Do(context.WithoutCancel(ctx), args...).Slice()
-		if errors.Is(err, redis.Nil) {
-			continue
-		}
-		if err != nil {
-			return "", queues.Z{}, false, err
-		}
-		if len(a) != 3 {
-			return "", queues.Z{}, false, fmt.Errorf("BZPOPMAX reply %v", a)
-		}
-		score, ok := a[2].(float64) // RESP3: a double; RESP2: a string
-		if !ok {
-			if score, err = strconv.ParseFloat(fmt.Sprint(a[2]), 64); err != nil {
-				return "", queues.Z{}, false, err
-			}
-		}
-		return fmt.Sprint(a[0]), queues.Z{Member: fmt.Sprint(a[1]), Score: score}, true, nil
-	}
-}
-
-// seedEachPopMax runs f on every backend, with and without BZPopMax.
-func seedEachPopMax(t *testing.T, f func(t *testing.T, b queues.Backend)) {
-	each(t, f)
-	t.Run("impl=embedded+bzpopmax", func(t *testing.T) {
-		db := zlite.New()
-		f(t, seedPopMaxEmbedded{embedded.New(db), db})
-	})
-	t.Run("impl=redis+bzpopmax", func(t *testing.T) {
-		addr := redistest.Require(t)
-		c := redis.NewClient(&redis.Options{Addr: addr})
-		t.Cleanup(func() { c.Close() })
-		f(t, seedPopMaxRedis{redisq.New(c, &redisq.Options{Slice: 50 * time.Millisecond}), c})
-	})
-}
-
 func TestSeedCallQueueLayout(t *testing.T) {
 	const t0 = 1.8e9
-	seedEachPopMax(t, func(t *testing.T, b queues.Backend) {
+	each(t, func(t *testing.T, b queues.Backend) {
 		ctx := guard(t)
 		type call struct {
 			id   string

@@ -63,6 +63,14 @@ func (e *Backend) BZPopMin(ctx context.Context, timeout time.Duration, keys ...s
 	return e.db.BZPopMin(ctx, timeout, keys...)
 }
 
+// BZPopMax is BZPOPMAX with an exact timeout ([zlite.DB.BZPopMax], at its cost).
+func (e *Backend) BZPopMax(ctx context.Context, timeout time.Duration, keys ...string) (string, queues.Z, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return "", queues.Z{}, false, err
+	}
+	return e.db.BZPopMax(ctx, timeout, keys...)
+}
+
 // BLMove is BLMOVE with an exact timeout ([zlite.DB.BLMove], at its cost).
 func (e *Backend) BLMove(ctx context.Context, src, dst, srcPos, dstPos string, timeout time.Duration) (string, bool, error) {
 	if err := ctx.Err(); err != nil {
