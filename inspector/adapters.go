@@ -55,7 +55,8 @@ func (q base) Stats(ctx context.Context) (Stats, error) {
 func fromQueues(s queues.Stats, label func(string) string) Stats {
 	st := Stats{Depth: s.Depth, Due: s.Due, InFlight: s.InFlight, Dead: s.Dead, Oldest: s.OldestAge, HasOldest: s.HasAge,
 		Activity: &Activity{Blocked: s.Blocked, Enqueued: s.Enqueued, Dequeued: s.Dequeued, Acked: s.Acked,
-			Requeued: s.Requeued, Expired: s.ExpiredLeases, DeadLettered: s.DeadLettered, Cancelled: s.Cancelled}}
+			Requeued: s.Requeued, Expired: s.ExpiredLeases, DeadLettered: s.DeadLettered, Cancelled: s.Cancelled},
+		Retrying: s.Retrying, Paused: s.Paused}
 	for _, l := range s.Levels {
 		st.Levels = append(st.Levels, Level{Name: label(l.Level), Depth: l.Depth})
 	}
@@ -288,8 +289,8 @@ func (q dueQueue) Cancel(ctx context.Context, id string) (bool, error) {
 // expired ones. Its items are the waiting elements in serving order, then the
 // elements in processing, the earliest-expiring lease first, each with its lease
 // expiry, then the dead elements (made with [queues.WithMaxDeliveries]), the
-// earliest to die first; it supports [Canceler] (a waiting element), [LeaseRequeuer]
-// and [DeadMover].
+// earliest to die first; it supports [Canceler] (a waiting element), [LeaseRequeuer],
+// [DeadMover], [DeadLetters] and [Pauser] ([queues.Reliable.Pause], [queues.Reliable.Resume]).
 func Reliable(name string, q *queues.Reliable, now func() time.Time) Queue {
 	if now == nil {
 		now = time.Now
@@ -317,7 +318,7 @@ func (q reliable) Items(ctx context.Context, offset, count int64) ([]Item, error
 	}{
 		{s.Depth, func(offset, count int64) ([]Item, error) {
 			page, err := q.q.Items(ctx, offset, count)
-			return itemsOf(0, page, err, func(d queues.Delivery) Item { return Item{ID: d.ID, Value: d.Payload} })
+			return itemsOf(0, page, err, func(d queues.Delivery) Item { return deliveryItem(d, "") })
 		}},
 		{s.InFlight, func(offset, count int64) ([]Item, error) {
 			page, err := q.q.InFlight(ctx, offset, count)
@@ -326,14 +327,14 @@ func (q reliable) Items(ctx context.Context, offset, count int64) ([]Item, error
 				if !l.Deadline.After(now) {
 					st = StateExpired
 				}
-				return Item{ID: l.ID, Value: l.Payload, State: st, LeaseExpiry: l.Deadline}
+				it := deliveryItem(l.Delivery, st)
+				it.LeaseExpiry = l.Deadline
+				return it
 			})
 		}},
 		{s.Dead, func(offset, count int64) ([]Item, error) {
 			page, err := q.q.Dead(ctx, offset, count)
-			return itemsOf(0, page, err, func(d queues.DeadElement) Item {
-				return Item{ID: d.ID, Value: d.Payload, State: StateDead}
-			})
+			return itemsOf(0, page, err, deadItem)
 		}},
 	}
 	var out []Item
@@ -363,6 +364,38 @@ func (q reliable) Items(ctx context.Context, offset, count int64) ([]Item, error
 		before += p.n
 	}
 	return out, nil
+}
+
+// deliveryItem is d as an Item in state st.
+func deliveryItem(d queues.Delivery, st ItemState) Item {
+	return Item{ID: d.ID, Value: d.Payload, State: st, Attempt: d.Attempt, LastError: d.LastError, Enqueued: d.Enqueued}
+}
+
+func deadItem(d queues.DeadElement) Item {
+	it := deliveryItem(d.Delivery, StateDead)
+	it.Died = d.Died
+	return it
+}
+
+// DeadItems returns a page of the dead elements, the earliest to die first
+// ([queues.Reliable.Dead], O(log n + count)).
+func (q reliable) DeadItems(ctx context.Context, offset, count int64) ([]Item, error) {
+	page, err := q.q.Dead(ctx, offset, count)
+	return itemsOf(offset, page, err, deadItem)
+}
+
+// RetryAllDead moves every dead element back to the head of the queue in one
+// atomic step ([queues.Reliable.RetryAll], O(d log d) for d dead).
+func (q reliable) RetryAllDead(ctx context.Context) (int64, error) { return q.q.RetryAll(ctx) }
+
+// DeleteDead drops the dead element id for good ([queues.Reliable.DeleteDead]). It
+// looks for id among the dead elements, O(log n + d) for d dead.
+func (q reliable) DeleteDead(ctx context.Context, id string) (bool, error) {
+	d, ok, err := find(ctx, q.q.Dead, func(d queues.DeadElement) (bool, bool) { return d.ID == id, false })
+	if !ok || err != nil {
+		return false, err
+	}
+	return q.q.DeleteDead(ctx, d.Delivery)
 }
 
 // findPage is how many elements a lookup by id reads per step.
@@ -424,3 +457,14 @@ func (q reliable) MoveDeadBack(ctx context.Context, id string) (bool, error) {
 	}
 	return q.q.Retry(ctx, d.Delivery)
 }
+
+// Pause pauses the queue ([queues.Reliable.Pause]): consumers get nothing until
+// [queues.Reliable.Resume]. It reports whether the queue was running. O(log n).
+func (q reliable) Pause(ctx context.Context) (bool, error) { return q.q.Pause(ctx) }
+
+// Resume resumes a paused queue ([queues.Reliable.Resume]) and reports whether it
+// was paused. O(log n).
+func (q reliable) Resume(ctx context.Context) (bool, error) { return q.q.Resume(ctx) }
+
+// Paused reports whether the queue is paused ([queues.Reliable.Paused]). O(log n).
+func (q reliable) Paused(ctx context.Context) (bool, error) { return q.q.Paused(ctx) }

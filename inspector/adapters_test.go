@@ -25,7 +25,7 @@ func (c *fixedClock) Now() time.Time { return c.t }
 // utc makes the items' times comparable with ==.
 func utc(items []inspector.Item) []inspector.Item {
 	for i := range items {
-		for _, t := range []*time.Time{&items[i].Enqueued, &items[i].Due, &items[i].LeaseExpiry} {
+		for _, t := range []*time.Time{&items[i].Enqueued, &items[i].Due, &items[i].LeaseExpiry, &items[i].Died} {
 			if !t.IsZero() {
 				*t = t.UTC()
 			}
@@ -315,9 +315,9 @@ func TestAdapterReliable(t *testing.T) {
 	r := inspector.Reliable("pay", rq, clock.Now)
 	assert.Equal(t, inspector.Stats{Depth: 1, InFlight: 2, Activity: &inspector.Activity{Enqueued: 3, Dequeued: 2}}, stats(t, r))
 	pages(t, r, []inspector.Item{
-		{ID: ids["z"], Value: "z", Position: 1},
-		{ID: ids["x"], Value: "x", Position: 2, State: inspector.StateExpired, LeaseExpiry: t0.Add(time.Minute)},
-		{ID: ids["y"], Value: "y", Position: 3, State: inspector.StateLeased, LeaseExpiry: t0.Add(3 * time.Minute)},
+		{ID: ids["z"], Value: "z", Position: 1, Attempt: 1, Enqueued: t0},
+		{ID: ids["x"], Value: "x", Position: 2, State: inspector.StateExpired, LeaseExpiry: t0.Add(time.Minute), Attempt: 1, Enqueued: t0},
+		{ID: ids["y"], Value: "y", Position: 3, State: inspector.StateLeased, LeaseExpiry: t0.Add(3 * time.Minute), Attempt: 1, Enqueued: t0},
 	})
 	rr := r.(inspector.LeaseRequeuer)
 	for _, c := range []struct {
@@ -329,9 +329,9 @@ func TestAdapterReliable(t *testing.T) {
 		assert.Equal(t, c.want, ok, "RequeueExpired(%s)", c.id)
 	}
 	pages(t, r, []inspector.Item{
-		{ID: ids["x"], Value: "x", Position: 1},
-		{ID: ids["z"], Value: "z", Position: 2},
-		{ID: ids["y"], Value: "y", Position: 3, State: inspector.StateLeased, LeaseExpiry: t0.Add(3 * time.Minute)},
+		{ID: ids["x"], Value: "x", Position: 1, Attempt: 2, LastError: "lease expired", Enqueued: t0},
+		{ID: ids["z"], Value: "z", Position: 2, Attempt: 1, Enqueued: t0},
+		{ID: ids["y"], Value: "y", Position: 3, State: inspector.StateLeased, LeaseExpiry: t0.Add(3 * time.Minute), Attempt: 1, Enqueued: t0},
 	})
 	st := stats(t, r)
 	assert.EqualValues(t, 1, st.Activity.Requeued)
@@ -419,11 +419,14 @@ func TestAdapterReliableDead(t *testing.T) {
 	assert.Equal(t, [3]int64{2, 1, 1}, [3]int64{st.Depth, st.InFlight, st.Dead})
 	assert.EqualValues(t, 1, st.Activity.DeadLettered)
 	pages(t, r, []inspector.Item{
-		{ID: ids["z"], Value: "z", Position: 1},
-		{ID: ids["w"], Value: "w", Position: 2},
-		{ID: ids["y"], Value: "y", Position: 3, State: inspector.StateExpired, LeaseExpiry: t0.Add(time.Minute)},
-		{ID: ids["x"], Value: "x", Position: 4, State: inspector.StateDead},
+		{ID: ids["z"], Value: "z", Position: 1, Attempt: 1, Enqueued: t0},
+		{ID: ids["w"], Value: "w", Position: 2, Attempt: 1, Enqueued: t0},
+		{ID: ids["y"], Value: "y", Position: 3, State: inspector.StateExpired, LeaseExpiry: t0.Add(time.Minute), Attempt: 1, Enqueued: t0},
+		{ID: ids["x"], Value: "x", Position: 4, State: inspector.StateDead, Attempt: 1, Enqueued: t0, Died: t0},
 	})
+	dead, err := r.(inspector.DeadLetters).DeadItems(ctx, 0, 10)
+	require.NoError(t, err)
+	assert.Equal(t, []inspector.Item{{ID: ids["x"], Value: "x", Position: 1, State: inspector.StateDead, Attempt: 1, Enqueued: t0, Died: t0}}, utc(dead))
 
 	for _, c := range []struct {
 		do   func(context.Context, string) (bool, error)
@@ -444,12 +447,50 @@ func TestAdapterReliableDead(t *testing.T) {
 		assert.Equal(t, c.want, ok, "%s", c.id)
 	}
 	pages(t, r, []inspector.Item{
-		{ID: ids["x"], Value: "x", Position: 1},
-		{ID: ids["z"], Value: "z", Position: 2},
-		{ID: ids["y"], Value: "y", Position: 3, State: inspector.StateDead},
+		{ID: ids["x"], Value: "x", Position: 1, Attempt: 1, Enqueued: t0},
+		{ID: ids["z"], Value: "z", Position: 2, Attempt: 1, Enqueued: t0},
+		{ID: ids["y"], Value: "y", Position: 3, State: inspector.StateDead, Attempt: 1, LastError: "lease expired", Enqueued: t0, Died: t0.Add(2 * time.Minute)},
 	})
 	st = stats(t, r)
 	assert.Equal(t, [3]int64{2, 0, 1}, [3]int64{st.Depth, st.InFlight, st.Dead})
 	assert.Equal(t, [4]int64{1, 1, 1, 2}, [4]int64{st.Activity.Cancelled, st.Activity.Requeued, st.Activity.Expired, st.Activity.DeadLettered})
 	pop("x") // moved back to the head of the queue
+
+	// Delete and retry-all through DeadLetters.
+	dl := r.(inspector.DeadLetters)
+	for _, c := range []struct {
+		id   string
+		want bool
+	}{{"nope", false}, {ids["z"], false}, {ids["y"], true}, {ids["y"], false}} {
+		ok, err := dl.DeleteDead(ctx, c.id)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, ok, "DeleteDead(%s)", c.id)
+	}
+	n, err := dl.RetryAllDead(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n, "nothing left to retry")
+	ok, err = rq.Nack(ctx, pop("z")) // dead again
+	require.NoError(t, err)
+	require.True(t, ok)
+	n, err = dl.RetryAllDead(ctx)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, n)
+	pop("z")
+
+	// Pause and resume through Pauser.
+	p := r.(inspector.Pauser)
+	for _, c := range []struct {
+		do   func(context.Context) (bool, error)
+		want bool
+	}{{p.Pause, true}, {p.Pause, false}, {p.Resume, true}, {p.Resume, false}} {
+		ok, err := c.do(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, ok)
+	}
+	_, err = p.Pause(ctx)
+	require.NoError(t, err)
+	assert.True(t, stats(t, r).Paused)
+	paused, err := p.Paused(ctx)
+	require.NoError(t, err)
+	assert.True(t, paused)
 }

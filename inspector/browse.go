@@ -300,6 +300,7 @@ type keyRow struct {
 }
 
 type keysView struct {
+	Events                   string // no event stream: always ""
 	Title, Root, Page, Crumb string
 	Now                      time.Time
 	Actions                  bool
@@ -522,6 +523,7 @@ type elemRow struct {
 }
 
 type keyView struct {
+	Events                   string // no event stream: always ""
 	Title, Root, Page, Crumb string
 	Now                      time.Time
 	Actions                  bool

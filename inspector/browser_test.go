@@ -2,6 +2,10 @@ package inspector_test
 
 import (
 	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,8 +24,14 @@ import (
 	"github.com/zlite/zlite/queues/embedded"
 )
 
+// update rewrites the layout goldens in testdata/ instead of comparing with them:
+//
+//	go test ./inspector -run TestBrowserConsole -update
+var update = flag.Bool("update", false, "rewrite the layout goldens in testdata/")
+
 // chromium returns the browser to drive: $ZLITE_CHROMIUM, or chromium from PATH.
-// Without one the test is skipped, except under CI (CI set), which installs it.
+// Without one the test is skipped, except under CI (CI set), which installs it, or
+// with ZLITE_REQUIRE_BROWSER=1.
 func chromium(t *testing.T) string {
 	if p := os.Getenv("ZLITE_CHROMIUM"); p != "" {
 		return p
@@ -31,8 +41,8 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("no chromium on PATH under CI: .ci/run installs Debian's chromium package")
+	if os.Getenv("CI") != "" || os.Getenv("ZLITE_REQUIRE_BROWSER") == "1" {
+		t.Fatal("no chromium on PATH, and CI or ZLITE_REQUIRE_BROWSER=1 requires one: .ci/run installs Debian's chromium package")
 	}
 	t.Skip("no chromium on PATH (Debian: apt-get install chromium; or set ZLITE_CHROMIUM): the browser test needs one")
 	return ""
@@ -402,4 +412,257 @@ func mustInt(t *testing.T, s string) int64 {
 		n = 10*n + int64(r-'0')
 	}
 	return n
+}
+
+// TestBrowserConsole drives the console features in headless Chromium: a live
+// update without navigation, pause and resume, retrying a dead element, a bulk
+// delete confirmed in the dialog, search by id and by filter, the item page; then
+// the layout at 1280 and 375 px wide against the goldens in testdata/.
+func TestBrowserConsole(t *testing.T) {
+	exe := chromium(t)
+	dir := artifacts(t)
+	ctx := t.Context()
+
+	clock := &fixedClock{time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)}
+	b := embedded.New(zlite.New())
+	pay := queues.NewReliable(b, "payments", queues.WithLease(time.Minute), queues.WithClock(clock.Now), queues.WithMaxDeliveries(1))
+	var ids []string
+	for _, v := range []string{"charge <a>", "charge b", "charge c", "charge d"} {
+		id, err := pay.Push(ctx, v)
+		require.NoError(t, err)
+		ids = append(ids, id)
+	}
+	// Three deliveries fail for good: dead, each with its error.
+	for i := range 3 {
+		d, ok, err := pay.Pop(ctx, time.Second)
+		require.NoError(t, err)
+		require.True(t, ok)
+		_, err = pay.Fail(ctx, d, fmt.Errorf("card declined (%d)", i))
+		require.NoError(t, err)
+	}
+	fifo := queues.NewFIFO(b, "emails")
+	require.NoError(t, fifo.Push(ctx, "hello", "world"))
+	qs := []inspector.Queue{inspector.Reliable("payments", pay, clock.Now), inspector.FIFO("emails", fifo)}
+	h := inspector.New(qs, inspector.WithActions(), inspector.WithClock(clock.Now))
+	for range 3 {
+		require.NoError(t, h.Sample(ctx))
+	}
+	srv, _ := serve(t, h)
+
+	bctx, sctx, stop := startBrowser(t, exe)
+	defer stop()
+	shot := func(name string) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			png, err := chromedp.FullScreenshot(100)(ctx, tg)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
+		})
+	}
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(sctx, chromedp.Text(chromedp.CSS(sel), chromedp.NodeVisible))
+		require.NoError(t, err, "text of %s", sel)
+		return strings.TrimSpace(s)
+	}
+	defer func() {
+		if t.Failed() {
+			if err := chromedp.Do(bctx, shot("failure")); err != nil {
+				t.Logf("no failure screenshot: %v", err)
+			}
+		}
+	}()
+	const rowIDs = `[...document.querySelectorAll('tr[data-id]')].map(e => e.dataset.id)`
+	stats := func() queues.Stats {
+		t.Helper()
+		st, err := pay.Stats(ctx)
+		require.NoError(t, err)
+		return st
+	}
+
+	// Live: the page connects to its stream; an element pushed after it loaded
+	// appears without navigation once a sample announces it.
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Navigate(srv.URL+"/admin/queues/payments"),
+		chromedp.WaitVisible(chromedp.CSS(`[data-live-status]`)),
+	))
+	assert.Equal(t, []string{ids[3], ids[0], ids[1], ids[2]}, evalStrings(t, sctx, rowIDs))
+	late, err := pay.Push(ctx, "charge e")
+	require.NoError(t, err)
+	require.NoError(t, h.Sample(ctx))
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.WaitVisible(chromedp.CSS(`tr[data-id="`+late+`"]`)),
+		shot("live"),
+	))
+	assert.Equal(t, "2", text(`dd[data-field="depth"]`), "the figures are refreshed too")
+	loc, err := chromedp.Run(sctx, chromedp.Location())
+	require.NoError(t, err)
+	assert.Equal(t, srv.URL+"/admin/queues/payments", loc, "no navigation")
+
+	// Pause and resume with the buttons.
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Click(chromedp.CSS(`button[data-action="pause"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`button[data-action="resume"]`)),
+		shot("paused"),
+	))
+	assert.Equal(t, "Paused the queue: consumers get nothing until it is resumed.", text(`p.flash`))
+	assert.True(t, stats().Paused)
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Click(chromedp.CSS(`button[data-action="resume"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`button[data-action="pause"]`)),
+	))
+	assert.False(t, stats().Paused)
+
+	// The dead letters: attempts and errors; retry one with its button.
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Click(chromedp.CSS(`a[data-link="dead"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`table.dead`)),
+		shot("dead"),
+	))
+	assert.Equal(t, []string{ids[0], ids[1], ids[2]}, evalStrings(t, sctx, rowIDs))
+	assert.Equal(t, "card declined (0)", text(`tr[data-id="`+ids[0]+`"] td[data-field="last_error"]`))
+	assert.Equal(t, "1", text(`tr[data-id="`+ids[0]+`"] td[data-field="attempt"]`))
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Click(chromedp.CSS(`button[aria-label="Retry `+ids[0]+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`p.flash`)),
+	))
+	assert.Equal(t, `Moved "`+ids[0]+`" back to the queue.`, text(`p.flash`))
+	assert.Equal(t, []string{ids[1], ids[2]}, evalStrings(t, sctx, rowIDs))
+	assert.EqualValues(t, 2, stats().Dead)
+
+	// Bulk delete of both, confirmed in the dialog.
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Click(chromedp.CSS(`input[aria-label="Select `+ids[1]+`"]`)),
+		chromedp.Click(chromedp.CSS(`input[aria-label="Select `+ids[2]+`"]`)),
+		chromedp.SetValue(chromedp.CSS(`#bulk select`), "delete"),
+		chromedp.Click(chromedp.CSS(`button[data-bulk]`)),
+		chromedp.WaitVisible(chromedp.CSS(`dialog[open] button[data-confirm]`)),
+		shot("bulk-dialog"),
+	))
+	assert.Equal(t, "Delete for good: 2 selected items?", text(`dialog[open] [data-confirm-text]`))
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Click(chromedp.CSS(`dialog[open] button[data-confirm]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#dead-live > p`)), // only on the page after
+	))
+	assert.Equal(t, "Done for 2 selected items.", text(`p.flash`))
+	assert.Equal(t, "No dead letters.", text(`#dead-live > p`))
+	assert.Zero(t, stats().Dead)
+
+	// Search: the filter keeps the matching items of the page; the id form opens
+	// the item page, with the payload escaped.
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Navigate(srv.URL+"/admin/queues/payments"),
+		chromedp.WaitVisible(chromedp.CSS(`table.items`)),
+		chromedp.SendKeys(chromedp.CSS(`input[name="q"]`), "charge e"),
+		chromedp.Submit(chromedp.CSS(`input[name="q"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`p[data-field="filter"]`)),
+	))
+	assert.Equal(t, []string{late}, evalStrings(t, sctx, rowIDs))
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.SendKeys(chromedp.CSS(`input[name="id"]`), ids[0]),
+		chromedp.Submit(chromedp.CSS(`input[name="id"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`pre[data-field="payload"]`)),
+		shot("item"),
+	))
+	assert.Equal(t, "charge <a>", text(`pre[data-field="payload"]`))
+	assert.Equal(t, "waiting", text(`dd[data-field="state"]`))
+	assert.Equal(t, "card declined (0)", text(`pre[data-field="last_error"]`))
+	// Its cancel button removes it.
+	require.NoError(t, chromedp.Do(sctx,
+		chromedp.Click(chromedp.CSS(`form[action="./cancel"] button`)),
+		chromedp.WaitVisible(chromedp.CSS(`p.flash`)),
+	))
+	assert.Equal(t, `Cancelled "`+ids[0]+`".`, text(`p.flash`))
+	assert.EqualValues(t, 2, stats().Depth)
+
+	// Layout at two widths: no horizontal scroll of the page, and the boxes of the
+	// main elements as in the goldens.
+	layout := map[string]map[string][]int{}
+	for _, width := range []int64{1280, 375} {
+		require.NoError(t, chromedp.Do(sctx, chromedp.EmulateViewport(width, 800)))
+		for _, pg := range []struct{ name, path, ready string }{
+			{"index", "", "table.queues"},
+			{"queue", "queues/payments", "table.items"},
+			{"dead", "queues/payments/dead", "h1"},
+			{"item", "queues/payments/item?id=" + ids[3], "pre[data-field=payload]"},
+		} {
+			key := fmt.Sprintf("%s@%d", pg.name, width)
+			require.NoError(t, chromedp.Do(sctx,
+				chromedp.Navigate(srv.URL+"/admin/"+pg.path),
+				chromedp.WaitVisible(chromedp.CSS(pg.ready)),
+				shot(key),
+			))
+			overflow, err := chromedp.Run(sctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - document.documentElement.clientWidth`))
+			require.NoError(t, err)
+			assert.LessOrEqual(t, overflow, 0, "%s: the page scrolls sideways by %d px", key, overflow)
+			boxes, err := chromedp.Run(sctx, chromedp.Evaluate[map[string][]int](layoutJS))
+			require.NoError(t, err)
+			layout[key] = boxes
+		}
+	}
+	compareLayout(t, filepath.Join("testdata", "layout.golden.json"), layout)
+}
+
+// layoutJS measures the main elements of a page: their boxes [x, y, width,
+// height] in CSS pixels, rounded to 4 px.
+const layoutJS = `(() => {
+	const out = {};
+	for (const [name, sel] of Object.entries({header: "header", h1: "h1", main: "main",
+			table: ".scroll", charts: ".charts", chart: ".chart svg", figures: "dl.figures",
+			bulk: "#bulk", find: ".finds", payload: "pre[data-field=payload]"})) {
+		const el = document.querySelector(sel);
+		if (!el) continue;
+		const r = el.getBoundingClientRect();
+		out[name] = [r.x, r.y + window.scrollY, r.width, r.height].map(v => Math.round(v / 4) * 4);
+	}
+	return out;
+})()`
+
+// layoutTolerance is how far, in CSS pixels, a box may move or grow from its
+// golden: fonts differ between machines, a broken layout moves boxes by more.
+const layoutTolerance = 40
+
+// compareLayout compares the measured boxes with the golden file, or rewrites it
+// under -update.
+func compareLayout(t *testing.T, path string, got map[string]map[string][]int) {
+	t.Helper()
+	if *update {
+		b, err := json.MarshalIndent(got, "", "  ")
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(path, append(b, '\n'), 0o644))
+		t.Logf("wrote %s", path)
+		return
+	}
+	b, err := os.ReadFile(path)
+	require.NoError(t, err, "no golden: run the test with -update")
+	var want map[string]map[string][]int
+	require.NoError(t, json.Unmarshal(b, &want))
+	for page, boxes := range want {
+		for name, w := range boxes {
+			g, ok := got[page][name]
+			if !assert.True(t, ok, "%s: no %s element", page, name) {
+				continue
+			}
+			for i, what := range []string{"x", "y", "width", "height"} {
+				if math.Abs(float64(g[i]-w[i])) > layoutTolerance {
+					t.Errorf("%s: %s %s = %d; golden %d (±%d px; rewrite with -update if intended)", page, name, what, g[i], w[i], layoutTolerance)
+				}
+			}
+		}
+		for name := range got[page] {
+			assert.Contains(t, boxes, name, "%s: a %s element not in the golden", page, name)
+		}
+	}
+	for page := range got {
+		assert.Contains(t, want, page, "page %s not in the golden", page)
+	}
+}
+
+// evalStrings evaluates js, which must give an array of strings.
+func evalStrings(t *testing.T, ctx context.Context, js string) []string {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](js))
+	require.NoError(t, err, js)
+	return v
 }

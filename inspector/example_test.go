@@ -77,3 +77,30 @@ func getJSON(url string, v any) {
 		fmt.Println(err)
 	}
 }
+
+// The embedding app's login guards every route of the inspector, event streams
+// and actions included.
+func ExampleWithAuth() {
+	requireToken := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") != "Bearer let-me-in" {
+				http.Error(w, "log in first", http.StatusUnauthorized)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	h := inspector.New(nil, inspector.WithAuth(requireToken))
+	for _, token := range []string{"", "Bearer let-me-in"} {
+		req := httptest.NewRequest("GET", "/api/queues", nil)
+		if token != "" {
+			req.Header.Set("Authorization", token)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		fmt.Println(rec.Code)
+	}
+	// Output:
+	// 401
+	// 200
+}

@@ -24,7 +24,7 @@ const maxForm = 64 << 10
 // maxOffset bounds ?offset= so that offset+count+1 cannot overflow.
 const maxOffset = 1 << 62
 
-//go:embed templates/*.html static/style.css
+//go:embed templates/*.html static/style.css static/live.js
 var files embed.FS
 
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
@@ -41,16 +41,17 @@ type Handler struct {
 	cfg     config
 	queues  []Queue
 	byName  map[string]Queue
-	mux     *http.ServeMux
+	mux     http.Handler
 	csrf    *http.CrossOriginProtection
 	mu      sync.Mutex // guards history
 	history map[string]*ring
+	ticked  chan struct{} // closed at the next sample; guarded by mu
 }
 
 // New returns a Handler for queues, read-only unless [WithActions] is given. It
 // panics if two queues have the same name or a name is empty (programming errors).
 func New(queues []Queue, opts ...Option) *Handler {
-	h := &Handler{cfg: defaults(), byName: map[string]Queue{}, history: map[string]*ring{},
+	h := &Handler{cfg: defaults(), byName: map[string]Queue{}, history: map[string]*ring{}, ticked: make(chan struct{}),
 		csrf: http.NewCrossOriginProtection()}
 	for _, o := range opts {
 		o(&h.cfg)
@@ -75,6 +76,9 @@ func New(queues []Queue, opts ...Option) *Handler {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /{$}", h.index)
 	m.HandleFunc("GET /static/style.css", serveCSS)
+	m.HandleFunc("GET /static/live.js", serveJS)
+	m.HandleFunc("GET /events", h.indexEvents)
+	m.HandleFunc("GET /events/queues/{name}", h.queueEvents)
 	m.HandleFunc("GET /queues/{name}", h.queuePage)
 	m.HandleFunc("GET /api/queues", h.apiIndex)
 	m.HandleFunc("GET /api/queues/{name}", h.apiQueue)
@@ -82,9 +86,18 @@ func New(queues []Queue, opts ...Option) *Handler {
 	m.HandleFunc("GET /key", h.keyPage)
 	m.HandleFunc("GET /api/keys", h.apiKeys)
 	m.HandleFunc("GET /api/key", h.apiKey)
+	m.HandleFunc("GET /queues/{name}/item", h.itemPage)
+	m.HandleFunc("GET /api/queues/{name}/item", h.itemPage)
+	m.HandleFunc("GET /queues/{name}/dead", h.deadPage)
+	m.HandleFunc("GET /api/queues/{name}/dead", h.deadPage)
+	m.Handle("POST /queues/{name}/bulk", h.csrf.Handler(http.HandlerFunc(h.bulk)))
+	m.Handle("POST /api/queues/{name}/bulk", h.csrf.Handler(http.HandlerFunc(h.bulk)))
 	m.Handle("POST /queues/{name}/{action}", h.csrf.Handler(http.HandlerFunc(h.action)))
 	m.Handle("POST /api/queues/{name}/{action}", h.csrf.Handler(http.HandlerFunc(h.action)))
 	h.mux = m
+	if h.cfg.auth != nil {
+		h.mux = h.cfg.auth(m)
+	}
 	return h
 }
 
@@ -108,7 +121,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	hdr.Set("Referrer-Policy", "same-origin")
 	hdr.Set("Cache-Control", "no-store")
-	hdr.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	hdr.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	h.mux.ServeHTTP(w, r)
 }
 
@@ -117,6 +130,12 @@ func (h *Handler) now() time.Time { return h.cfg.now() }
 func serveCSS(w http.ResponseWriter, r *http.Request) {
 	b, _ := files.ReadFile("static/style.css")
 	w.Header().Set("Content-Type", "text/css; charset=utf-8")
+	w.Write(b)
+}
+
+func serveJS(w http.ResponseWriter, r *http.Request) {
+	b, _ := files.ReadFile("static/live.js")
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 	w.Write(b)
 }
 
@@ -140,6 +159,7 @@ type indexView struct {
 	Actions                  bool
 	Queues                   []queueRow
 	Keyspace                 *keyspaceView // nil without WithKeyspace
+	Events                   string        // the page's event stream, for the live script
 }
 
 func (h *Handler) rows(ctx context.Context, w, ht int) []queueRow {
@@ -170,7 +190,7 @@ func lastRate(s []sample) (float64, bool) {
 
 func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 	v := indexView{Title: h.cfg.title, Root: "./", Page: "Queues", Now: h.now(), Actions: h.cfg.actions,
-		Queues: h.rows(r.Context(), 120, 28)}
+		Queues: h.rows(r.Context(), 180, 76), Events: "events"}
 	if h.cfg.keyspace != nil {
 		v.Keyspace = newKeyspaceView(h.cfg.keyspace())
 	}
@@ -219,6 +239,10 @@ type itemRow struct {
 	LeaseIn     string
 	Action      string // "cancel", "requeue", "revive" or ""
 	ActionLabel string
+	DiedAgo     string
+	Delete      bool   // a dead item that can be deleted
+	Href        string // its item page
+	Shown       text   // the payload, escaped
 }
 
 type queueView struct {
@@ -239,7 +263,18 @@ type queueView struct {
 	Actions                  bool   // actions are enabled (the header says so)
 	ActionCol                bool   // the queue supports an action: an Action column is shown
 	Flash                    string
+	Pausable                 bool   // actions are enabled and the queue is a Pauser
+	Filter                   string // ?q=: only the page's items whose id or value holds it
+	Hidden                   int64  // the page's items the filter left out
+	Listed                   int64  // the page's items, before the filter
+	HasDead                  bool   // the queue has a dead-letter page
+	Bulk                     bool   // the page has checkboxes and the bulk form
+	BulkOps                  []bulkOp
+	Events                   string // the page's event stream, for the live script
 }
+
+// bulkOp is one choice of the bulk form.
+type bulkOp struct{ Value, Label string }
 
 // paging reads ?offset= and ?count= (count defaults to the page size, at most
 // MaxPageSize).
@@ -309,6 +344,19 @@ var flashes = map[string]string{
 	"requeue": "Requeued %s.",
 	"revive":  "Moved %s back to the queue.",
 	"missing": "%s was no longer there; nothing changed.",
+	"delete":  "Deleted %s for good.",
+}
+
+var pauseFlashes = map[string]string{
+	"pause":     "Paused the queue: consumers get nothing until it is resumed.",
+	"resume":    "Resumed the queue.",
+	"unchanged": "The queue was already in that state; nothing changed.",
+}
+
+// wholeFlash is the message after retry-all or a bulk action: %d items changed.
+var wholeFlash = map[string]string{
+	"retry-all": "Moved %d dead items back to the queue.",
+	"bulk":      "Done for %d selected items.",
 }
 
 func (h *Handler) queuePage(w http.ResponseWriter, r *http.Request) {
@@ -334,7 +382,8 @@ func (h *Handler) queuePage(w http.ResponseWriter, r *http.Request) {
 	if rate, ok := lastRate(s); ok {
 		v.Throughput = fmtRate(rate)
 	}
-	v.Charts = charts(s, 360, 60)
+	v.Charts = charts(s, 360, 120)
+	v.Events = "../events/queues/" + url.PathEscape(q.Name()) + "?offset=" + strconv.FormatInt(offset, 10) + "&count=" + strconv.FormatInt(count, 10)
 	page, more, err := items(ctx, q, offset, count)
 	switch {
 	case errors.Is(err, errors.ErrUnsupported):
@@ -342,16 +391,15 @@ func (h *Handler) queuePage(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		v.ItemsErr = err.Error()
 	}
+	v.Filter = r.URL.Query().Get("q")
 	for _, it := range page {
-		row := itemRow{Item: it, State: stateOf(it, now)}
-		if !it.Enqueued.IsZero() {
-			row.Wait = fmtDuration(now.Sub(it.Enqueued))
+		if v.Filter != "" && !strings.Contains(it.ID, v.Filter) && !strings.Contains(it.Value, v.Filter) {
+			v.Hidden++
+			continue
 		}
-		row.DueIn = relative(it.Due, now)
-		row.LeaseIn = relative(it.LeaseExpiry, now)
-		row.Action, row.ActionLabel = h.actionFor(q, it, now)
-		v.Items = append(v.Items, row)
+		v.Items = append(v.Items, h.row(q, it, now))
 	}
+	v.Listed = int64(len(page))
 	link := func(off int64) string {
 		u := v.Self + "?offset=" + strconv.FormatInt(off, 10)
 		if count != h.cfg.pageSize {
@@ -363,16 +411,27 @@ func (h *Handler) queuePage(w http.ResponseWriter, r *http.Request) {
 	_, l := q.(LeaseRequeuer)
 	_, d := q.(DeadMover)
 	v.ActionCol = h.cfg.actions && (c || l || d)
-	v.First, v.Last = offset+1, offset+int64(len(v.Items))
+	v.First, v.Last = offset+1, offset+v.Listed
+	_, v.HasDead = q.(DeadLetters)
+	v.Bulk = h.cfg.actions && v.ActionCol
+	_, dl := q.(DeadLetters)
+	for _, op := range []struct {
+		ok   bool
+		name string
+	}{{c, "cancel"}, {l, "requeue"}, {d, "revive"}, {dl, "delete"}} {
+		if op.ok && v.Bulk {
+			v.BulkOps = append(v.BulkOps, bulkOp{op.name, bulkActions[op.name]})
+		}
+	}
 	if offset > 0 {
 		v.Prev = link(max(offset-count, 0))
 	}
 	if more {
 		v.Next = link(offset + count)
 	}
-	if f, ok := flashes[r.URL.Query().Get("done")]; ok {
-		v.Flash = fmt.Sprintf(f, strconv.Quote(r.URL.Query().Get("id")))
-	}
+	_, v.Pausable = q.(Pauser)
+	v.Pausable = v.Pausable && h.cfg.actions
+	v.Flash = flash(r)
 	render(w, http.StatusOK, "queue.html", v)
 }
 
@@ -414,12 +473,16 @@ func (h *Handler) action(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "bad form: "+err.Error())
 		return
 	}
+	act := r.PathValue("action")
+	if act == "pause" || act == "resume" || act == "retry-all" {
+		h.whole(w, r, q, act, api, fail)
+		return
+	}
 	id := r.PostForm.Get("id")
 	if id == "" {
 		fail(http.StatusBadRequest, "the form has no id")
 		return
 	}
-	act := r.PathValue("action")
 	var do func(context.Context, string) (bool, error)
 	switch act {
 	case "cancel":
@@ -434,8 +497,12 @@ func (h *Handler) action(w http.ResponseWriter, r *http.Request) {
 		if c, ok := q.(DeadMover); ok {
 			do = c.MoveDeadBack
 		}
+	case "delete":
+		if c, ok := q.(DeadLetters); ok {
+			do = c.DeleteDead
+		}
 	default:
-		fail(http.StatusNotFound, "no action "+strconv.Quote(act)+" (cancel, requeue, revive)")
+		fail(http.StatusNotFound, "no action "+strconv.Quote(act)+" (cancel, requeue, revive, delete, retry-all, pause, resume)")
 		return
 	}
 	if do == nil {
@@ -456,6 +523,61 @@ func (h *Handler) action(w http.ResponseWriter, r *http.Request) {
 	}
 	// A relative Location: http.Redirect would make it absolute from the path
 	// without the mount prefix. From /queues/NAME/ACTION, ../NAME is the queue page.
-	w.Header().Set("Location", "../"+url.PathEscape(name)+"?done="+act+"&id="+url.QueryEscape(id))
+	w.Header().Set("Location", back(r, name)+"?done="+act+"&id="+url.QueryEscape(id))
+	w.WriteHeader(http.StatusSeeOther)
+}
+
+// back is the page an action's form returns to, relative to /queues/NAME/ACTION:
+// the dead-letter page when the form says back=dead, else the queue page.
+func back(r *http.Request, name string) string {
+	if r.PostForm.Get("back") == "dead" {
+		return "dead"
+	}
+	return "../" + url.PathEscape(name)
+}
+
+// whole serves POST …/pause, …/resume and …/retry-all, which act on the whole
+// queue and take no id.
+func (h *Handler) whole(w http.ResponseWriter, r *http.Request, q Queue, act string, api bool, fail func(int, string)) {
+	var done bool
+	var n int64
+	var err error
+	switch p, _ := q.(Pauser); {
+	case act == "retry-all":
+		d, ok := q.(DeadLetters)
+		if !ok {
+			fail(http.StatusBadRequest, "queue "+strconv.Quote(q.Name())+" does not support "+act)
+			return
+		}
+		n, err = d.RetryAllDead(r.Context())
+		done = n > 0
+	case p == nil:
+		fail(http.StatusBadRequest, "queue "+strconv.Quote(q.Name())+" does not support "+act)
+		return
+	case act == "pause":
+		done, err = p.Pause(r.Context())
+	default:
+		done, err = p.Resume(r.Context())
+	}
+	if err != nil {
+		fail(http.StatusInternalServerError, err.Error())
+		return
+	}
+	if api {
+		if act == "retry-all" {
+			writeJSON(w, http.StatusOK, map[string]any{"ok": done, "count": n})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]bool{"ok": done})
+		return
+	}
+	loc := back(r, q.Name()) + "?done=" + act
+	switch {
+	case act == "retry-all":
+		loc += "&n=" + strconv.FormatInt(n, 10)
+	case !done:
+		loc = back(r, q.Name()) + "?done=unchanged"
+	}
+	w.Header().Set("Location", loc)
 	w.WriteHeader(http.StatusSeeOther)
 }

@@ -14,6 +14,7 @@ type sample struct {
 	Rate     float64 // dequeued per second since the previous sample, if HasRate
 	HasRate  bool
 	Late     time.Duration // lateness p99 at this sample, if HasLate
+	Late50   time.Duration // lateness p50 at this sample, if HasLate
 	HasLate  bool
 }
 
@@ -55,7 +56,8 @@ func (r *ring) all() []sample {
 // (the charts); the history keeps the last n points set by [WithHistory]. A queue
 // whose Stats fails gets no point this time; Sample returns the first such error.
 // [Handler.Run] calls it periodically; call it yourself to sample on your own
-// schedule. The cost is one Stats call per queue.
+// schedule. The cost is one Stats call per queue; then every open event stream
+// (see the package doc, Live updates) sends its page once.
 func (h *Handler) Sample(ctx context.Context) error {
 	var first error
 	for _, q := range h.queues {
@@ -68,13 +70,14 @@ func (h *Handler) Sample(ctx context.Context) error {
 		}
 		h.record(q.Name(), st, h.now())
 	}
+	h.wake()
 	return first
 }
 
 func (h *Handler) record(name string, st Stats, at time.Time) {
 	s := sample{At: at, Depth: st.Depth}
 	if st.Lateness != nil {
-		s.Late, s.HasLate = st.Lateness.P99, true
+		s.Late, s.Late50, s.HasLate = st.Lateness.P99, st.Lateness.P50, true
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()

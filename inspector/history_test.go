@@ -94,15 +94,31 @@ func TestSampleRates(t *testing.T) {
 		labels = append(labels, c.Summary)
 	}
 	wantLabels := []string{
-		"depth over the last 6s: now 6, min 3, max 6",
-		"throughput over the last 6s: now 2/s, min 2/s, max 2/s",
-		"lateness p99 over the last 6s: now 1s, min 1s, max 1s",
+		"depth (items) over the last 6s: now 6, min 3, max 6",
+		"throughput (items/s) over the last 6s: now 2/s, min 2/s, max 2/s",
+		"lateness (seconds) over the last 6s: p50 now 0s, min 0s, max 0s; p99 now 1s, min 1s, max 1s",
 	}
 	if !slices.Equal(labels, wantLabels) {
 		t.Errorf("chart summaries = %q; want %q", labels, wantLabels)
 	}
-	if n := strings.Count(cs[1].Points, ","); n != 1 {
-		t.Errorf("throughput chart has %d points (%q); want 1, the only sample with a rate", n, cs[1].Points)
+	if len(cs[1].Lines) != 1 {
+		t.Fatalf("throughput chart has %d lines; want 1", len(cs[1].Lines))
+	}
+	if n := strings.Count(cs[1].Lines[0].Points, ","); n != 1 {
+		t.Errorf("throughput chart has %d points (%q); want 1, the only sample with a rate", n, cs[1].Lines[0].Points)
+	}
+	if len(cs[2].Lines) != 2 {
+		t.Errorf("lateness chart has %d lines; want 2 (p50, p99)", len(cs[2].Lines))
+	}
+	var ticks []string
+	for _, tk := range cs[0].YTicks {
+		ticks = append(ticks, tk.Label)
+	}
+	if want := []string{"0", "6"}; !slices.Equal(ticks, want) {
+		t.Errorf("depth chart y ticks = %q; want %q (20 px high: no middle tick)", ticks, want)
+	}
+	if got := []string{cs[0].XTicks[0].Label, cs[0].XTicks[1].Label}; !slices.Equal(got, []string{"-6s", "now"}) {
+		t.Errorf("depth chart x ticks = %q; want [-6s now]", got)
 	}
 }
 

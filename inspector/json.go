@@ -20,6 +20,8 @@ type jsonQueue struct {
 	Due        int64         `json:"due"`
 	InFlight   int64         `json:"in_flight"`
 	Dead       int64         `json:"dead"`
+	Retrying   int64         `json:"retrying"`
+	Paused     bool          `json:"paused"`
 	Oldest     *float64      `json:"oldest_seconds"`
 	Activity   *Activity     `json:"activity"`
 	Lateness   *jsonLateness `json:"lateness"`
@@ -44,6 +46,7 @@ type jsonSample struct {
 	Depth       int64     `json:"depth"`
 	Throughput  *float64  `json:"throughput_per_second,omitempty"`
 	LatenessP99 *float64  `json:"lateness_p99_seconds,omitempty"`
+	LatenessP50 *float64  `json:"lateness_p50_seconds,omitempty"`
 }
 
 type jsonItem struct {
@@ -56,6 +59,15 @@ type jsonItem struct {
 	Enqueued    time.Time `json:"enqueued,omitzero"`
 	Due         time.Time `json:"due,omitzero"`
 	LeaseExpiry time.Time `json:"lease_expiry,omitzero"`
+	Attempt     int64     `json:"attempt,omitempty"`
+	LastError   string    `json:"last_error,omitempty"`
+	Died        time.Time `json:"died,omitzero"`
+}
+
+func jsonItemOf(it Item, now time.Time) jsonItem {
+	return jsonItem{ID: it.ID, Value: it.Value, Position: it.Position, State: stateOf(it, now),
+		Level: it.Level, Priority: it.Priority, Enqueued: it.Enqueued, Due: it.Due, LeaseExpiry: it.LeaseExpiry,
+		Attempt: it.Attempt, LastError: it.LastError, Died: it.Died}
 }
 
 type jsonPage struct {
@@ -74,6 +86,7 @@ func (h *Handler) jsonQueueOf(r *http.Request, q Queue, history bool) jsonQueue 
 		j.Error = err.Error()
 	}
 	j.Depth, j.Due, j.InFlight, j.Dead, j.Activity = st.Depth, st.Due, st.InFlight, st.Dead, st.Activity
+	j.Retrying, j.Paused = st.Retrying, st.Paused
 	if st.HasOldest {
 		o := st.Oldest.Seconds()
 		j.Oldest = &o
@@ -96,8 +109,8 @@ func (h *Handler) jsonQueueOf(r *http.Request, q Queue, history bool) jsonQueue 
 				js.Throughput = &p.Rate
 			}
 			if p.HasLate {
-				l := p.Late.Seconds()
-				js.LatenessP99 = &l
+				l, m := p.Late.Seconds(), p.Late50.Seconds()
+				js.LatenessP99, js.LatenessP50 = &l, &m
 			}
 			j.History = append(j.History, js)
 		}
@@ -105,19 +118,43 @@ func (h *Handler) jsonQueueOf(r *http.Request, q Queue, history bool) jsonQueue 
 	return j
 }
 
-func (h *Handler) apiIndex(w http.ResponseWriter, r *http.Request) {
-	out := struct {
-		Actions  bool          `json:"actions"`
-		Queues   []jsonQueue   `json:"queues"`
-		Keyspace *jsonKeyspace `json:"keyspace,omitempty"`
-	}{Actions: h.cfg.actions, Queues: make([]jsonQueue, 0, len(h.queues))}
+// indexJSON is the object of /api/queues.
+type indexJSON struct {
+	Actions  bool          `json:"actions"`
+	Queues   []jsonQueue   `json:"queues"`
+	Keyspace *jsonKeyspace `json:"keyspace,omitempty"`
+}
+
+func (h *Handler) jsonIndexOf(r *http.Request) indexJSON {
+	out := indexJSON{Actions: h.cfg.actions, Queues: make([]jsonQueue, 0, len(h.queues))}
 	if h.cfg.keyspace != nil {
 		out.Keyspace = newJSONKeyspace(h.cfg.keyspace())
 	}
 	for _, q := range h.queues {
 		out.Queues = append(out.Queues, h.jsonQueueOf(r, q, true))
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out
+}
+
+func (h *Handler) apiIndex(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, h.jsonIndexOf(r))
+}
+
+func (h *Handler) jsonPageOf(r *http.Request, q Queue, offset, count int64) jsonPage {
+	p := jsonPage{jsonQueue: h.jsonQueueOf(r, q, true), Offset: offset, Count: count, Items: []jsonItem{}}
+	page, more, err := items(r.Context(), q, offset, count)
+	switch {
+	case errors.Is(err, errors.ErrUnsupported):
+		p.ItemsError = "this queue does not list its items"
+	case err != nil:
+		p.ItemsError = err.Error()
+	}
+	p.More = more
+	now := h.now()
+	for _, it := range page {
+		p.Items = append(p.Items, jsonItemOf(it, now))
+	}
+	return p
 }
 
 func (h *Handler) apiQueue(w http.ResponseWriter, r *http.Request) {
@@ -131,21 +168,7 @@ func (h *Handler) apiQueue(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
 		return
 	}
-	p := jsonPage{jsonQueue: h.jsonQueueOf(r, q, true), Offset: offset, Count: count, Items: []jsonItem{}}
-	page, more, err := items(r.Context(), q, offset, count)
-	switch {
-	case errors.Is(err, errors.ErrUnsupported):
-		p.ItemsError = "this queue does not list its items"
-	case err != nil:
-		p.ItemsError = err.Error()
-	}
-	p.More = more
-	now := h.now()
-	for _, it := range page {
-		p.Items = append(p.Items, jsonItem{ID: it.ID, Value: it.Value, Position: it.Position, State: stateOf(it, now),
-			Level: it.Level, Priority: it.Priority, Enqueued: it.Enqueued, Due: it.Due, LeaseExpiry: it.LeaseExpiry})
-	}
-	writeJSON(w, http.StatusOK, p)
+	writeJSON(w, http.StatusOK, h.jsonPageOf(r, q, offset, count))
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

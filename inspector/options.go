@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"net/http"
 	"time"
 
 	"github.com/zlite/zlite"
@@ -19,6 +20,7 @@ type config struct {
 	trusted  []string
 	keyspace func() zlite.Stats
 	db       *zlite.DB // the key browser's, nil without WithKeyspace
+	auth     func(http.Handler) http.Handler
 }
 
 func defaults() config {
@@ -26,7 +28,8 @@ func defaults() config {
 }
 
 // WithActions enables the actions (cancel an item, requeue an expired lease, move a
-// dead item back). Without it the inspector is read-only: every action request is
+// dead item back or delete it, retry every dead item, pause and resume a queue,
+// each of these but the last three on selected items too). Without it the inspector is read-only: every action request is
 // refused with 403 Forbidden and the pages show no action buttons.
 func WithActions() Option { return func(c *config) { c.actions = true } }
 
@@ -90,4 +93,24 @@ func WithTrustedOrigins(origins ...string) Option {
 // package doc, section Key browser).
 func WithKeyspace(db *zlite.DB) Option {
 	return func(c *config) { c.keyspace, c.db = db.Stats, db }
+}
+
+// WithAuth wraps every route of the inspector, pages, JSON, event streams, the
+// style sheet and script, and actions, in mw, the embedding app's authentication
+// middleware: mw sees each request first (after the security headers are set) and
+// either refuses it (writing, say, 401 or a redirect to a login page) or calls the
+// handler it was given. Cross-origin protection of the actions runs inside mw, so
+// it applies to authenticated requests too. A nil mw is ignored; several WithAuth
+// nest, the first given outermost.
+func WithAuth(mw func(http.Handler) http.Handler) Option {
+	return func(c *config) {
+		if mw == nil {
+			return
+		}
+		if prev := c.auth; prev != nil {
+			c.auth = func(h http.Handler) http.Handler { return prev(mw(h)) }
+			return
+		}
+		c.auth = mw
+	}
 }

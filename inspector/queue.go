@@ -45,6 +45,15 @@ type DeadMover interface {
 	MoveDeadBack(ctx context.Context, id string) (bool, error)
 }
 
+// Pauser is a [Queue] that can be paused and resumed: while paused, consumers are
+// served nothing, producers still push. Pause and Resume report whether they changed
+// the state; Paused reads it.
+type Pauser interface {
+	Pause(ctx context.Context) (bool, error)
+	Resume(ctx context.Context) (bool, error)
+	Paused(ctx context.Context) (bool, error)
+}
+
 // Kind is the kind of a [Queue]: it picks the columns of its items table.
 type Kind string
 
@@ -75,6 +84,8 @@ type Stats struct {
 	HasOldest bool
 	Activity  *Activity // nil: the queue keeps no counters (no throughput is shown)
 	Lateness  *Lateness // nil: the queue has no due times
+	Retrying  int64     // items waiting out a retry delay before their next delivery
+	Paused    bool      // the queue is paused: consumers get nothing until it resumes
 }
 
 // Level is the depth of one level or priority of a queue.
@@ -130,4 +141,20 @@ type Item struct {
 	Enqueued    time.Time // when it arrived (the wait time is now minus this); zero if unknown
 	Due         time.Time // for [KindDelayed] and [KindScheduler]
 	LeaseExpiry time.Time // for leased and expired items
+	Attempt     int64     // the delivery's number, 1 for the first; 0 if the queue keeps none
+	LastError   string    // why the last failed delivery failed; "" if none did or none said
+	Died        time.Time // when a dead item died; zero if unknown
+}
+
+// DeadLetters is a [Queue] with a dead-letter list it can page through, retry whole
+// and delete from: the dead-letter page and its actions. Retrying one dead item is
+// [DeadMover].
+type DeadLetters interface {
+	// DeadItems returns up to count dead items from offset, the earliest to die
+	// first, with State [StateDead]; Position is the place in that list.
+	DeadItems(ctx context.Context, offset, count int64) ([]Item, error)
+	// RetryAllDead moves every dead item back to the queue and says how many.
+	RetryAllDead(ctx context.Context) (int64, error)
+	// DeleteDead drops the dead item id for good and reports whether it was there.
+	DeleteDead(ctx context.Context, id string) (bool, error)
 }

@@ -7,8 +7,13 @@
 //
 // The payments queue delivers a charge at most three times: a charge whose worker
 // died (its lease expires) or that was declined (Nack) three times is dead, listed
-// on its page with a "Move back" button. Every other waiting item has a "Cancel"
-// button, and an expired lease a "Requeue" button. The index's keyspace panel links
+// on its page and on its dead-letter page, with its attempts and last error, and
+// "Retry" and "Delete" buttons (or all at once). Every other waiting item has a
+// "Cancel" button, and an expired lease a "Requeue" button; ticking items applies
+// one of these to all of them after a confirmation; the payments queue can be
+// paused and resumed. Each item's position links to its page; the pages update
+// live. With -password, every page asks for it (HTTP basic authentication, user
+// "admin"), through [inspector.WithAuth]. The index's keyspace panel links
 // to the key browser: the DB's keys (a SCAN, by type or pattern) and a page per key.
 //
 // The simulation is bounded: producers stop adding to a queue that holds
@@ -17,6 +22,7 @@ package main
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"flag"
 	"fmt"
@@ -42,6 +48,7 @@ func main() {
 	actions := flag.Bool("actions", true, "enable the inspector's actions (cancel, requeue, move back)")
 	maxDepth := flag.Int64("max", 40, "producers add nothing to a queue holding this many items")
 	runFor := flag.Duration("for", 0, "stop after this long (0: run until SIGINT or SIGTERM)")
+	flag.StringVar(&password, "password", "", "ask for this password (user admin) on every page; empty: no login")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -53,6 +60,26 @@ func main() {
 	if err := run(ctx, *addr, *actions, *maxDepth, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "inspector:", err)
 		os.Exit(1)
+	}
+}
+
+// password is the -password flag: the basic-authentication password, "" for none.
+var password string
+
+// basicAuth is an authentication middleware for [inspector.WithAuth]: HTTP basic
+// authentication with one user, compared in constant time.
+func basicAuth(user, pass string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			u, p, ok := r.BasicAuth()
+			if !ok || subtle.ConstantTimeCompare([]byte(u), []byte(user)) != 1 ||
+				subtle.ConstantTimeCompare([]byte(p), []byte(pass)) != 1 {
+				w.Header().Set("WWW-Authenticate", `Basic realm="zlite inspector", charset="UTF-8"`)
+				http.Error(w, "log in to see the inspector", http.StatusUnauthorized)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
 	}
 }
 
@@ -75,12 +102,18 @@ func run(ctx context.Context, addr string, actions bool, maxDepth int64, out io.
 	if actions {
 		opts = append(opts, inspector.WithActions())
 	}
+	if password != "" {
+		opts = append(opts, inspector.WithAuth(basicAuth("admin", password)))
+	}
 	h := inspector.New(d.inspected(), opts...)
 
 	mux := http.NewServeMux()
 	mux.Handle("/inspector/", http.StripPrefix("/inspector", h))
 	mux.Handle("/{$}", http.RedirectHandler("/inspector/", http.StatusFound))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	// Requests share ctx, so that the pages' event streams end when the demo stops
+	// rather than holding Shutdown up.
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
 
 	var wg sync.WaitGroup
 	wg.Go(func() { h.Run(ctx) })

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -117,6 +118,28 @@ func TestDemoLoopbackOnly(t *testing.T) {
 	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:80", "example.com:80"} {
 		if err := run(t.Context(), addr, false, 1, io.Discard); err == nil || !strings.Contains(err.Error(), "loopback") {
 			t.Errorf("run(%q) = %v; want a refusal naming loopback", addr, err)
+		}
+	}
+}
+
+func TestBasicAuth(t *testing.T) {
+	h := basicAuth("admin", "s3cret")(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "in") }))
+	for _, tt := range []struct {
+		user, pass string
+		set        bool
+		code       int
+	}{{"", "", false, 401}, {"admin", "wrong", true, 401}, {"root", "s3cret", true, 401}, {"admin", "s3cret", true, 200}} {
+		req := httptest.NewRequest("GET", "/inspector/", nil)
+		if tt.set {
+			req.SetBasicAuth(tt.user, tt.pass)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != tt.code {
+			t.Errorf("basic auth %q:%q = %d; want %d", tt.user, tt.pass, rec.Code, tt.code)
+		}
+		if tt.code == 401 && rec.Header().Get("WWW-Authenticate") == "" {
+			t.Errorf("a 401 without WWW-Authenticate")
 		}
 	}
 }
