@@ -173,7 +173,13 @@ func (e *engine) span(c *cursor, start, count int, reverse bool, in func(sc floa
 	if count > 0 {
 		avail = min(avail, count)
 	}
-	out := make([]Entry, 0, min(avail, 1024))
+	// A rank range holds avail entries; a score or lex range (in) may hold few of
+	// them, so it starts small rather than at a size the set's length chooses.
+	capacity := min(avail, 1024)
+	if in != nil {
+		capacity = min(avail, 16)
+	}
+	out := make([]Entry, 0, capacity)
 	var hs [viewBatch]uint32
 	nb := 0
 	for {
