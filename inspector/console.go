@@ -296,25 +296,7 @@ func (h *Handler) bulk(w http.ResponseWriter, r *http.Request) {
 		refuse(w, api, http.StatusBadRequest, fmt.Sprintf("select 1 to %d items", MaxPageSize))
 		return
 	}
-	var do func(context.Context, string) (bool, error)
-	switch act {
-	case "cancel":
-		if c, ok := q.(Canceler); ok {
-			do = c.Cancel
-		}
-	case "requeue":
-		if c, ok := q.(LeaseRequeuer); ok {
-			do = c.RequeueExpired
-		}
-	case "revive":
-		if c, ok := q.(DeadMover); ok {
-			do = c.MoveDeadBack
-		}
-	case "delete":
-		if c, ok := q.(DeadLetters); ok {
-			do = c.DeleteDead
-		}
-	}
+	do, _ := itemAction(q, act)
 	if do == nil {
 		refuse(w, api, http.StatusBadRequest, "queue "+strconv.Quote(q.Name())+" does not support "+act)
 		return

@@ -38,17 +38,9 @@ func (h *Handler) indexEvents(w http.ResponseWriter, r *http.Request) {
 // queueEvents streams a queue page's JSON (GET /events/queues/{name}, with the
 // page's ?offset= and ?count=); see [Handler.stream].
 func (h *Handler) queueEvents(w http.ResponseWriter, r *http.Request) {
-	q, ok := h.byName[r.PathValue("name")]
-	if !ok {
-		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no queue named " + strconv.Quote(r.PathValue("name"))})
-		return
+	if q, offset, count, ok := h.jsonPageRequest(w, r); ok {
+		h.stream(w, r, func() any { return h.jsonPageOf(r, q, offset, count) })
 	}
-	offset, count, err := h.paging(r)
-	if err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
-		return
-	}
-	h.stream(w, r, func() any { return h.jsonPageOf(r, q, offset, count) })
 }
 
 // stream writes server-sent events: build's JSON at once and then after each

@@ -483,25 +483,8 @@ func (h *Handler) action(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "the form has no id")
 		return
 	}
-	var do func(context.Context, string) (bool, error)
-	switch act {
-	case "cancel":
-		if c, ok := q.(Canceler); ok {
-			do = c.Cancel
-		}
-	case "requeue":
-		if c, ok := q.(LeaseRequeuer); ok {
-			do = c.RequeueExpired
-		}
-	case "revive":
-		if c, ok := q.(DeadMover); ok {
-			do = c.MoveDeadBack
-		}
-	case "delete":
-		if c, ok := q.(DeadLetters); ok {
-			do = c.DeleteDead
-		}
-	default:
+	do, known := itemAction(q, act)
+	if !known {
 		fail(http.StatusNotFound, "no action "+strconv.Quote(act)+" (cancel, requeue, revive, delete, retry-all, pause, resume)")
 		return
 	}
@@ -580,4 +563,31 @@ func (h *Handler) whole(w http.ResponseWriter, r *http.Request, q Queue, act str
 	}
 	w.Header().Set("Location", loc)
 	w.WriteHeader(http.StatusSeeOther)
+}
+
+// itemAction returns the function that does the action act (cancel, requeue,
+// revive or delete) on one item of q, nil when q does not support it; known is
+// false for any other action.
+func itemAction(q Queue, act string) (do func(context.Context, string) (bool, error), known bool) {
+	switch act {
+	case "cancel":
+		if c, ok := q.(Canceler); ok {
+			do = c.Cancel
+		}
+	case "requeue":
+		if c, ok := q.(LeaseRequeuer); ok {
+			do = c.RequeueExpired
+		}
+	case "revive":
+		if c, ok := q.(DeadMover); ok {
+			do = c.MoveDeadBack
+		}
+	case "delete":
+		if c, ok := q.(DeadLetters); ok {
+			do = c.DeleteDead
+		}
+	default:
+		return nil, false
+	}
+	return do, true
 }

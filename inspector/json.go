@@ -158,17 +158,26 @@ func (h *Handler) jsonPageOf(r *http.Request, q Queue, offset, count int64) json
 }
 
 func (h *Handler) apiQueue(w http.ResponseWriter, r *http.Request) {
-	q, ok := h.byName[r.PathValue("name")]
+	if q, offset, count, ok := h.jsonPageRequest(w, r); ok {
+		writeJSON(w, http.StatusOK, h.jsonPageOf(r, q, offset, count))
+	}
+}
+
+// jsonPageRequest reads the queue and page of a JSON request for a queue page
+// (GET /api/queues/{name} or /events/queues/{name}), or writes the 404 or 400
+// reply and returns ok == false.
+func (h *Handler) jsonPageRequest(w http.ResponseWriter, r *http.Request) (q Queue, offset, count int64, ok bool) {
+	q, ok = h.byName[r.PathValue("name")]
 	if !ok {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no queue named " + strconv.Quote(r.PathValue("name"))})
-		return
+		return nil, 0, 0, false
 	}
 	offset, count, err := h.paging(r)
 	if err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
-		return
+		return nil, 0, 0, false
 	}
-	writeJSON(w, http.StatusOK, h.jsonPageOf(r, q, offset, count))
+	return q, offset, count, true
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
