@@ -106,6 +106,18 @@
 // sliding-window log, "{name}:rate"); a limited Pop sleeps until the window admits
 // the next delivery. See [Reliable] for the exact guarantees.
 //
+// [WithGroupRateLimit](n, per) limits deliveries per group instead: a push names
+// its group with [Group]("customer-42"), and no window of length per holds more
+// than n deliveries of one group, while Pop serves the elements of the other
+// groups (and those without a group) meanwhile, the least recently served group
+// first. Each group waits in its own list "{name}:g:<group>" with its own log
+// "{name}:glog:<group>", and the sorted set "{name}:groups" schedules the groups by
+// when each may next be served. The steps build those keys from the group's name
+// instead of receiving them, which Redis Cluster accepts only because they share
+// the queue's hash tag, and so its slot. A limited Pop sleeps until the earliest
+// group's window reopens, looking every 100 ms for new grouped pushes, which cannot
+// wake a blocked BLMOVE.
+//
 // # Backends and atomic steps
 //
 // [Backend] holds the few primitive commands the queues use directly (LPUSH, LLEN,

@@ -233,8 +233,9 @@ func (q *Levels) Items(ctx context.Context, level string, offset, count int64) (
 
 // Items returns up to count waiting elements in serving order, skipping the first
 // offset, with their metadata ([Delivery]); elements in processing are listed by
-// [Reliable.InFlight] and those waiting out a retry delay by [Reliable.Retrying]. It
-// is two steps, the page and then its metadata. The complexity is as for
+// [Reliable.InFlight] and those waiting out a retry delay by [Reliable.Retrying].
+// Elements waiting in a group's list ([Group]) are not listed. It is two steps,
+// the page and then its metadata. The complexity is as for
 // [FIFO.Items], plus O(k) for the metadata.
 func (q *Reliable) Items(ctx context.Context, offset, count int64) ([]Delivery, error) {
 	if err := q.at.checkRange("items", offset, count); err != nil {

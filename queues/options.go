@@ -19,6 +19,10 @@ type config struct {
 	// rateN deliveries per ratePer at most ([WithRateLimit]); 0: no limit.
 	rateN   int64
 	ratePer time.Duration
+	// groupN deliveries per groupPer of one group at most ([WithGroupRateLimit]);
+	// 0: no groups.
+	groupN   int64
+	groupPer time.Duration
 }
 
 func newConfig(opts []Option) config {
@@ -96,6 +100,23 @@ func WithRateLimit(n int64, per time.Duration) Option {
 			cfg.rateN, cfg.ratePer = n, per
 		} else {
 			cfg.rateN, cfg.ratePer = 0, 0
+		}
+	}
+}
+
+// WithGroupRateLimit makes a [Reliable] queue hand out at most n elements of one
+// group ([Group]) in any window of length per, counted over every consumer in every
+// process (a sliding-window log per group, "{name}:glog:<group>"; see [Reliable]),
+// while the elements of other groups, and those without a group, are served
+// meanwhile. n below 1 or per below one microsecond: no group limit, the default,
+// and [Group] is ignored. It combines with [WithRateLimit]. Give every process that
+// uses the queue the same limit.
+func WithGroupRateLimit(n int64, per time.Duration) Option {
+	return func(cfg *config) {
+		if n >= 1 && per >= time.Microsecond {
+			cfg.groupN, cfg.groupPer = n, per
+		} else {
+			cfg.groupN, cfg.groupPer = 0, 0
 		}
 	}
 }

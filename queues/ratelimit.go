@@ -12,41 +12,49 @@ import (
 // "{name}:rate" at or before that time − per and returns 0 when fewer than n
 // remain (a delivery may happen now), else the time (Unix microseconds) at which
 // one more may happen: when the oldest delivery that must leave the window does;
-// and the step's time. goWindow is its Go half.
+// and the step's time. logWindow(k, now, n, per) is the same over the log k (a
+// group's, [WithGroupRateLimit]). goWindow and goLogWindow are their Go halves.
 const luaWindow = `
-local function window(now, n, per)
-  local last = redis.call('ZRANGE', KEYS[8], -1, -1, 'WITHSCORES')
+local function logWindow(k, now, n, per)
+  local last = redis.call('ZRANGE', k, -1, -1, 'WITHSCORES')
   if last[2] and tonumber(last[2]) > now then now = tonumber(last[2]) end
-  redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', string.format('%.0f', now - per))
-  local c = redis.call('ZCARD', KEYS[8])
+  redis.call('ZREMRANGEBYSCORE', k, '-inf', string.format('%.0f', now - per))
+  local c = redis.call('ZCARD', k)
   if c < n then return 0, now end
-  local z = redis.call('ZRANGE', KEYS[8], c - n, c - n, 'WITHSCORES')
+  local z = redis.call('ZRANGE', k, c - n, c - n, 'WITHSCORES')
   return tonumber(z[2]) + per, now
+end
+local function window(now, n, per)
+  return logWindow(KEYS[8], now, n, per)
 end
 `
 
 func goWindow(tx Tx, keys []string, now, n, per int64) (next, at int64, err error) {
-	last, err := tx.ZRangeWithScores(keys[7], -1, -1)
+	return goLogWindow(tx, keys[7], now, n, per)
+}
+
+func goLogWindow(tx Tx, k string, now, n, per int64) (next, at int64, err error) {
+	last, err := tx.ZRangeWithScores(k, -1, -1)
 	if err != nil {
 		return 0, 0, err
 	}
 	if len(last) > 0 && int64(last[0].Score) > now {
 		now = int64(last[0].Score)
 	}
-	old, err := tx.ZRangeByScoreWithScores(keys[7], "-inf", fmtInt(now-per), 0, -1)
+	old, err := tx.ZRangeByScoreWithScores(k, "-inf", fmtInt(now-per), 0, -1)
 	if err != nil {
 		return 0, 0, err
 	}
 	for _, z := range old {
-		if _, err := tx.ZRem(keys[7], z.Member); err != nil {
+		if _, err := tx.ZRem(k, z.Member); err != nil {
 			return 0, 0, err
 		}
 	}
-	c, err := tx.ZCard(keys[7])
+	c, err := tx.ZCard(k)
 	if err != nil || c < n {
 		return 0, now, err
 	}
-	z, err := tx.ZRangeWithScores(keys[7], c-n, c-n)
+	z, err := tx.ZRangeWithScores(k, c-n, c-n)
 	if err != nil || len(z) == 0 {
 		return 0, now, err
 	}
@@ -54,21 +62,26 @@ func goWindow(tx Tx, keys []string, now, n, per int64) (next, at int64, err erro
 }
 
 // luaRecord defines record(now): log a delivery at now in "{name}:rate", under a
-// member made unique by the counter "rseq" of "{name}:meta". goRecord is its Go
-// half.
+// member made unique by the counter "rseq" of "{name}:meta"; logRecord(k, now)
+// logs it in the log k. goRecord and goLogRecord are their Go halves.
 const luaRecord = `
-local function record(now)
+local function logRecord(k, now)
   local s = redis.call('ZINCRBY', KEYS[4], 1, 'rseq')
-  redis.call('ZADD', KEYS[8], string.format('%.0f', now), string.format('%016x', tonumber(s)))
+  redis.call('ZADD', k, string.format('%.0f', now), string.format('%016x', tonumber(s)))
 end
+local function record(now) logRecord(KEYS[8], now) end
 `
 
 func goRecord(tx Tx, keys []string, now int64) error {
+	return goLogRecord(tx, keys, keys[7], now)
+}
+
+func goLogRecord(tx Tx, keys []string, k string, now int64) error {
 	s, err := tx.ZIncrBy(keys[3], 1, "rseq")
 	if err != nil {
 		return err
 	}
-	_, err = tx.ZAdd(keys[7], float64(now), seqPrefix(int64(s)))
+	_, err = tx.ZAdd(k, float64(now), seqPrefix(int64(s)))
 	return err
 }
 

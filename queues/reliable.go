@@ -83,6 +83,39 @@ import (
 // take no token. The log holds at most n live members (plus those of the last
 // window not yet dropped), so memory is O(n).
 //
+// # Groups
+//
+// With [WithGroupRateLimit](n, per) a push may name a group ([Group]): no window of
+// length per holds more than n deliveries of one group, counted over every consumer
+// in every process, and a group over its limit holds back only its own elements.
+// Ungrouped elements wait in "{name}:ready" as before and only the queue-wide
+// limit applies to them. A grouped element waits in its group's list
+// "{name}:g:<group>" (served in arrival order), and "{name}:info" keeps its group
+// ("<id>:g"). The sorted set "{name}:groups" holds each group with waiting elements,
+// scored by when it may next be served: when it started waiting, when it was last
+// served, or, when its window was found full, when the window reopens. Each group's
+// deliveries are logged in "{name}:glog:<group>" as the queue-wide ones are in
+// "{name}:rate". Pop first runs one step that takes the lowest-scored group scored
+// no later than now; if its log admits a delivery it leases the group's oldest
+// element and rescores the group by the delivery time (so among groups that may
+// be served, the least recently served goes first), else it rescores the group by
+// its window's reopening and looks at the next. When no group may be served, Pop
+// waits for an ungrouped element until the earliest group reopens, and looks again
+// every 100 ms, as a grouped push cannot wake a BLMOVE on "{name}:ready".
+//
+// A grouped element that fails (Nack, Fail, Reap, Requeue) goes back to the head of
+// its group, or to the retry or dead set as any other; a due retry goes back to the
+// head of its group, and so does an element that [Reliable.Retry] or
+// [Reliable.RetryAll] put in "{name}:ready" (the step that would lease it moves it).
+// Remove finds a grouped element in its group's list; Len and Stats count the
+// elements of every group as waiting, and [Stats].RateLimited counts those of the
+// groups found over their limit. [Reliable.Items] lists only the elements of
+// "{name}:ready". Pause stops grouped deliveries too, and [Unique] works with
+// groups unchanged. The steps build the keys of a group from its name, which on a
+// Redis Cluster is allowed only because they share the queue's hash tag and so its
+// slot. A group's log keeps at most n live members once the group is served again,
+// so memory is O(n) per group served; an empty group leaves "{name}:groups".
+//
 // # Costs
 //
 // Push, Ack, Extend and the dead-set methods on one element are one step of O(log n)
@@ -91,7 +124,10 @@ import (
 // paused, one more step before the BLMOVE moves the due retries (O(k log n) for k
 // due). The listings cost their page plus one step reading k ids' metadata. With
 // [WithRateLimit], Pop always runs the step before the BLMOVE, and both steps cost
-// O(log n + k) more for the n deliveries in the window and the k it drops.
+// O(log n + k) more for the n deliveries in the window and the k it drops. With
+// [WithGroupRateLimit], Pop runs one more step, O(log n + h log g) for g waiting
+// groups of which h are found over their limit, and Len is one step of
+// O(g log g).
 //
 // Reliable is safe for concurrent use.
 type Reliable struct {
@@ -105,8 +141,10 @@ type Reliable struct {
 	at                                                   where
 	rateN                                                int64
 	ratePer                                              time.Duration
+	groupN                                               int64
+	groupPer                                             time.Duration
 	ready, processing, leases, meta, dead, info, retries string
-	rate, unique, uniqueIDs                              string
+	rate, unique, uniqueIDs, groups                      string
 }
 
 // Delivery is an element handed to a worker by [Reliable.Pop], or listed by
@@ -155,7 +193,8 @@ const pausePoll = 100 * time.Millisecond
 
 // NewReliable returns the reliable queue called name on b. It uses the options
 // [WithLease] (30 s by default), [WithRetry] (retry at once, unlimited by default),
-// [WithMaxDeliveries], [WithRateLimit], [WithClock] and [WithStats]. It panics if name is empty.
+// [WithMaxDeliveries], [WithRateLimit], [WithGroupRateLimit], [WithClock] and
+// [WithStats]. It panics if name is empty.
 func NewReliable(b Backend, name string, opts ...Option) *Reliable {
 	checkName("Reliable", name)
 	cfg := newConfig(opts)
@@ -164,15 +203,17 @@ func NewReliable(b Backend, name string, opts ...Option) *Reliable {
 		policy: p, maxAttempts: fmtInt(p.MaxAttempts), at: where{"reliable", name},
 		ready: key(name, "ready"), processing: key(name, "processing"), leases: key(name, "leases"),
 		meta: key(name, "meta"), dead: key(name, "dead"), info: key(name, "info"), retries: key(name, "retry"),
-		rateN: cfg.rateN, ratePer: cfg.ratePer,
-		rate: key(name, "rate"), unique: key(name, "unique"), uniqueIDs: key(name, "unique:ids")}
+		rateN: cfg.rateN, ratePer: cfg.ratePer, groupN: cfg.groupN, groupPer: cfg.groupPer,
+		rate: key(name, "rate"), unique: key(name, "unique"), uniqueIDs: key(name, "unique:ids"),
+		groups: key(name, "groups")}
 }
 
 // keys are, in order: KEYS[1] ready, [2] processing, [3] leases, [4] meta, [5] dead,
-// [6] info, [7] retry, [8] rate, [9] unique, [10] unique:ids.
+// [6] info, [7] retry, [8] rate, [9] unique, [10] unique:ids, [11] groups. The
+// steps build the keys of each group's list and log from KEYS[11] (groupKey).
 func (q *Reliable) keys() []string {
 	return []string{q.ready, q.processing, q.leases, q.meta, q.dead, q.info, q.retries,
-		q.rate, q.unique, q.uniqueIDs}
+		q.rate, q.unique, q.uniqueIDs, q.groups}
 }
 
 // failArgs are the first seven arguments of every step that may fail an element:
@@ -188,9 +229,9 @@ func (q *Reliable) failArgs(now time.Time, reason string, more ...string) []stri
 // processing, failed a delivery; i is its index among the elements this step fails,
 // for the jitter. Its failures are counted and the reason kept; at the last attempt
 // it moves to the dead set (reply 2); with a backoff it goes to the retry set
-// (reply 3); otherwise back to the head of the queue (reply 1). goFail is its Go
-// half; retryDue computes the same due time.
-const luaFail = `
+// (reply 3); otherwise back to the head of the queue, or of its group (reply 1).
+// goFail is its Go half; retryDue computes the same due time.
+const luaFail = luaRequeue + `
 local function fail(m, i)
   local id = string.sub(m, 1, 16)
   local n = redis.call('HINCRBY', KEYS[6], id .. ':a', 1)
@@ -211,7 +252,7 @@ local function fail(m, i)
     redis.call('ZADD', KEYS[7], string.format('%.0f', due), m)
     return 3
   end
-  redis.call('RPUSH', KEYS[1], m)
+  requeue(m, ARGV[2])
   return 1
 end
 `
@@ -246,8 +287,7 @@ func goFail(tx Tx, keys, args []string, m string, i int64) (int64, error) {
 		_, err := tx.ZAdd(keys[6], float64(due), m)
 		return failDelayed, err
 	}
-	_, err = tx.RPush(keys[0], m)
-	return failRequeued, err
+	return failRequeued, goRequeue(tx, keys, m, args[1])
 }
 
 // countFail counts what fail replied: an element requeued (now or after a delay) or
@@ -265,15 +305,16 @@ func (q *Reliable) countFail(r any) {
 // [Delivery].ID repeats and [Reliable.Remove] takes. It records the enqueue time.
 // With [Unique] it refuses a duplicate: it returns the id of the element already
 // holding the key and an [*Error] matching [ErrDuplicate], and pushes nothing.
-// The complexity is O(1), with [Unique] O(log n) for n locks (plus the expired
-// locks it drops, at most 64).
+// With [Group] (on a queue with [WithGroupRateLimit]) the element waits in its
+// group's list. The complexity is O(1), with [Unique] O(log n) for n locks (plus
+// the expired locks it drops, at most 64), with [Group] O(log g) for g groups.
 func (q *Reliable) Push(ctx context.Context, payload string, opts ...PushOption) (id string, err error) {
 	now := q.clock.Now()
-	ukey, expiry, err := q.pushArgs(now, opts)
+	ukey, expiry, group, err := q.pushArgs(now, opts)
 	if err != nil {
 		return "", err
 	}
-	r, err := q.b.Eval(ctx, reliablePush, q.keys(), payload, fmtInt(micros(now)), ukey, expiry)
+	r, err := q.b.Eval(ctx, reliablePush, q.keys(), payload, fmtInt(micros(now)), ukey, expiry, group)
 	if err != nil {
 		return "", err
 	}
@@ -311,11 +352,17 @@ func goInfo(tx Tx, keys []string, id string) ([]any, error) {
 // rate limit's step time). If the queue is paused it puts the element
 // back at the head of the queue and replies 0; if the rate limit (ARGV[3] per
 // ARGV[4] µs, at ARGV[5]) allows no delivery now, it puts it back and replies when
-// one is allowed.
-var reliableLease = NewScript(luaInfo+luaWindow+luaRecord+`
+// one is allowed. An element of a group (one that [Reliable.Retry] put back in
+// "{name}:ready") moves to the head of its group's list instead, reply 0.
+var reliableLease = NewScript(luaInfo+luaWindow+luaRecord+luaRequeue+`
 if redis.call('ZSCORE', KEYS[4], 'paused') then
   redis.call('LREM', KEYS[2], 1, ARGV[1])
   redis.call('RPUSH', KEYS[1], ARGV[1])
+  return 0
+end
+if redis.call('HEXISTS', KEYS[6], string.sub(ARGV[1], 1, 16) .. ':g') == 1 then
+  redis.call('LREM', KEYS[2], 1, ARGV[1])
+  requeue(ARGV[1], ARGV[5])
   return 0
 end
 local n = tonumber(ARGV[3])
@@ -347,6 +394,14 @@ return r
 	} else if paused {
 		return putBack(0)
 	}
+	if _, ok, err := tx.HGet(keys[5], seqID(args[0])+":g"); err != nil {
+		return nil, err
+	} else if ok {
+		if _, err := tx.LRem(keys[1], 1, args[0]); err != nil {
+			return nil, err
+		}
+		return int64(0), goRequeue(tx, keys, args[0], args[4])
+	}
 	at := args[4]
 	if n := parseInt(args[2]); n > 0 {
 		nx, now, err := goWindow(tx, keys, parseInt(args[4]), n, parseInt(args[3]))
@@ -369,15 +424,15 @@ return r
 	return append(r, at), err
 })
 
-// reliablePrepare moves the retries due at ARGV[1] to the head of the queue, the
-// earliest due served first, and replies {paused (0 or 1), the number moved, the
-// next retry's due time or "", and, under the rate limit ARGV[2] per ARGV[3] µs,
-// when the next delivery is allowed (0: now)}.
-var reliablePrepare = NewScript(luaWindow+`
+// reliablePrepare moves the retries due at ARGV[1] to the head of the queue (or of
+// their groups), the earliest due served first, and replies {paused (0 or 1), the
+// number moved, the next retry's due time or "", and, under the rate limit ARGV[2]
+// per ARGV[3] µs, when the next delivery is allowed (0: now)}.
+var reliablePrepare = NewScript(luaWindow+luaRequeue+`
 local due = redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', ARGV[1])
 for i = #due, 1, -1 do
   redis.call('ZREM', KEYS[7], due[i])
-  redis.call('RPUSH', KEYS[1], due[i])
+  requeue(due[i], ARGV[1])
 end
 local p = 0
 if redis.call('ZSCORE', KEYS[4], 'paused') then p = 1 end
@@ -395,7 +450,7 @@ return {p, #due, nx[2] or '', tok}
 		if _, err := tx.ZRem(keys[6], due[i].Member); err != nil {
 			return nil, err
 		}
-		if _, err := tx.RPush(keys[0], due[i].Member); err != nil {
+		if err := goRequeue(tx, keys, due[i].Member, args[0]); err != nil {
 			return nil, err
 		}
 	}
@@ -452,8 +507,12 @@ func (q *Reliable) retrying() bool { return q.policy.Base > 0 }
 // retry another process schedules meanwhile is seen). While the queue is paused Pop
 // takes nothing and waits for [Reliable.Resume] within timeout. With
 // [WithRateLimit], while the limit allows no delivery Pop takes nothing and waits,
-// within timeout, until it does. The complexity is O(log n), plus O(k log n) for k
-// due retries.
+// within timeout, until it does. With [WithGroupRateLimit], Pop first runs one
+// step that serves the least recently served group whose limit admits a delivery,
+// and otherwise waits for an ungrouped element until the earliest group's window
+// reopens (looking again every 100 ms for grouped pushes). The complexity is
+// O(log n), plus O(k log n) for k due retries, plus with groups O(h log g) for g
+// waiting groups of which h are found over their limit.
 func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return Delivery{}, false, err
@@ -515,15 +574,41 @@ func (q *Reliable) pop(ctx context.Context, timeout time.Duration, deadline time
 				limit(q.lease)
 			}
 		}
-		e, ok, err := q.b.BLMove(ctx, q.ready, q.processing, "RIGHT", "LEFT", wait)
-		if err != nil {
-			return Delivery{}, false, err
-		}
-		if !ok {
-			if full {
-				return Delivery{}, false, nil
+		var e string // an ungrouped element moved into processing
+		if q.grouped() {
+			g, paused, next, err := q.popGroup(ctx)
+			if g.ok || err != nil {
+				return g.d, g.ok, err
 			}
-			continue
+			if paused {
+				// The prepare step sleeps while the queue is paused.
+				prepare = true
+				continue
+			}
+			// An ungrouped element older than every group that may be served
+			// was moved as BLMOVE moves it, and is leased below. Otherwise no
+			// grouped element may be served now: wait on the ungrouped ones
+			// until the earliest group reopens, looking again every groupPoll
+			// for grouped pushes, which do not wake the BLMOVE.
+			e = g.ready
+			if !next.IsZero() {
+				limit(next.Sub(q.clock.Now()))
+			}
+			limit(groupPoll)
+		}
+		if e == "" {
+			var ok bool
+			var err error
+			e, ok, err = q.b.BLMove(ctx, q.ready, q.processing, "RIGHT", "LEFT", wait)
+			if err != nil {
+				return Delivery{}, false, err
+			}
+			if !ok {
+				if full {
+					return Delivery{}, false, nil
+				}
+				continue
+			}
 		}
 		d := delivery(e)
 		now := q.clock.Now()
@@ -767,8 +852,8 @@ func (q *Reliable) Reap(ctx context.Context) (int64, error) {
 }
 
 // reliableRemove removes the waiting element whose id is ARGV[1], looking from the
-// end served first, and forgets its metadata.
-var reliableRemove = NewScript(luaForget+`
+// end served first, or else from its group's list, and forgets its metadata.
+var reliableRemove = NewScript(luaForget+luaRequeue+luaRemoveGrouped+`
 local l = redis.call('LRANGE', KEYS[1], 0, -1)
 for i = #l, 1, -1 do
   if string.sub(l[i], 1, 16) == ARGV[1] then
@@ -777,7 +862,7 @@ for i = #l, 1, -1 do
     return 1
   end
 end
-return 0
+return removeGrouped(ARGV[1])
 `, func(tx Tx, keys, args []string) (any, error) {
 	l, err := tx.LRange(keys[0], 0, -1)
 	if err != nil {
@@ -792,14 +877,15 @@ return 0
 		}
 		return int64(1), goForget(tx, keys, args[0])
 	}
-	return int64(0), nil
+	return goRemoveGrouped(tx, keys, args[0])
 })
 
 // Remove takes the waiting element id (as returned by [Reliable.Push] and listed by
 // [Reliable.Items]) out of the queue, so that it is never delivered, and reports
 // whether it was waiting; an element in processing is not removed (Ack it), nor one
 // waiting out a retry delay. It returns [ErrEmptyID] for an empty id. The complexity
-// is O(n) for n waiting elements (one pass over the list, as LREM makes).
+// is O(n) for n waiting elements (one pass over the list, as LREM makes, and one
+// over the element's group's list).
 func (q *Reliable) Remove(ctx context.Context, id string) (bool, error) {
 	if id == "" {
 		return false, q.at.fail("remove", id, ErrEmptyID)
@@ -838,9 +924,11 @@ func (q *Reliable) Resume(ctx context.Context) (bool, error) {
 
 // Len returns the number of elements waiting (LLEN ready) and in processing (LLEN
 // processing): two O(1) commands, not one atomic step. Elements waiting out a retry
-// delay are in neither.
+// delay are in neither. With [WithGroupRateLimit] the waiting elements include
+// those of every group's list, read in one step of O(g log g) for g groups.
 func (q *Reliable) Len(ctx context.Context) (ready, processing int64, err error) {
-	if ready, err = q.b.LLen(ctx, q.ready); err != nil {
+	ready, _, err = q.waiting(ctx)
+	if err != nil {
 		return 0, 0, err
 	}
 	processing, err = q.b.LLen(ctx, q.processing)
@@ -852,14 +940,15 @@ func (q *Reliable) Len(ctx context.Context) (ready, processing int64, err error)
 // is paused, and this process's counters (Requeued: by Nack, Fail, Reap, Requeue,
 // Retry and RetryAll, delayed or not; ExpiredLeases: by Reap and Requeue;
 // DeadLettered: moved to the dead set; Cancelled: by Remove), and with
-// [WithRateLimit] how many waiting elements the limit holds back (RateLimited);
+// [WithRateLimit] how many waiting elements the limit holds back (RateLimited;
+// with [WithGroupRateLimit], those of the groups found over their limit);
 // see [Stats]. It is five O(1) or O(log n) commands (six with a rate limit, the
 // sixth O(log n + k) for the k deliveries in the window), not one atomic step.
 func (q *Reliable) Stats(ctx context.Context) (Stats, error) {
 	s := Stats{Name: q.name, Type: "reliable"}
 	q.st.fill(&s)
-	var err error
-	if s.Depth, s.InFlight, err = q.Len(ctx); err != nil {
+	held, err := q.fillLen(ctx, &s)
+	if err != nil {
 		return s, err
 	}
 	if s.Retrying, err = q.b.ZCard(ctx, q.retries); err != nil {
@@ -868,6 +957,7 @@ func (q *Reliable) Stats(ctx context.Context) (Stats, error) {
 	if s.Dead, err = q.b.ZCard(ctx, q.dead); err != nil {
 		return s, err
 	}
+	s.RateLimited = held
 	if s.Paused, err = q.Paused(ctx); err != nil || !q.limited() {
 		return s, err
 	}
@@ -876,6 +966,26 @@ func (q *Reliable) Stats(ctx context.Context) (Stats, error) {
 		s.RateLimited = s.Depth
 	}
 	return s, err
+}
+
+// fillLen sets s's Depth and InFlight and returns how many waiting elements their
+// groups' limits hold back.
+func (q *Reliable) fillLen(ctx context.Context, s *Stats) (held int64, err error) {
+	if s.Depth, held, err = q.waiting(ctx); err != nil {
+		return 0, err
+	}
+	s.InFlight, err = q.b.LLen(ctx, q.processing)
+	return held, err
+}
+
+// waiting returns the number of waiting elements and, with groups, how many of
+// them wait in groups over their limit.
+func (q *Reliable) waiting(ctx context.Context) (ready, held int64, err error) {
+	if q.grouped() {
+		return q.depth(ctx)
+	}
+	ready, err = q.b.LLen(ctx, q.ready)
+	return ready, 0, err
 }
 
 var reliablePaused = NewScript(`

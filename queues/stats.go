@@ -51,7 +51,8 @@ type Stats struct {
 	Paused bool `json:"paused,omitempty"`
 	// RateLimited is the number of waiting elements held back by the rate limit
 	// ([Reliable] with [WithRateLimit]): all of Depth while the window admits no
-	// delivery, else 0.
+	// delivery, else 0; with [WithGroupRateLimit], else the elements of the groups
+	// last found over their own limit.
 	RateLimited int64 `json:"rate_limited,omitempty"`
 	// OldestAge is how long the oldest item has waited, where the queue records
 	// when items arrived or became due: a [CallQueue] (time since enqueue) and a

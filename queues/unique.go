@@ -8,6 +8,8 @@ type PushOption func(*pushConfig)
 type pushConfig struct {
 	uniqueKey string
 	uniqueTTL time.Duration
+	group     string // [Group]
+	grouped   bool
 }
 
 // Unique makes a [Reliable.Push] deduplicated by key for ttl: while an element
@@ -80,14 +82,23 @@ func goUnique(tx Tx, keys []string, now, k string) (string, bool, error) {
 
 // reliablePush pushes ARGV[1] at ARGV[2] and replies its id. With a uniqueness key
 // ARGV[3] (expiring at ARGV[4]) it replies {id} of the element holding that key
-// instead, pushing nothing, or takes the lock for the new element.
-var reliablePush = NewScript(luaSeq+luaUnique+`
+// instead, pushing nothing, or takes the lock for the new element. With a group
+// ARGV[5] the element goes to the tail of the group's list, and the group waits in
+// "{name}:groups" (scored ARGV[2] unless it was there already).
+var reliablePush = NewScript(luaSeq+luaUnique+luaRequeue+`
 if ARGV[3] ~= '' then
   local id = unique(ARGV[2], ARGV[3])
   if id then return {id} end
 end
 local s = seq(KEYS[4])
-redis.call('LPUSH', KEYS[1], s .. ARGV[1])
+local g = ARGV[5] or ''
+if g == '' then
+  redis.call('LPUSH', KEYS[1], s .. ARGV[1])
+else
+  redis.call('LPUSH', gkey('g:', g), s .. ARGV[1])
+  redis.call('HSET', KEYS[6], s .. ':g', g)
+  if not redis.call('ZSCORE', KEYS[11], g) then redis.call('ZADD', KEYS[11], ARGV[2], g) end
+end
 redis.call('HSET', KEYS[6], s .. ':t', ARGV[2])
 if ARGV[3] ~= '' then
   redis.call('ZADD', KEYS[9], ARGV[4], ARGV[3])
@@ -109,8 +120,20 @@ return s
 	if err != nil {
 		return nil, err
 	}
-	if _, err = tx.LPush(keys[0], s+args[0]); err != nil {
-		return nil, err
+	if len(args) < 5 || args[4] == "" {
+		if _, err = tx.LPush(keys[0], s+args[0]); err != nil {
+			return nil, err
+		}
+	} else {
+		if _, err = tx.LPush(groupKey(keys, "g:", args[4]), s+args[0]); err != nil {
+			return nil, err
+		}
+		if _, err = tx.HSet(keys[5], s+":g", args[4]); err != nil {
+			return nil, err
+		}
+		if err = goGroupWaits(tx, keys, args[4], args[1]); err != nil {
+			return nil, err
+		}
 	}
 	if _, err = tx.HSet(keys[5], s+":t", args[1]); err != nil {
 		return nil, err
@@ -139,7 +162,7 @@ local function forget(id)
     redis.call('ZREM', KEYS[9], u)
     redis.call('HDEL', KEYS[10], u)
   end
-  redis.call('HDEL', KEYS[6], id .. ':a', id .. ':t', id .. ':e', id .. ':u')
+  redis.call('HDEL', KEYS[6], id .. ':a', id .. ':t', id .. ':e', id .. ':u', id .. ':g')
 end
 `
 
@@ -162,27 +185,34 @@ func goForget(tx Tx, keys []string, id string) error {
 			}
 		}
 	}
-	_, err = tx.HDel(keys[5], id+":a", id+":t", id+":e", id+":u")
+	_, err = tx.HDel(keys[5], id+":a", id+":t", id+":e", id+":u", id+":g")
 	return err
 }
 
 // pushArgs checks the push options and returns the uniqueness arguments of
-// reliablePush: the key and the lock's expiry (Unix microseconds), or "" and "".
-func (q *Reliable) pushArgs(now time.Time, opts []PushOption) (key, expiry string, err error) {
+// reliablePush: the key and the lock's expiry (Unix microseconds), or "" and "";
+// and the element's group, "" for none (or on a queue without a group limit).
+func (q *Reliable) pushArgs(now time.Time, opts []PushOption) (key, expiry, group string, err error) {
 	var c pushConfig
 	for _, o := range opts {
 		o(&c)
 	}
+	if c.grouped && c.group == "" {
+		return "", "", "", q.at.fail("push", "", ErrEmptyID)
+	}
+	if q.grouped() {
+		group = c.group
+	}
 	if c.uniqueKey == "" && c.uniqueTTL == 0 {
-		return "", "", nil
+		return "", "", group, nil
 	}
 	if c.uniqueKey == "" {
-		return "", "", q.at.fail("push", "", ErrEmptyID)
+		return "", "", "", q.at.fail("push", "", ErrEmptyID)
 	}
 	if c.uniqueTTL < time.Microsecond {
-		return "", "", q.at.fail("push", c.uniqueKey, ErrBadDuration)
+		return "", "", "", q.at.fail("push", c.uniqueKey, ErrBadDuration)
 	}
-	return c.uniqueKey, fmtInt(micros(now.Add(c.uniqueTTL))), nil
+	return c.uniqueKey, fmtInt(micros(now.Add(c.uniqueTTL))), group, nil
 }
 
 // duplicate is the error of a push refused because the element id holds key.
