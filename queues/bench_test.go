@@ -3,9 +3,11 @@ package queues_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -478,6 +480,69 @@ func BenchmarkRateLimit(b *testing.B) {
 				}
 			}
 			b.ReportMetric(delivered/elapsed/limit, "rate/limit")
+		})
+	}
+}
+
+// BenchmarkGroupRateLimit is [BenchmarkRateLimit] for [queues.WithGroupRateLimit]:
+// three groups, each limited to 100 deliveries per 100 ms, their elements waiting
+// before the 10 s start, four consumers. It reports the slowest group's observed
+// rate over its limit ("rate/limit").
+//
+// Run: go test -run '^$' -bench BenchmarkGroupRateLimit -benchtime 1x ./queues/
+func BenchmarkGroupRateLimit(b *testing.B) {
+	const (
+		n, per    = 100, 100 * time.Millisecond
+		run       = 10 * time.Second
+		consumers = 4
+	)
+	groups := []string{"a", "b", "c"}
+	limit := float64(n) / per.Seconds()
+	for _, bk := range backends {
+		b.Run("impl="+bk.name, func(b *testing.B) {
+			be := bk.new(b)
+			slowest := math.Inf(1)
+			for b.Loop() {
+				name := qname(b)
+				prod := queues.NewReliable(be, name, queues.WithGroupRateLimit(n, per))
+				for range int(limit*run.Seconds()*1.1) + 1 {
+					for _, g := range groups {
+						if _, err := prod.Push(context.Background(), g, queues.Group(g)); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), run)
+				var mu sync.Mutex
+				counts := map[string]int{}
+				done := make(chan struct{})
+				start := time.Now()
+				for range consumers {
+					q := queues.NewReliable(be, name, queues.WithGroupRateLimit(n, per))
+					go func() {
+						defer func() { done <- struct{}{} }()
+						for ctx.Err() == nil {
+							d, ok, err := q.Pop(ctx, per)
+							if err != nil || !ok {
+								continue
+							}
+							mu.Lock()
+							counts[d.Payload]++
+							mu.Unlock()
+							q.Ack(context.WithoutCancel(ctx), d)
+						}
+					}()
+				}
+				for range consumers {
+					<-done
+				}
+				cancel()
+				elapsed := time.Since(start).Seconds()
+				for _, g := range groups {
+					slowest = min(slowest, float64(counts[g])/elapsed/limit)
+				}
+			}
+			b.ReportMetric(slowest, "rate/limit")
 		})
 	}
 }
