@@ -26,6 +26,13 @@ func (q *Reliable) grouped() bool { return q.groupN > 0 }
 // blocked BLMOVE, as it does not touch "{name}:ready".
 const groupPoll = 100 * time.Millisecond
 
+// blockSlack is how late a blocking command's timeout may fire: redis-server
+// checks timeouts on its cron, ten times a second by default (hz 10), so a
+// BLMOVE for 10 ms returns after up to 100 ms. A Pop waiting for a group's window
+// to reopen blocks only until blockSlack before it and sleeps the rest, so that
+// it looks again when the window reopens and not up to a cron tick later.
+const blockSlack = 100 * time.Millisecond
+
 // groupKey is the key of part ("g:" its list, "glog:" its delivery log) of group g,
 // built from KEYS[11] "{name}:groups", so that it has the queue's hash tag.
 func groupKey(keys []string, part, g string) string {
@@ -82,13 +89,14 @@ func goGroupWaits(tx Tx, keys []string, g, now string) error {
 // when it has no more elements, and replies {failures, enqueue time, last error,
 // delivery time, element}. A group whose window is full is rescored by the time it
 // reopens, and the next group is looked at. When the oldest ungrouped element
-// arrived before the head of the group to be served, it moves that element into
-// processing instead, as the BLMOVE of Pop would, and replies {element}: so
-// grouped elements that may be served do not starve ungrouped ones. Otherwise it
-// takes nothing and replies -1 when the queue is paused, the time at which a
-// delivery may happen (the queue-wide window's reopening, or the lowest group
-// score) or 0 when no grouped element waits. reliableGroupUndo puts back what it
-// took.
+// arrived before the head of the group to be served, or when every waiting group
+// is over its limit, it moves the oldest ungrouped element into processing
+// instead, as the BLMOVE of Pop would, and replies {element}: so grouped elements
+// that may be served do not starve ungrouped ones, and a Pop need not block to
+// find an ungrouped element while the groups are held. Otherwise it takes nothing
+// and replies -1 when the queue is paused, the time at which a delivery may happen
+// (the queue-wide window's reopening, or the lowest group score) or 0 when no
+// grouped element waits. reliableGroupUndo puts back what it took.
 var reliableGroupPop = NewScript(luaInfo+luaWindow+luaRecord+luaRequeue+`
 if redis.call('ZSCORE', KEYS[4], 'paused') then return -1 end
 local now = tonumber(ARGV[1])
@@ -103,7 +111,12 @@ local gn, gper = tonumber(ARGV[3]), tonumber(ARGV[4])
 while true do
   local h = redis.call('ZRANGE', KEYS[11], 0, 0, 'WITHSCORES')
   if not h[1] then return 0 end
-  if tonumber(h[2]) > now then return tonumber(h[2]) end
+  if tonumber(h[2]) > now then
+    local e = redis.call('RPOP', KEYS[1])
+    if not e then return tonumber(h[2]) end
+    redis.call('LPUSH', KEYS[2], e)
+    return {e}
+  end
   local g = h[1]
   local nx, t = logWindow(gkey('glog:', g), at, gn, gper)
   if nx > 0 then
@@ -157,7 +170,12 @@ end
 			return int64(0), err
 		}
 		if int64(h[0].Score) > now {
-			return int64(h[0].Score), nil
+			e, ok, err := tx.RPop(keys[0])
+			if err != nil || !ok {
+				return int64(h[0].Score), err
+			}
+			_, err = tx.LPush(keys[1], e)
+			return []any{e}, err
 		}
 		g := h[0].Member
 		nx, t, err := goLogWindow(tx, groupKey(keys, "glog:", g), at, gn, gper)

@@ -509,8 +509,11 @@ func (q *Reliable) retrying() bool { return q.policy.Base > 0 }
 // [WithRateLimit], while the limit allows no delivery Pop takes nothing and waits,
 // within timeout, until it does. With [WithGroupRateLimit], Pop first runs one
 // step that serves the least recently served group whose limit admits a delivery,
-// and otherwise waits for an ungrouped element until the earliest group's window
-// reopens (looking again every 100 ms for grouped pushes). The complexity is
+// or takes the oldest ungrouped element when every group is over its limit, and
+// otherwise waits for an ungrouped element until the earliest group's window
+// reopens (looking again every 100 ms for grouped pushes; in the last 100 ms
+// before the reopening it sleeps, so an ungrouped push then waits for the
+// reopening). The complexity is
 // O(log n), plus O(k log n) for k due retries, plus with groups O(h log g) for g
 // waiting groups of which h are found over their limit.
 func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bool, error) {
@@ -585,14 +588,27 @@ func (q *Reliable) pop(ctx context.Context, timeout time.Duration, deadline time
 				prepare = true
 				continue
 			}
-			// An ungrouped element older than every group that may be served
-			// was moved as BLMOVE moves it, and is leased below. Otherwise no
-			// grouped element may be served now: wait on the ungrouped ones
-			// until the earliest group reopens, looking again every groupPoll
-			// for grouped pushes, which do not wake the BLMOVE.
+			// An ungrouped element older than every group that may be served,
+			// or taken while every group is held, was moved as BLMOVE moves it,
+			// and is leased below. Otherwise nothing may be served now: wait on
+			// the ungrouped list until the earliest group reopens, looking again
+			// every groupPoll for grouped pushes, which do not wake the BLMOVE.
+			// Within blockSlack of the reopening, sleep to it instead, as a
+			// blocking timeout may fire late.
 			e = g.ready
-			if !next.IsZero() {
-				limit(next.Sub(q.clock.Now()))
+			if e == "" && !next.IsZero() {
+				if until := next.Sub(q.clock.Now()); until > blockSlack {
+					limit(until - blockSlack)
+				} else {
+					limit(until)
+					if err := sleepCtx(ctx, wait); err != nil {
+						return Delivery{}, false, err
+					}
+					if full {
+						return Delivery{}, false, nil
+					}
+					continue
+				}
 			}
 			limit(groupPoll)
 		}
