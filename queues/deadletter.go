@@ -13,25 +13,33 @@ type DeadElement struct {
 	Died time.Time
 }
 
-// reliableInfo replies, for each id in ARGV, its failures, enqueue time and last
-// error, as a flat array.
+// reliableInfo replies, for each id in ARGV, its failures, enqueue time, last
+// error and group ("" for none), as a flat array.
 var reliableInfo = NewScript(luaInfo+`
 local out = {}
 for _, id in ipairs(ARGV) do
   for _, v in ipairs(info(id)) do out[#out + 1] = v end
+  out[#out + 1] = redis.call('HGET', KEYS[6], id .. ':g') or ''
 end
 return out
 `, func(tx Tx, keys, args []string) (any, error) {
-	out := make([]any, 0, 3*len(args))
+	out := make([]any, 0, infoStride*len(args))
 	for _, id := range args {
 		v, err := goInfo(tx, keys, id)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, v...)
+		g, _, err := tx.HGet(keys[5], id+":g")
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, v...), g)
 	}
 	return out, nil
 })
+
+// infoStride is the number of values reliableInfo replies per id.
+const infoStride = 4
 
 // withInfo fills in the metadata of the deliveries ds (in place), in one step.
 func (q *Reliable) withInfo(ctx context.Context, ds []*Delivery) error {
@@ -48,8 +56,9 @@ func (q *Reliable) withInfo(ctx context.Context, ds []*Delivery) error {
 	}
 	a, err := replyArray(r)
 	for i, d := range ds {
-		if 3*i+3 <= len(a) {
-			*d = d.withInfo(a[3*i : 3*i+3])
+		if v := a[min(infoStride*i, len(a)):min(infoStride*(i+1), len(a))]; len(v) == infoStride {
+			*d = d.withInfo(v)
+			d.Group = replyString(v[3])
 		}
 	}
 	return err

@@ -87,7 +87,7 @@ func goGroupWaits(tx Tx, keys []string, g, now string) error {
 // delivery (and in "{name}:rate" under the queue-wide limit ARGV[5] per ARGV[6] µs),
 // rescores the group by the delivery time (least recently served first) or drops it
 // when it has no more elements, and replies {failures, enqueue time, last error,
-// delivery time, element}. A group whose window is full is rescored by the time it
+// delivery time, element, group}. A group whose window is full is rescored by the time it
 // reopens, and the next group is looked at. When the oldest ungrouped element
 // arrived before the head of the group to be served, or when every waiting group
 // is over its limit, it moves the oldest ungrouped element into processing
@@ -144,6 +144,7 @@ while true do
       local r = info(string.sub(m, 1, 16))
       r[4] = string.format('%.0f', t)
       r[5] = m
+      r[6] = g
       return r
     end
     redis.call('ZREM', KEYS[11], g)
@@ -257,7 +258,7 @@ func goGroupDeliver(tx Tx, keys, args []string, g, l, m string, t, at int64, lim
 		return nil, err
 	}
 	r, err := goInfo(tx, keys, seqID(m))
-	return append(r, fmtInt(t), m), err
+	return append(r, fmtInt(t), m, g), err
 }
 
 // reliableGroupUndo puts back what reliableGroupPop took when its reply was lost:
@@ -317,8 +318,10 @@ func (q *Reliable) popGroup(ctx context.Context) (g groupTake, paused bool, next
 	}
 	if a, isArray := r.([]any); isArray {
 		switch len(a) {
-		case 5:
-			return groupTake{d: delivery(replyString(a[4])).withInfo(a), ok: true}, false, time.Time{}, nil
+		case 6:
+			d := delivery(replyString(a[4])).withInfo(a)
+			d.Group = replyString(a[5])
+			return groupTake{d: d, ok: true}, false, time.Time{}, nil
 		case 1:
 			return groupTake{ready: replyString(a[0])}, false, time.Time{}, nil
 		}

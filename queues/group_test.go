@@ -427,3 +427,74 @@ func TestReliableGroupOrder(t *testing.T) {
 		require.Equal(t, []string{"0", "a/0", "1", "a/1", "2"}, popAll(t, ctx, q))
 	})
 }
+
+// TestReliableGroupListing: Items lists the ungrouped elements, then each group's,
+// every page a slice of the whole listing; each listing and each delivery says the
+// element's group.
+func TestReliableGroupListing(t *testing.T) {
+	each(t, func(t *testing.T, b queues.Backend) {
+		ctx := guard(t)
+		clock := newFakeClock()
+		q := queues.NewReliable(b, qname(t), queues.WithClock(clock.Now),
+			queues.WithRetry(queues.RetryPolicy{Base: time.Second, MaxAttempts: 2}),
+			queues.WithGroupRateLimit(1, time.Minute))
+		pushGroup(t, ctx, q, "", 2)
+		pushGroup(t, ctx, q, "a", 3)
+		pushGroup(t, ctx, q, "b", 2)
+		want := []string{"0", "1", "a/0", "a/1", "a/2", "b/0", "b/1"}
+		all, err := q.Items(ctx, 0, 100)
+		require.NoError(t, err)
+		var got []string
+		for _, d := range all {
+			got = append(got, d.Payload)
+			g, _, _ := strings.Cut(d.Payload, "/")
+			if g == d.Payload {
+				g = ""
+			}
+			require.Equal(t, g, d.Group, d.Payload)
+		}
+		require.Equal(t, want, got)
+		for offset := range int64(len(want) + 2) {
+			for count := range int64(len(want) + 2) {
+				page, err := q.Items(ctx, offset, count)
+				require.NoError(t, err)
+				lo, hi := min(offset, int64(len(all))), min(offset+count, int64(len(all)))
+				require.Equal(t, all[lo:hi], slices.Clip(page), "offset %d count %d", offset, count)
+			}
+		}
+
+		for _, p := range []string{"0", "1", "a/0"} {
+			d, ok, err := q.Pop(ctx, time.Second)
+			require.NoError(t, err)
+			require.True(t, ok)
+			require.Equal(t, p, d.Payload)
+			require.Equal(t, map[string]string{"a/0": "a"}[p], d.Group)
+			if p != "a/0" {
+				_, err = q.Ack(ctx, d)
+				require.NoError(t, err)
+				continue
+			}
+			leases, err := q.InFlight(ctx, 0, 10)
+			require.NoError(t, err)
+			require.Len(t, leases, 1)
+			require.Equal(t, "a", leases[0].Group)
+			_, err = q.Fail(ctx, d, errors.New("boom"))
+			require.NoError(t, err)
+		}
+		retrying, err := q.Retrying(ctx, 0, 10)
+		require.NoError(t, err)
+		require.Len(t, retrying, 1)
+		require.Equal(t, "a", retrying[0].Group)
+		clock.Advance(time.Minute)
+		d, ok, err := q.Pop(ctx, time.Second)
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Equal(t, "a/0", d.Payload)
+		_, err = q.Fail(ctx, d, errors.New("boom"))
+		require.NoError(t, err)
+		dead, err := q.Dead(ctx, 0, 10)
+		require.NoError(t, err)
+		require.Len(t, dead, 1)
+		require.Equal(t, "a", dead[0].Group)
+	})
+}

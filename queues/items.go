@@ -231,21 +231,75 @@ func (q *Levels) Items(ctx context.Context, level string, offset, count int64) (
 	return listItems(ctx, q.b, q.keys[i], offset, count)
 }
 
-// Items returns up to count waiting elements in serving order, skipping the first
-// offset, with their metadata ([Delivery]); elements in processing are listed by
-// [Reliable.InFlight] and those waiting out a retry delay by [Reliable.Retrying].
-// Elements waiting in a group's list ([Group]) are not listed. It is two steps,
-// the page and then its metadata. The complexity is as for
-// [FIFO.Items], plus O(k) for the metadata.
+// reliableWaitingPage reads ranks ARGV[1]..ARGV[2] of the waiting elements: the
+// ungrouped ones in the order BLMOVE serves them, then those of each group's list
+// in the order "{name}:groups" holds the groups, each list in serving order.
+var reliableWaitingPage = NewScript(luaRequeue+`
+local first, last = tonumber(ARGV[1]), tonumber(ARGV[2])
+local out, before = {}, 0
+local function take(k)
+  local n = redis.call('LLEN', k)
+  if first < before + n then
+    local a, b = math.max(first - before, 0), math.min(last - before, n - 1)
+    local r = redis.call('LRANGE', k, n - 1 - b, n - 1 - a)
+    for i = #r, 1, -1 do out[#out + 1] = r[i] end
+  end
+  before = before + n
+end
+take(KEYS[1])
+for _, g in ipairs(redis.call('ZRANGE', KEYS[11], 0, -1)) do
+  if before > last then break end
+  take(gkey('g:', g))
+end
+return out
+`, func(tx Tx, keys, args []string) (any, error) {
+	first, last := parseInt(args[0]), parseInt(args[1])
+	out := []any{}
+	var before int64
+	take := func(k string) error {
+		n, err := tx.LLen(k)
+		if err != nil || first >= before+n {
+			before += n
+			return err
+		}
+		a, b := max(first-before, 0), min(last-before, n-1)
+		r, err := tx.LRange(k, n-1-b, n-1-a)
+		for i := len(r) - 1; i >= 0; i-- {
+			out = append(out, r[i])
+		}
+		before += n
+		return err
+	}
+	if err := take(keys[0]); err != nil {
+		return nil, err
+	}
+	gs, err := tx.ZRangeWithScores(keys[10], 0, -1)
+	for _, g := range gs {
+		if err != nil || before > last {
+			break
+		}
+		err = take(groupKey(keys, "g:", g.Member))
+	}
+	return out, err
+})
+
+// Items returns up to count waiting elements, skipping the first offset, with
+// their metadata ([Delivery]): the ungrouped ones in serving order, then, with
+// [WithGroupRateLimit], each group's elements in serving order, the groups in the
+// order Pop looks at them (which changes as groups are served); elements in
+// processing are listed by [Reliable.InFlight] and those waiting out a retry delay
+// by [Reliable.Retrying]. It is two steps, the page and then its metadata. The
+// complexity is as for [FIFO.Items], plus O(k) for the metadata, plus with groups
+// O(g log g) for the g groups with waiting elements.
 func (q *Reliable) Items(ctx context.Context, offset, count int64) ([]Delivery, error) {
 	if err := q.at.checkRange("items", offset, count); err != nil {
 		return nil, err
 	}
-	es, err := listItems(ctx, q.b, q.ready, offset, count)
-	out := make([]Delivery, len(es))
-	ds := make([]*Delivery, len(es))
-	for i, e := range es {
-		out[i] = delivery(e)
+	a, err := page(ctx, q.b, reliableWaitingPage, q.keys(), offset, count)
+	out := make([]Delivery, len(a))
+	ds := make([]*Delivery, len(a))
+	for i, e := range a {
+		out[i] = delivery(replyString(e))
 		ds[i] = &out[i]
 	}
 	if err != nil {

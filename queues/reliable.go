@@ -162,6 +162,9 @@ type Delivery struct {
 	// LastError is the reason the last failed delivery gave ([Reliable.Fail]),
 	// "lease expired" for an expiry, "" when none failed or none gave one.
 	LastError string
+	// Group is the element's group ([Group]) on a queue with
+	// [WithGroupRateLimit], "" for an ungrouped element.
+	Group string
 }
 
 func (d Delivery) elem() string { return d.ID + d.Payload }
