@@ -286,10 +286,12 @@ func (q dueQueue) Cancel(ctx context.Context, id string) (bool, error) {
 
 // Reliable adapts a [queues.Reliable] called name, reading the time from now (nil:
 // time.Now; give the clock the queue was made with) to tell running leases from
-// expired ones. Its items are the waiting elements in serving order, then the
+// expired ones. Its items are the waiting elements as [queues.Reliable.Items]
+// lists them (the ungrouped ones in serving order, then each group's), then the
 // elements in processing, the earliest-expiring lease first, each with its lease
-// expiry, then the dead elements (made with [queues.WithMaxDeliveries]), the
-// earliest to die first; it supports [Canceler] (a waiting element), [LeaseRequeuer],
+// expiry, then those waiting out a retry delay, the first due first, each with the
+// time of its next attempt as Due, then the dead elements (made with
+// [queues.WithMaxDeliveries]), the earliest to die first; it supports [Canceler] (a waiting element), [LeaseRequeuer],
 // [DeadMover], [DeadLetters] and [Pauser] ([queues.Reliable.Pause], [queues.Reliable.Resume]).
 func Reliable(name string, q *queues.Reliable, now func() time.Time) Queue {
 	if now == nil {
@@ -304,8 +306,8 @@ type reliable struct {
 	now func() time.Time
 }
 
-// Items reads the number of waiting, leased and dead elements, then the page of
-// those it spans: two to four steps, not one atomic snapshot.
+// Items reads the number of waiting, leased, retrying and dead elements, then the
+// page of those it spans: two to five steps, not one atomic snapshot.
 func (q reliable) Items(ctx context.Context, offset, count int64) ([]Item, error) {
 	s, err := q.q.Stats(ctx)
 	if err != nil {
@@ -329,6 +331,14 @@ func (q reliable) Items(ctx context.Context, offset, count int64) ([]Item, error
 				}
 				it := deliveryItem(l.Delivery, st)
 				it.LeaseExpiry = l.Deadline
+				return it
+			})
+		}},
+		{s.Retrying, func(offset, count int64) ([]Item, error) {
+			page, err := q.q.Retrying(ctx, offset, count)
+			return itemsOf(0, page, err, func(l queues.Lease) Item {
+				it := deliveryItem(l.Delivery, StateRetrying)
+				it.Due = l.Deadline
 				return it
 			})
 		}},
@@ -368,7 +378,7 @@ func (q reliable) Items(ctx context.Context, offset, count int64) ([]Item, error
 
 // deliveryItem is d as an Item in state st.
 func deliveryItem(d queues.Delivery, st ItemState) Item {
-	return Item{ID: d.ID, Value: d.Payload, State: st, Attempt: d.Attempt, LastError: d.LastError, Enqueued: d.Enqueued}
+	return Item{ID: d.ID, Value: d.Payload, State: st, Group: d.Group, Attempt: d.Attempt, LastError: d.LastError, Enqueued: d.Enqueued}
 }
 
 func deadItem(d queues.DeadElement) Item {

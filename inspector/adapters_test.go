@@ -3,6 +3,7 @@ package inspector_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -493,4 +494,54 @@ func TestAdapterReliableDead(t *testing.T) {
 	paused, err := p.Paused(ctx)
 	require.NoError(t, err)
 	assert.True(t, paused)
+}
+
+// TestAdapterReliableGroupsRetrying: the adapter lists grouped elements after the
+// ungrouped ones, and elements waiting out a retry delay after the leases, with
+// their group and the time of their next attempt; the pages show both.
+func TestAdapterReliableGroupsRetrying(t *testing.T) {
+	ctx := t.Context()
+	clock := &fixedClock{t0}
+	rq := queues.NewReliable(embedded.New(zlite.New()), "pay", queues.WithLease(time.Minute), queues.WithClock(clock.Now),
+		queues.WithRetry(queues.RetryPolicy{Base: 10 * time.Second}), queues.WithGroupRateLimit(1, time.Minute))
+	ids := map[string]string{}
+	for _, p := range []struct{ v, g string }{{"u", ""}, {"a/0", "a"}, {"a/1", "a"}, {"b/0", "b"}} {
+		var opts []queues.PushOption
+		if p.g != "" {
+			opts = append(opts, queues.Group(p.g))
+		}
+		id, err := rq.Push(ctx, p.v, opts...)
+		require.NoError(t, err)
+		ids[p.v] = id
+	}
+	pop := func(want string) queues.Delivery {
+		t.Helper()
+		d, ok, err := rq.Pop(ctx, time.Second)
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Equal(t, want, d.Payload)
+		return d
+	}
+	ok, err := rq.Fail(ctx, pop("u"), errors.New("boom"))
+	require.NoError(t, err)
+	require.True(t, ok)
+	pop("a/0")
+	r := inspector.Reliable("pay", rq, clock.Now)
+	st := stats(t, r)
+	assert.Equal(t, [3]int64{2, 1, 1}, [3]int64{st.Depth, st.InFlight, st.Retrying})
+	pages(t, r, []inspector.Item{
+		{ID: ids["a/1"], Value: "a/1", Position: 1, Group: "a", Attempt: 1, Enqueued: t0},
+		{ID: ids["b/0"], Value: "b/0", Position: 2, Group: "b", Attempt: 1, Enqueued: t0},
+		{ID: ids["a/0"], Value: "a/0", Position: 3, State: inspector.StateLeased, Group: "a", LeaseExpiry: t0.Add(time.Minute), Attempt: 1, Enqueued: t0},
+		{ID: ids["u"], Value: "u", Position: 4, State: inspector.StateRetrying, Due: t0.Add(10 * time.Second), Attempt: 2, LastError: "boom", Enqueued: t0},
+	})
+
+	srv, c := serve(t, inspector.New([]inspector.Queue{r}, inspector.WithClock(clock.Now)))
+	_, body := get(t, c, srv.URL+"/admin/queues/pay")
+	assert.Contains(t, body, `<td class="state state-retrying">retrying <span class="note">in 10s</span></td>`)
+	assert.Contains(t, body, `<td class="state state-waiting">waiting <span class="group">group <q>b</q></span></td>`)
+	_, body = get(t, c, srv.URL+"/admin/queues/pay/item?id="+ids["a/1"])
+	assert.Contains(t, body, `<dd data-field="group">a</dd>`)
+	_, body = get(t, c, srv.URL+"/admin/api/queues/pay")
+	assert.Contains(t, body, `"group": "b"`)
 }

@@ -45,9 +45,11 @@
 // last error and time of death ([queues.Reliable.Dead]), retries them all
 // ([queues.Reliable.RetryAll]), deletes one ([queues.Reliable.DeleteDead]) and
 // pauses and resumes the queue ([queues.Reliable.Pause], [queues.Reliable.Resume]).
-// Its items carry their delivery attempt, last error and enqueue time. Elements
-// waiting out a retry delay ([queues.Reliable.Retrying]) are counted in the
-// figures, not listed. A [Queue] of your own offers the actions through the same
+// Its items carry their delivery attempt, last error, enqueue time and group
+// ([queues.Group]); it lists the waiting elements (the ungrouped ones, then each
+// group's), the leases, the elements waiting out a retry delay with the time of
+// their next attempt ([queues.Reliable.Retrying], state "retrying"), then the dead
+// ones. A [Queue] of your own offers the actions through the same
 // interfaces. [WithKeyspace] adds the figures of the zlite keyspace itself
 // ([zlite.DB.Stats]) to the index, and the key browser (below).
 //

@@ -55,6 +55,7 @@ type jsonItem struct {
 	Position    int64     `json:"position"`
 	State       ItemState `json:"state"`
 	Level       string    `json:"level,omitempty"`
+	Group       string    `json:"group,omitempty"`
 	Priority    float64   `json:"priority"`
 	Enqueued    time.Time `json:"enqueued,omitzero"`
 	Due         time.Time `json:"due,omitzero"`
@@ -66,7 +67,7 @@ type jsonItem struct {
 
 func jsonItemOf(it Item, now time.Time) jsonItem {
 	return jsonItem{ID: it.ID, Value: it.Value, Position: it.Position, State: stateOf(it, now),
-		Level: it.Level, Priority: it.Priority, Enqueued: it.Enqueued, Due: it.Due, LeaseExpiry: it.LeaseExpiry,
+		Level: it.Level, Group: it.Group, Priority: it.Priority, Enqueued: it.Enqueued, Due: it.Due, LeaseExpiry: it.LeaseExpiry,
 		Attempt: it.Attempt, LastError: it.LastError, Died: it.Died}
 }
 

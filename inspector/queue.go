@@ -126,6 +126,7 @@ const (
 	StateScheduled ItemState = "scheduled" // waiting for its due time
 	StateLeased    ItemState = "leased"    // handed out, lease running
 	StateExpired   ItemState = "expired"   // handed out, lease expired, not yet requeued
+	StateRetrying  ItemState = "retrying"  // failed, waiting out a retry delay until Due
 	StateDead      ItemState = "dead"      // in the dead-letter list
 )
 
@@ -137,9 +138,10 @@ type Item struct {
 	Position    int64     // place in serving order: 1 is served next
 	State       ItemState // "": [StateScheduled] if Due is in the future, else [StateWaiting]
 	Level       string    // the level, for [KindLevels]
+	Group       string    // the rate-limit group, for [KindReliable]; "" for none
 	Priority    float64   // for [KindPriority] and [KindCall]
 	Enqueued    time.Time // when it arrived (the wait time is now minus this); zero if unknown
-	Due         time.Time // for [KindDelayed] and [KindScheduler]
+	Due         time.Time // for [KindDelayed] and [KindScheduler], and a retrying item's next attempt
 	LeaseExpiry time.Time // for leased and expired items
 	Attempt     int64     // the delivery's number, 1 for the first; 0 if the queue keeps none
 	LastError   string    // why the last failed delivery failed; "" if none did or none said
