@@ -26,13 +26,6 @@ func (q *Reliable) grouped() bool { return q.groupN > 0 }
 // blocked BLMOVE, as it does not touch "{name}:ready".
 const groupPoll = 100 * time.Millisecond
 
-// blockSlack is how late a blocking command's timeout may fire: redis-server
-// checks timeouts on its cron, ten times a second by default (hz 10), so a
-// BLMOVE for 10 ms returns after up to 100 ms. A Pop waiting for a group's window
-// to reopen blocks only until blockSlack before it and sleeps the rest, so that
-// it looks again when the window reopens and not up to a cron tick later.
-const blockSlack = 100 * time.Millisecond
-
 // groupKey is the key of part ("g:" its list, "glog:" its delivery log) of group g,
 // built from KEYS[11] "{name}:groups", so that it has the queue's hash tag.
 func groupKey(keys []string, part, g string) string {

@@ -514,9 +514,9 @@ func (q *Reliable) retrying() bool { return q.policy.Base > 0 }
 // step that serves the least recently served group whose limit admits a delivery,
 // or takes the oldest ungrouped element when every group is over its limit, and
 // otherwise waits for an ungrouped element until the earliest group's window
-// reopens (looking again every 100 ms for grouped pushes; in the last 100 ms
-// before the reopening it sleeps, so an ungrouped push then waits for the
-// reopening). The complexity is
+// reopens (looking again every 100 ms for grouped pushes; on Redis, in the last
+// 100 ms before the reopening it sleeps, as Redis times out blocked clients up to
+// 100 ms late, so an ungrouped push then waits for the reopening). The complexity is
 // O(log n), plus O(k log n) for k due retries, plus with groups O(h log g) for g
 // waiting groups of which h are found over their limit.
 func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bool, error) {
@@ -596,12 +596,13 @@ func (q *Reliable) pop(ctx context.Context, timeout time.Duration, deadline time
 			// and is leased below. Otherwise nothing may be served now: wait on
 			// the ungrouped list until the earliest group reopens, looking again
 			// every groupPoll for grouped pushes, which do not wake the BLMOVE.
-			// Within blockSlack of the reopening, sleep to it instead, as a
-			// blocking timeout may fire late.
+			// The backend's blocking timeout may fire late (redis-server checks
+			// them on its cron, 1/hz s): within that of the reopening, sleep to
+			// it instead, so that Pop looks again when the window reopens.
 			e = g.ready
 			if e == "" && !next.IsZero() {
-				if until := next.Sub(q.clock.Now()); until > blockSlack {
-					limit(until - blockSlack)
+				if until, late := next.Sub(q.clock.Now()), resolution(q.b); until > late {
+					limit(until - late)
 				} else {
 					limit(until)
 					if err := sleepCtx(ctx, wait); err != nil {

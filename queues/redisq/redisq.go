@@ -94,7 +94,8 @@ type Options struct {
 	Patience time.Duration
 	// TimeoutResolution is how late Redis may time out a blocked client: it checks
 	// about every 1/hz seconds. Zero means 100 ms (hz 10, Redis's default). Delayed
-	// queues and schedulers wait shorter than this on a client-side timer.
+	// queues, schedulers and reliable queues waiting for a group's rate limit wait
+	// shorter than this on a client-side timer.
 	TimeoutResolution time.Duration
 }
 
