@@ -304,15 +304,9 @@ func TestAdapterReliable(t *testing.T) {
 		require.NoError(t, err)
 		ids[v] = id
 	}
-	pop := func(want string) {
-		d, ok, err := rq.Pop(ctx, time.Second)
-		require.NoError(t, err)
-		require.True(t, ok)
-		require.Equal(t, want, d.Payload)
-	}
-	pop("x")                          // its lease ends at t0+1m
+	popPayload(t, rq, "x")            // its lease ends at t0+1m
 	clock.t = t0.Add(2 * time.Minute) // x's lease has expired
-	pop("y")                          // its lease ends at t0+3m
+	popPayload(t, rq, "y")            // its lease ends at t0+3m
 	r := inspector.Reliable("pay", rq, clock.Now)
 	assert.Equal(t, inspector.Stats{Depth: 1, InFlight: 2, Activity: &inspector.Activity{Enqueued: 3, Dequeued: 2}}, stats(t, r))
 	pages(t, r, []inspector.Item{
@@ -337,7 +331,7 @@ func TestAdapterReliable(t *testing.T) {
 	st := stats(t, r)
 	assert.EqualValues(t, 1, st.Activity.Requeued)
 	assert.EqualValues(t, 2, st.Depth)
-	pop("x") // a requeued element is the next one served
+	popPayload(t, rq, "x") // a requeued element is the next one served
 }
 
 func TestKeyspace(t *testing.T) {
@@ -402,18 +396,10 @@ func TestAdapterReliableDead(t *testing.T) {
 		require.NoError(t, err)
 		ids[v] = id
 	}
-	pop := func(want string) queues.Delivery {
-		t.Helper()
-		d, ok, err := rq.Pop(ctx, time.Second)
-		require.NoError(t, err)
-		require.True(t, ok)
-		require.Equal(t, want, d.Payload)
-		return d
-	}
-	ok, err := rq.Nack(ctx, pop("x")) // its only delivery failed: dead
+	ok, err := rq.Nack(ctx, popPayload(t, rq, "x")) // its only delivery failed: dead
 	require.NoError(t, err)
 	require.True(t, ok)
-	pop("y")                          // leased until t0+1m
+	popPayload(t, rq, "y")            // leased until t0+1m
 	clock.t = t0.Add(2 * time.Minute) // y's lease has expired
 	r := inspector.Reliable("pay", rq, clock.Now)
 	st := stats(t, r)
@@ -455,7 +441,7 @@ func TestAdapterReliableDead(t *testing.T) {
 	st = stats(t, r)
 	assert.Equal(t, [3]int64{2, 0, 1}, [3]int64{st.Depth, st.InFlight, st.Dead})
 	assert.Equal(t, [4]int64{1, 1, 1, 2}, [4]int64{st.Activity.Cancelled, st.Activity.Requeued, st.Activity.Expired, st.Activity.DeadLettered})
-	pop("x") // moved back to the head of the queue
+	popPayload(t, rq, "x") // moved back to the head of the queue
 
 	// Delete and retry-all through DeadLetters.
 	dl := r.(inspector.DeadLetters)
@@ -470,13 +456,13 @@ func TestAdapterReliableDead(t *testing.T) {
 	n, err := dl.RetryAllDead(ctx)
 	require.NoError(t, err)
 	assert.Zero(t, n, "nothing left to retry")
-	ok, err = rq.Nack(ctx, pop("z")) // dead again
+	ok, err = rq.Nack(ctx, popPayload(t, rq, "z")) // dead again
 	require.NoError(t, err)
 	require.True(t, ok)
 	n, err = dl.RetryAllDead(ctx)
 	require.NoError(t, err)
 	assert.EqualValues(t, 1, n)
-	pop("z")
+	popPayload(t, rq, "z")
 
 	// Pause and resume through Pauser.
 	p := r.(inspector.Pauser)
@@ -514,18 +500,10 @@ func TestAdapterReliableGroupsRetrying(t *testing.T) {
 		require.NoError(t, err)
 		ids[p.v] = id
 	}
-	pop := func(want string) queues.Delivery {
-		t.Helper()
-		d, ok, err := rq.Pop(ctx, time.Second)
-		require.NoError(t, err)
-		require.True(t, ok)
-		require.Equal(t, want, d.Payload)
-		return d
-	}
-	ok, err := rq.Fail(ctx, pop("u"), errors.New("boom"))
+	ok, err := rq.Fail(ctx, popPayload(t, rq, "u"), errors.New("boom"))
 	require.NoError(t, err)
 	require.True(t, ok)
-	pop("a/0")
+	popPayload(t, rq, "a/0")
 	r := inspector.Reliable("pay", rq, clock.Now)
 	st := stats(t, r)
 	assert.Equal(t, [3]int64{2, 1, 1}, [3]int64{st.Depth, st.InFlight, st.Retrying})
@@ -544,4 +522,14 @@ func TestAdapterReliableGroupsRetrying(t *testing.T) {
 	assert.Contains(t, body, `<dd data-field="group">a</dd>`)
 	_, body = get(t, c, srv.URL+"/admin/api/queues/pay")
 	assert.Contains(t, body, `"group": "b"`)
+}
+
+// popPayload pops one element of rq, which must be want.
+func popPayload(t *testing.T, rq *queues.Reliable, want string) queues.Delivery {
+	t.Helper()
+	d, ok, err := rq.Pop(t.Context(), time.Second)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, want, d.Payload)
+	return d
 }
