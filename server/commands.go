@@ -301,6 +301,14 @@ func cmdSwapDB(c *client, a []string) bool {
 		return false
 	}
 	s := c.srv
+	s.saves.moving.Lock()
+	defer s.saves.moving.Unlock()
+	if f := s.saves.onSwap; f != nil && i != j {
+		if err := f(i, j); err != nil {
+			c.w.errorReply("ERR SWAPDB could not be persisted: " + err.Error())
+			return false
+		}
+	}
 	s.swapmu.Lock()
 	dbs := *s.dbs.Load()
 	dbs[i], dbs[j] = dbs[j], dbs[i]

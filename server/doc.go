@@ -237,9 +237,11 @@
 // lru_seconds_idle 0 (no access times) and no ql_* fields. DEBUG
 // SET-ACTIVE-EXPIRE is accepted and changes nothing (zlite's expiry sweep is the
 // keyspace's). DEBUG RELOAD calls the function of WithReopen for each persistent
-// keyspace, or else takes a snapshot of each. Other subcommands get Redis's error
-// for an unknown one. DEBUG is always enabled (Redis 7.0 refuses it unless
-// enable-debug-command is set).
+// keyspace, or else takes a snapshot of each; it runs one at a time with SWAPDB,
+// so that each reopened keyspace goes back to the number it was taken from. Other
+// clients' commands are not held out meanwhile (see Differences). Other
+// subcommands get Redis's error for an unknown one. DEBUG is always enabled
+// (Redis 7.0 refuses it unless enable-debug-command is set).
 //
 // SAVE, BGSAVE [SCHEDULE] and BGREWRITEAOF take a snapshot (zlite.DB.Snapshot,
 // which compacts the log) of every keyspace made by zlite.Open; BGSAVE and
@@ -253,6 +255,10 @@
 // SHUTDOWN without NOSAVE when save points are set (CONFIG SET save), snapshot
 // the persistent keyspaces before the server closes and the handler of
 // WithShutdownHandler runs; a failed snapshot fails SHUTDOWN unless FORCE.
+// SWAPDB calls the function of WithSwapHandler, if one is set, before it swaps two
+// keyspaces, and fails, swapping nothing, if it fails: cmd/zlite-server records
+// there, durably, which directory each number holds, so that a swap outlives a
+// restart as in Redis. The calls come one at a time, in the order of the swaps.
 // CONFIG save takes and reports Redis's "seconds changes ..." syntax but starts
 // no save of its own (a persistent keyspace logs every write). appendonly is yes
 // when keyspace 0 is persistent, appendfsync its sync policy (zlite.WithSync),
@@ -277,6 +283,12 @@
 //
 //   - SWAPDB fails the EXEC of every client watching either keyspace (Redis: those
 //     whose keys exist in one).
+//   - DEBUG RELOAD does not stop the other clients, as Redis's single thread does:
+//     a command of another client that reaches a keyspace after WithReopen's
+//     function closed it and before the reopened one takes its place runs on the
+//     closed keyspace, and a write there fails (in cmd/zlite-server with "MISCONF
+//     Errors writing to the AOF file: persist: store closed"), neither
+//     acknowledged nor in the reopened keyspace.
 //   - A server command (PING, SELECT, ...) inside MULTI runs between the batches of
 //     keyspace commands around it rather than inside one atomic step.
 //   - There are 16 keyspaces, no other data types than sorted sets, lists,

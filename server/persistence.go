@@ -30,9 +30,26 @@ func WithReopen(f func(i int, db *zlite.DB) (*zlite.DB, error)) Option {
 	return func(s *Server) { s.reopen = f }
 }
 
+// WithSwapHandler sets what SWAPDB does before it swaps two keyspaces: it calls
+// f with their numbers (i != j), and swaps them only if f returns nil; an error
+// fails SWAPDB with "ERR SWAPDB could not be persisted: " and the error's text,
+// both keyspaces left where they were. cmd/zlite-server records there which
+// directory each number holds, so that a swap outlives the process. The server
+// calls f for one SWAPDB at a time, never during DEBUG RELOAD, in the order the
+// swaps apply.
+func WithSwapHandler(f func(i, j int) error) Option {
+	return func(s *Server) { s.saves.onSwap = f }
+}
+
 // saveState is the server's record of its saves, for LASTSAVE and INFO
-// persistence.
+// persistence, and what orders SWAPDB and DEBUG RELOAD.
 type saveState struct {
+	// moving is held by SWAPDB (around the swap handler and the swap) and by DEBUG
+	// RELOAD (around all its reopens), so that the keyspaces are moved by one of
+	// them at a time, and the swap handler sees the swaps in their order.
+	moving sync.Mutex
+	onSwap func(i, j int) error // WithSwapHandler's
+
 	mu        sync.Mutex
 	running   string // "rdb" (BGSAVE) or "aof" (BGREWRITEAOF) while a job runs
 	scheduled string // the job asked for while the other ran
@@ -194,8 +211,12 @@ func cmdLastsave(c *client, a []string) bool {
 	return false
 }
 
-// reload is DEBUG RELOAD (see WithReopen).
+// reload is DEBUG RELOAD (see WithReopen). It holds saves.moving throughout, so
+// that no SWAPDB moves a keyspace between the reopen and the store of the new one
+// at its number.
 func (s *Server) reload() error {
+	s.saves.moving.Lock()
+	defer s.saves.moving.Unlock()
 	for i, db := range s.persistentDBs() {
 		if s.reopen == nil {
 			if err := db.Snapshot(); err != nil && !errors.Is(err, persist.ErrSnapshotInProgress) {

@@ -7,11 +7,11 @@ import (
 	"log/slog"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zlite/zlite"
 	"github.com/zlite/zlite/persist"
-	"github.com/zlite/zlite/server"
 )
 
 // store is what the save schedule needs of a persistent keyspace; *zlite.DB is
@@ -25,8 +25,10 @@ type store interface {
 
 // keyspace is one of the server's 16 keyspaces kept in its own directory.
 type keyspace struct {
-	index int    // the number it was opened under (SELECT's)
-	dir   string // its directory, <dir>/db<index>
+	dir string // its directory, <dir>/db<k>
+	// index is its number (SELECT's), for the log; SWAPDB changes it (layout.swap)
+	// without waiting for a snapshot that holds mu.
+	index atomic.Int32
 
 	// mu is held while the keyspace is snapshotted, reopened or closed, so that
 	// the schedule, DEBUG RELOAD and the shutdown take turns.
@@ -50,9 +52,6 @@ func (ks *keyspace) current() *zlite.DB {
 	return ks.db.(*zlite.DB)
 }
 
-// keyspaceDir is the directory of keyspace i under dir.
-func keyspaceDir(dir string, i int) string { return filepath.Join(dir, fmt.Sprintf("db%d", i)) }
-
 // openOptions are the zlite.Open options of c.
 func (c *config) openOptions() []zlite.Option {
 	pct, minSize := c.autoPct, c.autoMin
@@ -65,32 +64,42 @@ func (c *config) openOptions() []zlite.Option {
 	return []zlite.Option{zlite.WithSync(c.fsync), zlite.WithAutoSnapshot(pct, minSize)}
 }
 
-// openKeyspaces opens the 16 keyspaces under c.dir, logging the keys each holds
-// and the time the load took. On failure it closes those it opened.
-func openKeyspaces(c *config, log *slog.Logger, now func() time.Time) ([]*keyspace, error) {
+// openKeyspaces opens the 16 keyspaces under c.dir, each at the number the
+// layout file gives it (see layout), logging the keys each holds and the time the
+// load took. It returns them by number and their layout. On failure it closes
+// those it opened.
+func openKeyspaces(c *config, log *slog.Logger, now func() time.Time) ([]*keyspace, *layout, error) {
 	start := time.Now()
+	names, err := readLayout(c.dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading which keyspace each number holds: %w", err)
+	}
 	var spaces []*keyspace
 	total := int64(0)
-	for i := range server.NumDBs {
-		dir := keyspaceDir(c.dir, i)
+	for i, name := range names {
+		dir := filepath.Join(c.dir, name)
 		t := time.Now()
 		db, err := zlite.Open(dir, c.openOptions()...)
 		if err != nil {
 			closeKeyspaces(spaces, log)
 			if errors.Is(err, persist.ErrLocked) {
-				return nil, fmt.Errorf("%s is in use by another zlite-server (or program): %w", dir, err)
+				return nil, nil, fmt.Errorf("%s is in use by another zlite-server (or program): %w", dir, err)
 			}
-			return nil, fmt.Errorf("loading keyspace %d from %s: %w", i, dir, err)
+			return nil, nil, fmt.Errorf("loading keyspace %d from %s: %w", i, dir, err)
 		}
 		n, _ := db.DBSize(context.Background())
 		total += n
 		if n > 0 {
 			log.Info("Keyspace loaded", "db", i, "keys", n, "seconds", seconds(time.Since(t)))
 		}
-		spaces = append(spaces, &keyspace{index: i, dir: dir, db: db, lastSave: now()})
+		ks := &keyspace{dir: dir, db: db, lastSave: now()}
+		ks.index.Store(int32(i))
+		spaces = append(spaces, ks)
 	}
 	log.Info("DB loaded from disk", "keys", total, "seconds", seconds(time.Since(start)))
-	return spaces, nil
+	l := &layout{path: filepath.Join(c.dir, layoutFile)}
+	copy(l.at[:], spaces)
+	return spaces, l, nil
 }
 
 // seconds formats d as Redis's logs do, in seconds with 3 decimals.
@@ -101,13 +110,14 @@ func closeKeyspaces(spaces []*keyspace, log *slog.Logger) error {
 	var errs []error
 	for _, ks := range spaces {
 		if err := ks.close(); err != nil {
-			log.Error("Closing a keyspace failed", "db", ks.index, "err", err)
-			errs = append(errs, fmt.Errorf("keyspace %d: %w", ks.index, err))
+			log.Error("Closing a keyspace failed", "db", ks.index.Load(), "err", err)
+			errs = append(errs, fmt.Errorf("keyspace %d: %w", ks.index.Load(), err))
 		}
 	}
 	return errors.Join(errs...)
 }
 
+// close closes the keyspace, once.
 func (ks *keyspace) close() error {
 	ks.mu.Lock()
 	defer ks.mu.Unlock()
@@ -223,9 +233,9 @@ func (s *schedule) check(ks *keyspace) {
 		// An automatic compaction is running: it will do.
 	case err != nil:
 		ks.retry = now.Add(retryDelay)
-		s.log.Error("Background saving error", "db", ks.index, "err", err)
+		s.log.Error("Background saving error", "db", ks.index.Load(), "err", err)
 	default:
-		s.log.Info("DB saved on disk", "db", ks.index, "changes", changes, "after_seconds", elapsed, "seconds", seconds(took))
+		s.log.Info("DB saved on disk", "db", ks.index.Load(), "changes", changes, "after_seconds", elapsed, "seconds", seconds(took))
 	}
 }
 
@@ -242,15 +252,15 @@ func saveAll(spaces []*keyspace, log *slog.Logger, now func() time.Time) {
 			switch {
 			case errors.Is(err, persist.ErrSnapshotInProgress):
 				// An automatic compaction: Close waits for it.
-				log.Info("A snapshot of the keyspace is already in progress", "db", ks.index)
+				log.Info("A snapshot of the keyspace is already in progress", "db", ks.index.Load())
 			case err != nil:
-				log.Error("Saving a keyspace failed (its log still holds every write)", "db", ks.index, "err", err)
+				log.Error("Saving a keyspace failed (its log still holds every write)", "db", ks.index.Load(), "err", err)
 			default:
 				saved++
 				keys, _ := ks.db.DBSize(context.Background())
 				total += keys
 				if keys > 0 || changes > 0 {
-					log.Info("DB saved on disk", "db", ks.index, "keys", keys, "changes", changes, "seconds", seconds(took))
+					log.Info("DB saved on disk", "db", ks.index.Load(), "keys", keys, "changes", changes, "seconds", seconds(took))
 				}
 			}
 		}
@@ -284,7 +294,7 @@ func reopener(spaces []*keyspace, c *config, log *slog.Logger, now func() time.T
 				return nil, err
 			}
 			ks.db, ks.base, ks.lastSave = ndb, 0, now()
-			log.Info("DB reloaded by DEBUG RELOAD", "db", ks.index)
+			log.Info("DB reloaded by DEBUG RELOAD", "db", ks.index.Load())
 			return ndb, nil
 		}
 		return nil, fmt.Errorf("keyspace %d is not one of the server's persistent keyspaces", i)

@@ -77,10 +77,23 @@
 // while open, so a second zlite-server on the same dir fails at startup, naming the
 // directory in use.
 //
-// DEBUG RELOAD snapshots each keyspace, closes it and opens its directory again.
-// SWAPDB swaps the keyspaces in memory, not their directories: after a restart
-// each number is loaded from its own directory again, so a swap does not outlive
-// the process.
+// SWAPDB outlives the process, as in Redis, whose RDB file holds each database at
+// the number it had when saved: the file "keyspaces" in the dir says which
+// subdirectory each number holds ("0 db1", "1 db0", ... one line per number; absent
+// until the first SWAPDB, meaning db0 to db15 in order), and SWAPDB replaces it
+// (a new file written and fsynced, then renamed over the old one) before it swaps
+// the keyspaces in memory. So once SWAPDB has replied, a restart, whether after a
+// crash or a shutdown, loads each number from the directory the swap gave it, and
+// a write acknowledged after the swap is found at the number it was made under. If
+// the file cannot be written, SWAPDB fails and swaps nothing. A "keyspaces" file
+// that does not name db0 to db15 once each stops the server at startup.
+//
+// DEBUG RELOAD snapshots each keyspace, closes it and opens its directory again,
+// at the number it holds (after SWAPDB 0 1, number 0 is reloaded from db1). It
+// takes turns with SWAPDB. Other clients are not held out meanwhile: a write of
+// another client that reaches a keyspace while it is closed fails with an error
+// (it is not acknowledged, and not applied after the reload); every write
+// acknowledged before or during DEBUG RELOAD is in the reloaded keyspace.
 //
 // # Signals and SHUTDOWN
 //
@@ -337,7 +350,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		server.WithBusyReplyThreshold(c.busy)}
 	var spaces []*keyspace
 	if c.dir != "" {
-		if spaces, err = openKeyspaces(c, log, time.Now); err != nil {
+		var lay *layout
+		if spaces, lay, err = openKeyspaces(c, log, time.Now); err != nil {
 			for _, l := range ls {
 				l.Close()
 			}
@@ -346,7 +360,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 		for i, ks := range spaces {
 			opts = append(opts, server.WithDB(i, ks.current()))
 		}
-		opts = append(opts, server.WithReopen(reopener(spaces, c, log, time.Now)))
+		opts = append(opts, server.WithReopen(reopener(spaces, c, log, time.Now)), server.WithSwapHandler(func(i, j int) error {
+			if err := lay.swap(i, j); err != nil {
+				log.Error("SWAPDB failed: the new layout of the keyspaces could not be saved", "db1", i, "db2", j, "err", err)
+				return err
+			}
+			return nil
+		}))
 	}
 	shutdown := make(chan struct{})
 	opts = append(opts, server.WithShutdownHandler(func() { close(shutdown) }))
@@ -389,12 +409,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 		schedWG.Wait()
 		if len(spaces) == 0 {
 			return nil
-		}
-		for i, ks := range spaces {
-			if srv.DB(i) != ks.current() {
-				log.Warn("SWAPDB moved keyspaces: each directory keeps the keyspace opened from it, so a restart undoes the swap")
-				break
-			}
 		}
 		if save && len(points()) > 0 {
 			saveAll(spaces, log, time.Now)

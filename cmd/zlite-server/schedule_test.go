@@ -134,7 +134,7 @@ func TestReopen(t *testing.T) {
 	c := defaultConfig()
 	c.dir = t.TempDir()
 	log := slog.New(slog.DiscardHandler)
-	spaces, err := openKeyspaces(c, log, time.Now)
+	spaces, _, err := openKeyspaces(c, log, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
