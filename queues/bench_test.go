@@ -546,3 +546,55 @@ func BenchmarkGroupRateLimit(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkManyQueues is the shape of many small queues in one keyspace: 2000
+// queues of each type, each holding 4 elements (16-byte payloads), then per
+// iteration one push and one pop on the next queue in turn, so that successive
+// operations touch different keys. It reports the memory each queue's elements
+// take (B/queue, measured as in [BenchmarkQueueMemory] after the fill, the queue
+// values made beforehand) and the time of a push+pop (ns/op).
+//
+// Run: go test -run '^$' -bench BenchmarkManyQueues -benchtime 20000x ./queues/
+func BenchmarkManyQueues(b *testing.B) {
+	const queuesN, depth = 2000, 4
+	for _, bk := range backends {
+		for _, wq := range workQueues {
+			if wq.name == "delayed-future" {
+				continue // its elements are not due: nothing to pop
+			}
+			b.Run("queue="+wq.name+"/impl="+bk.name, func(b *testing.B) {
+				be := bk.new(b)
+				ctx := context.Background()
+				name := qname(b)
+				qs := make([]workQueue, queuesN)
+				for i := range qs {
+					qs[i] = wq.make(be, name+":"+strconv.Itoa(i))
+				}
+				measure := memoryMeter(b, bk.name)
+				before := measure()
+				for i, q := range qs {
+					for j := range depth {
+						if err := q.push(ctx, payload(i*depth+j)); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				perQueue := float64(measure()-before) / queuesN
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					q := qs[i%queuesN]
+					i++
+					if err := q.push(ctx, payload(queuesN*depth+i)); err != nil {
+						b.Fatal(err)
+					}
+					if _, ok, err := q.pop(ctx); !ok || err != nil {
+						b.Fatal(ok, err)
+					}
+				}
+				b.ReportMetric(perQueue, "B/queue") // after the loop, which resets the metrics
+				runtime.KeepAlive(qs)
+			})
+		}
+	}
+}
