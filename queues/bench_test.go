@@ -373,23 +373,25 @@ func benchAB(b *testing.B, on, off workQueue, handoff bool) {
 // queue on one goroutine with each feature on, so that the features' cost is seen
 // side by side (benchstat -col /features): features=off, retry (a backoff policy:
 // Pop runs the prepare step), ratelimit (a limit never reached), unique (every push
-// takes a uniqueness lock, released by the Ack) and all. It reports the cycle's
-// p50/p99 latency.
+// takes a uniqueness lock, released by the Ack), all, and group (every element in
+// one group under a limit never reached, [queues.WithGroupRateLimit]; the group
+// has nothing waiting at each push). It reports the cycle's p50/p99 latency.
 //
 // Run: go test -run '^$' -bench BenchmarkReliableFeatures -benchtime 2000x ./queues/
 func BenchmarkReliableFeatures(b *testing.B) {
 	retry := queues.WithRetry(queues.RetryPolicy{Base: time.Second})
 	rate := queues.WithRateLimit(1<<40, time.Second)
 	features := []struct {
-		name   string
-		opts   []queues.Option
-		unique bool
+		name          string
+		opts          []queues.Option
+		unique, group bool
 	}{
-		{"off", nil, false},
-		{"retry", []queues.Option{retry}, false},
-		{"ratelimit", []queues.Option{rate}, false},
-		{"unique", nil, true},
-		{"all", []queues.Option{retry, rate}, true},
+		{"off", nil, false, false},
+		{"retry", []queues.Option{retry}, false, false},
+		{"ratelimit", []queues.Option{rate}, false, false},
+		{"unique", nil, true, false},
+		{"all", []queues.Option{retry, rate}, true, false},
+		{"group", []queues.Option{queues.WithGroupRateLimit(1<<40, time.Second)}, false, true},
 	}
 	for _, f := range features {
 		for _, bk := range backends {
@@ -405,6 +407,9 @@ func BenchmarkReliableFeatures(b *testing.B) {
 					var opts []queues.PushOption
 					if f.unique {
 						opts = append(opts, queues.Unique(p, time.Minute))
+					}
+					if f.group {
+						opts = append(opts, queues.Group("g"))
 					}
 					start := time.Now()
 					if _, err := q.Push(ctx, p, opts...); err != nil {

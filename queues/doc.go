@@ -115,8 +115,8 @@
 // when each may next be served. The steps build those keys from the group's name
 // instead of receiving them, which Redis Cluster accepts only because they share
 // the queue's hash tag, and so its slot. A limited Pop sleeps until the earliest
-// group's window reopens, looking every 100 ms for new grouped pushes, which cannot
-// wake a blocked BLMOVE.
+// group's window reopens or a push wakes it (a grouped push wakes it too: see
+// [Reliable]).
 //
 // # Backends and atomic steps
 //

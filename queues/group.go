@@ -21,47 +21,81 @@ func Group(g string) PushOption {
 // ([WithGroupRateLimit]).
 func (q *Reliable) grouped() bool { return q.groupN > 0 }
 
-// groupPoll is how often a Pop of a queue with groups looks for grouped elements
-// while it waits on the list of ungrouped ones: a grouped push cannot wake a
-// blocked BLMOVE, as it does not touch "{name}:ready".
-const groupPoll = 100 * time.Millisecond
-
 // groupKey is the key of part ("g:" its list, "glog:" its delivery log) of group g,
 // built from KEYS[11] "{name}:groups", so that it has the queue's hash tag.
 func groupKey(keys []string, part, g string) string {
 	return strings.TrimSuffix(keys[10], "groups") + part + g
 }
 
-// luaRequeue defines gkey(part, g), groupKey's Lua half, and requeue(m, now): put
-// the element m back at the head of the queue, or of its group's list when it has
-// a group ("<id>:g" in "{name}:info"), which then waits in "{name}:groups" (scored
-// now unless it was there already). goRequeue is its Go half.
+// Waking consumers: a Pop blocks on "{name}:ready" only while no waiting group may
+// be served, and no longer than until the earliest group's score in
+// "{name}:groups", so an element added to a group listed there needs no wake-up.
+// An element whose group is not listed (a push or requeue to a group with nothing
+// waiting) goes through "{name}:ready" instead, which wakes a blocked Pop, and
+// the lease step then places it in its group (place).
+
+// luaRequeue defines gkey(part, g), groupKey's Lua half; place(m, g, now): put the
+// element m in the list of its group g, at the tail when it is newer than the
+// list's tail (a push), else at the head (a requeue), and have g wait in
+// "{name}:groups" (scored now unless it was there already); and requeue(m, now):
+// put m back at the head of its group's list when it has a group ("<id>:g" in
+// "{name}:info") listed in "{name}:groups", else at the head of the queue.
+// goPlace and goRequeue are their Go halves.
 const luaRequeue = `
 local function gkey(part, g) return string.sub(KEYS[11], 1, -7) .. part .. g end
-local function requeue(m, now)
-  local g = redis.call('HGET', KEYS[6], string.sub(m, 1, 16) .. ':g')
-  if not g then
-    redis.call('RPUSH', KEYS[1], m)
-    return
+local function place(m, g, now)
+  local l = gkey('g:', g)
+  local t = redis.call('LINDEX', l, 0)
+  if t and string.sub(m, 1, 16) > string.sub(t, 1, 16) then
+    redis.call('LPUSH', l, m)
+  else
+    redis.call('RPUSH', l, m)
   end
-  redis.call('RPUSH', gkey('g:', g), m)
   if not redis.call('ZSCORE', KEYS[11], g) then redis.call('ZADD', KEYS[11], now, g) end
 end
+local function requeue(m, now)
+  local g = redis.call('HGET', KEYS[6], string.sub(m, 1, 16) .. ':g')
+  if g and redis.call('ZSCORE', KEYS[11], g) then
+    place(m, g, now)
+  else
+    redis.call('RPUSH', KEYS[1], m)
+  end
+end
 `
+
+func goPlace(tx Tx, keys []string, m, g, now string) error {
+	l := groupKey(keys, "g:", g)
+	t, err := tx.LRange(l, 0, 0)
+	if err != nil {
+		return err
+	}
+	if len(t) > 0 && seqID(m) > seqID(t[0]) {
+		_, err = tx.LPush(l, m)
+	} else {
+		_, err = tx.RPush(l, m)
+	}
+	if err != nil {
+		return err
+	}
+	return goGroupWaits(tx, keys, g, now)
+}
 
 func goRequeue(tx Tx, keys []string, m, now string) error {
 	g, ok, err := tx.HGet(keys[5], seqID(m)+":g")
 	if err != nil {
 		return err
 	}
-	if !ok {
-		_, err := tx.RPush(keys[0], m)
-		return err
+	if ok {
+		_, listed, err := tx.ZScore(keys[10], g)
+		if err != nil {
+			return err
+		}
+		if listed {
+			return goPlace(tx, keys, m, g, now)
+		}
 	}
-	if _, err := tx.RPush(groupKey(keys, "g:", g), m); err != nil {
-		return err
-	}
-	return goGroupWaits(tx, keys, g, now)
+	_, err = tx.RPush(keys[0], m)
+	return err
 }
 
 // goGroupWaits adds g to "{name}:groups" scored now unless it is there already.
@@ -82,8 +116,8 @@ func goGroupWaits(tx Tx, keys []string, g, now string) error {
 // when it has no more elements, and replies {failures, enqueue time, last error,
 // delivery time, element, group}. A group whose window is full is rescored by the time it
 // reopens, and the next group is looked at. When the oldest ungrouped element
-// arrived before the head of the group to be served, or when every waiting group
-// is over its limit, it moves the oldest ungrouped element into processing
+// arrived before the head of the group to be served, or when no waiting group may
+// be served (or none waits), it moves the oldest ungrouped element into processing
 // instead, as the BLMOVE of Pop would, and replies {element}: so grouped elements
 // that may be served do not starve ungrouped ones, and a Pop need not block to
 // find an ungrouped element while the groups are held. Otherwise it takes nothing
@@ -103,10 +137,9 @@ end
 local gn, gper = tonumber(ARGV[3]), tonumber(ARGV[4])
 while true do
   local h = redis.call('ZRANGE', KEYS[11], 0, 0, 'WITHSCORES')
-  if not h[1] then return 0 end
-  if tonumber(h[2]) > now then
+  if not h[1] or tonumber(h[2]) > now then
     local e = redis.call('RPOP', KEYS[1])
-    if not e then return tonumber(h[2]) end
+    if not e then return tonumber(h[2] or 0) end
     redis.call('LPUSH', KEYS[2], e)
     return {e}
   end
@@ -160,13 +193,17 @@ end
 	gn, gper := parseInt(args[2]), parseInt(args[3])
 	for {
 		h, err := tx.ZRangeWithScores(keys[10], 0, 0)
-		if err != nil || len(h) == 0 {
-			return int64(0), err
+		if err != nil {
+			return nil, err
 		}
-		if int64(h[0].Score) > now {
+		if len(h) == 0 || int64(h[0].Score) > now {
+			var next int64 // when the first group may be served; 0: none waits
+			if len(h) > 0 {
+				next = int64(h[0].Score)
+			}
 			e, ok, err := tx.RPop(keys[0])
 			if err != nil || !ok {
-				return int64(h[0].Score), err
+				return next, err
 			}
 			_, err = tx.LPush(keys[1], e)
 			return []any{e}, err

@@ -500,3 +500,59 @@ func leaseGroups(ls []queues.Lease) []string {
 	}
 	return out
 }
+
+// TestReliableGroupWakes: a Pop waiting with no timeout is woken by a grouped push
+// to a group with nothing waiting, by a grouped element's Nack and by Reap; it
+// does not poll, so without the wake-up it would wait until guard's deadline.
+func TestReliableGroupWakes(t *testing.T) {
+	each(t, func(t *testing.T, b queues.Backend) {
+		ctx := guard(t)
+		clock := newFakeClock()
+		q := queues.NewReliable(b, qname(t), queues.WithClock(clock.Now), queues.WithLease(time.Minute),
+			queues.WithGroupRateLimit(3, time.Hour))
+		popWoken := func(do func()) queues.Delivery {
+			t.Helper()
+			got := make(chan queues.Delivery, 1)
+			go func() {
+				d, _, err := q.Pop(ctx, 0)
+				if err != nil {
+					t.Error(err)
+				}
+				got <- d
+			}()
+			for { // until the consumer has entered Pop (each read is a round trip)
+				s, err := q.Stats(ctx)
+				require.NoError(t, err)
+				if s.Blocked == 1 {
+					break
+				}
+				require.NoError(t, ctx.Err())
+			}
+			do()
+			return <-got
+		}
+		d := popWoken(func() {
+			_, err := q.Push(ctx, "a/0", queues.Group("a"))
+			require.NoError(t, err)
+		})
+		require.Equal(t, "a/0", d.Payload)
+		require.Equal(t, "a", d.Group)
+		d = popWoken(func() {
+			_, err := q.Nack(ctx, d)
+			require.NoError(t, err)
+		})
+		require.Equal(t, "a/0", d.Payload)
+		require.EqualValues(t, 2, d.Attempt)
+		d = popWoken(func() {
+			clock.Advance(2 * time.Minute)
+			n, err := q.Reap(ctx)
+			require.NoError(t, err)
+			require.EqualValues(t, 1, n)
+		})
+		require.Equal(t, "a/0", d.Payload)
+		require.EqualValues(t, 3, d.Attempt)
+		ready, processing, err := q.Len(ctx)
+		require.NoError(t, err)
+		require.Equal(t, [2]int64{0, 1}, [2]int64{ready, processing})
+	})
+}

@@ -123,8 +123,8 @@ func TestReliableRateLimitInteractions(t *testing.T) {
 }
 
 // grantRecorder is a Backend that records the delivery time of every element a
-// rate-limited lease step hands out (the fourth element of its reply, the time the
-// sliding window counted).
+// rate-limited lease step hands out (the fourth of the five elements of its reply,
+// the time the sliding window counted).
 type grantRecorder struct {
 	queues.Backend
 	mu    sync.Mutex
@@ -133,7 +133,7 @@ type grantRecorder struct {
 
 func (g *grantRecorder) Eval(ctx context.Context, s *queues.Script, keys []string, args ...string) (any, error) {
 	r, err := g.Backend.Eval(ctx, s, keys, args...)
-	if a, ok := r.([]any); ok && len(a) == 4 && strings.Contains(s.Lua(), "record(now)") {
+	if a, ok := r.([]any); ok && len(a) == 5 && strings.Contains(s.Lua(), "record(at)") {
 		at, _ := strconv.ParseInt(toString(a[3]), 10, 64)
 		g.mu.Lock()
 		g.times = append(g.times, at)

@@ -100,13 +100,17 @@ import (
 // element and rescores the group by the delivery time (so among groups that may
 // be served, the least recently served goes first), else it rescores the group by
 // its window's reopening and looks at the next. When no group may be served, Pop
-// waits for an ungrouped element until the earliest group reopens, and looks again
-// every 100 ms, as a grouped push cannot wake a BLMOVE on "{name}:ready".
+// waits on "{name}:ready" until the earliest group reopens. A grouped element whose
+// group has nothing waiting (is not in "{name}:groups") is pushed to
+// "{name}:ready" instead of its group's list, so that it wakes a waiting Pop, and
+// the step that would lease it moves it to its group; so a Pop sees a grouped push
+// at once, at the cost of two more steps for such an element.
 //
 // A grouped element that fails (Nack, Fail, Reap, Requeue) goes back to the head of
 // its group, or to the retry or dead set as any other; a due retry goes back to the
 // head of its group, and so does an element that [Reliable.Retry] or
-// [Reliable.RetryAll] put in "{name}:ready" (the step that would lease it moves it).
+// [Reliable.RetryAll] put in "{name}:ready" (each through "{name}:ready" when its
+// group has nothing waiting, as a push).
 // Remove finds a grouped element in its group's list; Len and Stats count the
 // elements of every group as waiting, and [Stats].RateLimited counts those of the
 // groups found over their limit. [Reliable.Items] lists only the elements of
@@ -351,38 +355,51 @@ func goInfo(tx Tx, keys []string, id string) ([]any, error) {
 }
 
 // reliableLease leases the element ARGV[1] just moved into processing until
-// ARGV[2] and replies with its metadata and the delivery time (ARGV[5], or the
-// rate limit's step time). If the queue is paused it puts the element
-// back at the head of the queue and replies 0; if the rate limit (ARGV[3] per
-// ARGV[4] µs, at ARGV[5]) allows no delivery now, it puts it back and replies when
-// one is allowed. An element of a group (one that [Reliable.Retry] put back in
-// "{name}:ready") moves to the head of its group's list instead, reply 0.
+// ARGV[2] and replies with its metadata, the delivery time (ARGV[5], or the rate
+// limit's step time) and its group ("" for none). If the queue is paused it puts
+// the element back at the head of the queue and replies 0; if the rate limit
+// (ARGV[3] per ARGV[4] µs, at ARGV[5]) allows no delivery now, it puts it back and
+// replies when one is allowed. An element of a group (one that came through
+// "{name}:ready" to wake a Pop: see group.go) is delivered as its group's when the
+// group has nothing else waiting and its limit (ARGV[6] per ARGV[7] µs) admits a
+// delivery; otherwise it moves to its group's list (place) and the step replies 0.
 var reliableLease = NewScript(luaInfo+luaWindow+luaRecord+luaRequeue+`
 if redis.call('ZSCORE', KEYS[4], 'paused') then
   redis.call('LREM', KEYS[2], 1, ARGV[1])
   redis.call('RPUSH', KEYS[1], ARGV[1])
   return 0
 end
-if redis.call('HEXISTS', KEYS[6], string.sub(ARGV[1], 1, 16) .. ':g') == 1 then
-  redis.call('LREM', KEYS[2], 1, ARGV[1])
-  requeue(ARGV[1], ARGV[5])
-  return 0
-end
+local now = tonumber(ARGV[5])
 local n = tonumber(ARGV[3])
-local at = ARGV[5]
+local at = now
 if n > 0 then
-  local nx, now = window(tonumber(ARGV[5]), n, tonumber(ARGV[4]))
+  local nx, t = window(now, n, tonumber(ARGV[4]))
   if nx > 0 then
     redis.call('LREM', KEYS[2], 1, ARGV[1])
     redis.call('RPUSH', KEYS[1], ARGV[1])
     return nx
   end
-  record(now)
-  at = string.format('%.0f', now)
+  at = t
 end
+local g = redis.call('HGET', KEYS[6], string.sub(ARGV[1], 1, 16) .. ':g')
+local gt
+if g then
+  local gnx = 1
+  if redis.call('LLEN', gkey('g:', g)) == 0 then
+    gnx, gt = logWindow(gkey('glog:', g), at, tonumber(ARGV[6]), tonumber(ARGV[7]))
+  end
+  if gnx > 0 then
+    redis.call('LREM', KEYS[2], 1, ARGV[1])
+    place(ARGV[1], g, ARGV[5])
+    return 0
+  end
+  logRecord(gkey('glog:', g), gt)
+end
+if n > 0 then record(at) end
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 local r = info(string.sub(ARGV[1], 1, 16))
-r[4] = at
+r[4] = string.format('%.0f', gt or at)
+r[5] = g or ''
 return r
 `, func(tx Tx, keys, args []string) (any, error) {
 	putBack := func(r int64) (any, error) {
@@ -397,35 +414,63 @@ return r
 	} else if paused {
 		return putBack(0)
 	}
-	if _, ok, err := tx.HGet(keys[5], seqID(args[0])+":g"); err != nil {
-		return nil, err
-	} else if ok {
-		if _, err := tx.LRem(keys[1], 1, args[0]); err != nil {
-			return nil, err
-		}
-		return int64(0), goRequeue(tx, keys, args[0], args[4])
-	}
-	at := args[4]
-	if n := parseInt(args[2]); n > 0 {
-		nx, now, err := goWindow(tx, keys, parseInt(args[4]), n, parseInt(args[3]))
+	now, n := parseInt(args[4]), parseInt(args[2])
+	at := now
+	if n > 0 {
+		nx, t, err := goWindow(tx, keys, now, n, parseInt(args[3]))
 		if err != nil {
 			return nil, err
 		}
 		if nx > 0 {
 			return putBack(nx)
 		}
-		if err := goRecord(tx, keys, now); err != nil {
+		at = t
+	}
+	g, grouped, err := tx.HGet(keys[5], seqID(args[0])+":g")
+	if err != nil {
+		return nil, err
+	}
+	t := at
+	if grouped {
+		served, gt, err := goGroupAdmits(tx, keys, g, at, parseInt(args[5]), parseInt(args[6]))
+		if err != nil {
 			return nil, err
 		}
-		at = fmtInt(now)
+		if !served {
+			if _, err := tx.LRem(keys[1], 1, args[0]); err != nil {
+				return nil, err
+			}
+			return int64(0), goPlace(tx, keys, args[0], g, args[4])
+		}
+		t = gt
+	}
+	if n > 0 {
+		if err := goRecord(tx, keys, at); err != nil {
+			return nil, err
+		}
 	}
 	deadline, _ := parseScore(args[1])
 	if _, err := tx.ZAdd(keys[2], deadline, args[0]); err != nil {
 		return nil, err
 	}
 	r, err := goInfo(tx, keys, seqID(args[0]))
-	return append(r, at), err
+	return append(r, fmtInt(t), g), err
 })
+
+// goGroupAdmits reports whether an element of group g may be delivered at at by
+// the lease step: g has nothing waiting and its log admits a delivery under n per
+// per µs; if so it logs the delivery, at the time it returns.
+func goGroupAdmits(tx Tx, keys []string, g string, at, n, per int64) (bool, int64, error) {
+	waiting, err := tx.LLen(groupKey(keys, "g:", g))
+	if err != nil || waiting > 0 {
+		return false, 0, err
+	}
+	nx, t, err := goLogWindow(tx, groupKey(keys, "glog:", g), at, n, per)
+	if err != nil || nx > 0 {
+		return false, 0, err
+	}
+	return true, t, goLogRecord(tx, keys, groupKey(keys, "glog:", g), t)
+}
 
 // reliablePrepare moves the retries due at ARGV[1] to the head of the queue (or of
 // their groups), the earliest due served first, and replies {paused (0 or 1), the
@@ -513,10 +558,10 @@ func (q *Reliable) retrying() bool { return q.policy.Base > 0 }
 // within timeout, until it does. With [WithGroupRateLimit], Pop first runs one
 // step that serves the least recently served group whose limit admits a delivery,
 // or takes the oldest ungrouped element when every group is over its limit, and
-// otherwise waits for an ungrouped element until the earliest group's window
-// reopens (looking again every 100 ms for grouped pushes; on Redis, in the last
-// 100 ms before the reopening it sleeps, as Redis times out blocked clients up to
-// 100 ms late, so an ungrouped push then waits for the reopening). The complexity is
+// otherwise waits for a push until the earliest group's window reopens (on Redis,
+// in the last 100 ms before the reopening it sleeps, as Redis times out blocked
+// clients up to 100 ms late, so a push then waits for the reopening). The
+// complexity is
 // O(log n), plus O(k log n) for k due retries, plus with groups O(h log g) for g
 // waiting groups of which h are found over their limit.
 func (q *Reliable) Pop(ctx context.Context, timeout time.Duration) (Delivery, bool, error) {
@@ -594,8 +639,8 @@ func (q *Reliable) pop(ctx context.Context, timeout time.Duration, deadline time
 			// An ungrouped element older than every group that may be served,
 			// or taken while every group is held, was moved as BLMOVE moves it,
 			// and is leased below. Otherwise nothing may be served now: wait on
-			// the ungrouped list until the earliest group reopens, looking again
-			// every groupPoll for grouped pushes, which do not wake the BLMOVE.
+			// the ungrouped list until the earliest group reopens (an element
+			// for a group not waiting comes through that list: see group.go).
 			// The backend's blocking timeout may fire late (redis-server checks
 			// them on its cron, 1/hz s): within that of the reopening, sleep to
 			// it instead, so that Pop looks again when the window reopens.
@@ -614,7 +659,6 @@ func (q *Reliable) pop(ctx context.Context, timeout time.Duration, deadline time
 					continue
 				}
 			}
-			limit(groupPoll)
 		}
 		if e == "" {
 			var ok bool
@@ -634,18 +678,23 @@ func (q *Reliable) pop(ctx context.Context, timeout time.Duration, deadline time
 		now := q.clock.Now()
 		n, per := q.rateArgs()
 		r, _, err := afterWake(ctx, func(ctx context.Context) (any, bool, error) {
-			r, err := q.b.Eval(ctx, reliableLease, q.keys(), e, fmtInt(micros(now.Add(q.lease))), n, per, fmtInt(micros(now)))
+			r, err := q.b.Eval(ctx, reliableLease, q.keys(), e, fmtInt(micros(now.Add(q.lease))), n, per, fmtInt(micros(now)),
+				fmtInt(q.groupN), fmtInt(q.groupPer.Microseconds()))
 			return r, true, err
 		})
 		if err != nil {
 			return d, true, err
 		}
 		a, _ := replyArray(r)
-		if a == nil { // paused or rate-limited: the element is back at the head of the queue
+		if a == nil { // paused or rate-limited: the element is back at the head of the queue, or in its group
 			prepare = true
 			continue
 		}
-		return d.withInfo(a), true, nil
+		d = d.withInfo(a)
+		if len(a) > 4 {
+			d.Group = replyString(a[4])
+		}
+		return d, true, nil
 	}
 }
 

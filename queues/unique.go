@@ -83,8 +83,9 @@ func goUnique(tx Tx, keys []string, now, k string) (string, bool, error) {
 // reliablePush pushes ARGV[1] at ARGV[2] and replies its id. With a uniqueness key
 // ARGV[3] (expiring at ARGV[4]) it replies {id} of the element holding that key
 // instead, pushing nothing, or takes the lock for the new element. With a group
-// ARGV[5] the element goes to the tail of the group's list, and the group waits in
-// "{name}:groups" (scored ARGV[2] unless it was there already).
+// ARGV[5] the element goes to the tail of the group's list when the group waits in
+// "{name}:groups", else to the tail of the queue, so that it wakes a blocked Pop,
+// whose lease step places it in its group (see group.go).
 var reliablePush = NewScript(luaSeq+luaUnique+luaRequeue+`
 if ARGV[3] ~= '' then
   local id = unique(ARGV[2], ARGV[3])
@@ -95,9 +96,12 @@ local g = ARGV[5] or ''
 if g == '' then
   redis.call('LPUSH', KEYS[1], s .. ARGV[1])
 else
-  redis.call('LPUSH', gkey('g:', g), s .. ARGV[1])
   redis.call('HSET', KEYS[6], s .. ':g', g)
-  if not redis.call('ZSCORE', KEYS[11], g) then redis.call('ZADD', KEYS[11], ARGV[2], g) end
+  if redis.call('ZSCORE', KEYS[11], g) then
+    redis.call('LPUSH', gkey('g:', g), s .. ARGV[1])
+  else
+    redis.call('LPUSH', KEYS[1], s .. ARGV[1])
+  end
 end
 redis.call('HSET', KEYS[6], s .. ':t', ARGV[2])
 if ARGV[3] ~= '' then
@@ -125,13 +129,18 @@ return s
 			return nil, err
 		}
 	} else {
-		if _, err = tx.LPush(groupKey(keys, "g:", args[4]), s+args[0]); err != nil {
-			return nil, err
-		}
 		if _, err = tx.HSet(keys[5], s+":g", args[4]); err != nil {
 			return nil, err
 		}
-		if err = goGroupWaits(tx, keys, args[4], args[1]); err != nil {
+		_, listed, err := tx.ZScore(keys[10], args[4])
+		if err != nil {
+			return nil, err
+		}
+		l := keys[0]
+		if listed {
+			l = groupKey(keys, "g:", args[4])
+		}
+		if _, err = tx.LPush(l, s+args[0]); err != nil {
 			return nil, err
 		}
 	}
