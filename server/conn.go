@@ -372,7 +372,15 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 	defer c.w.mute(false)
 	c.srv.commands.Add(1)
 	if err != nil {
-		c.reject(strings.ToLower(args[0]), err.Error())
+		// A known command (not an unknown subcommand) counts as rejected.
+		rejected := ""
+		switch {
+		case isServer && (sc.subs == nil || len(args) < 2):
+			rejected = sc.name
+		case !isServer && cmd != (zlite.Command{}):
+			rejected = cmd.Name()
+		}
+		c.reject(rejected, err.Error())
 		return false
 	}
 	if c.needsAuth() && !(isServer && sc.noAuth) {
@@ -415,6 +423,9 @@ func (c *client) dispatch(args []string, reused bool) (quit bool) {
 		if c.didBlock {
 			d = 0 // the wait is not the command's time (see slowlog.go)
 		}
+		if isServer {
+			c.srv.cstats.ran(name, d)
+		}
 		c.ran(name, args, d)
 	}
 	return quit
@@ -456,6 +467,9 @@ func commandName(sc *serverCommand, args []string) string {
 // execCommandAbort: EXECABORT with e's message (without an ERR code), even when
 // no transaction is open.
 func (c *client) reject(name, e string) {
+	if name != "" {
+		c.srv.cstats.rejected(name)
+	}
 	switch {
 	case name == "exec":
 		c.multi = nil

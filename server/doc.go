@@ -347,10 +347,12 @@
 //     for what was left of its timeout, behind the clients already waiting there,
 //     and clients moved together may change order among themselves (Redis keeps
 //     each index's clients in the order they blocked).
-//   - INFO commandstats has the calls of the keyspace commands only (from
-//     zlite.DB.Stats), in Redis's line shape with usec, usec_per_call,
-//     rejected_calls and failed_calls 0; the server's own commands (CONFIG,
-//     CLIENT, ...) are not listed.
+//   - INFO commandstats counts calls and rejected_calls as Redis does (the
+//     keyspace commands' calls from zlite.DB.CommandCalls, which include those
+//     of scripts and of in-process callers of the same keyspaces), but times only
+//     the server's own commands (CLIENT, CONFIG, PING, PUBLISH, ...): a keyspace
+//     command's usec and usec_per_call are 0, and failed_calls is always 0. The
+//     section costs O(keyspaces · commands).
 //   - HELLO and INFO report version 7.2.0: zlite follows Redis 7.2's replies where
 //     7.2 changed them (score formatting, ZRANK WITHSCORE).
 package server

@@ -140,23 +140,7 @@ func (s *Server) infoSection(b *strings.Builder, sec string) {
 		line("pubsubshard_channels", shards)
 		line("total_error_replies", s.errs.total())
 	case "commandstats":
-		// Summed over the keyspaces; zlite.DB.Stats visits every key, so this
-		// section (not in INFO's default) costs O(keys).
-		calls := map[string]uint64{}
-		for i := range NumDBs {
-			for name, cs := range s.DB(i).Stats().Command {
-				calls[name] += cs.Calls
-			}
-		}
-		b.WriteString("# Commandstats\r\n")
-		names := make([]string, 0, len(calls))
-		for n := range calls {
-			names = append(names, n)
-		}
-		sortStrings(names)
-		for _, n := range names {
-			fmt.Fprintf(b, "cmdstat_%s:calls=%d,usec=0,usec_per_call=0.00,rejected_calls=0,failed_calls=0\r\n", n, calls[n])
-		}
+		s.cstats.write(b, s.keyspaceCalls())
 	case "keyspace":
 		b.WriteString("# Keyspace\r\n")
 		for i := range NumDBs {
@@ -775,6 +759,7 @@ func cmdConfig(c *client, a []string) bool {
 		s.connections.Store(0)
 		s.rejected.Store(0)
 		s.errs.reset()
+		s.cstats.reset(s.keyspaceCalls())
 		c.w.status("OK")
 	case "help":
 		c.w.array(1)

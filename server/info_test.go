@@ -27,7 +27,8 @@ func TestInfo(t *testing.T) {
 			"# Memory\r\nused_memory:", "# Stats\r\n", "total_commands_processed:", "expired_keys:0\r\n", "# Keyspace\r\ndb0:keys=1,expires=0,avg_ttl=0\r\ndb3:keys=2,expires=1,avg_ttl=0\r\n"},
 			[]string{"# Commandstats"}},
 		{[]string{"INFO", "keyspace"}, []string{"# Keyspace\r\n"}, []string{"# Server"}},
-		{[]string{"INFO", "all"}, []string{"# Commandstats\r\ncmdstat_pexpire:calls=1,", "cmdstat_rpush:calls=2,", "cmdstat_zadd:calls=1,"}, []string{"cmdstat_dbsize"}},
+		{[]string{"INFO", "all"}, []string{"# Commandstats\r\ncmdstat_info:calls=2,", "cmdstat_pexpire:calls=1,usec=0,", "cmdstat_rpush:calls=2,",
+			"cmdstat_select:calls=1,", "cmdstat_zadd:calls=1,"}, []string{"cmdstat_dbsize"}},
 	}
 	for _, tt := range tests {
 		r := w.do(tt.args...)

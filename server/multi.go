@@ -160,7 +160,9 @@ func cmdExec(c *client, a []string) bool {
 			if quit {
 				return true
 			}
-			c.ran(commandName(q.sc, q.args), q.args, c.srv.now().Sub(t0))
+			name, d := commandName(q.sc, q.args), c.srv.now().Sub(t0)
+			c.srv.cstats.ran(name, d)
+			c.ran(name, q.args, d)
 		}
 		if i == 0 {
 			break // an empty transaction

@@ -94,9 +94,10 @@ type Server struct {
 	// kept is the settings CONFIG SET stores and CONFIG GET reports that change
 	// nothing in zlite (see keptParam), by name.
 	kept       sync.Map
-	onShutdown func()     // called after SHUTDOWN closed the server
-	errs       errorStats // INFO errorstats and total_error_replies
-	replID     string     // INFO's master_replid, drawn at New
+	onShutdown func()       // called after SHUTDOWN closed the server
+	errs       errorStats   // INFO errorstats and total_error_replies
+	cstats     commandStats // INFO commandstats
+	replID     string       // INFO's master_replid, drawn at New
 	// hub is the Pub/Sub of every connection: that of the keyspace at 0 when the
 	// server was made (SWAPDB does not move it).
 	hub *pubsub.Hub
