@@ -520,14 +520,7 @@ func TestReliableGroupWakes(t *testing.T) {
 				}
 				got <- d
 			}()
-			for { // until the consumer has entered Pop (each read is a round trip)
-				s, err := q.Stats(ctx)
-				require.NoError(t, err)
-				if s.Blocked == 1 {
-					break
-				}
-				require.NoError(t, ctx.Err())
-			}
+			waitEntered(t, ctx, q.Stats)
 			do()
 			return <-got
 		}

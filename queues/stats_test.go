@@ -170,16 +170,7 @@ func TestStatsBlocked(t *testing.T) {
 			v, _, _ := q.Pop(ctx, 0)
 			got <- v
 		}()
-		// Wait until the consumer has entered Pop: Blocked is the fact under test,
-		// read as a start-up wait (each read is a backend round trip).
-		for {
-			s, err := q.Stats(ctx)
-			require.NoError(t, err)
-			if s.Blocked == 1 {
-				break
-			}
-			require.NoError(t, ctx.Err())
-		}
+		waitEntered(t, ctx, q.Stats) // Blocked is the fact under test
 		require.NoError(t, q.Push(ctx, "x"))
 		require.Equal(t, "x", <-got)
 		s, err := q.Stats(ctx)
@@ -268,4 +259,19 @@ func fmtDur(d time.Duration) string {
 		r *= 10
 	}
 	return d.Round(r).String()
+}
+
+// waitEntered waits until one caller of the queue whose Stats is stats has entered
+// a blocking Pop (Stats.Blocked is 1), as a start-up wait: each read is a backend
+// round trip, and the caller may not be blocked in the backend yet.
+func waitEntered(t *testing.T, ctx context.Context, stats func(context.Context) (queues.Stats, error)) {
+	t.Helper()
+	for {
+		s, err := stats(ctx)
+		require.NoError(t, err)
+		if s.Blocked == 1 {
+			return
+		}
+		require.NoError(t, ctx.Err())
+	}
 }
