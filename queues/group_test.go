@@ -520,7 +520,7 @@ func TestReliableGroupWakes(t *testing.T) {
 				}
 				got <- d
 			}()
-			waitEntered(t, ctx, q.Stats)
+			waitEntered(t, ctx, q.Stats, 1)
 			do()
 			return <-got
 		}

@@ -46,8 +46,11 @@ import (
 //
 // [Reliable.Pause] sets the member "paused" of the sorted set "{name}:meta", so
 // every process sees it: pushes go on, but pops take nothing until
-// [Reliable.Resume]; a Pop waiting meanwhile keeps waiting (checking the state
-// every 100 ms) until the queue is resumed or its timeout ends. An element taken by
+// [Reliable.Resume]; a Pop waiting meanwhile keeps waiting until the queue is
+// resumed or its timeout ends. It waits on the list "{name}:running", which Pause
+// empties and Resume gives one element: a BLMOVE of that list onto itself, which
+// every waiting Pop makes, returns for all of them as soon as Resume pushes it,
+// and at once while the queue runs. An element taken by
 // a pop that was already blocked when the queue was paused is put back at the head
 // of the queue in the same step that would have leased it, so nothing is lost.
 //
@@ -148,7 +151,7 @@ type Reliable struct {
 	groupN                                               int64
 	groupPer                                             time.Duration
 	ready, processing, leases, meta, dead, info, retries string
-	rate, unique, uniqueIDs, groups                      string
+	rate, unique, uniqueIDs, groups, running             string
 }
 
 // Delivery is an element handed to a worker by [Reliable.Pop], or listed by
@@ -195,9 +198,6 @@ func (d Delivery) withInfo(a []any) Delivery {
 // leaseExpired is the reason recorded for a lease that expired.
 const leaseExpired = "lease expired"
 
-// pausePoll is how often a Pop on a paused queue looks whether it was resumed.
-const pausePoll = 100 * time.Millisecond
-
 // NewReliable returns the reliable queue called name on b. It uses the options
 // [WithLease] (30 s by default), [WithRetry] (retry at once, unlimited by default),
 // [WithMaxDeliveries], [WithRateLimit], [WithGroupRateLimit], [WithClock] and
@@ -212,7 +212,7 @@ func NewReliable(b Backend, name string, opts ...Option) *Reliable {
 		meta: key(name, "meta"), dead: key(name, "dead"), info: key(name, "info"), retries: key(name, "retry"),
 		rateN: cfg.rateN, ratePer: cfg.ratePer, groupN: cfg.groupN, groupPer: cfg.groupPer,
 		rate: key(name, "rate"), unique: key(name, "unique"), uniqueIDs: key(name, "unique:ids"),
-		groups: key(name, "groups")}
+		groups: key(name, "groups"), running: key(name, "running")}
 }
 
 // keys are, in order: KEYS[1] ready, [2] processing, [3] leases, [4] meta, [5] dead,
@@ -601,14 +601,22 @@ func (q *Reliable) pop(ctx context.Context, timeout time.Duration, deadline time
 			if err != nil {
 				return Delivery{}, false, err
 			}
-			if paused || !token.IsZero() {
-				// Paused: look again soon. Rate-limited: sleep exactly until the
-				// earliest delivery the limit allows, which is no spin.
-				if paused {
-					limit(pausePoll)
-				} else {
-					limit(token.Sub(q.clock.Now()))
+			if paused {
+				// Wait for Resume, which puts the element of "{name}:running"
+				// back (see Pausing).
+				_, resumed, err := q.b.BLMove(ctx, q.running, q.running, "RIGHT", "LEFT", wait)
+				if err != nil {
+					return Delivery{}, false, err
 				}
+				if !resumed && full {
+					return Delivery{}, false, nil
+				}
+				continue
+			}
+			if !token.IsZero() {
+				// Rate-limited: sleep exactly until the earliest delivery the
+				// limit allows, which is no spin.
+				limit(token.Sub(q.clock.Now()))
 				if err := sleepCtx(ctx, wait); err != nil {
 					return Delivery{}, false, err
 				}
@@ -966,28 +974,48 @@ func (q *Reliable) Remove(ctx context.Context, id string) (bool, error) {
 	return replyInt(r) > 0, err
 }
 
+// reliablePause pauses the queue (ARGV[1] "1": the member "paused" of KEYS[1]
+// "{name}:meta", the list KEYS[2] "{name}:running" emptied) or resumes it (the
+// member removed, the list given its one element), and replies whether that
+// changed the state.
 var reliablePause = NewScript(`
-if ARGV[1] == '1' then return redis.call('ZADD', KEYS[4], 1, 'paused') end
-return redis.call('ZREM', KEYS[4], 'paused')
+if ARGV[1] == '1' then
+  redis.call('RPOP', KEYS[2])
+  return redis.call('ZADD', KEYS[1], 1, 'paused')
+end
+if redis.call('LLEN', KEYS[2]) == 0 then redis.call('RPUSH', KEYS[2], 'running') end
+return redis.call('ZREM', KEYS[1], 'paused')
 `, func(tx Tx, keys, args []string) (any, error) {
 	if args[0] == "1" {
-		return tx.ZAdd(keys[3], 1, "paused")
+		if _, _, err := tx.RPop(keys[1]); err != nil {
+			return nil, err
+		}
+		return tx.ZAdd(keys[0], 1, "paused")
 	}
-	return tx.ZRem(keys[3], "paused")
+	n, err := tx.LLen(keys[1])
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		if _, err := tx.RPush(keys[1], "running"); err != nil {
+			return nil, err
+		}
+	}
+	return tx.ZRem(keys[0], "paused")
 })
 
 // Pause stops the queue's consumers, in every process, from taking elements until
 // [Reliable.Resume]; pushes, Acks, Nacks and Reap go on. It reports whether the queue
 // was running. The complexity is O(log n).
 func (q *Reliable) Pause(ctx context.Context) (bool, error) {
-	r, err := q.b.Eval(ctx, reliablePause, q.keys(), "1")
+	r, err := q.b.Eval(ctx, reliablePause, []string{q.meta, q.running}, "1")
 	return replyInt(r) > 0, err
 }
 
-// Resume ends a [Reliable.Pause] and reports whether the queue was paused. Waiting
-// pops notice within 100 ms. The complexity is O(log n).
+// Resume ends a [Reliable.Pause] and reports whether the queue was paused. It wakes
+// the waiting pops at once. The complexity is O(log n).
 func (q *Reliable) Resume(ctx context.Context) (bool, error) {
-	r, err := q.b.Eval(ctx, reliablePause, q.keys(), "0")
+	r, err := q.b.Eval(ctx, reliablePause, []string{q.meta, q.running}, "0")
 	return replyInt(r) > 0, err
 }
 

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -436,5 +438,42 @@ func TestRetryPolicyNormalized(t *testing.T) {
 		require.Equal(t, [2]int64{1, 0}, [2]int64{s.Depth, s.Retrying}, "a negative Base retries at once")
 		_, err = q2.Retrying(ctx, -1, 1)
 		require.ErrorIs(t, err, queues.ErrBadRange)
+	})
+}
+
+// TestReliableResumeWakes: Pops waiting with no timeout on a paused queue are all
+// woken by Resume, and take the elements pushed meanwhile; they do not poll, so
+// without the wake-up they would wait until guard's deadline.
+func TestReliableResumeWakes(t *testing.T) {
+	const consumers = 3
+	each(t, func(t *testing.T, b queues.Backend) {
+		ctx := guard(t)
+		q := queues.NewReliable(b, qname(t))
+		_, err := q.Pause(ctx)
+		require.NoError(t, err)
+		got := make(chan string, consumers)
+		for range consumers {
+			go func() {
+				d, _, err := q.Pop(ctx, 0)
+				if err != nil {
+					t.Error(err)
+				}
+				got <- d.Payload
+			}()
+		}
+		waitEntered(t, ctx, q.Stats, consumers)
+		for i := range consumers {
+			_, err := q.Push(ctx, strconv.Itoa(i))
+			require.NoError(t, err)
+		}
+		ok, err := q.Resume(ctx)
+		require.NoError(t, err)
+		require.True(t, ok)
+		var ps []string
+		for range consumers {
+			ps = append(ps, <-got)
+		}
+		slices.Sort(ps)
+		require.Equal(t, []string{"0", "1", "2"}, ps)
 	})
 }

@@ -170,7 +170,7 @@ func TestStatsBlocked(t *testing.T) {
 			v, _, _ := q.Pop(ctx, 0)
 			got <- v
 		}()
-		waitEntered(t, ctx, q.Stats) // Blocked is the fact under test
+		waitEntered(t, ctx, q.Stats, 1) // Blocked is the fact under test
 		require.NoError(t, q.Push(ctx, "x"))
 		require.Equal(t, "x", <-got)
 		s, err := q.Stats(ctx)
@@ -261,15 +261,15 @@ func fmtDur(d time.Duration) string {
 	return d.Round(r).String()
 }
 
-// waitEntered waits until one caller of the queue whose Stats is stats has entered
-// a blocking Pop (Stats.Blocked is 1), as a start-up wait: each read is a backend
-// round trip, and the caller may not be blocked in the backend yet.
-func waitEntered(t *testing.T, ctx context.Context, stats func(context.Context) (queues.Stats, error)) {
+// waitEntered waits until n callers of the queue whose Stats is stats have entered
+// a blocking Pop (Stats.Blocked is n), as a start-up wait: each read is a backend
+// round trip, and the callers may not be blocked in the backend yet.
+func waitEntered(t *testing.T, ctx context.Context, stats func(context.Context) (queues.Stats, error), n int64) {
 	t.Helper()
 	for {
 		s, err := stats(ctx)
 		require.NoError(t, err)
-		if s.Blocked == 1 {
+		if s.Blocked == n {
 			return
 		}
 		require.NoError(t, ctx.Err())
