@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"strconv"
 	"unsafe"
 )
 
@@ -82,11 +83,14 @@ func (m *Map) Get(field string) (string, bool) {
 		v, ok := m.t.get(field)
 		return string(v), ok
 	}
-	_, _, vs, ve, ok := m.pfind(field)
-	if !ok {
+	_, vh, vs, ve, ok := m.pfind(field)
+	switch {
+	case !ok:
 		return "", false
+	case m.p[vh]&1 == 0:
+		return string(m.p[vs:ve]), true
 	}
-	return string(m.p[vs:ve]), true
+	return m.pstring(vh, vs, ve), true
 }
 
 // Has reports whether field is present (HEXISTS); false for an empty map. It does not
@@ -108,8 +112,12 @@ func (m *Map) ValueLen(field string) (int, bool) {
 		v, ok := m.t.get(field)
 		return len(v), ok
 	}
-	_, _, vs, ve, ok := m.pfind(field)
-	return ve - vs, ok
+	_, vh, vs, ve, ok := m.pfind(field)
+	if !ok || m.p[vh]&1 == 0 {
+		return ve - vs, ok
+	}
+	var buf [20]byte
+	return len(strconv.AppendInt(buf[:0], pint(m.p, vs), 10)), true
 }
 
 // Set sets field to value (HSET with one pair, HSETNX after a [Map.Has]) and reports
@@ -131,21 +139,27 @@ func (m *Map) Set(field, value string) (added bool) {
 			m.toTable()
 			return m.t.set(field, value)
 		}
-		if ve-vs == len(value) {
-			copy(m.p[vs:ve], value)
+		pv := packValue(value)
+		if !pv.isInt && m.p[vh]&1 == 0 && ve-vs == len(value) {
+			copy(m.p[vs:ve], value) // a string of the same length: in place
 			return false
 		}
-		w := m.replace(vh, ve, uvarintLen(uint64(len(value)))+len(value))
-		k := binary.PutUvarint(w, uint64(len(value)))
-		copy(w[k:], value)
+		if n := pv.size(); n == ve-vh {
+			pv.put(m.p[vh:ve])
+		} else {
+			pv.put(m.replace(vh, ve, n))
+		}
 		return false
 	}
 	if int(m.n)+1 > lim.Entries || len(field) > lim.Value || len(value) > lim.Value {
 		m.toTable()
 		return m.t.set(field, value)
 	}
-	w := m.replace(len(m.p), len(m.p), entrySize(len(field), len(value)))
-	putEntry(w, field, value)
+	pv := packValue(value)
+	w := m.replace(len(m.p), len(m.p), uvarintLen(uint64(len(field)))+len(field)+pv.size())
+	k := binary.PutUvarint(w, uint64(len(field)))
+	k += copy(w[k:], field)
+	pv.put(w[k:])
 	m.n++
 	return true
 }
@@ -254,7 +268,7 @@ func (m *Map) Random(r *rand.Rand) (field, value string, ok bool) {
 		_, _, _, off = m.pentry(off)
 	}
 	fs, fe, vs, ve := m.pentry(off)
-	return string(m.p[fs:fe]), string(m.p[vs:ve]), true
+	return string(m.p[fs:fe]), m.pstring(fe, vs, ve), true
 }
 
 // Scan calls yield with copies of some of the fields and values (HSCAN) and returns the
@@ -299,8 +313,129 @@ func intN(r *rand.Rand, n int) int {
 
 // ---- The packed encoding ----
 //
-// An entry is uvarint(len(field)) field uvarint(len(value)) value. The table's arena
-// uses the same format, so that converting hands the packed bytes over as they are.
+// A table arena's entry is uvarint(len(field)) field uvarint(len(value)) value
+// (putEntry, decodeEntry). A packed entry is uvarint(len(field)) field, then the
+// value as putPValue writes it: uvarint(2·len(value)) value, or, for a value that
+// is the canonical decimal form of an int64 whose zigzag varint is shorter,
+// uvarint(2·k + 1) and those k bytes, as Redis's listpack stores integers
+// (packValue).
+// Converting to the table writes the entries out again in the arena's format.
+
+// pintValue reports whether v is stored as an integer in a packed entry, and which:
+// it is the canonical decimal form of an int64 ("-12", not "012", "+12" or "-0")
+// whose zigzag varint is shorter than v.
+func pintValue(v string) (int64, bool) {
+	d := v
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(v) < 2 || len(d) == 0 || len(d) > 19 || d[0] < '1' || d[0] > '9' {
+		return 0, false
+	}
+	var u uint64
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		u = u*10 + uint64(c-'0') // 19 digits fit in a uint64
+	}
+	var n int64
+	switch {
+	case len(d) == len(v) && u <= math.MaxInt64:
+		n = int64(u)
+	case len(d) < len(v) && u <= 1<<63:
+		n = -int64(u-1) - 1
+	default:
+		return 0, false
+	}
+	return n, uvarintLen(zigzag(n)) < len(v)
+}
+
+func zigzag(n int64) uint64 { return uint64(n<<1) ^ uint64(n>>63) }
+
+// pvalue is a value as a packed entry holds it: the string s, or when isInt the
+// zigzag varint z.
+type pvalue struct {
+	s     string
+	z     uint64
+	isInt bool
+}
+
+// packValue returns value's packed form. Most strings are told apart from the
+// integers by their last byte, inline.
+func packValue(value string) pvalue {
+	if len(value) < 2 || value[len(value)-1]-'0' > 9 {
+		return pvalue{s: value}
+	}
+	n, ok := pintValue(value)
+	return pvalue{s: value, z: zigzag(n), isInt: ok}
+}
+
+// size returns the bytes of the value's header and its bytes.
+func (v pvalue) size() int {
+	if v.isInt {
+		k := uvarintLen(v.z)
+		return uvarintLen(uint64(2*k+1)) + k
+	}
+	return uvarintLen(uint64(2*len(v.s))) + len(v.s)
+}
+
+// put writes the value into w, which has room for exactly v.size() bytes.
+func (v pvalue) put(w []byte) {
+	if v.isInt {
+		k := binary.PutUvarint(w, uint64(2*uvarintLen(v.z)+1))
+		binary.PutUvarint(w[k:], v.z)
+		return
+	}
+	k := binary.PutUvarint(w, uint64(2*len(v.s)))
+	copy(w[k:], v.s)
+}
+
+// pint decodes the integer value whose varint starts at p[vs].
+func pint(p []byte, vs int) int64 {
+	z, _ := uvarint(p, vs)
+	return int64(z>>1) ^ -int64(z&1)
+}
+
+// pstring returns the value of the packed entry whose value's header starts at
+// m.p[vh] and whose value bytes are m.p[vs:ve].
+func (m *Map) pstring(vh, vs, ve int) string {
+	if m.p[vh]&1 == 0 {
+		return string(m.p[vs:ve])
+	}
+	return strconv.FormatInt(pint(m.p, vs), 10)
+}
+
+// pdecode decodes the packed entry at p[off:], which this package wrote: p[fs:fe]
+// is the field, the value's header starts at fe, its bytes are p[vs:ve] (an
+// integer's varint when p[fe] is odd), and ve is the next entry's offset.
+func pdecode(p []byte, off int) (fs, fe, vs, ve int) {
+	fl, fs := uvarint(p, off)
+	fe = fs + int(fl)
+	tag, vs := uvarint(p, fe)
+	return fs, fe, vs, vs + int(tag>>1)
+}
+
+// pchecked is pdecode with every bound checked, for iterators that may meet bytes
+// that changed under them; ok is false if p[off:] does not hold an entry.
+func pchecked(p []byte, off int) (fs, fe, vs, ve int, ok bool) {
+	if off < 0 || off >= len(p) {
+		return 0, 0, 0, 0, false
+	}
+	fl, k := binary.Uvarint(p[off:])
+	if k <= 0 || fl > uint64(len(p)-off-k) {
+		return 0, 0, 0, 0, false
+	}
+	fs = off + k
+	fe = fs + int(fl)
+	tag, k := binary.Uvarint(p[fe:])
+	if k <= 0 || tag>>1 > uint64(len(p)-fe-k) {
+		return 0, 0, 0, 0, false
+	}
+	vs = fe + k
+	return fs, fe, vs, vs + int(tag>>1), true
+}
 
 // uvarintLen returns the length of v's uvarint encoding.
 func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
@@ -369,7 +504,7 @@ func checkedEntry(p []byte, off int) (fs, fe, vs, ve int, ok bool) {
 }
 
 // pentry decodes the packed entry at off.
-func (m *Map) pentry(off int) (fs, fe, vs, ve int) { return decodeEntry(m.p, off) }
+func (m *Map) pentry(off int) (fs, fe, vs, ve int) { return pdecode(m.p, off) }
 
 // pfind finds field in the packed encoding: its entry is m.p[start:ve], its value's
 // length starts at vh and its value is m.p[vs:ve].
@@ -378,8 +513,8 @@ func (m *Map) pfind(field string) (start, vh, vs, ve int, ok bool) {
 	for off := 0; off < len(p); {
 		fl, fs := uvarint(p, off)
 		fe := fs + int(fl)
-		vl, vs := uvarint(p, fe)
-		ve := vs + int(vl)
+		tag, vs := uvarint(p, fe)
+		ve := vs + int(tag>>1)
 		if int(fl) == len(field) && string(p[fs:fe]) == field {
 			return off, fe, vs, ve, true
 		}
@@ -392,8 +527,8 @@ func (m *Map) pfind(field string) (start, vh, vs, ve int, ok bool) {
 func (m *Map) pall(yield func(string, string) bool) {
 	p, mods := m.p, m.mods
 	for off := 0; off < len(p); {
-		fs, fe, vs, ve, ok := checkedEntry(p, off)
-		if !ok || !yield(string(p[fs:fe]), string(p[vs:ve])) {
+		fs, fe, vs, ve, ok := pchecked(p, off)
+		if !ok || !yield(string(p[fs:fe]), m.pstring(fe, vs, ve)) {
 			return
 		}
 		if m.mods != mods || m.t != nil {
@@ -433,9 +568,25 @@ func (m *Map) replace(a, b, n int) []byte {
 	return p[a : a+n]
 }
 
-// toTable converts the packed encoding to the table encoding.
+// toTable converts the packed encoding to the table encoding, writing the entries
+// out again in the arena's format.
 func (m *Map) toTable() {
-	m.t = newTable(m.p, int(m.n))
+	size := 0
+	for off := 0; off < len(m.p); {
+		fs, fe, vs, ve := m.pentry(off)
+		size += entrySize(fe-fs, len(m.pstring(fe, vs, ve)))
+		off = ve
+	}
+	arena := make([]byte, 0, size)
+	for off := 0; off < len(m.p); {
+		fs, fe, vs, ve := m.pentry(off)
+		v := m.pstring(fe, vs, ve)
+		n := len(arena)
+		arena = arena[:n+entrySize(fe-fs, len(v))]
+		putEntry(arena[n:], string(m.p[fs:fe]), v)
+		off = ve
+	}
+	m.t = newTable(arena, int(m.n))
 	m.p, m.n = nil, 0
 }
 
@@ -463,13 +614,16 @@ func (m *Map) check() error {
 	seen := make(map[string]bool, m.n)
 	n := 0
 	for off := 0; off < len(m.p); n++ {
-		fs, fe, vs, ve, ok := checkedEntry(m.p, off)
+		fs, fe, vs, ve, ok := pchecked(m.p, off)
 		if !ok {
 			return fmt.Errorf("packed entry %d at offset %d is malformed", n, off)
 		}
-		f := string(m.p[fs:fe])
-		if fe-fs > lim.Value || ve-vs > lim.Value {
-			return fmt.Errorf("packed entry %q: field %d bytes, value %d, limit %d", f, fe-fs, ve-vs, lim.Value)
+		f, v := string(m.p[fs:fe]), m.pstring(fe, vs, ve)
+		if fe-fs > lim.Value || len(v) > lim.Value {
+			return fmt.Errorf("packed entry %q: field %d bytes, value %d, limit %d", f, fe-fs, len(v), lim.Value)
+		}
+		if _, isInt := pintValue(v); isInt != (m.p[fe]&1 == 1) {
+			return fmt.Errorf("packed entry %q: value %q stored as an integer: %v", f, v, !isInt)
 		}
 		if seen[f] {
 			return fmt.Errorf("packed field %q appears twice", f)

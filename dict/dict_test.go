@@ -675,3 +675,54 @@ func TestBreak(t *testing.T) {
 		}
 	}
 }
+
+// TestPackedIntegers: a value that is the canonical decimal form of an int64, and
+// longer than its varint, is stored as an integer and read back as the same
+// string; every other value is stored as it is. Updates between the two forms,
+// in place or not, and the conversion to the table keep every value.
+func TestPackedIntegers(t *testing.T) {
+	for _, c := range []struct {
+		v     string
+		asInt bool
+	}{
+		{"10", true}, {"-1", true}, {"1796651992156622", true}, {"9223372036854775807", true},
+		{"-9223372036854775808", true}, {"0", false}, {"7", false}, {"-0", false}, {"007", false},
+		{"+5", false}, {"1e5", false}, {" 5", false}, {"5 ", false}, {"9223372036854775808", false},
+		{"-9223372036854775809", false}, {"12345678901234567890", false}, {"-", false}, {"", false},
+	} {
+		n, ok := pintValue(c.v)
+		if ok != c.asInt {
+			t.Errorf("pintValue(%q) = %d, %v; want stored as an integer: %v", c.v, n, ok, c.asInt)
+		}
+		if ok && strconv.FormatInt(n, 10) != c.v {
+			t.Errorf("pintValue(%q) = %d", c.v, n)
+		}
+		m := New()
+		m.Set("f", "x")
+		m.Set("f", c.v)
+		m.Set("g", c.v)
+		for _, f := range []string{"f", "g"} {
+			if got, _ := m.Get(f); got != c.v {
+				t.Errorf("Get(%q) after Set(%q) = %q", f, c.v, got)
+			}
+			if n, _ := m.ValueLen(f); n != len(c.v) {
+				t.Errorf("ValueLen(%q) = %d; want %d", c.v, n, len(c.v))
+			}
+		}
+		if err := m.check(); err != nil {
+			t.Errorf("%q: %v", c.v, err)
+		}
+		m.toTable()
+		if got, _ := m.Get("g"); got != c.v {
+			t.Errorf("Get after the conversion = %q; want %q", got, c.v)
+		}
+	}
+	// Four 18-byte fields with timestamps: the values take 8 bytes each, not 16.
+	m := New()
+	for i := range 4 {
+		m.Set(fmt.Sprintf("%016d:t", i), "1796651992156622")
+	}
+	if want := 4 * (1 + 18 + 1 + 8); len(m.p) != want {
+		t.Errorf("packed bytes %d; want %d", len(m.p), want)
+	}
+}

@@ -34,9 +34,12 @@
 // mean always a table; [NewWithLimits] sets them per map.
 //
 // The packed encoding is one byte slice holding the entries back to back in insertion
-// order, each the field's length as a uvarint, the field, the value's length and the
-// value (a 13-byte field with an 8-byte value takes 23 bytes), grown to 9/8 of what it
-// needs and shrunk when less than half used. Every operation scans it from the start:
+// order, each the field's length as a uvarint, the field, twice the value's length and
+// the value (a 13-byte field with an 8-byte value takes 23 bytes), grown to 9/8 of what
+// it needs and shrunk when less than half used. A value that is the canonical decimal
+// form of an int64 ("1796651992156622", "-5"; not "007", "+5" or "-0") and longer than
+// its zigzag varint is held as that varint, as Redis's listpack holds integers: a
+// 16-digit timestamp takes 9 bytes instead of 17, and Get formats it back. Every operation scans it from the start:
 // O(n) with n at most Limits.Entries, as in Redis. The Map itself is 40 bytes (the
 // slice, a table pointer, the count, the limits and a write counter), so 100,000
 // maps of 10 such entries take 280 bytes each held by value (in a []Map), 296 from

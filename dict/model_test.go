@@ -125,11 +125,19 @@ func testSeed(t testing.TB) uint64 {
 	return s
 }
 
+// intValues are values the packed encoding stores as integers, and ones it must not
+// (not canonical, or out of range).
+var intValues = []string{"10", "-1", "99", "1796651992156622", "-9223372036854775808", "9223372036854775807",
+	"0", "-0", "007", "+5", "1e5", " 5", "9223372036854775808", "-9223372036854775809", "12345678901234567890", "-", "--1"}
+
 // modelValue returns a value of a random length, most often near the 64-byte limit,
-// with a random first byte so that same-length updates change the bytes.
+// with a random first byte so that same-length updates change the bytes, and now and
+// then one of intValues.
 func modelValue(r *rand.Rand) string {
 	var n int
-	switch r.IntN(6) {
+	switch r.IntN(7) {
+	case 6: // an integer, or a near one, which the packed encoding stores otherwise
+		return intValues[r.IntN(len(intValues))]
 	case 0:
 		n = 0
 	case 1:
