@@ -39,8 +39,10 @@
 //     members member:%07d, scores 0..n-1); bytes per key of 1M strings of 16 bytes
 //     (SET) and of 1M counters (one INCR each); bytes per key and per element of
 //     100k hashes of 10 fields (fields member:%07d, 8-byte values), 100k sets of 10
-//     members member:%07d and 100k integer sets of 10 (0, 1000, ..., 9000); bytes
-//     per element of one hash of 1M fields and of one set of 1M members. Then the
+//     members member:%07d and 100k integer sets of 10 (0, 1000, ..., 9000), and
+//     100k hashes of 4 fields holding 16-digit Unix-microsecond times (a job's
+//     metadata, stored as integers by both Redis and zlite); bytes per element of
+//     one hash of 1M fields and of one set of 1M members. Then the
 //     throughput, on random keys, of ZADD, ZSCORE, ZRANK, ZRANGE 0 -1, ZPOPMIN and
 //     LPUSH+RPOP among 100k sorted sets and lists of 10; of GET, SET (overwriting
 //     with 16 bytes), MGET of 10 keys (counted as one command) and INCR among 1M

@@ -21,6 +21,7 @@ const (
 	manyHash                    // hashes: fields member:%07d, values of 8 bytes
 	manySet                     // sets
 	manyIntSet                  // sets of the integers 0, 1000, ..., 1000(n-1)
+	manyStamps                  // hashes: fields member:%07d, 16-digit Unix-µs times
 )
 
 // manyKindNames are each kind's row-ID fragment, its title in the plural and in
@@ -33,6 +34,7 @@ var manyKindNames = [...]struct{ id, title, one, elems string }{
 	manyHash:    {"hash", "hashes", "hash", "fields"},
 	manySet:     {"set", "sets", "set", "members"},
 	manyIntSet:  {"intset", "integer sets", "integer set", "members"},
+	manyStamps:  {"stamps", "hashes of timestamps", "hash of timestamps", "fields"},
 }
 
 // manyShape is one shape of the many-keys memory rows: keys values of kind, of n
@@ -45,13 +47,14 @@ type manyShape struct {
 // manyShapes returns the shapes whose memory per key and per element is measured,
 // for keys keys (100k by default): keys × 1, keys × 10 and keys/10 × 100 sorted sets,
 // keys × 1 and keys × 10 lists; 10·keys strings and as many counters; keys × 10
-// hashes, sets and integer sets; one hash and one set of 10·keys elements.
+// hashes, sets and integer sets; keys × 4 hashes of timestamps (a job's metadata);
+// one hash and one set of 10·keys elements.
 func manyShapes(keys int) []manyShape {
 	return []manyShape{
 		{manyZSet, keys, 1}, {manyZSet, keys, 10}, {manyZSet, max(1, keys/10), 100},
 		{manyList, keys, 1}, {manyList, keys, 10},
 		{manyString, 10 * keys, 1}, {manyCounter, 10 * keys, 1},
-		{manyHash, keys, 10}, {manySet, keys, 10}, {manyIntSet, keys, 10},
+		{manyHash, keys, 10}, {manySet, keys, 10}, {manyIntSet, keys, 10}, {manyStamps, keys, 4},
 		{manyHash, 1, 10 * keys}, {manySet, 1, 10 * keys},
 	}
 }
@@ -104,6 +107,10 @@ func manyValue(i int) string { return fmt.Sprintf("value:%010d", i) }
 // manyFieldValue is the 8-byte value of hash field j (9 bytes from j = 1,000,000).
 func manyFieldValue(j int) string { return fmt.Sprintf("v:%06d", j) }
 
+// manyStamp is the value of field j of key i of the hashes of timestamps: a Unix
+// time in microseconds, 16 digits, which Redis and zlite hold as an integer.
+func manyStamp(i, j int) string { return strconv.FormatInt(1796651992156622+int64(4*i+j), 10) }
+
 // element is element j of every key of sh, for the kinds whose elements are single
 // strings (lists and sets).
 func (sh manyShape) element(j int) string {
@@ -151,12 +158,16 @@ func fillMany(ctx context.Context, s System, prefix string, sh manyShape) error 
 			err = s.SetKeys(ctx, keys, values)
 		case manyCounter:
 			err = s.IncrKeys(ctx, keys)
-		case manyHash:
+		case manyHash, manyStamps:
 			pairs := make([][]string, len(keys))
 			for c, r := range ranges {
 				pairs[c] = make([]string, 0, 2*(r[1]-r[0]))
 				for j := r[0]; j < r[1]; j++ {
-					pairs[c] = append(pairs[c], manyMember(j), manyFieldValue(j))
+					v := manyFieldValue(j)
+					if sh.kind == manyStamps {
+						v = manyStamp((lo+c)/chunks, j)
+					}
+					pairs[c] = append(pairs[c], manyMember(j), v)
 				}
 			}
 			err = s.HSetKeys(ctx, keys, pairs)
