@@ -37,13 +37,50 @@ var DefaultLimits = Limits{Entries: 128, Value: 64}
 // a large one a pointer-free hash table. The choice changes memory and speed, never a
 // result: both iterate in insertion order.
 type Map struct {
-	p    []byte // the packed encoding: entries back to back in insertion order; nil when empty or a table
-	t    *table // the table encoding, or nil
-	n    uint16 // entries in the packed encoding (at most Limits.Entries <= 65535)
-	limE uint16 // Limits.Entries xor its default, so that the zero value has the defaults
-	limV uint16 // Limits.Value xor its default
-	mods uint16 // incremented by every write to the packed encoding, for iterators
+	// ptr is the packed encoding's buffer, of cap bytes of which the first len hold
+	// the entries back to back in insertion order, when cap > 0; the table encoding
+	// (a *table) when cap is 0 and ptr is not nil; nil for an empty map. One pointer
+	// and two 32-bit lengths, where a slice and a table pointer took 32 bytes, keep
+	// the Map at 24 bytes (a keyspace holds one per hash key).
+	ptr      unsafe.Pointer
+	len, cap uint32
+	n        uint16 // entries in the packed encoding (at most Limits.Entries <= 65535)
+	limE     uint16 // Limits.Entries xor its default, so that the zero value has the defaults
+	limV     uint16 // Limits.Value xor its default
+	mods     uint16 // incremented by every write to the packed encoding, for iterators
 }
+
+// packed returns the packed encoding's bytes (nil for a table or an empty map).
+func (m *Map) packed() []byte {
+	if m.cap == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(m.ptr), m.cap)[:m.len]
+}
+
+// setPacked makes p the packed encoding's bytes (nil: none).
+func (m *Map) setPacked(p []byte) {
+	if cap(p) == 0 {
+		m.ptr, m.len, m.cap = nil, 0, 0
+		return
+	}
+	m.ptr, m.len, m.cap = unsafe.Pointer(unsafe.SliceData(p)), uint32(len(p)), uint32(cap(p))
+}
+
+// tab returns the table encoding, or nil.
+func (m *Map) tab() *table {
+	if m.cap != 0 {
+		return nil
+	}
+	return (*table)(m.ptr)
+}
+
+// setTab makes t the map's encoding (nil: an empty packed map).
+func (m *Map) setTab(t *table) { m.ptr, m.len, m.cap = unsafe.Pointer(t), 0, 0 }
+
+// maxPacked bounds the packed encoding's bytes, which its 32-bit lengths hold: a map
+// that would outgrow it (only under Limits far above Redis's) becomes a table.
+const maxPacked = math.MaxUint32 / 2
 
 // New returns an empty map with [DefaultLimits]. The complexity is O(1).
 func New() *Map { return &Map{} }
@@ -69,8 +106,8 @@ func (m *Map) Limits() Limits {
 
 // Len returns the number of fields (HLEN), 0 for an empty map. The complexity is O(1).
 func (m *Map) Len() int {
-	if m.t != nil {
-		return m.t.live
+	if t := m.tab(); t != nil {
+		return t.live
 	}
 	return int(m.n)
 }
@@ -79,16 +116,16 @@ func (m *Map) Len() int {
 // and false when it is not (an empty map included). The complexity is O(1) expected for
 // the table encoding and O(n) for the packed encoding (n is at most Limits.Entries).
 func (m *Map) Get(field string) (string, bool) {
-	if m.t != nil {
-		v, ok := m.t.get(field)
+	if t := m.tab(); t != nil {
+		v, ok := t.get(field)
 		return string(v), ok
 	}
 	_, vh, vs, ve, ok := m.pfind(field)
-	switch {
+	switch p := m.packed(); {
 	case !ok:
 		return "", false
-	case m.p[vh]&1 == 0:
-		return string(m.p[vs:ve]), true
+	case p[vh]&1 == 0:
+		return string(p[vs:ve]), true
 	}
 	return m.pstring(vh, vs, ve), true
 }
@@ -96,8 +133,8 @@ func (m *Map) Get(field string) (string, bool) {
 // Has reports whether field is present (HEXISTS); false for an empty map. It does not
 // allocate. The complexity is that of [Map.Get].
 func (m *Map) Has(field string) bool {
-	if m.t != nil {
-		_, ok := m.t.get(field)
+	if t := m.tab(); t != nil {
+		_, ok := t.get(field)
 		return ok
 	}
 	_, _, _, _, ok := m.pfind(field)
@@ -108,16 +145,17 @@ func (m *Map) Has(field string) bool {
 // field is present; 0 and false when it is not. It does not allocate. The complexity is
 // that of [Map.Get].
 func (m *Map) ValueLen(field string) (int, bool) {
-	if m.t != nil {
-		v, ok := m.t.get(field)
+	if t := m.tab(); t != nil {
+		v, ok := t.get(field)
 		return len(v), ok
 	}
 	_, vh, vs, ve, ok := m.pfind(field)
-	if !ok || m.p[vh]&1 == 0 {
+	p := m.packed()
+	if !ok || p[vh]&1 == 0 {
 		return ve - vs, ok
 	}
 	var buf [20]byte
-	return len(strconv.AppendInt(buf[:0], pint(m.p, vs), 10)), true
+	return len(strconv.AppendInt(buf[:0], pint(p, vs), 10)), true
 }
 
 // Set sets field to value (HSET with one pair, HSETNX after a [Map.Has]) and reports
@@ -128,35 +166,36 @@ func (m *Map) ValueLen(field string) (int, bool) {
 // its place, in both encodings. The complexity is O(1) amortised expected for the
 // table encoding and O(n) for the packed encoding, plus the bytes copied.
 func (m *Map) Set(field, value string) (added bool) {
-	if m.t != nil {
-		return m.t.set(field, value)
+	if t := m.tab(); t != nil {
+		return t.set(field, value)
 	}
 	m.mods++
 	lim := m.Limits()
 	_, vh, vs, ve, found := m.pfind(field)
 	if found {
-		if len(value) > lim.Value {
+		p, pv := m.packed(), packValue(value)
+		if len(value) > lim.Value || len(p)-(ve-vh)+pv.size() > maxPacked {
 			m.toTable()
-			return m.t.set(field, value)
+			return m.tab().set(field, value)
 		}
-		pv := packValue(value)
-		if !pv.isInt && m.p[vh]&1 == 0 && ve-vs == len(value) {
-			copy(m.p[vs:ve], value) // a string of the same length: in place
+		if !pv.isInt && p[vh]&1 == 0 && ve-vs == len(value) {
+			copy(p[vs:ve], value) // a string of the same length: in place
 			return false
 		}
 		if n := pv.size(); n == ve-vh {
-			pv.put(m.p[vh:ve])
+			pv.put(p[vh:ve])
 		} else {
 			pv.put(m.replace(vh, ve, n))
 		}
 		return false
 	}
-	if int(m.n)+1 > lim.Entries || len(field) > lim.Value || len(value) > lim.Value {
+	pv, end := packValue(value), int(m.len)
+	size := uvarintLen(uint64(len(field))) + len(field) + pv.size()
+	if int(m.n)+1 > lim.Entries || len(field) > lim.Value || len(value) > lim.Value || end+size > maxPacked {
 		m.toTable()
-		return m.t.set(field, value)
+		return m.tab().set(field, value)
 	}
-	pv := packValue(value)
-	w := m.replace(len(m.p), len(m.p), uvarintLen(uint64(len(field)))+len(field)+pv.size())
+	w := m.replace(end, end, size)
 	k := binary.PutUvarint(w, uint64(len(field)))
 	k += copy(w[k:], field)
 	pv.put(w[k:])
@@ -170,12 +209,12 @@ func (m *Map) Set(field, value string) (added bool) {
 // a later HSET creates a listpack. The complexity is O(1) amortised expected for the
 // table encoding and O(n) for the packed encoding.
 func (m *Map) Delete(field string) bool {
-	if m.t != nil {
-		if !m.t.delete(field) {
+	if t := m.tab(); t != nil {
+		if !t.delete(field) {
 			return false
 		}
-		if m.t.live == 0 {
-			m.t = nil
+		if t.live == 0 {
+			m.setTab(nil)
 		}
 		return true
 	}
@@ -186,7 +225,7 @@ func (m *Map) Delete(field string) bool {
 	m.mods++
 	m.n--
 	if m.n == 0 {
-		m.p = nil
+		m.setPacked(nil)
 		return true
 	}
 	m.replace(start, ve, 0)
@@ -206,8 +245,8 @@ func (m *Map) Delete(field string) bool {
 // The complexity is O(n) for the whole iteration.
 func (m *Map) All() iter.Seq2[string, string] {
 	return func(yield func(string, string) bool) {
-		if m.t != nil {
-			m.t.all(m, yield)
+		if t := m.tab(); t != nil {
+			t.all(m, yield)
 			return
 		}
 		m.pall(yield)
@@ -218,7 +257,7 @@ func (m *Map) All() iter.Seq2[string, string] {
 // "listpack" for the packed encoding (an empty map too, as a new key in Redis, unless
 // Limits.Entries is 0) and "hashtable" for the table encoding. The complexity is O(1).
 func (m *Map) Encoding() string {
-	if m.t != nil || (m.n == 0 && m.Limits().Entries == 0) {
+	if m.tab() != nil || (m.n == 0 && m.Limits().Entries == 0) {
 		return "hashtable"
 	}
 	return "listpack"
@@ -229,9 +268,9 @@ func (m *Map) Encoding() string {
 // Allocator rounding beyond what the slices' capacities report is not counted. The
 // complexity is O(1).
 func (m *Map) MemoryUsage() int {
-	size := int(unsafe.Sizeof(*m)) + cap(m.p)
-	if m.t != nil {
-		size += m.t.memoryUsage()
+	size := int(unsafe.Sizeof(*m)) + cap(m.packed())
+	if t := m.tab(); t != nil {
+		size += t.memoryUsage()
 	}
 	return size
 }
@@ -240,11 +279,11 @@ func (m *Map) MemoryUsage() int {
 // iteration order and scan cursors. The complexity is O(n) plus the bytes copied.
 func (m *Map) Clone() *Map {
 	c := &Map{n: m.n, limE: m.limE, limV: m.limV}
-	if len(m.p) > 0 {
-		c.p = bytes.Clone(m.p)
+	if len(m.packed()) > 0 {
+		c.setPacked(bytes.Clone(m.packed()))
 	}
-	if m.t != nil {
-		c.t = m.t.clone()
+	if t := m.tab(); t != nil {
+		c.setTab(t.clone())
 	}
 	return c
 }
@@ -255,8 +294,8 @@ func (m *Map) Clone() *Map {
 // encoding (it draws index slots until one is occupied; the index is kept at least 1/8
 // full) and O(n) for the packed encoding.
 func (m *Map) Random(r *rand.Rand) (field, value string, ok bool) {
-	if m.t != nil {
-		f, v := m.t.random(r)
+	if t := m.tab(); t != nil {
+		f, v := t.random(r)
 		return string(f), string(v), true
 	}
 	if m.n == 0 {
@@ -268,7 +307,7 @@ func (m *Map) Random(r *rand.Rand) (field, value string, ok bool) {
 		_, _, _, off = m.pentry(off)
 	}
 	fs, fe, vs, ve := m.pentry(off)
-	return string(m.p[fs:fe]), m.pstring(fe, vs, ve), true
+	return string(m.packed()[fs:fe]), m.pstring(fe, vs, ve), true
 }
 
 // Scan calls yield with copies of some of the fields and values (HSCAN) and returns the
@@ -293,11 +332,11 @@ func (m *Map) Random(r *rand.Rand) (field, value string, ok bool) {
 // The complexity is O(log n + count) per call for the table encoding and O(n) for the
 // packed encoding.
 func (m *Map) Scan(cursor uint64, count int, yield func(field, value string) bool) (next uint64) {
-	if m.t != nil {
+	if t := m.tab(); t != nil {
 		if count < 1 {
 			count = 10
 		}
-		return m.t.scan(m, cursor, count, yield)
+		return t.scan(m, cursor, count, yield)
 	}
 	m.pall(yield)
 	return 0
@@ -399,12 +438,13 @@ func pint(p []byte, vs int) int64 {
 }
 
 // pstring returns the value of the packed entry whose value's header starts at
-// m.p[vh] and whose value bytes are m.p[vs:ve].
+// p[vh] and whose value bytes are p[vs:ve], p being the packed bytes.
 func (m *Map) pstring(vh, vs, ve int) string {
-	if m.p[vh]&1 == 0 {
-		return string(m.p[vs:ve])
+	p := m.packed()
+	if p[vh]&1 == 0 {
+		return string(p[vs:ve])
 	}
-	return strconv.FormatInt(pint(m.p, vs), 10)
+	return strconv.FormatInt(pint(p, vs), 10)
 }
 
 // pdecode decodes the packed entry at p[off:], which this package wrote: p[fs:fe]
@@ -504,12 +544,12 @@ func checkedEntry(p []byte, off int) (fs, fe, vs, ve int, ok bool) {
 }
 
 // pentry decodes the packed entry at off.
-func (m *Map) pentry(off int) (fs, fe, vs, ve int) { return pdecode(m.p, off) }
+func (m *Map) pentry(off int) (fs, fe, vs, ve int) { return pdecode(m.packed(), off) }
 
-// pfind finds field in the packed encoding: its entry is m.p[start:ve], its value's
-// length starts at vh and its value is m.p[vs:ve].
+// pfind finds field in the packed encoding p: its entry is p[start:ve], its value's
+// header starts at vh and its value's bytes are p[vs:ve].
 func (m *Map) pfind(field string) (start, vh, vs, ve int, ok bool) {
-	p := m.p
+	p := m.packed()
 	for off := 0; off < len(p); {
 		fl, fs := uvarint(p, off)
 		fe := fs + int(fl)
@@ -525,13 +565,13 @@ func (m *Map) pfind(field string) (start, vh, vs, ve int, ok bool) {
 
 // pall yields the packed entries in order, stopping if the map changes.
 func (m *Map) pall(yield func(string, string) bool) {
-	p, mods := m.p, m.mods
+	p, mods := m.packed(), m.mods
 	for off := 0; off < len(p); {
 		fs, fe, vs, ve, ok := pchecked(p, off)
 		if !ok || !yield(string(p[fs:fe]), m.pstring(fe, vs, ve)) {
 			return
 		}
-		if m.mods != mods || m.t != nil {
+		if m.mods != mods || m.tab() != nil {
 			return
 		}
 		off = ve
@@ -544,27 +584,27 @@ func allocBytes(c int) []byte {
 	return append([]byte(nil), make([]byte, c)...)[:0]
 }
 
-// replace replaces m.p[a:b] with n bytes and returns them, for the caller to fill. The
-// buffer grows to 9/8 of what it needs (rounded to the size class) when full, and
-// shrinks so when it is less than half used.
+// replace replaces the packed bytes [a:b] with n bytes and returns them, for the
+// caller to fill. The buffer grows to 9/8 of what it needs (rounded to the size
+// class) when full, and shrinks so when it is less than half used.
 func (m *Map) replace(a, b, n int) []byte {
-	p := m.p
+	p := m.packed()
 	size := len(p) - (b - a) + n
 	if size > cap(p) || (cap(p) > 64 && size < cap(p)/2) {
 		np := allocBytes(size + size/8)[:size]
 		copy(np, p[:a])
 		copy(np[a+n:], p[b:])
-		m.p = np
+		m.setPacked(np)
 		return np[a : a+n]
 	}
 	if size > len(p) {
 		p = p[:size]
-		copy(p[a+n:], p[b:len(m.p)])
+		copy(p[a+n:], p[b:int(m.len)])
 	} else {
 		copy(p[a+n:], p[b:])
 		p = p[:size]
 	}
-	m.p = p
+	m.setPacked(p)
 	return p[a : a+n]
 }
 
@@ -572,57 +612,59 @@ func (m *Map) replace(a, b, n int) []byte {
 // out again in the arena's format.
 func (m *Map) toTable() {
 	size := 0
-	for off := 0; off < len(m.p); {
+	p := m.packed()
+	for off := 0; off < len(p); {
 		fs, fe, vs, ve := m.pentry(off)
 		size += entrySize(fe-fs, len(m.pstring(fe, vs, ve)))
 		off = ve
 	}
 	arena := make([]byte, 0, size)
-	for off := 0; off < len(m.p); {
+	for off := 0; off < len(p); {
 		fs, fe, vs, ve := m.pentry(off)
 		v := m.pstring(fe, vs, ve)
 		n := len(arena)
 		arena = arena[:n+entrySize(fe-fs, len(v))]
-		putEntry(arena[n:], string(m.p[fs:fe]), v)
+		putEntry(arena[n:], string(p[fs:fe]), v)
 		off = ve
 	}
-	m.t = newTable(arena, int(m.n))
-	m.p, m.n = nil, 0
+	m.setTab(newTable(arena, int(m.n)))
+	m.n = 0
 }
 
 // check verifies the map's invariants, for the tests.
 func (m *Map) check() error {
 	lim := m.Limits()
-	if m.t != nil {
-		if m.n != 0 || m.p != nil {
-			return fmt.Errorf("table with packed state: n %d, len(p) %d", m.n, len(m.p))
+	if t := m.tab(); t != nil {
+		if m.n != 0 || m.len != 0 {
+			return fmt.Errorf("table with packed state: n %d, len %d", m.n, m.len)
 		}
-		return m.t.check()
+		return t.check()
 	}
 	if m.n == 0 {
-		if m.p != nil {
-			return fmt.Errorf("empty packed map holds a buffer of %d bytes (cap %d)", len(m.p), cap(m.p))
+		if m.ptr != nil {
+			return fmt.Errorf("empty packed map holds a buffer of %d bytes (cap %d)", m.len, m.cap)
 		}
 		return nil
 	}
 	if int(m.n) > lim.Entries {
 		return fmt.Errorf("packed map of %d entries, limit %d", m.n, lim.Entries)
 	}
-	if cap(m.p) > 64 && len(m.p) < cap(m.p)/2 {
-		return fmt.Errorf("packed buffer of %d bytes has capacity %d", len(m.p), cap(m.p))
+	p := m.packed()
+	if cap(p) > 64 && len(p) < cap(p)/2 {
+		return fmt.Errorf("packed buffer of %d bytes has capacity %d", len(p), cap(p))
 	}
 	seen := make(map[string]bool, m.n)
 	n := 0
-	for off := 0; off < len(m.p); n++ {
-		fs, fe, vs, ve, ok := pchecked(m.p, off)
+	for off := 0; off < len(p); n++ {
+		fs, fe, vs, ve, ok := pchecked(p, off)
 		if !ok {
 			return fmt.Errorf("packed entry %d at offset %d is malformed", n, off)
 		}
-		f, v := string(m.p[fs:fe]), m.pstring(fe, vs, ve)
+		f, v := string(p[fs:fe]), m.pstring(fe, vs, ve)
 		if fe-fs > lim.Value || len(v) > lim.Value {
 			return fmt.Errorf("packed entry %q: field %d bytes, value %d, limit %d", f, fe-fs, len(v), lim.Value)
 		}
-		if _, isInt := pintValue(v); isInt != (m.p[fe]&1 == 1) {
+		if _, isInt := pintValue(v); isInt != (p[fe]&1 == 1) {
 			return fmt.Errorf("packed entry %q: value %q stored as an integer: %v", f, v, !isInt)
 		}
 		if seen[f] {

@@ -367,8 +367,8 @@ func TestTableShrinks(t *testing.T) {
 		}
 	}
 	mustCheck(t, m, "Deletes")
-	if m.Len() != 10 || len(m.t.index) > 64 {
-		t.Errorf("after deleting all but %d: %d index slots; want at most 64", m.Len(), len(m.t.index))
+	if m.Len() != 10 || len(m.tab().index) > 64 {
+		t.Errorf("after deleting all but %d: %d index slots; want at most 64", m.Len(), len(m.tab().index))
 	}
 	if got := m.MemoryUsage(); got > full/100 {
 		t.Errorf("10 of 20000 left: m.MemoryUsage() = %d; want at most %d", got, full/100)
@@ -722,7 +722,7 @@ func TestPackedIntegers(t *testing.T) {
 	for i := range 4 {
 		m.Set(fmt.Sprintf("%016d:t", i), "1796651992156622")
 	}
-	if want := 4 * (1 + 18 + 1 + 8); len(m.p) != want {
-		t.Errorf("packed bytes %d; want %d", len(m.p), want)
+	if want := 4 * (1 + 18 + 1 + 8); len(m.packed()) != want {
+		t.Errorf("packed bytes %d; want %d", len(m.packed()), want)
 	}
 }

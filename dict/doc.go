@@ -39,11 +39,13 @@
 // it needs and shrunk when less than half used. A value that is the canonical decimal
 // form of an int64 ("1796651992156622", "-5"; not "007", "+5" or "-0") and longer than
 // its zigzag varint is held as that varint, as Redis's listpack holds integers: a
-// 16-digit timestamp takes 9 bytes instead of 17, and Get formats it back. Every operation scans it from the start:
-// O(n) with n at most Limits.Entries, as in Redis. The Map itself is 40 bytes (the
-// slice, a table pointer, the count, the limits and a write counter), so 100,000
-// maps of 10 such entries take 280 bytes each held by value (in a []Map), 296 from
-// [New] through a []*Map (BenchmarkManyMaps).
+// 16-digit timestamp takes 9 bytes instead of 17, and Get formats it back. Every
+// operation scans it from the start: O(n) with n at most Limits.Entries, as in
+// Redis. The Map itself is 24 bytes (one pointer, to the packed bytes or to the
+// table, two 32-bit lengths, the count, the limits and a write counter), so 100,000
+// maps of 10 such entries take 264 bytes each held by value (in a []Map), 272 from
+// [New] through a []*Map (BenchmarkManyMaps), and maps of 4 timestamps 152
+// (BenchmarkManyMapsTimestamps).
 //
 // The table encoding holds no pointer per entry, so that millions of fields cost the
 // garbage collector nothing: a forced GC with a 1M-field table alive takes about what

@@ -1,10 +1,6 @@
 package dict
 
-import (
-	"unsafe"
-
-	"github.com/zlite/zlite/internal/prefetch"
-)
+import "github.com/zlite/zlite/internal/prefetch"
 
 // Prefetch starts reading the map's contents into the processor's cache and returns
 // without waiting for them, for a caller that has the map's address before it needs
@@ -14,12 +10,8 @@ import (
 // architectures other than amd64 and arm64 (see internal/prefetch). The complexity
 // is O(1).
 func (m *Map) Prefetch() {
-	// One call, within the inlining budget, so that a caller pays just that call. A
-	// table's m.p is nil, so Span reads the line of its header (m.t); an empty map's
-	// pointer is nil, which Span ignores.
-	p := unsafe.Pointer(m.t)
-	if p == nil {
-		p = unsafe.Pointer(unsafe.SliceData(m.p))
-	}
-	prefetch.Span(p, uintptr(len(m.p)))
+	// One call, within the inlining budget, so that a caller pays just that call.
+	// ptr is the packed bytes, or the table's header (len 0: Span reads its line),
+	// or nil for an empty map, which Span ignores.
+	prefetch.Span(m.ptr, uintptr(m.len))
 }

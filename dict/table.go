@@ -421,7 +421,7 @@ func (t *table) all(m *Map, yield func(string, string) bool) {
 			continue
 		}
 		fs, fe, vs, ve := t.entry(i)
-		if !yield(string(t.arena[fs:fe]), string(t.arena[vs:ve])) || m.t != t {
+		if !yield(string(t.arena[fs:fe]), string(t.arena[vs:ve])) || m.tab() != t {
 			return
 		}
 		if t.epoch != epoch {
@@ -450,7 +450,7 @@ func (t *table) scan(m *Map, cursor uint64, count int, yield func(string, string
 		}
 		yielded++
 		fs, fe, vs, ve := t.entry(i)
-		if !yield(string(t.arena[fs:fe]), string(t.arena[vs:ve])) || m.t != t {
+		if !yield(string(t.arena[fs:fe]), string(t.arena[vs:ve])) || m.tab() != t {
 			return r.seq + 1
 		}
 		if t.epoch != epoch {

@@ -33,7 +33,7 @@ import (
 //     time, and a compaction writes a new array, so a string held in an entry and
 //     handed out stays readable while its command deletes other keys.
 //   - zsets, lists, hashes and sets hold the values themselves, the 24-byte
-//     zset.Set, the 96-byte list.List, the 40-byte dict.Map and the 32-byte set.Set,
+//     zset.Set, the 96-byte list.List, the 24-byte dict.Map and the 32-byte set.Set,
 //     by value, in slabs of chunks that never move (see slab): a pointer to one
 //     handed out stays valid, and is the key's value, until the key is deleted or the
 //     table reset. So a small sorted set, hash or integer set is one heap object (its
@@ -41,7 +41,7 @@ import (
 //     two (entry → header → buffer), and a one-page list is one object (its page)
 //     where it was two; a lookup reads the header in the slot, then the contents. A
 //     set of strings keeps its dict.Map behind a pointer, so that integer sets,
-//     which have none, do not pay for its 40 bytes. A value stored from outside (Add,
+//     which have none, do not pay for its 24 bytes. A value stored from outside (Add,
 //     Set: COPY, RENAME, the *STORE commands, loading a snapshot) is moved in: a
 //     sorted set's, hash's or set's header is copied, a list's contents swapped in
 //     (list.List.Swap).
@@ -236,13 +236,13 @@ const (
 // stays valid until reset. Chunk c holds slabChunk(c, shift) slots: 16, 16, 32, …
 // up to 1<<shift, then 1<<shift each, so a small keyspace does not pay for a large
 // chunk. shift is set by the first alloc: flatShift for pointer-free Shorts, 4 for
-// other values of up to 32 bytes (zset.Set, set.Set: see smallChunk), else so that
-// a full chunk is at most slabBytes (32 list.Lists, 3 KiB; 64 dict.Maps, 2.5 KiB): a
-// chunk holding pointers and larger than 512 bytes carries an 8-byte allocation
-// header, and 3 KiB plus the header fits the 3200-byte size class (4% waste), where a
-// power-of-two number of slots of 96 bytes in a larger class would waste 6-14% (a 1.5
-// or 6 KiB chunk goes to the 1792- or 6528-byte class); 2.5 KiB goes to the 2688-byte
-// class (4.5%). Freed slots are reused last-freed first.
+// other values of up to 32 bytes (zset.Set, dict.Map, set.Set: see smallChunk), else
+// so that a full chunk is at most slabBytes (32 list.Lists, 3 KiB): a chunk holding
+// pointers and larger than 512 bytes carries an 8-byte allocation header, and 3 KiB
+// plus the header fits the 3200-byte size class (4% waste), where a power-of-two
+// number of slots of 96 bytes in a larger class would waste 6-14% (a 1.5 or 6 KiB
+// chunk goes to the 1792- or 6528-byte class). Freed slots are reused last-freed
+// first.
 type slab[T any] struct {
 	chunks [][]T
 	n      uint32   // slots handed out, freed ones included

@@ -40,7 +40,7 @@ func TestSlabPlace(t *testing.T) {
 	}{
 		{"zsets", kt.zsets.shift, 4},   // 16 slots of 24 bytes: 384-byte chunks
 		{"lists", kt.lists.shift, 5},   // 32 of 96: 3 KiB
-		{"hashes", kt.hashes.shift, 6}, // 64 of 40: 2.5 KiB
+		{"hashes", kt.hashes.shift, 4}, // 16 of 24: 384 bytes
 		{"sets", kt.sets.shift, 4},     // 16 of 32: 512 bytes
 	} {
 		if tc.shift != tc.want {
