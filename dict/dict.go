@@ -450,32 +450,20 @@ func (m *Map) pstring(vh, vs, ve int) string {
 // pdecode decodes the packed entry at p[off:], which this package wrote: p[fs:fe]
 // is the field, the value's header starts at fe, its bytes are p[vs:ve] (an
 // integer's varint when p[fe] is odd), and ve is the next entry's offset.
-func pdecode(p []byte, off int) (fs, fe, vs, ve int) {
-	fl, fs := uvarint(p, off)
-	fe = fs + int(fl)
-	tag, vs := uvarint(p, fe)
-	return fs, fe, vs, vs + int(tag>>1)
-}
+func pdecode(p []byte, off int) (fs, fe, vs, ve int) { return entryAt(p, off, 1) }
 
 // pchecked is pdecode with every bound checked, for iterators that may meet bytes
 // that changed under them; ok is false if p[off:] does not hold an entry.
-func pchecked(p []byte, off int) (fs, fe, vs, ve int, ok bool) {
-	if off < 0 || off >= len(p) {
-		return 0, 0, 0, 0, false
-	}
-	fl, k := binary.Uvarint(p[off:])
-	if k <= 0 || fl > uint64(len(p)-off-k) {
-		return 0, 0, 0, 0, false
-	}
-	fs = off + k
-	fe = fs + int(fl)
-	tag, k := binary.Uvarint(p[fe:])
-	if k <= 0 || tag>>1 > uint64(len(p)-fe-k) {
-		return 0, 0, 0, 0, false
-	}
-	vs = fe + k
-	return fs, fe, vs, vs + int(tag>>1), true
-}
+func pchecked(p []byte, off int) (fs, fe, vs, ve int, ok bool) { return checkedAt(p, off, 1) }
+
+// decodeEntry returns the bounds of the field and the value of the arena entry at
+// p[off:], which this package wrote: p[fs:fe] is the field, p[vs:ve] the value, ve
+// the next entry's offset.
+func decodeEntry(p []byte, off int) (fs, fe, vs, ve int) { return entryAt(p, off, 0) }
+
+// checkedEntry is decodeEntry with every bound checked, for iterators that may meet
+// bytes that changed under them; ok is false if p[off:] does not hold an entry.
+func checkedEntry(p []byte, off int) (fs, fe, vs, ve int, ok bool) { return checkedAt(p, off, 0) }
 
 // uvarintLen returns the length of v's uvarint encoding.
 func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
@@ -513,19 +501,17 @@ func uvarint(p []byte, i int) (uint64, int) {
 	}
 }
 
-// decodeEntry returns the bounds of the field and the value of the entry at p[off:],
-// which this package wrote: p[fs:fe] is the field, p[vs:ve] the value, ve the next
-// entry's offset.
-func decodeEntry(p []byte, off int) (fs, fe, vs, ve int) {
+// entryAt decodes the entry at p[off:] whose value's length is its header shifted
+// right by shift (1 in the packed encoding, 0 in the arena).
+func entryAt(p []byte, off int, shift uint) (fs, fe, vs, ve int) {
 	fl, fs := uvarint(p, off)
 	fe = fs + int(fl)
-	vl, vs := uvarint(p, fe)
-	return fs, fe, vs, vs + int(vl)
+	h, vs := uvarint(p, fe)
+	return fs, fe, vs, vs + int(h>>shift)
 }
 
-// checkedEntry is decodeEntry with every bound checked, for iterators that may meet
-// bytes that changed under them; ok is false if p[off:] does not hold an entry.
-func checkedEntry(p []byte, off int) (fs, fe, vs, ve int, ok bool) {
+// checkedAt is entryAt with every bound checked.
+func checkedAt(p []byte, off int, shift uint) (fs, fe, vs, ve int, ok bool) {
 	if off < 0 || off >= len(p) {
 		return 0, 0, 0, 0, false
 	}
@@ -535,12 +521,12 @@ func checkedEntry(p []byte, off int) (fs, fe, vs, ve int, ok bool) {
 	}
 	fs = off + k
 	fe = fs + int(fl)
-	vl, k := binary.Uvarint(p[fe:])
-	if k <= 0 || vl > uint64(len(p)-fe-k) {
+	h, k := binary.Uvarint(p[fe:])
+	if k <= 0 || h>>shift > uint64(len(p)-fe-k) {
 		return 0, 0, 0, 0, false
 	}
 	vs = fe + k
-	return fs, fe, vs, vs + int(vl), true
+	return fs, fe, vs, vs + int(h>>shift), true
 }
 
 // pentry decodes the packed entry at off.
