@@ -214,6 +214,8 @@ func afterWake[T any](ctx context.Context, step func(context.Context) (T, bool, 
 
 // waitDue runs try until it yields, sleeping on the wake list until the next due time
 // it reports (forever when it reports none) or a wake token, within timeout (0: none).
+// Without a wake list ("", the classic layouts: nothing signals their pushes) it
+// sleeps until the next due time but at most [ClassicPollInterval].
 func waitDue[T any](ctx context.Context, b Backend, wakeList string, clock nower, timeout time.Duration,
 	try func() (T, bool, time.Time, error)) (T, bool, error) {
 	if err := ctx.Err(); err != nil {
@@ -233,6 +235,9 @@ func waitDue[T any](ctx context.Context, b Backend, wakeList string, clock nower
 		if !next.IsZero() {
 			wait = max(next.Sub(clock.Now()), time.Microsecond)
 		}
+		if wakeList == "" && (wait == 0 || wait > ClassicPollInterval) {
+			wait = ClassicPollInterval
+		}
 		if timeout > 0 {
 			left := time.Until(deadline)
 			if left <= 0 {
@@ -242,8 +247,9 @@ func waitDue[T any](ctx context.Context, b Backend, wakeList string, clock nower
 				wait = left
 			}
 		}
-		if wait > 0 && wait < resolution(b) {
-			// The backend would time out late: sleep here, then look again.
+		if wakeList == "" || (wait > 0 && wait < resolution(b)) {
+			// No wake list, or the backend would time out late: sleep here,
+			// then look again.
 			t := time.NewTimer(wait)
 			select {
 			case <-t.C:

@@ -181,40 +181,6 @@ func (q *ClassicCallQueue) Dequeue(ctx context.Context, timeout time.Duration) (
 	return q.call(z.Member, z.Score), true, nil
 }
 
-// classicPoll runs try until it yields, sleeping between tries until the next due
-// time it reports (zero: none) but at most [ClassicPollInterval], within timeout (0:
-// none). It returns ctx.Err() when ctx ends while it sleeps.
-func classicPoll[T any](ctx context.Context, clock nower, timeout time.Duration, try func() (T, bool, time.Time, error)) (T, bool, error) {
-	var deadline time.Time
-	if timeout > 0 {
-		deadline = time.Now().Add(timeout)
-	}
-	for {
-		v, ok, next, err := try()
-		if ok || err != nil {
-			return v, ok, err
-		}
-		wait := ClassicPollInterval
-		if !next.IsZero() {
-			wait = min(wait, max(next.Sub(clock.Now()), time.Millisecond))
-		}
-		if timeout > 0 {
-			left := time.Until(deadline)
-			if left <= 0 {
-				return v, false, nil
-			}
-			wait = min(wait, left)
-		}
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return v, false, ctx.Err()
-		}
-	}
-}
-
 // classicRevRank is ZREVRANK KEYS[1] ARGV[1] + 1, or nil.
 var classicRevRank = NewScript(`
 local r = redis.call('ZREVRANK', KEYS[1], ARGV[1])

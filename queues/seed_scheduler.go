@@ -230,7 +230,7 @@ func (s *ClassicScheduler) Step(ctx context.Context) ([]ClassicJob, error) {
 // job moved is that of Step.
 func (s *ClassicScheduler) Run(ctx context.Context, report func([]ClassicJob)) error {
 	for {
-		_, _, err := classicPoll(ctx, s.clock, 0, func() (struct{}, bool, time.Time, error) {
+		_, _, err := waitDue(ctx, s.b, "", s.clock, 0, func() (struct{}, bool, time.Time, error) {
 			moved, next, err := s.step(ctx)
 			if len(moved) > 0 && report != nil {
 				report(moved)

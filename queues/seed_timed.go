@@ -159,10 +159,7 @@ func (q *ClassicTimed) TryPop(ctx context.Context) (Job, bool, error) {
 // it has taken is returned even if ctx ended meanwhile. The complexity is O(log n)
 // per look.
 func (q *ClassicTimed) Pop(ctx context.Context, timeout time.Duration) (Job, bool, error) {
-	if err := ctx.Err(); err != nil {
-		return Job{}, false, err
-	}
-	return classicPoll(ctx, q.clock, timeout, func() (Job, bool, time.Time, error) { return q.tryPop(ctx) })
+	return waitDue(ctx, q.b, "", q.clock, timeout, func() (Job, bool, time.Time, error) { return q.tryPop(ctx) })
 }
 
 // Cancel removes message, due or not (ZREM), and reports whether it was waiting. It
