@@ -457,32 +457,12 @@ func BenchmarkRateLimit(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				ctx, cancel := context.WithTimeout(context.Background(), run)
-				counts := make([]int, consumers)
-				done := make(chan struct{})
-				start := time.Now()
-				for c := range consumers {
-					q := queues.NewReliable(be, name, queues.WithRateLimit(n, per))
-					go func() {
-						defer func() { done <- struct{}{} }()
-						for ctx.Err() == nil {
-							d, ok, err := q.Pop(ctx, per)
-							if err != nil || !ok {
-								continue
-							}
-							counts[c]++
-							q.Ack(context.WithoutCancel(ctx), d)
-						}
-					}()
-				}
-				for range consumers {
-					<-done
-				}
-				cancel()
-				elapsed += time.Since(start).Seconds()
-				for _, k := range counts {
-					delivered += float64(k)
-				}
+				var mu sync.Mutex
+				k := 0
+				elapsed += consumeFor(run, consumers, per, func() *queues.Reliable {
+					return queues.NewReliable(be, name, queues.WithRateLimit(n, per))
+				}, func(queues.Delivery) { mu.Lock(); k++; mu.Unlock() })
+				delivered += float64(k)
 			}
 			b.ReportMetric(delivered/elapsed/limit, "rate/limit")
 		})
@@ -517,32 +497,11 @@ func BenchmarkGroupRateLimit(b *testing.B) {
 						}
 					}
 				}
-				ctx, cancel := context.WithTimeout(context.Background(), run)
 				var mu sync.Mutex
 				counts := map[string]int{}
-				done := make(chan struct{})
-				start := time.Now()
-				for range consumers {
-					q := queues.NewReliable(be, name, queues.WithGroupRateLimit(n, per))
-					go func() {
-						defer func() { done <- struct{}{} }()
-						for ctx.Err() == nil {
-							d, ok, err := q.Pop(ctx, per)
-							if err != nil || !ok {
-								continue
-							}
-							mu.Lock()
-							counts[d.Payload]++
-							mu.Unlock()
-							q.Ack(context.WithoutCancel(ctx), d)
-						}
-					}()
-				}
-				for range consumers {
-					<-done
-				}
-				cancel()
-				elapsed := time.Since(start).Seconds()
+				elapsed := consumeFor(run, consumers, per, func() *queues.Reliable {
+					return queues.NewReliable(be, name, queues.WithGroupRateLimit(n, per))
+				}, func(d queues.Delivery) { mu.Lock(); counts[d.Payload]++; mu.Unlock() })
 				for _, g := range groups {
 					slowest = min(slowest, float64(counts[g])/elapsed/limit)
 				}
@@ -602,4 +561,29 @@ func BenchmarkManyQueues(b *testing.B) {
 			})
 		}
 	}
+}
+
+// consumeFor runs consumers goroutines, each popping (with a timeout of per) and
+// acking from its own queue value made by newQ, for run of real time, calling got
+// with each delivery, and returns the seconds they ran.
+func consumeFor(run time.Duration, consumers int, per time.Duration, newQ func() *queues.Reliable, got func(queues.Delivery)) float64 {
+	ctx, cancel := context.WithTimeout(context.Background(), run)
+	defer cancel()
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range consumers {
+		q := newQ()
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				d, ok, err := q.Pop(ctx, per)
+				if err != nil || !ok {
+					continue
+				}
+				got(d)
+				q.Ack(context.WithoutCancel(ctx), d)
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(start).Seconds()
 }
